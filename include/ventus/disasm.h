@@ -1,0 +1,32 @@
+// Instruction printing in the syntax of the public Ventus (LLVM) toolchain.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "ventus/isa.h"
+
+namespace ventus::isa {
+
+struct PrintOptions {
+  bool aliases = true;            // li, mv, ret, j, csrr, beqz ... as llvm-objdump prints them
+  bool absolute_targets = true;   // branch/jump targets as addresses (objdump) or offsets (asm)
+  bool extended_registers = false;  // apply a preceding regext to the register numbers shown
+};
+
+struct Printed {
+  std::string mnemonic;
+  std::string operands;
+  std::optional<uint64_t> target;  // branch/jump target address, for symbol annotation
+  std::string text() const { return operands.empty() ? mnemonic : mnemonic + " " + operands; }
+};
+
+// Prints one word at address pc. Returns nullopt when the word is no instruction.
+// ext is the register extension of a preceding regext/regexti (used only when
+// options.extended_registers is set).
+std::optional<Printed> print_instruction(uint32_t word, uint64_t pc, const PrintOptions& options = {},
+                                         const RegExt& ext = {});
+
+}  // namespace ventus::isa

@@ -1,0 +1,150 @@
+// The Ventus instruction set as data: every instruction is one row of
+// src/isa/instructions.def; decoding, encoding, operand parsing and printing derive
+// from those rows and from the operand kinds below.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ventus::isa {
+
+enum class Op : uint16_t {
+#define VT_INSN(id, mn, match, mask, ops, cls) id,
+#include "ventus/instructions.def"
+#undef VT_INSN
+  Count
+};
+inline constexpr size_t kNumOps = static_cast<size_t>(Op::Count);
+
+// Execution class: what the simulator and the statistics need to know about a row.
+enum class InsnClass : uint8_t {
+  Scalar,       // scalar ALU, executes once per warp
+  Jump,         // jal/jalr
+  Branch,       // scalar conditional branch
+  Load,         // scalar load
+  Store,        // scalar store
+  Atomic,       // RV32A
+  Csr,          // Zicsr
+  Float,        // scalar FP (Zfinx)
+  Config,       // vsetvl*
+  Vector,       // vector integer, one result per active lane
+  VFloat,       // vector floating point
+  VLoad,        // vector / per-thread load
+  VStore,       // vector / per-thread store
+  VBranch,      // SIMT divergent branch
+  Join,         // SIMT reconvergence
+  Prefix,       // regext/regexti/regpair/regpairi: modify the next instruction
+  Control,      // endprg, barrier
+  Unsupported,  // decoded but not supported by Ventus (ecall, ebreak)
+};
+
+// Operand kinds. Each names the syntax of one operand and the encoding field it lives in.
+enum class OperandKind : uint8_t {
+  Rd, Rs1, Rs2, Rs3,        // x registers, ABI names (zero, ra, sp, ...)
+  XRd, XRs1, XRs2,          // x registers printed as xN (endprg, barrier)
+  Vd, Vs1, Vs2, Vs3,        // vector registers; Vs3 is the store-data field [11:7]
+  V0,                       // literal "v0" (vmerge); no field
+  Simm12,                   // I-type [31:20], signed
+  Simm12S,                  // S-type {[31:25],[11:7]}, signed
+  Uimm12,                   // [31:20], unsigned
+  Simm11,                   // private load [30:20], signed
+  Simm11S,                  // private store {[30:25],[11:7]}, signed
+  Bimm,                     // B-type, pc-relative, 13 bits, even
+  Jimm,                     // J-type, pc-relative, 21 bits, even
+  Uimm20,                   // U-type [31:12]
+  Shamt,                    // [24:20]
+  Csr,                      // [31:20], CSR number or name
+  Uimm5,                    // [19:15], unsigned (csr*i, vsetivli AVL, barrier flags, vector shifts)
+  Simm5,                    // [19:15], signed (vector .vi)
+  VtypeI11,                 // vsetvli [30:20]
+  VtypeI10,                 // vsetivli [29:20]
+  VMask,                    // [25]: optional ", v0.t" (0 = masked)
+  RoundingMode,             // [14:12]: optional rounding mode (7 = dyn, not printed)
+  FencePred, FenceSucc,     // [27:24], [23:20]
+};
+
+// One operand position of a row's syntax. A memory operand "off(base)" is two operands,
+// the offset with in_memory_offset set followed by the base with in_memory_base set.
+struct OperandSlot {
+  OperandKind kind;
+  bool mem_offset = false;  // printed as "off(" ... the next slot ... ")"
+  bool mem_base = false;    // register inside parentheses
+};
+
+struct InsnInfo {
+  Op op;
+  std::string_view mnemonic;
+  uint32_t match;
+  uint32_t mask;
+  std::string_view syntax;  // the operands string of the row
+  InsnClass cls;
+  std::vector<OperandSlot> operands;  // parsed from syntax once
+};
+
+// All rows in table order, indexed by Op.
+std::span<const InsnInfo> instructions();
+const InsnInfo& info(Op op);
+// Rows with this mnemonic (several rows may share a mnemonic in principle; today each is unique).
+const InsnInfo* find_mnemonic(std::string_view mnemonic);
+
+// Field access by operand kind: extract the operand's value from a word (sign-extended for
+// signed kinds, byte offset for branches) and insert a value into a word.
+int64_t get_operand(uint32_t word, OperandKind kind);
+uint32_t set_operand(uint32_t word, OperandKind kind, int64_t value);
+// Whether value fits the operand's field (range and alignment); the error says why not.
+bool operand_fits(OperandKind kind, int64_t value, std::string* why = nullptr);
+bool is_register_kind(OperandKind kind);
+bool is_vector_register_kind(OperandKind kind);
+bool is_pc_relative(OperandKind kind);
+// Which register slot (0 = rd/vd, 1 = rs1/vs1, 2 = rs2/vs2, 3 = rs3/vs3) a register kind
+// fills; regext extends that slot.
+int register_slot(OperandKind kind);
+
+// Decoding: the row matching a word, or nullopt. Built once into a lookup by major opcode.
+std::optional<Op> decode_op(uint32_t word);
+
+// Register-number extension from a preceding regext/regexti (0 when none).
+struct RegExt {
+  uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // high bits (3 each) for regext
+  int32_t imm_hi = 0;                          // regexti: imm[10:5]
+  bool immediate_form = false;                 // regexti
+  static RegExt from_regext(uint32_t imm12);
+  static RegExt from_regexti(uint32_t imm12);
+};
+
+// Decoded operands in a form every tool uses.
+struct Decoded {
+  Op op = Op::Count;
+  uint32_t raw = 0;
+  uint16_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // register numbers after regext
+  int32_t imm = 0;                             // the row's immediate, if any
+  uint8_t vm = 1;                              // 1 = unmasked
+  uint8_t rm = 7;                              // rounding mode field, 7 = dyn
+};
+std::optional<Decoded> decode(uint32_t word, const RegExt& ext = {});
+
+// CSRs.
+struct CsrInfo {
+  uint16_t number;
+  std::string_view name;        // canonical name printed by the disassembler ("" = print number)
+  std::string_view long_name;   // e.g. CSR_TID
+  std::string_view short_name;  // e.g. tid
+};
+std::span<const CsrInfo> csrs();
+std::optional<uint16_t> csr_by_name(std::string_view name);
+const CsrInfo* csr_by_number(uint16_t number);
+
+// Register names.
+std::string_view xreg_abi_name(unsigned n);  // n < 32: ABI names; >= 32: "x32".. as "xN"
+std::optional<unsigned> parse_xreg(std::string_view name);  // x0..x63 and ABI names
+std::optional<unsigned> parse_vreg(std::string_view name);  // v0..v255
+
+// vtype immediate <-> text ("e32, m1, ta, ma").
+std::string format_vtype(uint32_t vtypei);
+std::optional<uint32_t> parse_vtype(std::span<const std::string_view> tokens, std::string* why);
+
+}  // namespace ventus::isa

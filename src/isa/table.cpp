@@ -1,0 +1,349 @@
+// The instruction table in memory: rows from instructions.def, their parsed operand
+// syntax, a decode index by major opcode, CSR and register names, vtype text.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "ventus/isa.h"
+
+namespace ventus::isa {
+namespace {
+
+struct RawRow {
+  Op op;
+  const char* mnemonic;
+  uint32_t match, mask;
+  const char* syntax;
+  InsnClass cls;
+};
+
+constexpr RawRow kRows[] = {
+#define VT_INSN(id, mn, match, mask, ops, cls) \
+  {Op::id, mn, static_cast<uint32_t>(match), static_cast<uint32_t>(mask), ops, InsnClass::cls},
+#include "ventus/instructions.def"
+#undef VT_INSN
+};
+static_assert(std::size(kRows) == kNumOps);
+
+OperandKind kind_from_token(std::string_view t, std::string_view row) {
+  static const std::unordered_map<std::string_view, OperandKind> kinds = {
+      {"rd", OperandKind::Rd},         {"rs1", OperandKind::Rs1},
+      {"rs2", OperandKind::Rs2},       {"rs3", OperandKind::Rs3},
+      {"xrd", OperandKind::XRd},       {"xrs1", OperandKind::XRs1},
+      {"xrs2", OperandKind::XRs2},     {"vd", OperandKind::Vd},
+      {"vs1", OperandKind::Vs1},       {"vs2", OperandKind::Vs2},
+      {"vs3", OperandKind::Vs3},       {"v0", OperandKind::V0},
+      {"simm12", OperandKind::Simm12}, {"simm12s", OperandKind::Simm12S},
+      {"uimm12", OperandKind::Uimm12}, {"simm11", OperandKind::Simm11},
+      {"simm11s", OperandKind::Simm11S}, {"bimm", OperandKind::Bimm},
+      {"jimm", OperandKind::Jimm},     {"uimm20", OperandKind::Uimm20},
+      {"shamt", OperandKind::Shamt},   {"csr", OperandKind::Csr},
+      {"uimm5", OperandKind::Uimm5},   {"simm5", OperandKind::Simm5},
+      {"vtypei11", OperandKind::VtypeI11}, {"vtypei10", OperandKind::VtypeI10},
+      {"vm", OperandKind::VMask},      {"rm", OperandKind::RoundingMode},
+      {"pred", OperandKind::FencePred}, {"succ", OperandKind::FenceSucc},
+  };
+  auto it = kinds.find(t);
+  if (it == kinds.end())
+    throw std::logic_error(fmt::format("instruction table row {}: unknown operand '{}'", row, t));
+  return it->second;
+}
+
+std::vector<OperandSlot> parse_syntax(std::string_view syntax, std::string_view row) {
+  std::vector<OperandSlot> slots;
+  while (!syntax.empty()) {
+    const size_t comma = syntax.find(',');
+    std::string_view tok = syntax.substr(0, comma);
+    syntax = comma == std::string_view::npos ? std::string_view{} : syntax.substr(comma + 1);
+    const size_t paren = tok.find('(');
+    if (paren == std::string_view::npos) {
+      slots.push_back({kind_from_token(tok, row)});
+      continue;
+    }
+    // "off(base)" or "(base)"
+    if (paren > 0) slots.push_back({kind_from_token(tok.substr(0, paren), row), true, false});
+    std::string_view base = tok.substr(paren + 1);
+    base.remove_suffix(1);
+    slots.push_back({kind_from_token(base, row), false, true});
+  }
+  return slots;
+}
+
+struct Tables {
+  std::vector<InsnInfo> rows;
+  std::unordered_map<std::string_view, Op> by_mnemonic;
+  // Candidate rows per major opcode (word & 0x7f), most specific mask first.
+  std::array<std::vector<uint16_t>, 128> by_opcode;
+
+  Tables() {
+    rows.reserve(kNumOps);
+    for (const RawRow& r : kRows) {
+      InsnInfo info{r.op, r.mnemonic, r.match, r.mask, r.syntax, r.cls, {}};
+      info.operands = parse_syntax(r.syntax, r.mnemonic);
+      rows.push_back(std::move(info));
+      by_mnemonic.emplace(r.mnemonic, r.op);
+      by_opcode[r.match & 0x7f].push_back(static_cast<uint16_t>(r.op));
+    }
+    for (auto& list : by_opcode)
+      std::stable_sort(list.begin(), list.end(), [&](uint16_t a, uint16_t b) {
+        return __builtin_popcount(rows[a].mask) > __builtin_popcount(rows[b].mask);
+      });
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+}  // namespace
+
+std::span<const InsnInfo> instructions() { return tables().rows; }
+const InsnInfo& info(Op op) { return tables().rows[static_cast<size_t>(op)]; }
+
+const InsnInfo* find_mnemonic(std::string_view mnemonic) {
+  const auto& t = tables();
+  auto it = t.by_mnemonic.find(mnemonic);
+  return it == t.by_mnemonic.end() ? nullptr : &t.rows[static_cast<size_t>(it->second)];
+}
+
+std::optional<Op> decode_op(uint32_t word) {
+  const auto& t = tables();
+  for (uint16_t idx : t.by_opcode[word & 0x7f]) {
+    const InsnInfo& r = t.rows[idx];
+    if ((word & r.mask) == r.match) return r.op;
+  }
+  return std::nullopt;
+}
+
+RegExt RegExt::from_regext(uint32_t imm) {
+  RegExt e;
+  e.rd = imm & 7;
+  e.rs1 = (imm >> 3) & 7;
+  e.rs2 = (imm >> 6) & 7;
+  e.rs3 = (imm >> 9) & 7;
+  return e;
+}
+
+RegExt RegExt::from_regexti(uint32_t imm) {
+  RegExt e;
+  e.rd = imm & 7;
+  e.rs2 = (imm >> 3) & 7;
+  e.imm_hi = static_cast<int32_t>((imm >> 6) & 0x3f);
+  e.immediate_form = true;
+  return e;
+}
+
+std::optional<Decoded> decode(uint32_t word, const RegExt& ext) {
+  auto op = decode_op(word);
+  if (!op) return std::nullopt;
+  const InsnInfo& r = info(*op);
+  Decoded d;
+  d.op = *op;
+  d.raw = word;
+  const auto field = [&](unsigned hi, unsigned lo) {
+    return static_cast<uint16_t>((word >> lo) & ((1u << (hi - lo + 1)) - 1));
+  };
+  d.rd = field(11, 7) | ext.rd << 5;
+  d.rs1 = field(19, 15) | ext.rs1 << 5;
+  d.rs2 = field(24, 20) | ext.rs2 << 5;
+  // rs3: the R4 field for scalar FMA; for vector rows the accumulator read from vd's field,
+  // whose extension bits come from the rs3 slot (the guide stores them apart from vd's).
+  const bool has_rs3 = std::any_of(r.operands.begin(), r.operands.end(),
+                                   [](const OperandSlot& s) { return s.kind == OperandKind::Rs3; });
+  d.rs3 = (has_rs3 ? field(31, 27) : field(11, 7)) | ext.rs3 << 5;
+  for (const OperandSlot& s : r.operands) {
+    switch (s.kind) {
+      case OperandKind::VMask: d.vm = field(25, 25); break;
+      case OperandKind::RoundingMode: d.rm = static_cast<uint8_t>(field(14, 12)); break;
+      case OperandKind::Simm12: case OperandKind::Simm12S: case OperandKind::Uimm12:
+      case OperandKind::Simm11: case OperandKind::Simm11S: case OperandKind::Bimm:
+      case OperandKind::Jimm: case OperandKind::Uimm20: case OperandKind::Shamt:
+      case OperandKind::Csr: case OperandKind::VtypeI11: case OperandKind::VtypeI10:
+        d.imm = static_cast<int32_t>(get_operand(word, s.kind));
+        break;
+      case OperandKind::Uimm5: case OperandKind::Simm5: {
+        // A 5-bit immediate extended by regexti to 11 bits: {imm_hi[5:0], imm5}.
+        int32_t v = static_cast<int32_t>(get_operand(word, s.kind));
+        if (ext.immediate_form) {
+          const uint32_t u = (static_cast<uint32_t>(ext.imm_hi) << 5) | (v & 31);
+          v = s.kind == OperandKind::Simm5 ? static_cast<int32_t>(u << 21) >> 21
+                                           : static_cast<int32_t>(u);
+        }
+        d.imm = v;
+        break;
+      }
+      default: break;
+    }
+  }
+  if (r.operands.empty() || std::none_of(r.operands.begin(), r.operands.end(), [](auto& s) {
+        return s.kind == OperandKind::VMask;
+      }))
+    d.vm = (*op == Op::VMERGE_VVM || *op == Op::VMERGE_VXM || *op == Op::VMERGE_VIM ||
+            *op == Op::VFMERGE_VFM)
+               ? 0
+               : 1;
+  return d;
+}
+
+// ---------------------------------------------------------------- CSRs
+namespace {
+constexpr CsrInfo kCsrs[] = {
+    {0x001, "fflags", "", ""},
+    {0x002, "frm", "", ""},
+    {0x003, "fcsr", "", ""},
+    {0x008, "vstart", "", ""},
+    {0x009, "vxsat", "", ""},
+    {0x00a, "vxrm", "", ""},
+    {0x00f, "vcsr", "", ""},
+    {0x300, "mstatus", "", ""},
+    {0x301, "misa", "", ""},
+    {0x304, "mie", "", ""},
+    {0x305, "mtvec", "", ""},
+    {0x340, "mscratch", "", ""},
+    {0x341, "mepc", "", ""},
+    {0x342, "mcause", "", ""},
+    {0x343, "mtval", "", ""},
+    {0x344, "mip", "", ""},
+    {0xb00, "mcycle", "", ""},
+    {0xb02, "minstret", "", ""},
+    {0xc00, "cycle", "", ""},
+    {0xc01, "time", "", ""},
+    {0xc02, "instret", "", ""},
+    {0xc20, "vl", "", ""},
+    {0xc21, "vtype", "", ""},
+    {0xc22, "vlenb", "", ""},
+    {0xf11, "mvendorid", "", ""},
+    {0xf12, "marchid", "", ""},
+    {0xf13, "mimpid", "", ""},
+    {0xf14, "mhartid", "", ""},
+    // Ventus custom CSRs: the public disassembler prints them by number.
+    {0x800, "", "CSR_TID", "tid"},
+    {0x801, "", "CSR_NUMW", "numw"},
+    {0x802, "", "CSR_NUMT", "numt"},
+    {0x803, "", "CSR_KNL", "knl"},
+    {0x804, "", "CSR_WGID", "wgid"},
+    {0x805, "", "CSR_WID", "wid"},
+    {0x806, "", "CSR_LDS", "lds"},
+    {0x807, "", "CSR_PDS", "pds"},
+    {0x808, "", "CSR_GIDX", "gidx"},
+    {0x809, "", "CSR_GIDY", "gidy"},
+    {0x80a, "", "CSR_GIDZ", "gidz"},
+    {0x80b, "", "CSR_PRINT", "print"},
+    {0x80c, "", "CSR_RPC", "rpc"},
+};
+}  // namespace
+
+std::span<const CsrInfo> csrs() { return kCsrs; }
+
+std::optional<uint16_t> csr_by_name(std::string_view name) {
+  for (const CsrInfo& c : kCsrs)
+    if ((!c.name.empty() && c.name == name) || (!c.long_name.empty() && c.long_name == name) ||
+        (!c.short_name.empty() && c.short_name == name))
+      return c.number;
+  // The older Chinese guide spells the workgroup-id CSRs CSR_GDX/Y/Z.
+  if (name == "CSR_GDX") return 0x808;
+  if (name == "CSR_GDY") return 0x809;
+  if (name == "CSR_GDZ") return 0x80a;
+  return std::nullopt;
+}
+
+const CsrInfo* csr_by_number(uint16_t number) {
+  for (const CsrInfo& c : kCsrs)
+    if (c.number == number) return &c;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- registers
+namespace {
+constexpr std::string_view kAbi[32] = {"zero", "ra", "sp",  "gp",  "tp", "t0", "t1", "t2",
+                                       "s0",   "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
+                                       "a6",   "a7", "s2",  "s3",  "s4", "s5", "s6", "s7",
+                                       "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+constexpr std::string_view kHighX[] = {
+    "x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39", "x40", "x41", "x42",
+    "x43", "x44", "x45", "x46", "x47", "x48", "x49", "x50", "x51", "x52", "x53",
+    "x54", "x55", "x56", "x57", "x58", "x59", "x60", "x61", "x62", "x63"};
+
+std::optional<unsigned> parse_number_suffix(std::string_view s, unsigned limit) {
+  if (s.empty() || (s.size() > 1 && s[0] == '0')) return std::nullopt;
+  unsigned v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size() || v >= limit) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+std::string_view xreg_abi_name(unsigned n) {
+  if (n < 32) return kAbi[n];
+  if (n < 64) return kHighX[n - 32];
+  return "x?";
+}
+
+std::optional<unsigned> parse_xreg(std::string_view name) {
+  for (unsigned i = 0; i < 32; ++i)
+    if (kAbi[i] == name) return i;
+  if (name == "fp") return 8u;
+  if (name.size() > 1 && name[0] == 'x') return parse_number_suffix(name.substr(1), 64);
+  return std::nullopt;
+}
+
+std::optional<unsigned> parse_vreg(std::string_view name) {
+  if (name.size() > 1 && name[0] == 'v') return parse_number_suffix(name.substr(1), 256);
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- vtype
+std::string format_vtype(uint32_t vtypei) {
+  const unsigned vlmul = vtypei & 7, vsew = (vtypei >> 3) & 7;
+  const bool ta = (vtypei >> 6) & 1, ma = (vtypei >> 7) & 1;
+  if ((vtypei >> 8) != 0 || vsew > 3 || vlmul == 4) return std::to_string(vtypei);
+  static constexpr const char* kLmul[8] = {"m1", "m2", "m4", "m8", "", "mf8", "mf4", "mf2"};
+  return fmt::format("e{}, {}, {}, {}", 8u << vsew, kLmul[vlmul], ta ? "ta" : "tu",
+                     ma ? "ma" : "mu");
+}
+
+std::optional<uint32_t> parse_vtype(std::span<const std::string_view> tokens, std::string* why) {
+  if (tokens.size() == 1 && !tokens[0].empty() && std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
+    uint32_t v = 0;
+    auto [p, ec] = std::from_chars(tokens[0].data(), tokens[0].data() + tokens[0].size(), v);
+    if (ec == std::errc{} && p == tokens[0].data() + tokens[0].size()) return v;
+  }
+  if (tokens.empty()) {
+    if (why) *why = "expected an element width such as e32";
+    return std::nullopt;
+  }
+  uint32_t sew_bits = 0, lmul_bits = 0, ta = 0, ma = 0;
+  static constexpr std::pair<std::string_view, uint32_t> kSew[] = {
+      {"e8", 0}, {"e16", 1}, {"e32", 2}, {"e64", 3}};
+  static constexpr std::pair<std::string_view, uint32_t> kLmul[] = {
+      {"m1", 0}, {"m2", 1}, {"m4", 2}, {"m8", 3}, {"mf8", 5}, {"mf4", 6}, {"mf2", 7}};
+  bool have_sew = false;
+  for (auto [name, v] : kSew)
+    if (tokens[0] == name) sew_bits = v, have_sew = true;
+  if (!have_sew) {
+    if (why) *why = fmt::format("unknown element width '{}' (expected e8, e16, e32)", tokens[0]);
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string_view t = tokens[i];
+    bool ok = false;
+    for (auto [name, v] : kLmul)
+      if (t == name) lmul_bits = v, ok = true;
+    if (t == "ta") ta = 1, ok = true;
+    if (t == "tu") ta = 0, ok = true;
+    if (t == "ma") ma = 1, ok = true;
+    if (t == "mu") ma = 0, ok = true;
+    if (!ok) {
+      if (why) *why = fmt::format("unknown vtype field '{}'", t);
+      return std::nullopt;
+    }
+  }
+  return lmul_bits | sew_bits << 3 | ta << 6 | ma << 7;
+}
+
+}  // namespace ventus::isa
