@@ -1,0 +1,137 @@
+// The simulated Ventus device: configuration, device memory and kernel execution.
+// This is the simulator's C++ interface; the driver API (ventus.h) and the runtime
+// (runtime.h) are built on it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ventus::sim {
+
+// Fixed parts of the memory map (docs/design.md).
+inline constexpr uint32_t kCodeBase = 0x80000000u;
+inline constexpr uint32_t kLdsWindowBase = 0x70000000u;
+inline constexpr uint32_t kBufferBase = 0x90000000u;
+inline constexpr uint32_t kPageSize = 4096;
+
+struct DeviceConfig {
+  uint32_t num_sms = 2;
+  uint32_t warp_slots_per_sm = 32;        // resident warps an SM can hold
+  uint32_t max_threads_per_warp = 32;     // hardware lanes (wf_size may be smaller)
+  uint32_t vgprs_per_sm = 1024;           // physical vector registers (per lane)
+  uint32_t sgprs_per_sm = 256;            // physical scalar registers
+  uint32_t lds_bytes_per_sm = 64 * 1024;  // local memory of an SM, shared by its workgroups
+  uint32_t max_workgroups_per_sm = 8;     // workgroup slots (CSR_WGID range)
+  uint64_t instruction_budget = 2'000'000'000;  // warp instructions per launch; 0 = unlimited
+  unsigned host_threads = 1;              // SMs simulated in parallel
+};
+
+// One kernel launch, as the driver's metadata describes it.
+struct KernelLaunch {
+  std::string kernel_name;          // for messages
+  uint32_t start_pc = kCodeBase;    // where every warp starts (the start code)
+  uint32_t grid[3] = {1, 1, 1};     // workgroups per dimension (kernel_size)
+  uint32_t threads_per_warp = 32;   // wf_size
+  uint32_t warps_per_workgroup = 1; // wg_size
+  uint32_t knl_address = 0;         // CSR_KNL: the kernel metadata buffer
+  uint32_t lds_bytes = 0;           // local memory per workgroup (ldsSize)
+  uint32_t pds_bytes_per_thread = 0;  // private memory per thread (pdsSize)
+  uint32_t pds_base = 0;            // private memory of workgroup 0 (pdsBaseAddr)
+  uint32_t sgpr_usage = 32;         // per warp, multiple of 4
+  uint32_t vgpr_usage = 32;         // per thread, multiple of 4
+};
+
+struct LaunchStats {
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;  // active lanes of vector instructions + scalar instructions
+  uint64_t divergences = 0;          // vector branches that split a warp
+  uint64_t barriers = 0;             // barrier instructions executed (per warp)
+  uint64_t workgroups = 0;
+  double seconds = 0;                // host wall time of the launch
+};
+
+// Why a launch stopped early: where and what.
+struct Fault {
+  std::string message;      // what went wrong
+  std::string kernel;
+  uint32_t workgroup[3] = {0, 0, 0};
+  uint32_t warp = 0;        // warp index within the workgroup
+  uint32_t pc = 0;
+  uint32_t instruction = 0;
+  std::string disassembly;  // the faulting instruction as text
+  std::string describe() const;  // one line for users
+};
+
+struct LaunchResult {
+  LaunchStats stats;
+  std::optional<Fault> fault;
+  bool ok() const { return !fault; }
+};
+
+// Receives the commit log (--trace). Lines are already formatted (docs/trace.md).
+using TraceSink = std::function<void(const std::string& line)>;
+// Called when a warp writes CSR_PRINT: the device stops that warp until the handler returns,
+// as the host's polling loop would. value is what the warp wrote; the CSR reads 0 afterwards.
+struct PrintRequest {
+  uint32_t workgroup_linear = 0;
+  uint32_t warp = 0;
+  uint32_t value = 0;
+};
+using PrintHandler = std::function<void(const PrintRequest&)>;
+
+struct RunOptions {
+  TraceSink trace;       // empty: no trace
+  PrintHandler on_print; // empty: CSR_PRINT writes are only recorded
+};
+
+// Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be
+// accessed; everything else faults. Local memory (the LDS window) is per SM and not part
+// of this space.
+class Memory {
+ public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  // Maps [base, base+size) (rounded out to pages), zero-filled where not mapped before.
+  void map(uint32_t base, uint64_t size);
+  void unmap(uint32_t base, uint64_t size);
+  bool is_mapped(uint32_t addr, uint64_t size) const;
+  // Host access; false (and no partial effect) when any byte is unmapped.
+  bool write(uint32_t addr, const void* src, uint64_t size);
+  bool read(uint32_t addr, void* dst, uint64_t size) const;
+  // Page pointer for the simulator's fast path (nullptr if unmapped).
+  uint8_t* page(uint32_t addr) const { return pages_[addr >> 12]; }
+  uint64_t mapped_bytes() const;
+  // Bumped on every host write, so decoded-code caches know when to drop what they hold.
+  uint64_t generation() const { return generation_; }
+
+ private:
+  std::unique_ptr<uint8_t*[]> pages_;  // 2^20 entries
+  uint64_t generation_ = 0;
+};
+
+class Device {
+ public:
+  explicit Device(const DeviceConfig& config = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceConfig& config() const;
+  Memory& memory();
+  // Runs the launch to completion (or to its first fault). The device and the rest of
+  // memory stay usable after a fault.
+  LaunchResult run(const KernelLaunch& launch, const RunOptions& options = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ventus::sim
