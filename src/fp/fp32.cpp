@@ -26,13 +26,27 @@ constexpr uint32_t kQuietBit = 0x00400000u;
 constexpr uint32_t kInfinity = 0x7f800000u;
 constexpr uint32_t kMaxFinite = 0x7f7fffffu;
 
-constexpr bool is_nan(uint32_t a) { return (a & ~kSignBit) > kInfinity; }
-constexpr bool is_snan(uint32_t a) { return is_nan(a) && !(a & kQuietBit); }
-constexpr bool is_inf(uint32_t a) { return (a & ~kSignBit) == kInfinity; }
-constexpr bool is_zero(uint32_t a) { return (a & ~kSignBit) == 0; }
-constexpr bool sign_of(uint32_t a) { return a >> 31; }
-constexpr uint32_t signed_zero(bool sign) { return sign ? kSignBit : 0; }
-constexpr uint32_t signed_inf(bool sign) { return signed_zero(sign) | kInfinity; }
+constexpr bool is_nan(uint32_t a) {
+  return (a & ~kSignBit) > kInfinity;
+}
+constexpr bool is_snan(uint32_t a) {
+  return is_nan(a) && !(a & kQuietBit);
+}
+constexpr bool is_inf(uint32_t a) {
+  return (a & ~kSignBit) == kInfinity;
+}
+constexpr bool is_zero(uint32_t a) {
+  return (a & ~kSignBit) == 0;
+}
+constexpr bool sign_of(uint32_t a) {
+  return a >> 31;
+}
+constexpr uint32_t signed_zero(bool sign) {
+  return sign ? kSignBit : 0;
+}
+constexpr uint32_t signed_inf(bool sign) {
+  return signed_zero(sign) | kInfinity;
+}
 
 // A finite nonzero operand as |x| = sig * 2^exp (sig < 2^24; subnormals keep a short sig).
 struct Unpacked {
@@ -124,8 +138,8 @@ uint32_t round_pack(bool sign, int exp, uint64_t sig, uint32_t rm, uint32_t& fla
   bool tiny = true;
   if (biased == 0) {
     const uint64_t kept = sig >> kDropped;
-    tiny = !(round_up(sign, kept, sig & kDroppedMask, kHalf, rm) &&
-             kept + 1 == (uint64_t{1} << 24));
+    tiny =
+        !(round_up(sign, kept, sig & kDroppedMask, kHalf, rm) && kept + 1 == (uint64_t{1} << 24));
   }
   sig = shift_right_jam(sig, 1 - biased);
   uint64_t kept = sig >> kDropped;
@@ -365,13 +379,15 @@ struct HostSqrt {
   }
 };
 
-uint32_t canonical(uint32_t bits) { return is_nan(bits) ? kCanonicalNaN : bits; }
+uint32_t canonical(uint32_t bits) {
+  return is_nan(bits) ? kCanonicalNaN : bits;
+}
 
 template <typename Op>
 uint32_t host_binary(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags) {
   const HostRounding rounding(rm);
-  const uint32_t result =
-      canonical(std::bit_cast<uint32_t>(Op::apply(std::bit_cast<float>(a), std::bit_cast<float>(b))));
+  const uint32_t result = canonical(
+      std::bit_cast<uint32_t>(Op::apply(std::bit_cast<float>(a), std::bit_cast<float>(b))));
   flags |= rounding.flags();
   return result;
 }
@@ -460,8 +476,8 @@ void div_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t activ
                unsigned lanes, uint32_t rm, uint32_t& flags) {
   dispatch_lanes<HostDiv, exact::div>(a, b, d, active_mask, lanes, rm, flags);
 }
-void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned lanes,
-                uint32_t rm, uint32_t& flags) {
+void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned lanes, uint32_t rm,
+                uint32_t& flags) {
   dispatch_lanes<HostSqrt, exact_sqrt>(a, nullptr, d, active_mask, lanes, rm, flags);
 }
 void fma_lanes(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d,
@@ -584,8 +600,8 @@ uint32_t to_u32(uint32_t a, uint32_t rm, uint32_t& flags) {
 uint32_t from_i32(int32_t a, uint32_t rm, uint32_t& flags) {
   if (a == 0) return 0;
   const bool sign = a < 0;
-  const uint64_t magnitude = sign ? 0 - static_cast<uint64_t>(static_cast<int64_t>(a))
-                                  : static_cast<uint64_t>(a);
+  const uint64_t magnitude =
+      sign ? 0 - static_cast<uint64_t>(static_cast<int64_t>(a)) : static_cast<uint64_t>(a);
   return round_pack(sign, 0, magnitude, rm, flags);
 }
 
@@ -611,14 +627,13 @@ void normalize_subnormal(int& exp, uint32_t& frac) {
 uint32_t rsqrt7(uint32_t a, uint32_t& flags) {
   // RVV 1.0 vfrsqrt7.v table, indexed by the exponent's low bit and the 6 fraction MSBs.
   static constexpr uint8_t kTable[128] = {
-      52,  51,  50,  48,  47,  46,  44,  43,  42,  41,  40,  39,  38,  36,  35,  34,
-      33,  32,  31,  30,  30,  29,  28,  27,  26,  25,  24,  23,  23,  22,  21,  20,
-      19,  19,  18,  17,  16,  16,  15,  14,  14,  13,  12,  12,  11,  10,  10,  9,
-      9,   8,   7,   7,   6,   6,   5,   4,   4,   3,   3,   2,   2,   1,   1,   0,
-      127, 125, 123, 121, 119, 118, 116, 114, 113, 111, 109, 108, 106, 105, 103, 102,
-      100, 99,  97,  96,  95,  93,  92,  91,  90,  88,  87,  86,  85,  84,  83,  82,
-      80,  79,  78,  77,  76,  75,  74,  73,  72,  71,  70,  70,  69,  68,  67,  66,
-      65,  64,  63,  63,  62,  61,  60,  59,  59,  58,  57,  56,  56,  55,  54,  53};
+      52,  51,  50,  48,  47,  46, 44, 43,  42,  41,  40,  39,  38,  36,  35,  34,  33,  32,  31,
+      30,  30,  29,  28,  27,  26, 25, 24,  23,  23,  22,  21,  20,  19,  19,  18,  17,  16,  16,
+      15,  14,  14,  13,  12,  12, 11, 10,  10,  9,   9,   8,   7,   7,   6,   6,   5,   4,   4,
+      3,   3,   2,   2,   1,   1,  0,  127, 125, 123, 121, 119, 118, 116, 114, 113, 111, 109, 108,
+      106, 105, 103, 102, 100, 99, 97, 96,  95,  93,  92,  91,  90,  88,  87,  86,  85,  84,  83,
+      82,  80,  79,  78,  77,  76, 75, 74,  73,  72,  71,  70,  70,  69,  68,  67,  66,  65,  64,
+      63,  63,  62,  61,  60,  59, 59, 58,  57,  56,  56,  55,  54,  53};
   if (is_nan(a)) return nan_result(is_snan(a), flags);
   if (is_zero(a)) {
     flags |= kDZ;
@@ -637,14 +652,13 @@ uint32_t rsqrt7(uint32_t a, uint32_t& flags) {
 uint32_t rec7(uint32_t a, uint32_t rm, uint32_t& flags) {
   // RVV 1.0 vfrec7.v table, indexed by the 7 fraction MSBs.
   static constexpr uint8_t kTable[128] = {
-      127, 125, 123, 121, 119, 117, 116, 114, 112, 110, 109, 107, 105, 104, 102, 100,
-      99,  97,  96,  94,  93,  91,  90,  88,  87,  85,  84,  83,  81,  80,  79,  77,
-      76,  75,  74,  72,  71,  70,  69,  68,  66,  65,  64,  63,  62,  61,  60,  59,
-      58,  57,  56,  55,  54,  53,  52,  51,  50,  49,  48,  47,  46,  45,  44,  43,
-      42,  41,  40,  40,  39,  38,  37,  36,  35,  35,  34,  33,  32,  31,  31,  30,
-      29,  28,  28,  27,  26,  25,  25,  24,  23,  23,  22,  21,  21,  20,  19,  19,
-      18,  17,  17,  16,  15,  15,  14,  14,  13,  12,  12,  11,  11,  10,  9,   9,
-      8,   8,   7,   7,   6,   5,   5,   4,   4,   3,   3,   2,   2,   1,   1,   0};
+      127, 125, 123, 121, 119, 117, 116, 114, 112, 110, 109, 107, 105, 104, 102, 100, 99, 97, 96,
+      94,  93,  91,  90,  88,  87,  85,  84,  83,  81,  80,  79,  77,  76,  75,  74,  72, 71, 70,
+      69,  68,  66,  65,  64,  63,  62,  61,  60,  59,  58,  57,  56,  55,  54,  53,  52, 51, 50,
+      49,  48,  47,  46,  45,  44,  43,  42,  41,  40,  40,  39,  38,  37,  36,  35,  35, 34, 33,
+      32,  31,  31,  30,  29,  28,  28,  27,  26,  25,  25,  24,  23,  23,  22,  21,  21, 20, 19,
+      19,  18,  17,  17,  16,  15,  15,  14,  14,  13,  12,  12,  11,  11,  10,  9,   9,  8,  8,
+      7,   7,   6,   5,   5,   4,   4,   3,   3,   2,   2,   1,   1,   0};
   const bool sign = sign_of(a);
   if (is_nan(a)) return nan_result(is_snan(a), flags);
   if (is_inf(a)) return signed_zero(sign);
@@ -696,9 +710,8 @@ uint32_t exp(uint32_t a, uint32_t rm, uint32_t& flags) {
   unsigned __int128 z_bits;
   std::memcpy(&z_bits, &z, sizeof z_bits);
   const int z_exp = static_cast<int>((z_bits >> 112) & 0x7fff) - 16383 - 112;
-  const unsigned __int128 z_sig =
-      (z_bits & ((static_cast<unsigned __int128>(1) << 112) - 1)) |
-      (static_cast<unsigned __int128>(1) << 112);
+  const unsigned __int128 z_sig = (z_bits & ((static_cast<unsigned __int128>(1) << 112) - 1)) |
+                                  (static_cast<unsigned __int128>(1) << 112);
   if (round_interval(z_exp, z_sig - 8, z_sig + 8, rm, result, flags)) return result;
   return round_pack(false, z_exp - 1, (z_sig << 1) | 1, rm, flags);
 }

@@ -20,7 +20,8 @@ uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags);
 uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags);
 uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags);
 uint32_t sqrt(uint32_t a, uint32_t rm, uint32_t& flags);
-uint32_t fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& flags);  // a*b+c, one rounding
+uint32_t fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm,
+             uint32_t& flags);  // a*b+c, one rounding
 uint32_t min(uint32_t a, uint32_t b, uint32_t& flags);
 uint32_t max(uint32_t a, uint32_t b, uint32_t& flags);
 bool eq(uint32_t a, uint32_t b, uint32_t& flags);  // quiet
@@ -47,8 +48,8 @@ void mul_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t activ
                unsigned lanes, uint32_t rm, uint32_t& flags);
 void div_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t active_mask,
                unsigned lanes, uint32_t rm, uint32_t& flags);
-void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned lanes,
-                uint32_t rm, uint32_t& flags);
+void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned lanes, uint32_t rm,
+                uint32_t& flags);
 // d[i] = a[i] * b[i] + c[i] with one rounding (the vfmacc/vfmadd family maps its operands
 // onto a, b, c and negates with sign-bit flips before calling).
 void fma_lanes(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d,
