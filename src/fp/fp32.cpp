@@ -691,6 +691,13 @@ uint32_t exp(uint32_t a, uint32_t rm, uint32_t& flags) {
   if (is_nan(a)) return nan_result(is_snan(a), flags);
   if (is_inf(a)) return sign_of(a) ? 0 : kInfinity;
   if (is_zero(a)) return 0x3f800000u;  // e^0 = 1 exactly
+  // For |a| < 2^-26, e^a lies within 2^-25 ulp of 1 on a's side of it; every rounding
+  // mode treats it exactly like 1 plus or minus an infinitesimal (binary128 could not
+  // even represent the difference).
+  if ((a & ~kSignBit) < 0x32800000u) {
+    constexpr uint64_t kOneAt62 = uint64_t{1} << 62;
+    return round_pack(false, -62, sign_of(a) ? kOneAt62 - 1 : kOneAt62 + 1, rm, flags);
+  }
   const float x = std::bit_cast<float>(a);
   // Outside this range e^x is below half the smallest subnormal or above the largest
   // finite value, so any strictly positive stand-in far out there rounds the same way.
