@@ -55,9 +55,9 @@ void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned l
 void fma_lanes(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d,
                uint32_t active_mask, unsigned lanes, uint32_t rm, uint32_t& flags);
 
-// The pure-integer implementation behind the functions above. The public functions use
-// host SSE arithmetic under the requested rounding mode where the host has it and fall back
-// to these for RMM; they are exported so the tests can hold both paths to the same reference.
+// The pure-integer implementation. Single operations above are exactly these; the lane
+// helpers use host SSE arithmetic instead where the host has the rounding mode (not RMM) and
+// at least 4 lanes are active. Exported so tests can hold both paths to the same reference.
 namespace exact {
 uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags);
 uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& flags);

@@ -122,17 +122,35 @@ TEST(Fp32, ClassifyMask) {
   EXPECT_EQ(classify(kCanonicalNaN), 1u << 9);
 }
 
-// The SSE fast path and the integer path must agree on everything, flags included.
-TEST(Fp32, HostPathEqualsIntegerPath) {
+// The lane helpers' host (SSE) path and the integer path must agree on everything.
+TEST(Fp32, HostLanePathEqualsIntegerPath) {
   const auto operands = testing::generate_operands(testing::OperandMix::kArithmetic, 200000, 7);
-  for (uint32_t rm = kRNE; rm <= kRMM; ++rm) {
-    for (const auto& o : operands) {
-      uint32_t host_flags = 0, exact_flags = 0;
-      ASSERT_EQ(add(o.a, o.b, rm, host_flags), exact::add(o.a, o.b, rm, exact_flags));
-      ASSERT_EQ(mul(o.a, o.b, rm, host_flags), exact::mul(o.a, o.b, rm, exact_flags));
-      ASSERT_EQ(div(o.a, o.b, rm, host_flags), exact::div(o.a, o.b, rm, exact_flags));
-      ASSERT_EQ(sqrt(o.a, rm, host_flags), exact::sqrt(o.a, rm, exact_flags));
-      ASSERT_EQ(host_flags, exact_flags) << std::hex << "a=" << o.a << " b=" << o.b << " rm=" << rm;
+  constexpr unsigned kLanes = 32;
+  for (uint32_t rm = kRNE; rm < kRMM; ++rm) {
+    for (size_t base = 0; base + kLanes <= operands.size(); base += kLanes) {
+      uint32_t a[kLanes], b[kLanes], sums[kLanes], products[kLanes], quotients[kLanes],
+          roots[kLanes];
+      for (unsigned i = 0; i < kLanes; ++i) {
+        a[i] = operands[base + i].a;
+        b[i] = operands[base + i].b;
+      }
+      // Each lane on its own so a flag difference points at one operand pair.
+      for (unsigned i = 0; i < kLanes; ++i) {
+        uint32_t host_flags = 0, exact_flags = 0;
+        const uint32_t one_lane = 0xfu << (i & ~3u);  // 4 lanes: enough for the host path
+        add_lanes(a, b, sums, one_lane, kLanes, rm, host_flags);
+        mul_lanes(a, b, products, one_lane, kLanes, rm, host_flags);
+        div_lanes(a, b, quotients, one_lane, kLanes, rm, host_flags);
+        sqrt_lanes(a, roots, one_lane, kLanes, rm, host_flags);
+        for (unsigned j = i & ~3u; j < (i & ~3u) + 4; ++j) {
+          ASSERT_EQ(sums[j], exact::add(a[j], b[j], rm, exact_flags));
+          ASSERT_EQ(products[j], exact::mul(a[j], b[j], rm, exact_flags));
+          ASSERT_EQ(quotients[j], exact::div(a[j], b[j], rm, exact_flags));
+          ASSERT_EQ(roots[j], exact::sqrt(a[j], rm, exact_flags));
+        }
+        ASSERT_EQ(host_flags, exact_flags)
+            << std::hex << "lanes from a=" << a[i & ~3u] << " b=" << b[i & ~3u] << " rm=" << rm;
+      }
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -121,27 +122,57 @@ uint32_t as_bits(bool value) {
   return value;
 }
 
+// Runs one operation through a lane helper on 8 identical lanes (enough to take the host
+// SSE path where the rounding mode allows): every lane must agree, flags are the same.
+using LaneOp = void (*)(const uint32_t*, const uint32_t*, uint32_t*, uint32_t, unsigned, uint32_t,
+                        uint32_t&);
+template <LaneOp Op>
+uint32_t through_lanes(const Operands& o, uint32_t rm, uint32_t& flags) {
+  constexpr unsigned kLanes = 8;
+  uint32_t a[kLanes], b[kLanes], d[kLanes];
+  std::fill(a, a + kLanes, o.a);
+  std::fill(b, b + kLanes, o.b);
+  Op(a, b, d, 0xffu, kLanes, rm, flags);
+  for (unsigned i = 1; i < kLanes; ++i) EXPECT_EQ(d[i], d[0]) << "lane " << i;
+  return d[0];
+}
+
+void sqrt_as_binary(const uint32_t* a, const uint32_t*, uint32_t* d, uint32_t mask, unsigned lanes,
+                    uint32_t rm, uint32_t& flags) {
+  sqrt_lanes(a, d, mask, lanes, rm, flags);
+}
+
+uint32_t fma_through_lanes(const Operands& o, uint32_t rm, uint32_t& flags) {
+  uint32_t a[4] = {o.a, o.a, o.a, o.a}, b[4] = {o.b, o.b, o.b, o.b}, c[4] = {o.c, o.c, o.c, o.c};
+  fma_lanes(a, b, c, c, 0xfu, 4, rm, flags);
+  return c[3];
+}
+
 const OpCase kCases[] = {
     {"fadd", "fadd.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return add(o.a, o.b, rm, f); }},
-    {"fadd_exact", "fadd.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
-     [](const Operands& o, uint32_t rm, uint32_t& f) { return exact::add(o.a, o.b, rm, f); }},
+    {"fadd_lanes", "fadd.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
+     through_lanes<add_lanes>},
+    {"fsub_lanes", "fsub.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
+     through_lanes<sub_lanes>},
     {"fsub", "fsub.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return sub(o.a, o.b, rm, f); }},
     {"fmul", "fmul.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return mul(o.a, o.b, rm, f); }},
-    {"fmul_exact", "fmul.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
-     [](const Operands& o, uint32_t rm, uint32_t& f) { return exact::mul(o.a, o.b, rm, f); }},
+    {"fmul_lanes", "fmul.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
+     through_lanes<mul_lanes>},
     {"fdiv", "fdiv.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return div(o.a, o.b, rm, f); }},
-    {"fdiv_exact", "fdiv.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
-     [](const Operands& o, uint32_t rm, uint32_t& f) { return exact::div(o.a, o.b, rm, f); }},
+    {"fdiv_lanes", "fdiv.s fa3, fa0, fa1", false, OperandMix::kArithmetic,
+     through_lanes<div_lanes>},
     {"fsqrt", "fsqrt.s fa3, fa0", false, OperandMix::kArithmetic,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return sqrt(o.a, rm, f); }},
-    {"fsqrt_exact", "fsqrt.s fa3, fa0", false, OperandMix::kArithmetic,
-     [](const Operands& o, uint32_t rm, uint32_t& f) { return exact::sqrt(o.a, rm, f); }},
+    {"fsqrt_lanes", "fsqrt.s fa3, fa0", false, OperandMix::kArithmetic,
+     through_lanes<sqrt_as_binary>},
     {"fmadd", "fmadd.s fa3, fa0, fa1, fa2", false, OperandMix::kFusedMultiply,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return fma(o.a, o.b, o.c, rm, f); }},
+    {"fmadd_lanes", "fmadd.s fa3, fa0, fa1, fa2", false, OperandMix::kFusedMultiply,
+     fma_through_lanes},
     {"fmsub", "fmsub.s fa3, fa0, fa1, fa2", false, OperandMix::kFusedMultiply,
      [](const Operands& o, uint32_t rm, uint32_t& f) { return fma(o.a, o.b, o.c ^ kSign, rm, f); }},
     {"fnmsub", "fnmsub.s fa3, fa0, fa1, fa2", false, OperandMix::kFusedMultiply,
