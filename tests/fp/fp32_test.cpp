@@ -234,43 +234,54 @@ __float128 value_of(uint32_t bits) {
   return std::bit_cast<float>(bits);
 }
 
-// vfexp.v is defined as e^x correctly rounded: check each result directly against a
+// vfexp.v is defined as e^x correctly rounded: checks one result directly against a
 // binary128 e^x (a different method from the library's interval rounding).
+void expect_correctly_rounded(uint32_t x, uint32_t rm) {
+  const float xf = std::bit_cast<float>(x);
+  // exact - v without losing e^x - 1 to cancellation near x = 0.
+  const auto minus = [xf](__float128 v) {
+    return std::fabs(xf) < 1 ? expm1q(xf) - (v - 1) : expq(xf) - v;
+  };
+  uint32_t flags = 0;
+  const uint32_t r = exp(x, rm, flags);
+  if (r == 0 || r >= 0x7f800000u || (flags & kOF)) return;  // range ends: see SpecialValues
+  const __float128 below = value_of(r - 1), at = value_of(r), above = value_of(r + 1);
+  switch (rm) {
+    case kRTZ:
+    case kRDN: EXPECT_TRUE(minus(at) >= 0 && minus(above) < 0) << std::hex << x; break;
+    case kRUP: EXPECT_TRUE(minus(below) > 0 && minus(at) <= 0) << std::hex << x; break;
+    default:
+      EXPECT_TRUE(2 * minus(at) >= below - at && 2 * minus(at) <= above - at) << std::hex << x;
+  }
+  // Tiny after rounding: below 2^-126 even when rounded with an unbounded exponent (on a
+  // grid of 2^-150 there).
+  const __float128 min_normal = at, grid = value_of(1);
+  bool tiny = r < 0x00800000u;
+  if (r == 0x00800000u && minus(min_normal) < 0) {
+    tiny = rm == kRTZ || rm == kRDN || (rm == kRUP && minus(min_normal - grid) <= 0) ||
+           ((rm == kRNE || rm == kRMM) && minus(min_normal - grid / 2) < 0);
+  }
+  EXPECT_EQ(flags, (tiny ? kUF : 0u) | kNX) << std::hex << x << " rm " << rm;
+}
+
 TEST(Fp32Exp, CorrectlyRoundedAgainstBinary128) {
   std::mt19937 rng(19);
   std::uniform_real_distribution<float> range(-104.0f, 89.0f);
   for (int i = 0; i < 100000; ++i) {
     // Half the samples anywhere in the finite range, the others anywhere at all (many tiny).
     const uint32_t x = i % 2 ? std::bit_cast<uint32_t>(range(rng)) : static_cast<uint32_t>(rng());
-    const float xf = std::bit_cast<float>(x);
     // NaNs, and inputs whose e^x underflows even binary128, are covered by SpecialValues.
-    if (!(xf >= -104.0f)) continue;
-    // exact - v without losing e^x - 1 to cancellation near x = 0.
-    const auto minus = [xf](__float128 v) {
-      return std::fabs(xf) < 1 ? expm1q(xf) - (v - 1) : expq(xf) - v;
-    };
-    for (uint32_t rm = kRNE; rm <= kRMM; ++rm) {
-      uint32_t flags = 0;
-      const uint32_t r = exp(x, rm, flags);
-      if (r == 0 || r >= 0x7f800000u || (flags & kOF)) continue;  // range ends: see above
-      const __float128 below = value_of(r - 1), at = value_of(r), above = value_of(r + 1);
-      switch (rm) {
-        case kRTZ:
-        case kRDN: EXPECT_TRUE(minus(at) >= 0 && minus(above) < 0) << std::hex << x; break;
-        case kRUP: EXPECT_TRUE(minus(below) > 0 && minus(at) <= 0) << std::hex << x; break;
-        default:
-          EXPECT_TRUE(2 * minus(at) >= below - at && 2 * minus(at) <= above - at) << std::hex << x;
-      }
-      // Tiny after rounding: below 2^-126 even when rounded with an unbounded exponent
-      // (on a grid of 2^-150 there).
-      const __float128 min_normal = at, grid = value_of(1);
-      bool tiny = r < 0x00800000u;
-      if (r == 0x00800000u && minus(min_normal) < 0) {
-        tiny = rm == kRTZ || rm == kRDN || (rm == kRUP && minus(min_normal - grid) <= 0) ||
-               ((rm == kRNE || rm == kRMM) && minus(min_normal - grid / 2) < 0);
-      }
-      EXPECT_EQ(flags, (tiny ? kUF : 0u) | kNX) << std::hex << x << " rm " << rm;
-    }
+    if (!(std::bit_cast<float>(x) >= -104.0f)) continue;
+    for (uint32_t rm = kRNE; rm <= kRMM; ++rm) expect_correctly_rounded(x, rm);
+  }
+}
+
+// Inputs (found by an exhaustive search over RNE and RUP) whose binary64 enclosure straddles
+// a rounding boundary, so the library has to settle them in binary128.
+TEST(Fp32Exp, HardCasesNeedingBinary128) {
+  for (uint32_t x : {0x33ffffffu, 0x347ffffeu, 0x373fffb8u, 0x3ab13d4fu, 0xb4800001u, 0xb7000020u,
+                     0xbb32cf64u, 0xc16912cdu, 0xc236bd8cu}) {
+    for (uint32_t rm = kRNE; rm <= kRMM; ++rm) expect_correctly_rounded(x, rm);
   }
 }
 
