@@ -51,28 +51,62 @@ struct TempDir {
 
 std::string missing_rv_tools() {
   std::string missing;
-  for (const char* tool : {"riscv64-unknown-elf-as", "riscv64-unknown-elf-ld", "qemu-riscv32"}) {
+  for (const char* tool : {"riscv64-unknown-elf-as", "riscv64-unknown-elf-ld",
+                           "riscv64-unknown-elf-objcopy", "qemu-riscv32"}) {
     if (!on_path(tool)) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", tool);
   }
   return missing;
 }
 
-std::vector<uint8_t> run_rv32(const std::string& assembly) {
-  const TempDir dir;
-  const fs::path source = dir.path / "program.s", object = dir.path / "program.o",
-                 binary = dir.path / "program", errors = dir.path / "stderr.txt";
+const RvTarget& rv32_f_vector() {
+  static const RvTarget target{"rv32imf_zve32f", "rv32,v=true,vext_spec=v1.0,vlen=128,elen=32"};
+  return target;
+}
+
+const RvTarget& rv32_zfinx() {
+  static const RvTarget target{"rv32im_zicsr_zfinx", "rv32,f=false,d=false,v=false,zfinx=true"};
+  return target;
+}
+
+namespace {
+
+// Assembles and links in `dir`; returns the executable's path.
+fs::path build(const fs::path& dir, const std::string& assembly, const std::string& march,
+               const std::string& link_options) {
+  const fs::path source = dir / "program.s", object = dir / "program.o", binary = dir / "program",
+                 errors = dir / "stderr.txt";
   std::ofstream(source) << assembly;
-  run_command(fmt::format("riscv64-unknown-elf-as -march=rv32imf_zve32f -mabi=ilp32 {} -o {}",
+  run_command(fmt::format("riscv64-unknown-elf-as -march={} -mabi=ilp32 {} -o {}", march,
                           source.string(), object.string()),
               errors);
-  run_command(fmt::format("riscv64-unknown-elf-ld -m elf32lriscv -e _start {} -o {}",
-                          object.string(), binary.string()),
+  run_command(fmt::format("riscv64-unknown-elf-ld -m elf32lriscv -e _start {} {} -o {}",
+                          link_options, object.string(), binary.string()),
               errors);
+  return binary;
+}
+
+}  // namespace
+
+std::vector<uint8_t> run_rv32(const std::string& assembly, const RvTarget& target) {
+  const TempDir dir;
+  const fs::path binary = build(dir.path, assembly, target.march, "");
   const std::string output =
-      run_command(fmt::format("qemu-riscv32 -cpu rv32,v=true,vext_spec=v1.0,vlen=128,elen=32 {}",
-                              binary.string()),
-                  errors);
+      run_command(fmt::format("qemu-riscv32 -cpu {} {}", target.qemu_cpu, binary.string()),
+                  dir.path / "stderr.txt");
   return {output.begin(), output.end()};
+}
+
+std::vector<uint8_t> flat_image(const std::string& assembly, const std::string& march,
+                                uint32_t text_address) {
+  const TempDir dir;
+  const fs::path binary =
+      build(dir.path, assembly, march, fmt::format("-Ttext={:#x}", text_address));
+  const fs::path image = dir.path / "image.bin";
+  run_command(
+      fmt::format("riscv64-unknown-elf-objcopy -O binary {} {}", binary.string(), image.string()),
+      dir.path / "stderr.txt");
+  std::ifstream in(image, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 std::vector<uint32_t> words_of(const std::vector<uint8_t>& bytes) {
