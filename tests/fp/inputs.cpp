@@ -56,7 +56,7 @@ uint32_t near_integer_range(std::mt19937& rng) {
   if (rng() % 4 == 0) return any_float(rng);
   const int exponent = static_cast<int>(rng() % 36) - 2;  // |x| from 0.25 to 2^33
   uint32_t frac = fraction(rng);
-  if (rng() % 3 == 0 && exponent >= 1 && exponent <= 23) {
+  if (rng() % 3 == 0 && exponent >= 1 && exponent <= 22) {
     frac = (frac & ~((1u << (23 - exponent)) - 1)) | (1u << (22 - exponent));  // x.5
   }
   return make_float(rng() & 1, 127 + exponent, frac);
