@@ -416,13 +416,19 @@ void exact_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t act
 // Lanes go through the host when it has the rounding mode and enough lanes are active to
 // pay for the two MXCSR writes (about 10 ns together, against about 6 ns per integer-path
 // operation); single operations always take the integer path for the same reason.
+#ifdef VENTUS_FP_HOST_SSE
+bool use_host(uint32_t active_mask, unsigned lanes, uint32_t rm) {
+  constexpr int kMinHostLanes = 4;
+  const uint32_t in_range = lanes >= 32 ? ~0u : (1u << lanes) - 1;
+  return rm < kRMM && std::popcount(active_mask & in_range) >= kMinHostLanes;
+}
+#endif
+
 template <typename HostOp, uint32_t (*Exact)(uint32_t, uint32_t, uint32_t, uint32_t&)>
 void dispatch_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t active_mask,
                     unsigned lanes, uint32_t rm, uint32_t& flags) {
 #ifdef VENTUS_FP_HOST_SSE
-  constexpr int kMinHostLanes = 4;
-  const uint32_t in_range = lanes >= 32 ? ~0u : (1u << lanes) - 1;
-  if (rm < kRMM && std::popcount(active_mask & in_range) >= kMinHostLanes) {
+  if (use_host(active_mask, lanes, rm)) {
     return host_lanes<HostOp>(a, b, d, active_mask, lanes, rm, flags);
   }
 #endif
@@ -472,6 +478,24 @@ void sqrt_lanes(const uint32_t* a, uint32_t* d, uint32_t active_mask, unsigned l
 }
 void fma_lanes(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d,
                uint32_t active_mask, unsigned lanes, uint32_t rm, uint32_t& flags) {
+#ifdef VENTUS_FP_HOST_SSE
+  // FMA3 (VFMADD213SS) rounds once and raises NV for inf*0 even with a quiet-NaN addend, as
+  // RISC-V requires; only some x86-64 hosts have it.
+  static const bool host_has_fma = __builtin_cpu_supports("fma");
+  if (host_has_fma && use_host(active_mask, lanes, rm)) {
+    const HostRounding rounding(rm);
+    for (unsigned i = 0; i < lanes; ++i) {
+      if (!((active_mask >> i) & 1)) continue;
+      float x = std::bit_cast<float>(a[i]);
+      asm volatile("vfmadd213ss %2, %1, %0"
+                   : "+x"(x)
+                   : "x"(std::bit_cast<float>(b[i])), "x"(std::bit_cast<float>(c[i])));
+      d[i] = canonical(std::bit_cast<uint32_t>(x));
+    }
+    flags |= rounding.flags();
+    return;
+  }
+#endif
   for (unsigned i = 0; i < lanes; ++i) {
     if ((active_mask >> i) & 1) d[i] = exact::fma(a[i], b[i], c[i], rm, flags);
   }

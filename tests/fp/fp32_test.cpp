@@ -124,15 +124,16 @@ TEST(Fp32, ClassifyMask) {
 
 // The lane helpers' host (SSE) path and the integer path must agree on everything.
 TEST(Fp32, HostLanePathEqualsIntegerPath) {
-  const auto operands = testing::generate_operands(testing::OperandMix::kArithmetic, 200000, 7);
+  const auto operands = testing::generate_operands(testing::OperandMix::kFusedMultiply, 200000, 7);
   constexpr unsigned kLanes = 32;
   for (uint32_t rm = kRNE; rm < kRMM; ++rm) {
     for (size_t base = 0; base + kLanes <= operands.size(); base += kLanes) {
-      uint32_t a[kLanes], b[kLanes], sums[kLanes], products[kLanes], quotients[kLanes],
-          roots[kLanes];
+      uint32_t a[kLanes], b[kLanes], c[kLanes], sums[kLanes], products[kLanes], quotients[kLanes],
+          roots[kLanes], fused[kLanes];
       for (unsigned i = 0; i < kLanes; ++i) {
         a[i] = operands[base + i].a;
         b[i] = operands[base + i].b;
+        c[i] = operands[base + i].c;
       }
       // Each lane on its own so a flag difference points at one operand pair.
       for (unsigned i = 0; i < kLanes; ++i) {
@@ -142,11 +143,13 @@ TEST(Fp32, HostLanePathEqualsIntegerPath) {
         mul_lanes(a, b, products, one_lane, kLanes, rm, host_flags);
         div_lanes(a, b, quotients, one_lane, kLanes, rm, host_flags);
         sqrt_lanes(a, roots, one_lane, kLanes, rm, host_flags);
+        fma_lanes(a, b, c, fused, one_lane, kLanes, rm, host_flags);
         for (unsigned j = i & ~3u; j < (i & ~3u) + 4; ++j) {
           ASSERT_EQ(sums[j], exact::add(a[j], b[j], rm, exact_flags));
           ASSERT_EQ(products[j], exact::mul(a[j], b[j], rm, exact_flags));
           ASSERT_EQ(quotients[j], exact::div(a[j], b[j], rm, exact_flags));
           ASSERT_EQ(roots[j], exact::sqrt(a[j], rm, exact_flags));
+          ASSERT_EQ(fused[j], exact::fma(a[j], b[j], c[j], rm, exact_flags));
         }
         ASSERT_EQ(host_flags, exact_flags)
             << std::hex << "lanes from a=" << a[i & ~3u] << " b=" << b[i & ~3u] << " rm=" << rm;
