@@ -674,6 +674,13 @@ class Assembler {
                                                             {"rmm", 4}, {"dyn", 7}};
           if (have) {
             auto it = kModes.find(tokens[next].text);
+            const std::string& t = tokens[next].text;
+            if (it == kModes.end() && t.size() == 1 && t[0] >= '0' && t[0] <= '7') {
+              op.fixed = t[0] - '0';  // reserved modes 5 and 6 print as numbers
+              ++next;
+              insn.operands.push_back(op);
+              continue;
+            }
             if (it == kModes.end())
               fail(tok_loc(tokens[next]), fmt::format("unknown rounding mode '{}' (expected rne, rtz, rdn, rup, rmm, dyn)",
                                                       tokens[next].text));

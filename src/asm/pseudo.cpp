@@ -72,6 +72,14 @@ const std::map<Key, Expansion>& table() {
       const Token t{"", 0};
       return std::vector<Expanded>{one("addi", {lit("zero", t), lit("zero", t), lit("0", t)})};
     });
+    add("fence", 0, [](const Ops&, const Loc&, auto&) {
+      const Token t{"", 0};
+      return std::vector<Expanded>{one("fence", {lit("iorw", t), lit("iorw", t)})};
+    });
+    add("unimp", 0, [](const Ops&, const Loc&, auto&) {
+      const Token t{"", 0};
+      return std::vector<Expanded>{one("csrrw", {lit("zero", t), lit("cycle", t), lit("zero", t)})};
+    });
     add("li", 2, [](const Ops& o, const Loc& loc, auto& hooks) { return expand_li(o, loc, hooks); });
     for (const char* name : {"la", "lla"})
       add(name, 2, [](const Ops& o, const Loc&, auto& hooks) {
