@@ -213,7 +213,7 @@ class Assembler {
   // Splits a line at ';' and cuts comments, both outside string literals.
   void process_line(std::string_view line, int line_number) {
     bool in_string = false;
-    size_t start = 0;
+    size_t start = 0, quote = 0;
     for (size_t i = 0; i <= line.size(); ++i) {
       const bool at_end = i == line.size();
       if (!at_end && in_string) {
@@ -221,8 +221,13 @@ class Assembler {
         else if (line[i] == '"') in_string = false;
         continue;
       }
+      if (at_end && in_string) {
+        report({{file_, line_number, static_cast<int>(quote) + 1}, "unterminated string"});
+        return;
+      }
       if (!at_end && line[i] == '"') {
         in_string = true;
+        quote = i;
         continue;
       }
       const bool comment = !at_end && (line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/'));
@@ -232,7 +237,6 @@ class Assembler {
         start = i + 1;
       }
     }
-    if (in_string) report({{file_, line_number, static_cast<int>(line.size())}, "unterminated string"});
   }
 
   Loc loc_at(int line, int column) const { return {file_, line, column}; }
