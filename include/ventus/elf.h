@@ -15,6 +15,7 @@ struct Section {
   uint32_t address = 0;
   uint32_t size = 0;           // in memory (NOBITS sections have no bytes)
   std::vector<uint8_t> bytes;  // file contents (empty for .bss)
+  uint32_t align = 4;          // power of two
   bool alloc = false, exec = false, write = false, nobits = false;
 };
 
@@ -23,6 +24,7 @@ struct Symbol {
   uint32_t value = 0;
   uint32_t size = 0;
   bool function = false;
+  bool object = false;  // .type NAME, @object
   bool global = false;
   std::string section;  // name of the section it is defined in ("" = absolute/undefined)
 };

@@ -95,7 +95,8 @@ Printed print_generic(const InsnInfo& r, uint32_t word, uint64_t pc, const Print
                                                                        : std::to_string(rm).c_str());
       continue;
     }
-    if (!out.empty() && !s.mem_base) out += ", ";
+    const bool follows_offset = i > 0 && r.operands[i - 1].mem_offset;
+    if (!out.empty() && !follows_offset) out += ", ";
     if (s.mem_base) {
       out += "(" + operand_text(word, pc, s.kind, o, ext, p.target) + ")";
     } else {

@@ -1,0 +1,1040 @@
+// Assembler and static linker. Pass 1 parses every file into chunks (one file's part of one
+// section) with instruction and data sizes fixed; layout then places the chunks; pass 2
+// evaluates every expression with final addresses and encodes the instructions from the
+// rows' operand slots.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "internal.h"
+#include "ventus/asm.h"
+#include "ventus/error.h"
+#include "ventus/isa.h"
+
+namespace ventus::assembler {
+namespace {
+
+using namespace detail;
+using isa::OperandKind;
+
+// Thrown when the error limit is reached.
+struct TooManyErrors {};
+
+struct SectionFlags {
+  bool alloc = false, write = false, exec = false, nobits = false;
+};
+
+SectionFlags default_flags(const std::string& name) {
+  const auto starts = [&](std::string_view p) {
+    return name == p || name.rfind(std::string(p) + ".", 0) == 0;
+  };
+  if (starts(".text")) return {true, false, true, false};
+  if (starts(".rodata") || starts(".srodata")) return {true, false, false, false};
+  if (starts(".data") || starts(".sdata") || starts(".tohost")) return {true, true, false, false};
+  if (starts(".bss") || starts(".sbss")) return {true, true, false, true};
+  return {};
+}
+
+// Input sections merge into the usual output sections, as GNU ld's default script does.
+std::string output_section(const std::string& name) {
+  for (auto [prefix, out] : {std::pair{".text", ".text"}, {".rodata", ".rodata"}, {".srodata", ".rodata"},
+                             {".data", ".data"}, {".sdata", ".data"}, {".bss", ".bss"}, {".sbss", ".bss"}})
+    if (name == prefix || name.rfind(std::string(prefix) + ".", 0) == 0) return out;
+  return name;
+}
+
+struct Chunk {
+  int file = 0;
+  std::string section;  // output section
+  SectionFlags flags;
+  std::vector<uint8_t> bytes;  // nobits chunks only count `size`
+  uint32_t size = 0;
+  uint32_t align = 1;
+  uint32_t address = 0;  // after layout
+};
+
+struct SymbolDef {
+  bool is_label = true;
+  Value value;   // label: chunk + offset; equ: its value once known
+  ExprPtr expr;  // equ whose value is evaluated on use
+  Loc loc;
+};
+
+struct FileState {
+  std::string name;
+  std::unordered_map<std::string, SymbolDef> defs;
+  std::set<std::string> globals;
+  std::map<std::string, std::string> types;  // "function" / "object"
+  std::map<std::string, ExprPtr> sizes;
+  std::map<std::string, int> local_label_count;  // numeric local labels defined so far
+};
+
+struct PendingOperand {
+  OperandKind kind = OperandKind::Rd;
+  int reg = -1;       // register operands
+  ExprPtr expr;       // immediates evaluated in pass 2
+  int64_t fixed = 0;  // mask bit, rounding mode, CSR by name, vtype, fence bits
+};
+
+struct PendingInsn {
+  Loc loc;
+  int chunk;
+  uint32_t offset;
+  const isa::InsnInfo* row;
+  std::vector<PendingOperand> operands;
+};
+
+struct PendingData {
+  Loc loc;
+  int chunk;
+  uint32_t offset;
+  unsigned size;
+  ExprPtr expr;
+};
+
+bool has_kind(const isa::InsnInfo& row, OperandKind kind) {
+  return std::any_of(row.operands.begin(), row.operands.end(), [&](auto& s) { return s.kind == kind; });
+}
+
+// Rows that read the register in the destination field as a source (multiply-add forms list
+// vs1/rs1 before vs2; vector stores read vs3): their regext must extend rs3 like rd, since
+// the accumulator/store data is read through the rs3 extension.
+bool reads_destination_field(const isa::InsnInfo& row) {
+  const auto& s = row.operands;
+  if (has_kind(row, OperandKind::Rs3)) return false;
+  if (has_kind(row, OperandKind::Vs3)) return true;
+  return s.size() >= 3 && s[0].kind == OperandKind::Vd &&
+         (s[1].kind == OperandKind::Vs1 || s[1].kind == OperandKind::Rs1) && s[2].kind == OperandKind::Vs2;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string suggestion(std::string_view word, const std::vector<std::string_view>& candidates) {
+  std::string_view best;
+  size_t best_distance = SIZE_MAX;
+  for (std::string_view c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) best = c, best_distance = d;
+  }
+  if (best.empty() || best_distance > std::max<size_t>(2, word.size() / 3)) return "";
+  return fmt::format("; did you mean '{}'?", best);
+}
+
+const std::vector<std::string_view>& all_mnemonics() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const auto& row : isa::instructions()) v.push_back(row.mnemonic);
+    for (std::string_view p : pseudo_mnemonics()) v.push_back(p);
+    return v;
+  }();
+  return names;
+}
+
+const std::vector<std::string_view> kDirectives = {
+    ".text", ".data", ".rodata", ".bss", ".section", ".globl", ".global", ".local", ".type",
+    ".size", ".word", ".long", ".4byte", ".half", ".short", ".2byte", ".byte", ".1byte", ".dword",
+    ".quad", ".8byte", ".string", ".asciz", ".ascii", ".align", ".p2align", ".balign", ".space",
+    ".zero", ".skip", ".equ", ".set", ".option", ".file", ".ident", ".attribute"};
+
+std::string display_name(const std::string& name) {
+  const size_t mark = name.find('\x02');
+  return mark == std::string::npos ? name : name.substr(0, mark);
+}
+
+constexpr uint32_t kNop = 0x00000013;
+
+class Assembler {
+ public:
+  Assembler(const std::vector<SourceFile>& sources, const Options& options)
+      : sources_(sources), options_(options) {}
+
+  elf::Image run() {
+    try {
+      for (size_t f = 0; f < sources_.size(); ++f) pass1(static_cast<int>(f));
+      if (errors_.empty()) layout();
+      if (errors_.empty()) pass2();
+    } catch (const TooManyErrors&) {
+    }
+    if (!errors_.empty()) throw Error(format_errors());
+    return build_image();
+  }
+
+ private:
+  // ------------------------------------------------------------------ errors
+  void report(const AsmError& e) {
+    errors_.push_back(e);
+    if (errors_.size() >= options_.max_errors) throw TooManyErrors{};
+  }
+  std::string format_errors() const {
+    std::string out;
+    for (const AsmError& e : errors_) {
+      if (!out.empty()) out += '\n';
+      out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line, e.loc.column, e.message);
+    }
+    if (errors_.size() >= options_.max_errors) out += fmt::format("\ntoo many errors ({}), stopping", errors_.size());
+    return out;
+  }
+
+  // ------------------------------------------------------------------ pass 1
+  void pass1(int file) {
+    files_.push_back({});
+    FileState& fs = files_.back();
+    fs.name = sources_[file].name;
+    file_ = file;
+    option_depth_ = 0;
+    switch_section(".text", default_flags(".text"), {file, 1, 1});
+    const std::string& text = sources_[file].text;
+    size_t pos = 0;
+    int line_number = 0;
+    while (pos <= text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string::npos) end = text.size();
+      ++line_number;
+      process_line(std::string_view(text).substr(pos, end - pos), line_number);
+      pos = end + 1;
+    }
+  }
+
+  // Splits a line at ';' and cuts comments, both outside string literals.
+  void process_line(std::string_view line, int line_number) {
+    bool in_string = false;
+    size_t start = 0, quote = 0;
+    for (size_t i = 0; i <= line.size(); ++i) {
+      const bool at_end = i == line.size();
+      if (!at_end && in_string) {
+        if (line[i] == '\\') ++i;
+        else if (line[i] == '"') in_string = false;
+        continue;
+      }
+      if (at_end && in_string) {
+        report({{file_, line_number, static_cast<int>(quote) + 1}, "unterminated string"});
+        return;
+      }
+      if (!at_end && line[i] == '"') {
+        in_string = true;
+        quote = i;
+        continue;
+      }
+      const bool comment = !at_end && (line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/'));
+      if (at_end || comment || line[i] == ';') {
+        statement(line.substr(start, i - start), line_number, static_cast<int>(start) + 1);
+        if (at_end || comment) break;
+        start = i + 1;
+      }
+    }
+  }
+
+  Loc loc_at(int line, int column) const { return {file_, line, column}; }
+
+  void statement(std::string_view text, int line, int column) {
+    try {
+      size_t i = 0;
+      const auto skip = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      };
+      for (;;) {
+        skip();
+        size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_' ||
+                                   text[j] == '.' || text[j] == '$'))
+          ++j;
+        size_t k = j;
+        while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+        if (j > i && k < text.size() && text[k] == ':') {
+          define_label(std::string(text.substr(i, j - i)), loc_at(line, column + static_cast<int>(i)));
+          i = k + 1;
+          continue;
+        }
+        break;
+      }
+      skip();
+      if (i >= text.size()) return;
+      size_t j = i;
+      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+      std::string word(text.substr(i, j - i));
+      std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::tolower(c); });
+      const Loc at = loc_at(line, column + static_cast<int>(i));
+      const std::string_view rest = text.substr(j);
+      const int rest_column = column + static_cast<int>(j);
+      if (word[0] == '.') directive(word, rest, rest_column, at);
+      else instruction(word, split_operands(rest, rest_column), at, "");
+    } catch (const AsmError& e) {
+      report(e);
+    }
+  }
+
+  // ------------------------------------------------------------------ sections and symbols
+  Chunk& chunk() { return chunks_[current_chunk_]; }
+  uint32_t offset() const { return chunks_[current_chunk_].size; }
+
+  void switch_section(const std::string& name, SectionFlags flags, const Loc& loc) {
+    const std::string out = output_section(name);
+    auto it = chunk_index_.find({file_, out});
+    if (it != chunk_index_.end()) {
+      current_chunk_ = it->second;
+      return;
+    }
+    if (auto known = section_flags_.find(out); known != section_flags_.end()) {
+      const SectionFlags& k = known->second;
+      if (k.alloc != flags.alloc || k.write != flags.write || k.exec != flags.exec || k.nobits != flags.nobits)
+        fail(loc, fmt::format("section '{}' was declared with other flags before", name));
+    } else {
+      section_flags_[out] = flags;
+      section_order_.push_back(out);
+    }
+    Chunk c;
+    c.file = file_;
+    c.section = out;
+    c.flags = flags;
+    c.align = flags.exec ? 4 : 1;
+    chunks_.push_back(std::move(c));
+    current_chunk_ = static_cast<int>(chunks_.size()) - 1;
+    chunk_index_[{file_, out}] = current_chunk_;
+  }
+
+  void define(const std::string& name, SymbolDef def, bool redefinable = false) {
+    FileState& fs = files_[file_];
+    if (auto it = fs.defs.find(name); it != fs.defs.end() && !(redefinable && !it->second.is_label))
+      fail(def.loc, fmt::format("symbol '{}' is already defined at {}:{}:{}", display_name(name),
+                                fs.name, it->second.loc.line, it->second.loc.column));
+    fs.defs[name] = std::move(def);
+  }
+
+  void define_label(const std::string& name, const Loc& loc) {
+    std::string real = name;
+    if (std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); }))
+      real = fmt::format("{}\x02{}", name, ++files_[file_].local_label_count[name]);
+    define(real, {true, {offset(), current_chunk_}, nullptr, loc});
+  }
+
+  ExprContext expr_context() {
+    ExprContext ctx;
+    ctx.dot = {offset(), current_chunk_};
+    ctx.local_label = [this](const std::string& ref, const Loc&) {
+      const std::string number = ref.substr(0, ref.size() - 1);
+      const int count = files_[file_].local_label_count[number];
+      return fmt::format("{}\x02{}", number, ref.back() == 'f' ? count + 1 : count);
+    };
+    return ctx;
+  }
+
+  ExprPtr expression(const Token& t, int line) {
+    if (t.text.empty()) fail(loc_at(line, t.column), "expected an expression");
+    return parse_expression(t.text, loc_at(line, t.column), expr_context());
+  }
+
+  // Symbol lookup for a file: its own definitions, then globals of every file.
+  const SymbolDef* find_symbol(int file, const std::string& name, int* owner) const {
+    if (auto it = files_[file].defs.find(name); it != files_[file].defs.end()) {
+      *owner = file;
+      return &it->second;
+    }
+    if (auto g = global_owner_.find(name); g != global_owner_.end()) {
+      *owner = g->second;
+      return &files_[g->second].defs.at(name);
+    }
+    return nullptr;
+  }
+
+  Resolver resolver(int file, bool linked, int64_t pc = 0) {
+    Resolver r;
+    r.pc = pc;
+    r.symbol = [this, file, linked](const std::string& name, const Loc& loc) -> Value {
+      int owner = file;
+      const SymbolDef* def = find_symbol(file, name, &owner);
+      if (!def) {
+        if (linked)
+          if (auto it = linker_symbols_.find(name); it != linker_symbols_.end()) return {it->second, -1};
+        if (!linked) throw NotYet{};
+        if (name.find('\x02') != std::string::npos)
+          fail(loc, fmt::format("undefined local label '{}' ({}f refers forward, {}b backward)",
+                                display_name(name), display_name(name), display_name(name)));
+        fail(loc, fmt::format("undefined symbol '{}'", name));
+      }
+      if (def->is_label || !def->expr) return def->value;
+      if (evaluating_.count(name)) fail(loc, fmt::format("symbol '{}' is defined in terms of itself", name));
+      evaluating_.insert(name);
+      struct Guard {
+        std::set<std::string>& s;
+        std::string n;
+        ~Guard() { s.erase(n); }
+      } guard{evaluating_, name};
+      return evaluate(*def->expr, resolver(owner, linked));
+    };
+    if (linked) {
+      r.address_of = [this](const Value& v) { return static_cast<int64_t>(chunks_[v.chunk].address) + v.value; };
+      r.pcrel_lo = [this, file](const std::string& label, const Loc& loc) { return pcrel_lo(file, label, loc); };
+    }
+    return r;
+  }
+
+  int64_t constant(const Token& t, int line, std::string_view what) {
+    const ExprPtr e = expression(t, line);
+    Resolver r = resolver(file_, false);
+    if (auto v = try_constant(*e, r)) return *v;
+    fail(loc_at(line, t.column), fmt::format("{} must be a constant known at this point", what));
+  }
+
+  // ------------------------------------------------------------------ directives
+  void emit_bytes(const void* data, size_t n, const Loc& loc) {
+    Chunk& c = chunk();
+    if (c.flags.nobits) fail(loc, fmt::format("cannot store data in '{}' (it has no contents); use .space", c.section));
+    const auto* p = static_cast<const uint8_t*>(data);
+    c.bytes.insert(c.bytes.end(), p, p + n);
+    c.size += static_cast<uint32_t>(n);
+  }
+  void emit_fill(size_t n, uint8_t fill, const Loc& loc) {
+    Chunk& c = chunk();
+    if (n > (1u << 28)) fail(loc, fmt::format("{} bytes is too large", n));
+    if (c.flags.nobits) {
+      if (fill != 0) fail(loc, "a section without contents can only be filled with zeros");
+      c.size += static_cast<uint32_t>(n);
+      return;
+    }
+    c.bytes.insert(c.bytes.end(), n, fill);
+    c.size += static_cast<uint32_t>(n);
+  }
+
+  void align_to(uint64_t alignment, const Loc& loc, std::optional<uint8_t> fill) {
+    if (alignment == 0 || (alignment & (alignment - 1)) || alignment > (1u << 16))
+      fail(loc, fmt::format("alignment {} is not a power of two up to 65536", alignment));
+    Chunk& c = chunk();
+    c.align = std::max<uint32_t>(c.align, static_cast<uint32_t>(alignment));
+    const uint32_t pad = static_cast<uint32_t>((alignment - c.size % alignment) % alignment);
+    if (!fill && c.flags.exec && c.size % 4 == 0 && alignment >= 4) {
+      for (uint32_t i = 0; i < pad; i += 4) emit_bytes(&kNop, 4, loc);
+      return;
+    }
+    emit_fill(pad, fill.value_or(0), loc);
+  }
+
+  std::vector<uint8_t> parse_string(const Token& t, int line) {
+    const Loc loc = loc_at(line, t.column);
+    const std::string& s = t.text;
+    if (s.size() < 2 || s.front() != '"') fail(loc, "expected a string in double quotes");
+    std::vector<uint8_t> out;
+    size_t i = 1;
+    for (; i < s.size() && s[i] != '"'; ++i) {
+      if (s[i] != '\\') {
+        out.push_back(static_cast<uint8_t>(s[i]));
+        continue;
+      }
+      if (++i >= s.size()) break;
+      const char c = s[i];
+      if (c >= '0' && c <= '7') {
+        unsigned v = 0;
+        for (int k = 0; k < 3 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i) v = v * 8 + (s[i] - '0');
+        --i;
+        out.push_back(static_cast<uint8_t>(v));
+      } else if (c == 'x') {
+        unsigned v = 0;
+        while (i + 1 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])))
+          v = v * 16 + std::stoi(std::string(1, s[++i]), nullptr, 16);
+        out.push_back(static_cast<uint8_t>(v));
+      } else {
+        static const std::map<char, char> kEscapes = {{'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'b', '\b'},
+                                                      {'f', '\f'}, {'\\', '\\'}, {'"', '"'}, {'\'', '\''}};
+        auto it = kEscapes.find(c);
+        if (it == kEscapes.end()) fail(loc, fmt::format("unknown escape '\\{}' in string", c));
+        out.push_back(static_cast<uint8_t>(it->second));
+      }
+    }
+    if (i >= s.size()) fail(loc, "unterminated string");
+    if (i + 1 != s.size()) fail(loc, fmt::format("unexpected '{}' after string", s.substr(i + 1)));
+    return out;
+  }
+
+  void data_item(const Token& t, int line, unsigned size) {
+    const Loc loc = loc_at(line, t.column);
+    const ExprPtr e = expression(t, line);
+    const uint32_t at = offset();
+    const uint64_t zero = 0;
+    emit_bytes(&zero, size, loc);
+    pending_data_.push_back({loc, current_chunk_, at, size, e});
+  }
+
+  void directive(const std::string& name, std::string_view rest, int rest_column, const Loc& loc) {
+    const int line = loc.line;
+    std::vector<Token> args = split_operands(rest, rest_column);
+    const auto need = [&](size_t min, size_t max) {
+      if (args.size() < min || args.size() > max)
+        fail(loc, min == max ? fmt::format("{} takes {} argument{}", name, min, min == 1 ? "" : "s")
+                             : fmt::format("{} takes {} to {} arguments", name, min, max));
+      for (const Token& a : args)
+        if (a.text.empty()) fail(loc_at(line, a.column), fmt::format("empty argument to {}", name));
+    };
+    const auto symbol_name = [&](const Token& t) {
+      const bool ok = !t.text.empty() &&
+                      (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_' || t.text[0] == '.' ||
+                       t.text[0] == '$') &&
+                      std::all_of(t.text.begin(), t.text.end(), [](unsigned char c) {
+                        return std::isalnum(c) || c == '_' || c == '.' || c == '$';
+                      });
+      if (!ok) fail(loc_at(line, t.column), fmt::format("'{}' is not a symbol name", t.text));
+      return t.text;
+    };
+    FileState& fs = files_[file_];
+    if (name == ".text" || name == ".data" || name == ".rodata" || name == ".bss") {
+      switch_section(name, default_flags(name), loc);
+    } else if (name == ".section") {
+      need(1, 3);
+      std::string section = args[0].text;
+      if (section.size() >= 2 && section.front() == '"' && section.back() == '"')
+        section = section.substr(1, section.size() - 2);
+      SectionFlags flags = default_flags(section);
+      if (args.size() >= 2) {
+        const std::string& f = args[1].text;
+        if (f.size() < 2 || f.front() != '"' || f.back() != '"')
+          fail(loc_at(line, args[1].column), "section flags must be a string such as \"aw\"");
+        flags = {false, false, false, flags.nobits};
+        for (char c : f.substr(1, f.size() - 2)) {
+          if (c == 'a') flags.alloc = true;
+          else if (c == 'w') flags.write = true;
+          else if (c == 'x') flags.exec = true;
+          else if (c != 'M' && c != 'S' && c != 'G' && c != 'T')
+            fail(loc_at(line, args[1].column), fmt::format("unknown section flag '{}' (expected a, w, x)", c));
+        }
+      }
+      if (args.size() == 3) {
+        const std::string& type = args[2].text;
+        if (type == "@nobits" || type == "%nobits") flags.nobits = true;
+        else if (type == "@progbits" || type == "%progbits") flags.nobits = false;
+        else fail(loc_at(line, args[2].column), fmt::format("unknown section type '{}' (expected @progbits or @nobits)", type));
+      }
+      switch_section(section, flags, loc);
+    } else if (name == ".globl" || name == ".global") {
+      for (const Token& t : args) fs.globals.insert(symbol_name(t));
+    } else if (name == ".local") {
+      for (const Token& t : args) fs.globals.erase(symbol_name(t));
+    } else if (name == ".type") {
+      need(2, 2);
+      const std::string& type = args[1].text;
+      const std::string sym = symbol_name(args[0]);
+      if (type == "@function" || type == "%function" || type == "\"function\"" || type == "STT_FUNC")
+        fs.types[sym] = "function";
+      else if (type == "@object" || type == "%object" || type == "\"object\"" || type == "STT_OBJECT")
+        fs.types[sym] = "object";
+      else if (type != "@notype" && type != "%notype")
+        fail(loc_at(line, args[1].column), fmt::format("unknown symbol type '{}' (expected @function or @object)", type));
+    } else if (name == ".size") {
+      need(2, 2);
+      fs.sizes[symbol_name(args[0])] = expression(args[1], line);
+    } else if (name == ".word" || name == ".long" || name == ".4byte" || name == ".half" || name == ".short" ||
+               name == ".2byte" || name == ".byte" || name == ".1byte" || name == ".dword" || name == ".quad" ||
+               name == ".8byte") {
+      const unsigned size = name == ".byte" || name == ".1byte" ? 1
+                            : name == ".half" || name == ".short" || name == ".2byte" ? 2
+                            : name == ".dword" || name == ".quad" || name == ".8byte" ? 8
+                                                                                        : 4;
+      if (args.empty()) fail(loc, fmt::format("{} needs at least one value", name));
+      for (const Token& t : args) data_item(t, line, size);
+    } else if (name == ".string" || name == ".asciz" || name == ".ascii") {
+      if (args.empty()) fail(loc, fmt::format("{} needs a string", name));
+      for (const Token& t : args) {
+        std::vector<uint8_t> bytes = parse_string(t, line);
+        if (name != ".ascii") bytes.push_back(0);
+        emit_bytes(bytes.data(), bytes.size(), loc_at(line, t.column));
+      }
+    } else if (name == ".align" || name == ".p2align" || name == ".balign") {
+      need(1, 3);
+      const int64_t n = constant(args[0], line, "alignment");
+      std::optional<uint8_t> fill;
+      if (args.size() >= 2) fill = static_cast<uint8_t>(constant(args[1], line, "fill value"));
+      if (name == ".balign") align_to(static_cast<uint64_t>(n), loc_at(line, args[0].column), fill);
+      else {
+        if (n < 0 || n > 16) fail(loc_at(line, args[0].column), fmt::format("alignment 2^{} out of range [0, 16]", n));
+        align_to(uint64_t{1} << n, loc_at(line, args[0].column), fill);
+      }
+    } else if (name == ".space" || name == ".zero" || name == ".skip") {
+      need(1, name == ".zero" ? 1 : 2);
+      const int64_t n = constant(args[0], line, "size");
+      if (n < 0) fail(loc_at(line, args[0].column), fmt::format("negative size {}", n));
+      const int64_t fill = args.size() == 2 ? constant(args[1], line, "fill value") : 0;
+      emit_fill(static_cast<size_t>(n), static_cast<uint8_t>(fill), loc_at(line, args[0].column));
+    } else if (name == ".equ" || name == ".set") {
+      need(2, 2);
+      const std::string sym = symbol_name(args[0]);
+      const ExprPtr e = expression(args[1], line);
+      SymbolDef def{false, {}, nullptr, loc};
+      try {
+        def.value = evaluate(*e, resolver(file_, false));
+      } catch (const NotYet&) {
+        def.expr = e;  // refers forward: evaluated on use
+      }
+      define(sym, std::move(def), name == ".set");
+    } else if (name == ".option") {
+      need(1, 1);
+      const std::string& o = args[0].text;
+      if (o == "push") ++option_depth_;
+      else if (o == "pop") {
+        if (option_depth_ == 0) fail(loc_at(line, args[0].column), ".option pop without .option push");
+        --option_depth_;
+      } else if (o == "rvc")
+        fail(loc_at(line, args[0].column), ".option rvc: Ventus has no compressed instructions");
+      else if (o != "norelax" && o != "relax" && o != "norvc" && o != "nopic" && o != "pic")
+        fail(loc_at(line, args[0].column), fmt::format("unknown .option '{}'", o));
+    } else if (name == ".file" || name == ".ident" || name == ".attribute") {
+      // Tool and ABI annotations: nothing to do for a statically linked Ventus program.
+    } else {
+      fail(loc, fmt::format("unknown directive '{}'{}", name, suggestion(name, kDirectives)));
+    }
+  }
+
+  // ------------------------------------------------------------------ instructions
+  void instruction(const std::string& mnemonic, const std::vector<Token>& operands, const Loc& loc,
+                   const std::string& label) {
+    for (const Token& t : operands)
+      if (t.text.empty()) fail({loc.file, loc.line, t.column}, "empty operand");
+    PseudoHooks hooks;
+    hooks.unique_label = [this] { return fmt::format(".Lventus.pcrel.{}", unique_++); };
+    hooks.constant = [&](const Token& t) { return constant(t, loc.line, fmt::format("the value of {}", mnemonic)); };
+    const isa::InsnInfo* row = isa::find_mnemonic(mnemonic);
+    const bool real_fits = row && operand_count_matches(*row, operands.size());
+    if (!real_fits) {
+      if (auto expansion = expand_pseudo(mnemonic, operands, loc, hooks)) {
+        for (const Expanded& x : *expansion) instruction(x.mnemonic, x.operands, loc, x.label);
+        return;
+      }
+    }
+    if (!row) {
+      if (is_pseudo(mnemonic))
+        fail(loc, fmt::format("wrong number of operands ({}) for '{}'", operands.size(), mnemonic));
+      fail(loc, fmt::format("unknown instruction '{}'{}", mnemonic, suggestion(mnemonic, all_mnemonics())));
+    }
+    encode_pass1(*row, operands, loc, label);
+  }
+
+  // Whether a row could take this many written operands (optional mask/rm, vtype words,
+  // off(base) written as one operand).
+  static bool operand_count_matches(const isa::InsnInfo& row, size_t n) {
+    size_t min = 0, max = 0;
+    for (const auto& s : row.operands) {
+      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode) ++max;
+      else if (s.kind == OperandKind::VtypeI11 || s.kind == OperandKind::VtypeI10) ++min, max += 4;
+      else if (!s.mem_base || row.operands.empty() || &s == &row.operands.front() || !(&s - 1)->mem_offset) ++min, ++max;
+    }
+    return n >= min && n <= max;
+  }
+
+  std::string syntax_of(const isa::InsnInfo& row) const {
+    std::string s(row.mnemonic);
+    if (!row.syntax.empty()) s += " " + std::string(row.syntax);
+    return s;
+  }
+
+  int parse_register(OperandKind kind, const Token& t, const Loc& at, const isa::InsnInfo& row) {
+    const bool vector = isa::is_vector_register_kind(kind);
+    const auto x = isa::parse_xreg(t.text);
+    const auto v = isa::parse_vreg(t.text);
+    if (vector && v) return static_cast<int>(*v);
+    if (!vector && x) return static_cast<int>(*x);
+    if (vector && x)
+      fail(at, fmt::format("wrong register class: '{}' is a scalar register, '{}' needs a vector register here "
+                           "(v0-v255)", t.text, row.mnemonic));
+    if (!vector && v)
+      fail(at, fmt::format("wrong register class: '{}' is a vector register, '{}' needs a scalar register here "
+                           "(x0-x63 or an ABI name)", t.text, row.mnemonic));
+    fail(at, fmt::format("expected a {} register, got '{}' (syntax: {})", vector ? "vector" : "scalar", t.text,
+                         syntax_of(row)));
+  }
+
+  void encode_pass1(const isa::InsnInfo& row, const std::vector<Token>& tokens, const Loc& loc,
+                    const std::string& label) {
+    PendingInsn insn{loc, current_chunk_, 0, &row, {}};
+    size_t next = 0;
+    const auto tok_loc = [&](const Token& t) { return Loc{loc.file, loc.line, t.column}; };
+    const auto missing = [&]() -> Loc {
+      fail(loc, fmt::format("too few operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
+    };
+    for (size_t s = 0; s < row.operands.size(); ++s) {
+      const isa::OperandSlot& slot = row.operands[s];
+      PendingOperand op;
+      op.kind = slot.kind;
+      const bool have = next < tokens.size();
+      switch (slot.kind) {
+        case OperandKind::VMask:
+          op.fixed = 1;
+          if (have && tokens[next].text == "v0.t") op.fixed = 0, ++next;
+          insn.operands.push_back(op);
+          continue;
+        case OperandKind::RoundingMode: {
+          op.fixed = 7;
+          static const std::map<std::string, int> kModes = {{"rne", 0}, {"rtz", 1}, {"rdn", 2}, {"rup", 3},
+                                                            {"rmm", 4}, {"dyn", 7}};
+          if (have) {
+            auto it = kModes.find(tokens[next].text);
+            const std::string& t = tokens[next].text;
+            if (it == kModes.end() && t.size() == 1 && t[0] >= '0' && t[0] <= '7') {
+              op.fixed = t[0] - '0';  // reserved modes 5 and 6 print as numbers
+              ++next;
+              insn.operands.push_back(op);
+              continue;
+            }
+            if (it == kModes.end())
+              fail(tok_loc(tokens[next]), fmt::format("unknown rounding mode '{}' (expected rne, rtz, rdn, rup, rmm, dyn)",
+                                                      tokens[next].text));
+            op.fixed = it->second;
+            ++next;
+          }
+          insn.operands.push_back(op);
+          continue;
+        }
+        case OperandKind::VtypeI11: case OperandKind::VtypeI10: {
+          if (!have) missing();
+          std::vector<std::string_view> words;
+          const Loc at = tok_loc(tokens[next]);
+          for (; next < tokens.size(); ++next) words.push_back(tokens[next].text);
+          std::string why;
+          const auto v = isa::parse_vtype(words, &why);
+          if (!v) fail(at, why);
+          if (!isa::operand_fits(slot.kind, *v, &why)) fail(at, "vtype " + why);
+          op.fixed = *v;
+          insn.operands.push_back(op);
+          continue;
+        }
+        default: break;
+      }
+      if (slot.mem_base) {
+        // "(base)" alone: a memory operand without offset.
+        if (!have) missing();
+        const Token& t = tokens[next++];
+        if (t.text.size() < 2 || t.text.front() != '(' || t.text.back() != ')')
+          fail(tok_loc(t), fmt::format("expected '(register)', got '{}' (syntax: {})", t.text, syntax_of(row)));
+        op.reg = parse_register(slot.kind, {t.text.substr(1, t.text.size() - 2), t.column + 1},
+                                {loc.file, loc.line, t.column + 1}, row);
+        insn.operands.push_back(op);
+        continue;
+      }
+      if (!have) missing();
+      const Token& t = tokens[next++];
+      if (slot.mem_offset) {
+        // "offset(base)": the base register is the next slot.
+        const size_t open = t.text.rfind('(');
+        if (open == std::string::npos || t.text.back() != ')')
+          fail(tok_loc(t), fmt::format("expected 'offset(register)', got '{}' (syntax: {})", t.text, syntax_of(row)));
+        const std::string offset_text = t.text.substr(0, open);
+        op.expr = offset_text.find_first_not_of(" \t") == std::string::npos
+                      ? parse_expression("0", tok_loc(t), expr_context())
+                      : expression({offset_text, t.column}, loc.line);
+        insn.operands.push_back(op);
+        const isa::OperandSlot& base = row.operands[++s];
+        PendingOperand base_op;
+        base_op.kind = base.kind;
+        const std::string reg_text = t.text.substr(open + 1, t.text.size() - open - 2);
+        base_op.reg = parse_register(base.kind, {reg_text, t.column + static_cast<int>(open) + 1},
+                                     {loc.file, loc.line, t.column + static_cast<int>(open) + 1}, row);
+        insn.operands.push_back(base_op);
+        continue;
+      }
+      if (isa::is_register_kind(slot.kind)) {
+        op.reg = parse_register(slot.kind, t, tok_loc(t), row);
+      } else if (slot.kind == OperandKind::V0) {
+        if (t.text != "v0") fail(tok_loc(t), fmt::format("expected 'v0', got '{}'", t.text));
+      } else if (slot.kind == OperandKind::Csr) {
+        if (auto n = isa::csr_by_name(t.text)) op.fixed = *n, op.reg = -2;
+        else op.expr = expression(t, loc.line);
+      } else if (slot.kind == OperandKind::FencePred || slot.kind == OperandKind::FenceSucc) {
+        int64_t bits = 0;
+        if (t.text != "0")
+          for (char c : t.text) {
+            const size_t k = std::string_view("wroi").find(c);
+            if (k == std::string_view::npos)
+              fail(tok_loc(t), fmt::format("bad fence operand '{}' (letters from iorw)", t.text));
+            bits |= int64_t{1} << k;
+          }
+        op.fixed = bits;
+        op.reg = -2;
+      } else {
+        op.expr = expression(t, loc.line);
+      }
+      insn.operands.push_back(op);
+    }
+    if (next < tokens.size())
+      fail(tok_loc(tokens[next]), fmt::format("too many operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
+
+    // Registers above 31: a regext / regexti prefix carries the high bits.
+    uint32_t ext[4] = {0, 0, 0, 0};
+    for (const PendingOperand& op : insn.operands)
+      if (isa::is_register_kind(op.kind) && op.reg > 31) {
+        const int slot = isa::register_slot(op.kind);
+        ext[slot] = static_cast<uint32_t>(op.reg) >> 5;
+      }
+    if (ext[0] | ext[1] | ext[2] | ext[3]) {
+      uint32_t prefix;
+      if (has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5)) {
+        if (ext[1] | ext[3])
+          fail(loc, fmt::format("'{}' has a 5-bit immediate: regexti can extend only rd/vd and rs2/vs2", row.mnemonic));
+        prefix = isa::info(isa::Op::REGEXTI).match | (ext[0] | ext[2] << 3) << 20;
+      } else {
+        if (reads_destination_field(row)) ext[3] = ext[0];
+        prefix = isa::info(isa::Op::REGEXT).match | (ext[0] | ext[1] << 3 | ext[2] << 6 | ext[3] << 9) << 20;
+      }
+      emit_bytes(&prefix, 4, loc);
+    }
+    if (!label.empty()) define(label, {true, {offset(), current_chunk_}, nullptr, loc});
+    insn.offset = offset();
+    emit_bytes(&row.match, 4, loc);
+    pending_insns_.push_back(std::move(insn));
+  }
+
+  // ------------------------------------------------------------------ layout
+  void layout() {
+    // Globals: each name defined by exactly one file.
+    for (size_t f = 0; f < files_.size(); ++f)
+      for (const std::string& g : files_[f].globals) {
+        auto it = files_[f].defs.find(g);
+        if (it == files_[f].defs.end()) continue;
+        if (auto prev = global_owner_.find(g); prev != global_owner_.end()) {
+          const SymbolDef& first = files_[prev->second].defs.at(g);
+          report({it->second.loc, fmt::format("duplicate symbol '{}': also defined at {}:{}:{}", g,
+                                              files_[prev->second].name, first.loc.line, first.loc.column)});
+          continue;
+        }
+        global_owner_[g] = static_cast<int>(f);
+      }
+    const auto rank = [&](const std::string& s) {
+      const SectionFlags& f = section_flags_.at(s);
+      if (!f.alloc) return 5;
+      if (f.exec) return s == ".text" ? 0 : 1;
+      if (!f.write) return 2;
+      if (!f.nobits) return 3;
+      return 4;
+    };
+    std::stable_sort(section_order_.begin(), section_order_.end(),
+                     [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    uint64_t cursor = kDefaultTextStart;
+    if (auto it = options_.section_start.find(".text"); it != options_.section_start.end()) cursor = it->second;
+    for (const std::string& name : section_order_) {
+      const SectionFlags& flags = section_flags_.at(name);
+      uint32_t align = flags.exec ? 4 : 1;
+      for (const Chunk& c : chunks_)
+        if (c.section == name) align = std::max(align, c.align);
+      uint64_t start = flags.alloc ? (cursor + align - 1) / align * align : 0;
+      if (auto it = options_.section_start.find(name); it != options_.section_start.end()) start = it->second;
+      uint64_t end = start;
+      for (Chunk& c : chunks_) {
+        if (c.section != name) continue;
+        end = (end + c.align - 1) / c.align * c.align;
+        c.address = static_cast<uint32_t>(end);
+        end += c.size;
+      }
+      if (end > 0x100000000ull)
+        report({{0, 0, 0}, fmt::format("section '{}' at {:#x} does not fit below 4 GiB", name, start)});
+      placed_.push_back({name, static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), align});
+      if (flags.alloc) cursor = std::max(cursor, end);
+    }
+    for (size_t i = 0; i < placed_.size(); ++i)
+      for (size_t j = i + 1; j < placed_.size(); ++j) {
+        const Placed &a = placed_[i], &b = placed_[j];
+        if (!section_flags_.at(a.name).alloc || !section_flags_.at(b.name).alloc || !a.size || !b.size) continue;
+        if (uint64_t{a.address} < uint64_t{b.address} + b.size && uint64_t{b.address} < uint64_t{a.address} + a.size)
+          report({{0, 0, 0}, fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap", a.name,
+                                         a.address, uint64_t{a.address} + a.size, b.name, b.address,
+                                         uint64_t{b.address} + b.size)});
+      }
+    // Symbols the GNU linker script provides.
+    uint64_t edata = cursor, end = cursor, data_start = 0;
+    bool have_data = false;
+    for (const Placed& p : placed_) {
+      const SectionFlags& f = section_flags_.at(p.name);
+      if (!f.alloc) continue;
+      if (f.nobits) edata = std::min<uint64_t>(edata, p.address);
+      if (f.write && !f.nobits && (!have_data || p.name == ".data")) data_start = p.address, have_data = true;
+    }
+    if (!have_data) data_start = edata;
+    linker_symbols_["_edata"] = static_cast<int64_t>(edata);
+    linker_symbols_["__bss_start"] = static_cast<int64_t>(edata);
+    linker_symbols_["_end"] = static_cast<int64_t>(end);
+    linker_symbols_["__global_pointer$"] = static_cast<int64_t>(data_start + 0x800);
+  }
+
+  // ------------------------------------------------------------------ pass 2
+  int64_t pcrel_lo(int file, const std::string& label, const Loc& loc) {
+    const Value v = evaluate(*parse_expression(label, loc, {}), resolver(file, true));
+    const int64_t address = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
+    auto it = auipc_at_.find(address);
+    if (it == auipc_at_.end())
+      fail(loc, fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi", label));
+    const PendingInsn& auipc = *it->second;
+    const Expr& hi = *auipc.operands[1].expr;
+    const Value target = evaluate(*hi.lhs, resolver(auipc.loc.file, true, address));
+    const int64_t t = target.chunk >= 0 ? chunks_[target.chunk].address + target.value : target.value;
+    return lo12(t - address);
+  }
+
+  void pass2() {
+    for (const PendingInsn& insn : pending_insns_)
+      if (insn.row->op == isa::Op::AUIPC && insn.operands.size() == 2 && insn.operands[1].expr &&
+          insn.operands[1].expr->kind == Expr::Kind::PcrelHi)
+        auipc_at_[chunks_[insn.chunk].address + insn.offset] = &insn;
+    for (const PendingInsn& insn : pending_insns_) {
+      try {
+        encode_pass2(insn);
+      } catch (const AsmError& e) {
+        report(e);
+      }
+    }
+    for (const PendingData& d : pending_data_) {
+      try {
+        const Value v = evaluate(*d.expr, resolver(d.loc.file, true));
+        const int64_t x = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
+        if (d.size < 8) {
+          const int64_t bits = 8 * d.size;
+          if (x < -(int64_t{1} << (bits - 1)) || x >= (int64_t{1} << bits))
+            fail(d.loc, fmt::format("value {} does not fit in {} byte{}", x, d.size, d.size == 1 ? "" : "s"));
+        }
+        for (unsigned i = 0; i < d.size; ++i)
+          chunks_[d.chunk].bytes[d.offset + i] = static_cast<uint8_t>(static_cast<uint64_t>(x) >> (8 * i));
+      } catch (const AsmError& e) {
+        report(e);
+      }
+    }
+  }
+
+  void encode_pass2(const PendingInsn& insn) {
+    const uint32_t pc = chunks_[insn.chunk].address + insn.offset;
+    uint32_t word = insn.row->match;
+    for (const PendingOperand& op : insn.operands) {
+      if (op.reg >= 0) {
+        word = isa::set_operand(word, op.kind, op.reg & 31);
+        continue;
+      }
+      if (!op.expr) {
+        word = isa::set_operand(word, op.kind, op.fixed);
+        continue;
+      }
+      const Value v = evaluate(*op.expr, resolver(insn.loc.file, true, pc));
+      int64_t value = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
+      std::string why;
+      if (isa::is_pc_relative(op.kind)) {
+        if (!is_plain_number(*op.expr)) value -= pc;
+        if (!isa::operand_fits(op.kind, value, &why))
+          fail(op.expr->loc, value % 2 ? fmt::format("misaligned branch target: offset {} is odd", value)
+                                       : fmt::format("branch target out of range: offset {}", why.substr(6)));
+      } else if (!isa::operand_fits(op.kind, value, &why)) {
+        fail(op.expr->loc, fmt::format("immediate out of range for '{}': {}", insn.row->mnemonic, why));
+      }
+      word = isa::set_operand(word, op.kind, value);
+    }
+    std::memcpy(chunks_[insn.chunk].bytes.data() + insn.offset, &word, 4);
+  }
+
+  // ------------------------------------------------------------------ output
+  elf::Image build_image() {
+    elf::Image image;
+    for (const Placed& p : placed_) {
+      const SectionFlags& f = section_flags_.at(p.name);
+      elf::Section s;
+      s.name = p.name;
+      s.address = p.address;
+      s.size = p.size;
+      s.align = p.align;
+      s.alloc = f.alloc;
+      s.exec = f.exec;
+      s.write = f.write;
+      s.nobits = f.nobits;
+      if (!f.nobits) {
+        s.bytes.assign(p.size, 0);
+        for (const Chunk& c : chunks_) {
+          if (c.section != p.name) continue;
+          std::copy(c.bytes.begin(), c.bytes.end(), s.bytes.begin() + (c.address - p.address));
+          // Code padding between files is nops, not zeros.
+          (void)c;
+        }
+      }
+      image.sections.push_back(std::move(s));
+    }
+    for (size_t f = 0; f < files_.size(); ++f) {
+      const FileState& fs = files_[f];
+      for (const auto& [name, def] : fs.defs) {
+        if (name.rfind(".L", 0) == 0 || name.find('\x02') != std::string::npos) continue;
+        elf::Symbol s;
+        s.name = name;
+        s.global = fs.globals.count(name) > 0;
+        if (def.is_label) {
+          s.value = chunks_[def.value.chunk].address + static_cast<uint32_t>(def.value.value);
+          s.section = chunks_[def.value.chunk].section;
+        } else {
+          try {
+            const Value v = def.expr ? evaluate(*def.expr, resolver(static_cast<int>(f), true)) : def.value;
+            s.value = static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
+            if (v.chunk >= 0) s.section = chunks_[v.chunk].section;
+          } catch (const AsmError& e) {
+            report(e);
+          }
+        }
+        if (auto t = fs.types.find(name); t != fs.types.end()) {
+          s.function = t->second == "function";
+          s.object = t->second == "object";
+        }
+        if (auto sz = fs.sizes.find(name); sz != fs.sizes.end()) {
+          try {
+            const Value v = evaluate(*sz->second, resolver(static_cast<int>(f), true));
+            s.size = static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
+          } catch (const AsmError& e) {
+            report(e);
+          }
+        }
+        image.symbols.push_back(std::move(s));
+      }
+    }
+    if (!errors_.empty()) throw Error(format_errors());
+    std::stable_sort(image.symbols.begin(), image.symbols.end(), [](const elf::Symbol& a, const elf::Symbol& b) {
+      return a.value != b.value ? a.value < b.value : a.name < b.name;
+    });
+    const auto entry = image.symbol_address("_start");
+    image.entry = entry ? *entry : placed_.empty() ? kDefaultTextStart : placed_.front().address;
+    return image;
+  }
+
+  struct Placed {
+    std::string name;
+    uint32_t address, size, align;
+  };
+
+  const std::vector<SourceFile>& sources_;
+  const Options& options_;
+  std::vector<AsmError> errors_;
+  std::vector<FileState> files_;
+  std::vector<Chunk> chunks_;
+  std::map<std::pair<int, std::string>, int> chunk_index_;
+  std::map<std::string, SectionFlags> section_flags_;
+  std::vector<std::string> section_order_;
+  std::vector<PendingInsn> pending_insns_;
+  std::vector<PendingData> pending_data_;
+  std::unordered_map<std::string, int> global_owner_;
+  std::map<std::string, int64_t> linker_symbols_;
+  std::map<int64_t, const PendingInsn*> auipc_at_;
+  std::set<std::string> evaluating_;
+  std::vector<Placed> placed_;
+  int file_ = 0;
+  int current_chunk_ = 0;
+  int option_depth_ = 0;
+  int unique_ = 0;
+};
+
+}  // namespace
+
+elf::Image assemble(const std::vector<SourceFile>& sources, const Options& options) {
+  std::vector<SourceFile> all;
+  if (options.start_files) all.push_back({"<start.S>", std::string(start_file())});
+  all.insert(all.end(), sources.begin(), sources.end());
+  return Assembler(all, options).run();
+}
+
+}  // namespace ventus::assembler

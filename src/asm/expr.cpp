@@ -1,0 +1,321 @@
+// Constant expressions with GNU as operators, %hi/%lo/%pcrel_hi/%pcrel_lo, and operand
+// splitting.
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "internal.h"
+
+namespace ventus::assembler::detail {
+
+void fail(const Loc& loc, std::string message) { throw AsmError{loc, std::move(message)}; }
+
+namespace {
+
+std::shared_ptr<Expr> node(Expr::Kind kind) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  return e;
+}
+
+bool is_symbol_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
+bool is_symbol_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const Loc& loc, const ExprContext& ctx)
+      : text_(text), loc_(loc), ctx_(ctx) {}
+
+  ExprPtr parse() {
+    skip_space();
+    if (pos_ >= text_.size()) fail(here(), "expected an expression");
+    ExprPtr e = parse_binary(0);
+    skip_space();
+    if (pos_ < text_.size()) fail(here(), fmt::format("unexpected '{}' in expression", text_.substr(pos_)));
+    return e;
+  }
+
+ private:
+  Loc here() const { return {loc_.file, loc_.line, loc_.column + static_cast<int>(pos_)}; }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool eat(std::string_view s) {
+    skip_space();
+    if (text_.substr(pos_, s.size()) != s) return false;
+    pos_ += s.size();
+    return true;
+  }
+
+  // Binary operators by precedence level, loosest first.
+  static constexpr std::string_view kLevels[][3] = {
+      {"|", "", ""}, {"^", "", ""}, {"&", "", ""}, {"<<", ">>", ""}, {"+", "-", ""}, {"*", "/", "%"}};
+  static constexpr int kNumLevels = 6;
+
+  ExprPtr parse_binary(int level) {
+    if (level == kNumLevels) return parse_unary();
+    ExprPtr lhs = parse_binary(level + 1);
+    for (;;) {
+      skip_space();
+      std::string_view op;
+      for (std::string_view candidate : kLevels[level])
+        if (!candidate.empty() && text_.substr(pos_, candidate.size()) == candidate) op = candidate;
+      // "||" or "&&" are not operators here; "|" followed by "|" would be odd input anyway.
+      if (op.empty()) return lhs;
+      const Loc at = here();
+      pos_ += op.size();
+      ExprPtr rhs = parse_binary(level + 1);
+      auto e = node(Expr::Kind::Binary);
+      e->op = std::string(op);
+      e->lhs = lhs;
+      e->rhs = rhs;
+      e->loc = at;
+      lhs = e;
+    }
+  }
+
+  ExprPtr parse_unary() {
+    skip_space();
+    const Loc at = here();
+    for (std::string_view op : {"-", "~", "+", "!"})
+      if (eat(op)) {
+        auto e = node(Expr::Kind::Unary);
+        e->op = std::string(op);
+        e->lhs = parse_unary();
+        e->loc = at;
+        return e;
+      }
+    return parse_primary();
+  }
+
+  ExprPtr parse_primary() {
+    skip_space();
+    const Loc at = here();
+    if (pos_ >= text_.size()) fail(at, "expected an expression");
+    const char c = text_[pos_];
+    if (c == '(') {
+      ++pos_;
+      ExprPtr e = parse_binary(0);
+      if (!eat(")")) fail(here(), "expected ')'");
+      return e;
+    }
+    if (c == '%') {
+      ++pos_;
+      size_t end = pos_;
+      while (end < text_.size() && is_symbol_char(text_[end])) ++end;
+      const std::string_view name = text_.substr(pos_, end - pos_);
+      Expr::Kind kind;
+      if (name == "hi") kind = Expr::Kind::Hi;
+      else if (name == "lo") kind = Expr::Kind::Lo;
+      else if (name == "pcrel_hi") kind = Expr::Kind::PcrelHi;
+      else if (name == "pcrel_lo") kind = Expr::Kind::PcrelLo;
+      else fail(at, fmt::format("unknown relocation operator '%{}' (expected %hi, %lo, %pcrel_hi or %pcrel_lo)", name));
+      pos_ = end;
+      if (!eat("(")) fail(here(), fmt::format("expected '(' after %{}", name));
+      auto e = node(kind);
+      e->lhs = parse_binary(0);
+      e->loc = at;
+      if (!eat(")")) fail(here(), "expected ')'");
+      if (kind == Expr::Kind::PcrelLo && e->lhs->kind != Expr::Kind::Symbol)
+        fail(at, "%pcrel_lo needs the label of its auipc");
+      return e;
+    }
+    if (c == '\'') {
+      if (pos_ + 2 < text_.size() && text_[pos_ + 2] == '\'') {
+        auto e = node(Expr::Kind::Number);
+        e->number = static_cast<unsigned char>(text_[pos_ + 1]);
+        e->loc = at;
+        pos_ += 3;
+        return e;
+      }
+      fail(at, "bad character constant");
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) return parse_number(at);
+    if (is_symbol_start(c)) {
+      size_t end = pos_;
+      while (end < text_.size() && is_symbol_char(text_[end])) ++end;
+      std::string name(text_.substr(pos_, end - pos_));
+      pos_ = end;
+      if (name == ".") {
+        auto e = node(Expr::Kind::Dot);
+        e->number = ctx_.dot.value;
+        e->chunk = ctx_.dot.chunk;
+        e->loc = at;
+        return e;
+      }
+      auto e = node(Expr::Kind::Symbol);
+      e->name = std::move(name);
+      e->loc = at;
+      return e;
+    }
+    fail(at, fmt::format("unexpected '{}' in expression", c));
+  }
+
+  ExprPtr parse_number(const Loc& at) {
+    size_t end = pos_;
+    while (end < text_.size() && std::isalnum(static_cast<unsigned char>(text_[end]))) ++end;
+    const std::string_view tok = text_.substr(pos_, end - pos_);
+    // Numeric local label reference: digits followed by 'f' or 'b'.
+    if (tok.size() >= 2 && (tok.back() == 'f' || tok.back() == 'b') &&
+        tok.find_first_not_of("0123456789") == tok.size() - 1) {
+      if (!ctx_.local_label) fail(at, "local label references are not allowed here");
+      auto e = node(Expr::Kind::Symbol);
+      e->name = ctx_.local_label(std::string(tok), at);
+      e->loc = at;
+      pos_ = end;
+      return e;
+    }
+    int base = 10;
+    std::string_view digits = tok;
+    if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) base = 16, digits = tok.substr(2);
+    else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B')) base = 2, digits = tok.substr(2);
+    else if (tok.size() > 1 && tok[0] == '0') base = 8, digits = tok.substr(1);
+    uint64_t v = 0;
+    for (char d : digits) {
+      const int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
+                     : std::isxdigit(static_cast<unsigned char>(d))
+                         ? std::tolower(static_cast<unsigned char>(d)) - 'a' + 10
+                         : 99;
+      if (dv >= base) fail(at, fmt::format("invalid number '{}'", tok));
+      if (v > (UINT64_MAX - dv) / base) fail(at, fmt::format("number '{}' is too large", tok));
+      v = v * base + dv;
+    }
+    if (v > static_cast<uint64_t>(INT64_MAX)) fail(at, fmt::format("number '{}' is too large", tok));
+    auto e = node(Expr::Kind::Number);
+    e->number = static_cast<int64_t>(v);
+    e->loc = at;
+    pos_ = end;
+    return e;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  Loc loc_;
+  const ExprContext& ctx_;
+};
+
+int64_t absolute(const Value& v, const Resolver& r, const Loc& loc) {
+  (void)loc;
+  if (v.chunk < 0) return v.value;
+  if (!r.address_of) throw NotYet{};
+  return r.address_of(v);
+}
+
+}  // namespace
+
+ExprPtr parse_expression(std::string_view text, const Loc& loc, const ExprContext& context) {
+  return Parser(text, loc, context).parse();
+}
+
+bool is_plain_number(const Expr& e) {
+  if (e.kind == Expr::Kind::Number) return true;
+  return e.kind == Expr::Kind::Unary && (e.op == "-" || e.op == "+") && is_plain_number(*e.lhs);
+}
+
+bool mentions_pcrel_hi(const Expr& e) {
+  if (e.kind == Expr::Kind::PcrelHi) return true;
+  return (e.lhs && mentions_pcrel_hi(*e.lhs)) || (e.rhs && mentions_pcrel_hi(*e.rhs));
+}
+
+int64_t hi20(int64_t value) { return ((value + 0x800) >> 12) & 0xfffff; }
+int64_t lo12(int64_t value) {
+  const int64_t low = value & 0xfff;
+  return low >= 0x800 ? low - 0x1000 : low;
+}
+
+Value evaluate(const Expr& e, const Resolver& r) {
+  switch (e.kind) {
+    case Expr::Kind::Number: return {e.number, -1};
+    case Expr::Kind::Dot: return {e.number, e.chunk};
+    case Expr::Kind::Symbol: return r.symbol(e.name, e.loc);
+    case Expr::Kind::Unary: {
+      const int64_t v = absolute(evaluate(*e.lhs, r), r, e.loc);
+      if (e.op == "-") return {-v, -1};
+      if (e.op == "~") return {~v, -1};
+      if (e.op == "!") return {v == 0, -1};
+      return {v, -1};
+    }
+    case Expr::Kind::Binary: {
+      const Value a = evaluate(*e.lhs, r), b = evaluate(*e.rhs, r);
+      if (e.op == "+" && (a.chunk < 0 || b.chunk < 0))
+        return {a.value + b.value, a.chunk < 0 ? b.chunk : a.chunk};
+      if (e.op == "-" && a.chunk == b.chunk) return {a.value - b.value, -1};
+      if (e.op == "-" && b.chunk < 0) return {a.value - b.value, a.chunk};
+      const int64_t x = absolute(a, r, e.loc), y = absolute(b, r, e.loc);
+      if (e.op == "+") return {x + y, -1};
+      if (e.op == "-") return {x - y, -1};
+      if (e.op == "*") return {x * y, -1};
+      if (e.op == "/" || e.op == "%") {
+        if (y == 0) fail(e.loc, "division by zero in expression");
+        if (x == INT64_MIN && y == -1) fail(e.loc, "overflow in expression");
+        return {e.op == "/" ? x / y : x % y, -1};
+      }
+      if (e.op == "<<" || e.op == ">>") {
+        if (y < 0 || y > 63) fail(e.loc, fmt::format("shift amount {} out of range [0, 63]", y));
+        return {e.op == "<<" ? static_cast<int64_t>(static_cast<uint64_t>(x) << y) : x >> y, -1};
+      }
+      if (e.op == "&") return {x & y, -1};
+      if (e.op == "|") return {x | y, -1};
+      return {x ^ y, -1};
+    }
+    case Expr::Kind::Hi: return {hi20(absolute(evaluate(*e.lhs, r), r, e.loc)), -1};
+    case Expr::Kind::Lo: return {lo12(absolute(evaluate(*e.lhs, r), r, e.loc)), -1};
+    case Expr::Kind::PcrelHi: {
+      const Value target = evaluate(*e.lhs, r);
+      if (!r.address_of) throw NotYet{};
+      return {hi20(absolute(target, r, e.loc) - r.pc), -1};
+    }
+    case Expr::Kind::PcrelLo:
+      if (!r.pcrel_lo) throw NotYet{};
+      return {r.pcrel_lo(e.lhs->name, e.loc), -1};
+  }
+  return {};
+}
+
+std::optional<int64_t> try_constant(const Expr& e, const Resolver& r) {
+  try {
+    const Value v = evaluate(e, r);
+    if (v.chunk >= 0) return std::nullopt;
+    return v.value;
+  } catch (const NotYet&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<Token> split_operands(std::string_view text, int first_column) {
+  std::vector<Token> out;
+  int depth = 0;
+  bool in_string = false;
+  size_t start = 0;
+  const auto push = [&](size_t end) {
+    size_t b = start, e = end;
+    while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+    out.push_back({std::string(text.substr(b, e - b)), first_column + static_cast<int>(b)});
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '(') ++depth;
+    else if (c == ')') --depth;
+    else if (c == ',' && depth == 0) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  if (start < text.size() || !out.empty()) push(text.size());
+  // "a," leaves an empty last operand; a fully blank operand list gives none.
+  if (out.size() == 1 && out[0].text.empty()) out.clear();
+  return out;
+}
+
+}  // namespace ventus::assembler::detail
