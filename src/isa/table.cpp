@@ -167,6 +167,8 @@ std::optional<Decoded> decode(uint32_t word, const RegExt& ext) {
         d.imm = static_cast<int32_t>(get_operand(word, s.kind));
         break;
       case OperandKind::Uimm5: case OperandKind::Simm5: {
+        // csr*i keep the CSR number in imm; their 5-bit immediate is the rs1 field.
+        if (r.cls == InsnClass::Csr) break;
         // A 5-bit immediate extended by regexti to 11 bits: {imm_hi[5:0], imm5}.
         int32_t v = static_cast<int32_t>(get_operand(word, s.kind));
         if (ext.immediate_form) {

@@ -1,1 +1,0 @@
-#include "../fp/fp32.h"  // the fp32 library lives in src/fp (target ventus_fp)

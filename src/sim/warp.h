@@ -1,0 +1,128 @@
+// The architectural state of one warp and the context an instruction's semantics run in.
+// Every semantics function (src/sim/semantics/*.cpp, one VT_SEM body per table row) sees
+// only this header, src/sim/semantics.h and the fp library.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ventus/isa.h"
+
+namespace ventus::sim {
+
+inline constexpr unsigned kMaxLanes = 32;
+inline constexpr unsigned kNumXRegs = 64;   // architectural scalar registers (regext: x32..x63)
+inline constexpr unsigned kNumVRegs = 256;  // architectural vector registers (regext: v32..v255)
+
+// One entry of the SIMT reconvergence stack (docs/simulator.md, ventus-facts.md).
+struct SimtEntry {
+  uint32_t rpc;        // the join address this entry belongs to
+  uint32_t resume_pc;  // where the warp continues when the entry is popped
+  uint32_t mask;       // the mask it continues with
+};
+
+enum class WarpStatus : uint8_t { Ready, AtBarrier, Ended };
+
+// The vtype fields the semantics need, decoded once by vsetvl*.
+struct VectorConfig {
+  uint32_t vtype = 0;  // raw vtype CSR value
+  uint32_t vl = 0;     // active element count (lanes >= vl are inactive)
+  uint32_t sew = 32;   // 8, 16 or 32
+  uint32_t lmul = 1;   // 1 or 2 (register groups of one or two registers)
+};
+
+struct Warp {
+  // Scalar side: executes once per warp. x[0] always reads 0 (writes are dropped by the
+  // semantics through write_x).
+  uint32_t pc = 0;
+  uint32_t x[kNumXRegs] = {};
+  // Vector side: v[reg][lane], 32-bit elements, one per thread. Elements narrower than
+  // SEW=32 live in the low bits of the lane's word.
+  alignas(64) uint32_t v[kNumVRegs][kMaxLanes] = {};
+
+  uint32_t lanes = 32;     // threads per warp (wf_size), <= kMaxLanes
+  uint32_t lane_mask = 0;  // (1 << lanes) - 1
+  uint32_t mask = 0;       // the SIMT active mask: bit i = thread i runs
+  std::vector<SimtEntry> simt_stack;
+  VectorConfig vcfg;
+
+  // CSRs kept per warp. The Ventus CSRs 0x800-0x80a are set at dispatch.
+  uint32_t frm = 0;     // fcsr[7:5]
+  uint32_t fflags = 0;  // fcsr[4:0], accrued
+  uint32_t vxrm = 0;    // fixed-point rounding mode
+  uint32_t vxsat = 0;   // fixed-point saturation flag
+  uint32_t rpc = 0;     // CSR_RPC (0x80c), set by setrpc
+  uint32_t print = 0;   // CSR_PRINT (0x80b)
+  uint32_t csr_tid = 0, csr_numw = 0, csr_numt = 0, csr_knl = 0, csr_wgid = 0, csr_wid = 0,
+           csr_lds = 0, csr_pds = 0, csr_gid[3] = {0, 0, 0};
+  uint32_t mstatus = 0, mtvec = 0, mscratch = 0;  // plain storage, seen in compiled code
+
+  WarpStatus status = WarpStatus::Ready;
+  uint32_t warp_in_group = 0;  // index of the warp in its workgroup
+
+  // Atomic reservation (lr.w/sc.w), per lane for vector form, one for the scalar form.
+  bool reservation_valid = false;
+  uint32_t reservation_addr = 0;
+
+  void write_x(unsigned r, uint32_t value) {
+    if (r != 0) x[r] = value;
+  }
+};
+
+// Raised by semantics for an architectural fault (illegal operand, bad address, ...). The
+// simulator catches it and reports kernel, workgroup, warp, pc and instruction with it.
+struct ExecFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] inline void fault(const std::string& why) { throw ExecFault(why); }
+
+// What an instruction asks of the scheduler after it executed.
+enum class Flow : uint8_t {
+  Next,     // continue at ctx.next_pc (pc + 4 unless the semantics changed it)
+  Barrier,  // stop this warp at a workgroup barrier; next_pc is where it resumes
+  End,      // endprg: the warp has ended
+  Print,    // the warp wrote CSR_PRINT; the host drains the print buffer before it goes on
+};
+
+struct WorkgroupState;  // owned by the SM (src/sim/sm.h); opaque to ALU semantics
+class MemorySystem;     // global + local + private address translation (src/sim/memsys.h)
+
+// The execution context of one instruction.
+struct Exec {
+  Warp& warp;
+  WorkgroupState* group = nullptr;
+  MemorySystem* mem = nullptr;
+  uint32_t pc = 0;
+  uint32_t next_pc = 0;  // pre-set to pc + 4
+  Flow flow = Flow::Next;
+  // Statistics the semantics report: vector branches that split the warp.
+  uint32_t divergences = 0;
+
+  // The lanes a vector instruction acts on: SIMT-active lanes below vl, and with vm == 0
+  // also those whose v0 element has bit 0 set (Ventus masks are per-element 0/1 values).
+  uint32_t active_lanes(uint8_t vm) const {
+    uint32_t m = warp.mask & vl_mask();
+    if (!vm) {
+      uint32_t v0 = 0;
+      for (unsigned i = 0; i < warp.lanes; ++i) v0 |= (warp.v[0][i] & 1u) << i;
+      m &= v0;
+    }
+    return m;
+  }
+  uint32_t vl_mask() const {
+    return warp.vcfg.vl >= 32 ? 0xffffffffu : ((1u << warp.vcfg.vl) - 1u);
+  }
+  // The static rounding mode for an fp operation: the instruction's rm, or frm for DYN.
+  uint32_t rounding_mode(uint8_t rm) const {
+    const uint32_t r = rm == 7 ? warp.frm : rm;
+    if (r > 4) fault("reserved floating-point rounding mode " + std::to_string(r));
+    return r;
+  }
+};
+
+// One decoded instruction as the interpreter keeps it (isa::Decoded is the source).
+using Insn = isa::Decoded;
+
+}  // namespace ventus::sim
