@@ -42,8 +42,13 @@ SectionFlags default_flags(const std::string& name) {
 
 // Input sections merge into the usual output sections, as GNU ld's default script does.
 std::string output_section(const std::string& name) {
-  for (auto [prefix, out] : {std::pair{".text", ".text"}, {".rodata", ".rodata"}, {".srodata", ".rodata"},
-                             {".data", ".data"}, {".sdata", ".data"}, {".bss", ".bss"}, {".sbss", ".bss"}})
+  for (auto [prefix, out] : {std::pair{".text", ".text"},
+                             {".rodata", ".rodata"},
+                             {".srodata", ".rodata"},
+                             {".data", ".data"},
+                             {".sdata", ".data"},
+                             {".bss", ".bss"},
+                             {".sbss", ".bss"}})
     if (name == prefix || name.rfind(std::string(prefix) + ".", 0) == 0) return out;
   return name;
 }
@@ -79,6 +84,7 @@ struct PendingOperand {
   int reg = -1;       // register operands
   ExprPtr expr;       // immediates evaluated in pass 2
   int64_t fixed = 0;  // mask bit, rounding mode, CSR by name, vtype, fence bits
+  bool wide = false;  // a simm5 widened to 11 bits: the high bits are in a regexti prefix
 };
 
 struct PendingInsn {
@@ -98,7 +104,8 @@ struct PendingData {
 };
 
 bool has_kind(const isa::InsnInfo& row, OperandKind kind) {
-  return std::any_of(row.operands.begin(), row.operands.end(), [&](auto& s) { return s.kind == kind; });
+  return std::any_of(row.operands.begin(), row.operands.end(),
+                     [&](auto& s) { return s.kind == kind; });
 }
 
 // Rows that read the register in the destination field as a source (multiply-add forms list
@@ -109,7 +116,8 @@ bool reads_destination_field(const isa::InsnInfo& row) {
   if (has_kind(row, OperandKind::Rs3)) return false;
   if (has_kind(row, OperandKind::Vs3)) return true;
   return s.size() >= 3 && s[0].kind == OperandKind::Vd &&
-         (s[1].kind == OperandKind::Vs1 || s[1].kind == OperandKind::Rs1) && s[2].kind == OperandKind::Vs2;
+         (s[1].kind == OperandKind::Vs1 || s[1].kind == OperandKind::Rs1) &&
+         s[2].kind == OperandKind::Vs2;
 }
 
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -146,10 +154,11 @@ const std::vector<std::string_view>& all_mnemonics() {
 }
 
 const std::vector<std::string_view> kDirectives = {
-    ".text", ".data", ".rodata", ".bss", ".section", ".globl", ".global", ".local", ".type",
-    ".size", ".word", ".long", ".4byte", ".half", ".short", ".2byte", ".byte", ".1byte", ".dword",
-    ".quad", ".8byte", ".string", ".asciz", ".ascii", ".align", ".p2align", ".balign", ".space",
-    ".zero", ".skip", ".equ", ".set", ".option", ".file", ".ident", ".attribute"};
+    ".text",   ".data",    ".rodata", ".bss",      ".section", ".globl",  ".global", ".local",
+    ".type",   ".size",    ".word",   ".long",     ".4byte",   ".half",   ".short",  ".2byte",
+    ".byte",   ".1byte",   ".dword",  ".quad",     ".8byte",   ".string", ".asciz",  ".ascii",
+    ".align",  ".p2align", ".balign", ".space",    ".zero",    ".skip",   ".equ",    ".set",
+    ".option", ".file",    ".ident",  ".attribute"};
 
 std::string display_name(const std::string& name) {
   const size_t mark = name.find('\x02');
@@ -184,9 +193,11 @@ class Assembler {
     std::string out;
     for (const AsmError& e : errors_) {
       if (!out.empty()) out += '\n';
-      out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line, e.loc.column, e.message);
+      out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line, e.loc.column,
+                         e.message);
     }
-    if (errors_.size() >= options_.max_errors) out += fmt::format("\ntoo many errors ({}), stopping", errors_.size());
+    if (errors_.size() >= options_.max_errors)
+      out += fmt::format("\ntoo many errors ({}), stopping", errors_.size());
     return out;
   }
 
@@ -217,8 +228,10 @@ class Assembler {
     for (size_t i = 0; i <= line.size(); ++i) {
       const bool at_end = i == line.size();
       if (!at_end && in_string) {
-        if (line[i] == '\\') ++i;
-        else if (line[i] == '"') in_string = false;
+        if (line[i] == '\\')
+          ++i;
+        else if (line[i] == '"')
+          in_string = false;
         continue;
       }
       if (at_end && in_string) {
@@ -230,7 +243,16 @@ class Assembler {
         quote = i;
         continue;
       }
-      const bool comment = !at_end && (line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/'));
+      // A character constant may hold '#', ';' or '"'.
+      if (!at_end && line[i] == '\'') {
+        if (const size_t close = char_literal_end(line, i); close != std::string_view::npos) {
+          i = close;
+          continue;
+        }
+      }
+      const bool comment =
+          !at_end &&
+          (line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/'));
       if (at_end || comment || line[i] == ';') {
         statement(line.substr(start, i - start), line_number, static_cast<int>(start) + 1);
         if (at_end || comment) break;
@@ -250,13 +272,14 @@ class Assembler {
       for (;;) {
         skip();
         size_t j = i;
-        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_' ||
-                                   text[j] == '.' || text[j] == '$'))
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) ||
+                                   text[j] == '_' || text[j] == '.' || text[j] == '$'))
           ++j;
         size_t k = j;
         while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
         if (j > i && k < text.size() && text[k] == ':') {
-          define_label(std::string(text.substr(i, j - i)), loc_at(line, column + static_cast<int>(i)));
+          define_label(std::string(text.substr(i, j - i)),
+                       loc_at(line, column + static_cast<int>(i)));
           i = k + 1;
           continue;
         }
@@ -267,12 +290,15 @@ class Assembler {
       size_t j = i;
       while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
       std::string word(text.substr(i, j - i));
-      std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(word.begin(), word.end(), word.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       const Loc at = loc_at(line, column + static_cast<int>(i));
       const std::string_view rest = text.substr(j);
       const int rest_column = column + static_cast<int>(j);
-      if (word[0] == '.') directive(word, rest, rest_column, at);
-      else instruction(word, split_operands(rest, rest_column), at, "");
+      if (word[0] == '.')
+        directive(word, rest, rest_column, at);
+      else
+        instruction(word, split_operands(rest, rest_column), at, "");
     } catch (const AsmError& e) {
       report(e);
     }
@@ -291,7 +317,8 @@ class Assembler {
     }
     if (auto known = section_flags_.find(out); known != section_flags_.end()) {
       const SectionFlags& k = known->second;
-      if (k.alloc != flags.alloc || k.write != flags.write || k.exec != flags.exec || k.nobits != flags.nobits)
+      if (k.alloc != flags.alloc || k.write != flags.write || k.exec != flags.exec ||
+          k.nobits != flags.nobits)
         fail(loc, fmt::format("section '{}' was declared with other flags before", name));
     } else {
       section_flags_[out] = flags;
@@ -359,7 +386,8 @@ class Assembler {
       const SymbolDef* def = find_symbol(file, name, &owner);
       if (!def) {
         if (linked)
-          if (auto it = linker_symbols_.find(name); it != linker_symbols_.end()) return {it->second, -1};
+          if (auto it = linker_symbols_.find(name); it != linker_symbols_.end())
+            return {it->second, -1};
         if (!linked) throw NotYet{};
         if (name.find('\x02') != std::string::npos)
           fail(loc, fmt::format("undefined local label '{}' ({}f refers forward, {}b backward)",
@@ -367,7 +395,8 @@ class Assembler {
         fail(loc, fmt::format("undefined symbol '{}'", name));
       }
       if (def->is_label || !def->expr) return def->value;
-      if (evaluating_.count(name)) fail(loc, fmt::format("symbol '{}' is defined in terms of itself", name));
+      if (evaluating_.count(name))
+        fail(loc, fmt::format("symbol '{}' is defined in terms of itself", name));
       evaluating_.insert(name);
       struct Guard {
         std::set<std::string>& s;
@@ -377,8 +406,12 @@ class Assembler {
       return evaluate(*def->expr, resolver(owner, linked));
     };
     if (linked) {
-      r.address_of = [this](const Value& v) { return static_cast<int64_t>(chunks_[v.chunk].address) + v.value; };
-      r.pcrel_lo = [this, file](const std::string& label, const Loc& loc) { return pcrel_lo(file, label, loc); };
+      r.address_of = [this](const Value& v) {
+        return static_cast<int64_t>(chunks_[v.chunk].address) + v.value;
+      };
+      r.pcrel_lo = [this, file](const std::string& label, const Loc& loc) {
+        return pcrel_lo(file, label, loc);
+      };
     }
     return r;
   }
@@ -393,7 +426,9 @@ class Assembler {
   // ------------------------------------------------------------------ directives
   void emit_bytes(const void* data, size_t n, const Loc& loc) {
     Chunk& c = chunk();
-    if (c.flags.nobits) fail(loc, fmt::format("cannot store data in '{}' (it has no contents); use .space", c.section));
+    if (c.flags.nobits)
+      fail(loc,
+           fmt::format("cannot store data in '{}' (it has no contents); use .space", c.section));
     const auto* p = static_cast<const uint8_t*>(data);
     c.bytes.insert(c.bytes.end(), p, p + n);
     c.size += static_cast<uint32_t>(n);
@@ -435,24 +470,11 @@ class Assembler {
         continue;
       }
       if (++i >= s.size()) break;
-      const char c = s[i];
-      if (c >= '0' && c <= '7') {
-        unsigned v = 0;
-        for (int k = 0; k < 3 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i) v = v * 8 + (s[i] - '0');
-        --i;
-        out.push_back(static_cast<uint8_t>(v));
-      } else if (c == 'x') {
-        unsigned v = 0;
-        while (i + 1 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])))
-          v = v * 16 + std::stoi(std::string(1, s[++i]), nullptr, 16);
-        out.push_back(static_cast<uint8_t>(v));
-      } else {
-        static const std::map<char, char> kEscapes = {{'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'b', '\b'},
-                                                      {'f', '\f'}, {'\\', '\\'}, {'"', '"'}, {'\'', '\''}};
-        auto it = kEscapes.find(c);
-        if (it == kEscapes.end()) fail(loc, fmt::format("unknown escape '\\{}' in string", c));
-        out.push_back(static_cast<uint8_t>(it->second));
-      }
+      std::string why;
+      const auto byte = decode_escape(s, i, &why);
+      if (!byte)
+        fail({loc.file, loc.line, loc.column + static_cast<int>(i) - 1}, why + " in string");
+      out.push_back(*byte);
     }
     if (i >= s.size()) fail(loc, "unterminated string");
     if (i + 1 != s.size()) fail(loc, fmt::format("unexpected '{}' after string", s.substr(i + 1)));
@@ -480,8 +502,8 @@ class Assembler {
     };
     const auto symbol_name = [&](const Token& t) {
       const bool ok = !t.text.empty() &&
-                      (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_' || t.text[0] == '.' ||
-                       t.text[0] == '$') &&
+                      (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_' ||
+                       t.text[0] == '.' || t.text[0] == '$') &&
                       std::all_of(t.text.begin(), t.text.end(), [](unsigned char c) {
                         return std::isalnum(c) || c == '_' || c == '.' || c == '$';
                       });
@@ -503,18 +525,26 @@ class Assembler {
           fail(loc_at(line, args[1].column), "section flags must be a string such as \"aw\"");
         flags = {false, false, false, flags.nobits};
         for (char c : f.substr(1, f.size() - 2)) {
-          if (c == 'a') flags.alloc = true;
-          else if (c == 'w') flags.write = true;
-          else if (c == 'x') flags.exec = true;
+          if (c == 'a')
+            flags.alloc = true;
+          else if (c == 'w')
+            flags.write = true;
+          else if (c == 'x')
+            flags.exec = true;
           else if (c != 'M' && c != 'S' && c != 'G' && c != 'T')
-            fail(loc_at(line, args[1].column), fmt::format("unknown section flag '{}' (expected a, w, x)", c));
+            fail(loc_at(line, args[1].column),
+                 fmt::format("unknown section flag '{}' (expected a, w, x)", c));
         }
       }
       if (args.size() == 3) {
         const std::string& type = args[2].text;
-        if (type == "@nobits" || type == "%nobits") flags.nobits = true;
-        else if (type == "@progbits" || type == "%progbits") flags.nobits = false;
-        else fail(loc_at(line, args[2].column), fmt::format("unknown section type '{}' (expected @progbits or @nobits)", type));
+        if (type == "@nobits" || type == "%nobits")
+          flags.nobits = true;
+        else if (type == "@progbits" || type == "%progbits")
+          flags.nobits = false;
+        else
+          fail(loc_at(line, args[2].column),
+               fmt::format("unknown section type '{}' (expected @progbits or @nobits)", type));
       }
       switch_section(section, flags, loc);
     } else if (name == ".globl" || name == ".global") {
@@ -525,22 +555,25 @@ class Assembler {
       need(2, 2);
       const std::string& type = args[1].text;
       const std::string sym = symbol_name(args[0]);
-      if (type == "@function" || type == "%function" || type == "\"function\"" || type == "STT_FUNC")
+      if (type == "@function" || type == "%function" || type == "\"function\"" ||
+          type == "STT_FUNC")
         fs.types[sym] = "function";
-      else if (type == "@object" || type == "%object" || type == "\"object\"" || type == "STT_OBJECT")
+      else if (type == "@object" || type == "%object" || type == "\"object\"" ||
+               type == "STT_OBJECT")
         fs.types[sym] = "object";
       else if (type != "@notype" && type != "%notype")
-        fail(loc_at(line, args[1].column), fmt::format("unknown symbol type '{}' (expected @function or @object)", type));
+        fail(loc_at(line, args[1].column),
+             fmt::format("unknown symbol type '{}' (expected @function or @object)", type));
     } else if (name == ".size") {
       need(2, 2);
       fs.sizes[symbol_name(args[0])] = expression(args[1], line);
-    } else if (name == ".word" || name == ".long" || name == ".4byte" || name == ".half" || name == ".short" ||
-               name == ".2byte" || name == ".byte" || name == ".1byte" || name == ".dword" || name == ".quad" ||
-               name == ".8byte") {
-      const unsigned size = name == ".byte" || name == ".1byte" ? 1
+    } else if (name == ".word" || name == ".long" || name == ".4byte" || name == ".half" ||
+               name == ".short" || name == ".2byte" || name == ".byte" || name == ".1byte" ||
+               name == ".dword" || name == ".quad" || name == ".8byte") {
+      const unsigned size = name == ".byte" || name == ".1byte"                       ? 1
                             : name == ".half" || name == ".short" || name == ".2byte" ? 2
                             : name == ".dword" || name == ".quad" || name == ".8byte" ? 8
-                                                                                        : 4;
+                                                                                      : 4;
       if (args.empty()) fail(loc, fmt::format("{} needs at least one value", name));
       for (const Token& t : args) data_item(t, line, size);
     } else if (name == ".string" || name == ".asciz" || name == ".ascii") {
@@ -555,9 +588,11 @@ class Assembler {
       const int64_t n = constant(args[0], line, "alignment");
       std::optional<uint8_t> fill;
       if (args.size() >= 2) fill = static_cast<uint8_t>(constant(args[1], line, "fill value"));
-      if (name == ".balign") align_to(static_cast<uint64_t>(n), loc_at(line, args[0].column), fill);
+      if (name == ".balign")
+        align_to(static_cast<uint64_t>(n), loc_at(line, args[0].column), fill);
       else {
-        if (n < 0 || n > 16) fail(loc_at(line, args[0].column), fmt::format("alignment 2^{} out of range [0, 16]", n));
+        if (n < 0 || n > 16)
+          fail(loc_at(line, args[0].column), fmt::format("alignment 2^{} out of range [0, 16]", n));
         align_to(uint64_t{1} << n, loc_at(line, args[0].column), fill);
       }
     } else if (name == ".space" || name == ".zero" || name == ".skip") {
@@ -580,9 +615,11 @@ class Assembler {
     } else if (name == ".option") {
       need(1, 1);
       const std::string& o = args[0].text;
-      if (o == "push") ++option_depth_;
+      if (o == "push")
+        ++option_depth_;
       else if (o == "pop") {
-        if (option_depth_ == 0) fail(loc_at(line, args[0].column), ".option pop without .option push");
+        if (option_depth_ == 0)
+          fail(loc_at(line, args[0].column), ".option pop without .option push");
         --option_depth_;
       } else if (o == "rvc")
         fail(loc_at(line, args[0].column), ".option rvc: Ventus has no compressed instructions");
@@ -602,9 +639,12 @@ class Assembler {
       if (t.text.empty()) fail({loc.file, loc.line, t.column}, "empty operand");
     PseudoHooks hooks;
     hooks.unique_label = [this] { return fmt::format(".Lventus.pcrel.{}", unique_++); };
-    hooks.constant = [&](const Token& t) { return constant(t, loc.line, fmt::format("the value of {}", mnemonic)); };
+    hooks.constant = [&](const Token& t) {
+      return constant(t, loc.line, fmt::format("the value of {}", mnemonic));
+    };
     const isa::InsnInfo* row = isa::find_mnemonic(mnemonic);
-    const bool real_fits = row && operand_count_matches(*row, operands.size());
+    const bool real_fits =
+        row && operand_count_matches(*row, operands.size()) && !symbol_access(*row, operands);
     if (!real_fits) {
       if (auto expansion = expand_pseudo(mnemonic, operands, loc, hooks)) {
         for (const Expanded& x : *expansion) instruction(x.mnemonic, x.operands, loc, x.label);
@@ -614,9 +654,17 @@ class Assembler {
     if (!row) {
       if (is_pseudo(mnemonic))
         fail(loc, fmt::format("wrong number of operands ({}) for '{}'", operands.size(), mnemonic));
-      fail(loc, fmt::format("unknown instruction '{}'{}", mnemonic, suggestion(mnemonic, all_mnemonics())));
+      fail(loc, fmt::format("unknown instruction '{}'{}", mnemonic,
+                            suggestion(mnemonic, all_mnemonics())));
     }
     encode_pass1(*row, operands, loc, label);
+  }
+
+  // "lw a0, symbol" (a scalar load whose memory operand is no "offset(register)"): the
+  // auipc pseudo form rather than the row.
+  static bool symbol_access(const isa::InsnInfo& row, const std::vector<Token>& operands) {
+    if (row.cls != isa::InsnClass::Load || operands.size() != 2) return false;
+    return !operands[1].text.empty() && operands[1].text.back() != ')';
   }
 
   // Whether a row could take this many written operands (optional mask/rm, vtype words,
@@ -624,9 +672,13 @@ class Assembler {
   static bool operand_count_matches(const isa::InsnInfo& row, size_t n) {
     size_t min = 0, max = 0;
     for (const auto& s : row.operands) {
-      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode) ++max;
-      else if (s.kind == OperandKind::VtypeI11 || s.kind == OperandKind::VtypeI10) ++min, max += 4;
-      else if (!s.mem_base || row.operands.empty() || &s == &row.operands.front() || !(&s - 1)->mem_offset) ++min, ++max;
+      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode)
+        ++max;
+      else if (s.kind == OperandKind::VtypeI11 || s.kind == OperandKind::VtypeI10)
+        ++min, max += 4;
+      else if (!s.mem_base || row.operands.empty() || &s == &row.operands.front() ||
+               !(&s - 1)->mem_offset)
+        ++min, ++max;
     }
     return n >= min && n <= max;
   }
@@ -644,13 +696,19 @@ class Assembler {
     if (vector && v) return static_cast<int>(*v);
     if (!vector && x) return static_cast<int>(*x);
     if (vector && x)
-      fail(at, fmt::format("wrong register class: '{}' is a scalar register, '{}' needs a vector register here "
-                           "(v0-v255)", t.text, row.mnemonic));
+      fail(at,
+           fmt::format(
+               "wrong register class: '{}' is a scalar register, '{}' needs a vector register here "
+               "(v0-v255)",
+               t.text, row.mnemonic));
     if (!vector && v)
-      fail(at, fmt::format("wrong register class: '{}' is a vector register, '{}' needs a scalar register here "
-                           "(x0-x63 or an ABI name)", t.text, row.mnemonic));
-    fail(at, fmt::format("expected a {} register, got '{}' (syntax: {})", vector ? "vector" : "scalar", t.text,
-                         syntax_of(row)));
+      fail(at,
+           fmt::format(
+               "wrong register class: '{}' is a vector register, '{}' needs a scalar register here "
+               "(x0-x63 or an ABI name)",
+               t.text, row.mnemonic));
+    fail(at, fmt::format("expected a {} register, got '{}' (syntax: {})",
+                         vector ? "vector" : "scalar", t.text, syntax_of(row)));
   }
 
   void encode_pass1(const isa::InsnInfo& row, const std::vector<Token>& tokens, const Loc& loc,
@@ -659,7 +717,8 @@ class Assembler {
     size_t next = 0;
     const auto tok_loc = [&](const Token& t) { return Loc{loc.file, loc.line, t.column}; };
     const auto missing = [&]() -> Loc {
-      fail(loc, fmt::format("too few operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
+      fail(loc,
+           fmt::format("too few operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
     };
     for (size_t s = 0; s < row.operands.size(); ++s) {
       const isa::OperandSlot& slot = row.operands[s];
@@ -674,8 +733,8 @@ class Assembler {
           continue;
         case OperandKind::RoundingMode: {
           op.fixed = 7;
-          static const std::map<std::string, int> kModes = {{"rne", 0}, {"rtz", 1}, {"rdn", 2}, {"rup", 3},
-                                                            {"rmm", 4}, {"dyn", 7}};
+          static const std::map<std::string, int> kModes = {{"rne", 0}, {"rtz", 1}, {"rdn", 2},
+                                                            {"rup", 3}, {"rmm", 4}, {"dyn", 7}};
           if (have) {
             auto it = kModes.find(tokens[next].text);
             const std::string& t = tokens[next].text;
@@ -686,15 +745,17 @@ class Assembler {
               continue;
             }
             if (it == kModes.end())
-              fail(tok_loc(tokens[next]), fmt::format("unknown rounding mode '{}' (expected rne, rtz, rdn, rup, rmm, dyn)",
-                                                      tokens[next].text));
+              fail(tok_loc(tokens[next]),
+                   fmt::format("unknown rounding mode '{}' (expected rne, rtz, rdn, rup, rmm, dyn)",
+                               tokens[next].text));
             op.fixed = it->second;
             ++next;
           }
           insn.operands.push_back(op);
           continue;
         }
-        case OperandKind::VtypeI11: case OperandKind::VtypeI10: {
+        case OperandKind::VtypeI11:
+        case OperandKind::VtypeI10: {
           if (!have) missing();
           std::vector<std::string_view> words;
           const Loc at = tok_loc(tokens[next]);
@@ -714,7 +775,8 @@ class Assembler {
         if (!have) missing();
         const Token& t = tokens[next++];
         if (t.text.size() < 2 || t.text.front() != '(' || t.text.back() != ')')
-          fail(tok_loc(t), fmt::format("expected '(register)', got '{}' (syntax: {})", t.text, syntax_of(row)));
+          fail(tok_loc(t),
+               fmt::format("expected '(register)', got '{}' (syntax: {})", t.text, syntax_of(row)));
         op.reg = parse_register(slot.kind, {t.text.substr(1, t.text.size() - 2), t.column + 1},
                                 {loc.file, loc.line, t.column + 1}, row);
         insn.operands.push_back(op);
@@ -726,7 +788,8 @@ class Assembler {
         // "offset(base)": the base register is the next slot.
         const size_t open = t.text.rfind('(');
         if (open == std::string::npos || t.text.back() != ')')
-          fail(tok_loc(t), fmt::format("expected 'offset(register)', got '{}' (syntax: {})", t.text, syntax_of(row)));
+          fail(tok_loc(t), fmt::format("expected 'offset(register)', got '{}' (syntax: {})", t.text,
+                                       syntax_of(row)));
         const std::string offset_text = t.text.substr(0, open);
         op.expr = offset_text.find_first_not_of(" \t") == std::string::npos
                       ? parse_expression("0", tok_loc(t), expr_context())
@@ -736,8 +799,9 @@ class Assembler {
         PendingOperand base_op;
         base_op.kind = base.kind;
         const std::string reg_text = t.text.substr(open + 1, t.text.size() - open - 2);
-        base_op.reg = parse_register(base.kind, {reg_text, t.column + static_cast<int>(open) + 1},
-                                     {loc.file, loc.line, t.column + static_cast<int>(open) + 1}, row);
+        base_op.reg =
+            parse_register(base.kind, {reg_text, t.column + static_cast<int>(open) + 1},
+                           {loc.file, loc.line, t.column + static_cast<int>(open) + 1}, row);
         insn.operands.push_back(base_op);
         continue;
       }
@@ -746,8 +810,10 @@ class Assembler {
       } else if (slot.kind == OperandKind::V0) {
         if (t.text != "v0") fail(tok_loc(t), fmt::format("expected 'v0', got '{}'", t.text));
       } else if (slot.kind == OperandKind::Csr) {
-        if (auto n = isa::csr_by_name(t.text)) op.fixed = *n, op.reg = -2;
-        else op.expr = expression(t, loc.line);
+        if (auto n = isa::csr_by_name(t.text))
+          op.fixed = *n, op.reg = -2;
+        else
+          op.expr = expression(t, loc.line);
       } else if (slot.kind == OperandKind::FencePred || slot.kind == OperandKind::FenceSucc) {
         int64_t bits = 0;
         if (t.text != "0")
@@ -765,7 +831,22 @@ class Assembler {
       insn.operands.push_back(op);
     }
     if (next < tokens.size())
-      fail(tok_loc(tokens[next]), fmt::format("too many operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
+      fail(tok_loc(tokens[next]),
+           fmt::format("too many operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
+
+    // A vector .vi immediate beyond 5 bits: regexti carries imm[10:5] (the guide's
+    // {imm_hi6, rs2ext, rdext} prefix). Decided here, so the value must be known now.
+    uint32_t imm_hi = 0;
+    if (row.cls == isa::InsnClass::Vector)
+      for (PendingOperand& op : insn.operands)
+        if (op.kind == OperandKind::Simm5 && op.expr)
+          if (auto v = try_constant(*op.expr, resolver(file_, false));
+              v && (*v < -16 || *v > 15) && *v >= -1024 && *v <= 1023) {
+            op.wide = true;
+            imm_hi = static_cast<uint32_t>(*v >> 5) & 0x3f;
+          }
+    const bool wide_immediate =
+        std::any_of(insn.operands.begin(), insn.operands.end(), [](auto& o) { return o.wide; });
 
     // Registers above 31: a regext / regexti prefix carries the high bits.
     uint32_t ext[4] = {0, 0, 0, 0};
@@ -774,15 +855,18 @@ class Assembler {
         const int slot = isa::register_slot(op.kind);
         ext[slot] = static_cast<uint32_t>(op.reg) >> 5;
       }
-    if (ext[0] | ext[1] | ext[2] | ext[3]) {
+    if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {
       uint32_t prefix;
       if (has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5)) {
         if (ext[1] | ext[3])
-          fail(loc, fmt::format("'{}' has a 5-bit immediate: regexti can extend only rd/vd and rs2/vs2", row.mnemonic));
-        prefix = isa::info(isa::Op::REGEXTI).match | (ext[0] | ext[2] << 3) << 20;
+          fail(loc,
+               fmt::format("'{}' has a 5-bit immediate: regexti can extend only rd/vd and rs2/vs2",
+                           row.mnemonic));
+        prefix = isa::info(isa::Op::REGEXTI).match | (ext[0] | ext[2] << 3 | imm_hi << 6) << 20;
       } else {
         if (reads_destination_field(row)) ext[3] = ext[0];
-        prefix = isa::info(isa::Op::REGEXT).match | (ext[0] | ext[1] << 3 | ext[2] << 6 | ext[3] << 9) << 20;
+        prefix = isa::info(isa::Op::REGEXT).match |
+                 (ext[0] | ext[1] << 3 | ext[2] << 6 | ext[3] << 9) << 20;
       }
       emit_bytes(&prefix, 4, loc);
     }
@@ -801,8 +885,9 @@ class Assembler {
         if (it == files_[f].defs.end()) continue;
         if (auto prev = global_owner_.find(g); prev != global_owner_.end()) {
           const SymbolDef& first = files_[prev->second].defs.at(g);
-          report({it->second.loc, fmt::format("duplicate symbol '{}': also defined at {}:{}:{}", g,
-                                              files_[prev->second].name, first.loc.line, first.loc.column)});
+          report({it->second.loc,
+                  fmt::format("duplicate symbol '{}': also defined at {}:{}:{}", g,
+                              files_[prev->second].name, first.loc.line, first.loc.column)});
           continue;
         }
         global_owner_[g] = static_cast<int>(f);
@@ -818,14 +903,16 @@ class Assembler {
     std::stable_sort(section_order_.begin(), section_order_.end(),
                      [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     uint64_t cursor = kDefaultTextStart;
-    if (auto it = options_.section_start.find(".text"); it != options_.section_start.end()) cursor = it->second;
+    if (auto it = options_.section_start.find(".text"); it != options_.section_start.end())
+      cursor = it->second;
     for (const std::string& name : section_order_) {
       const SectionFlags& flags = section_flags_.at(name);
       uint32_t align = flags.exec ? 4 : 1;
       for (const Chunk& c : chunks_)
         if (c.section == name) align = std::max(align, c.align);
       uint64_t start = flags.alloc ? (cursor + align - 1) / align * align : 0;
-      if (auto it = options_.section_start.find(name); it != options_.section_start.end()) start = it->second;
+      if (auto it = options_.section_start.find(name); it != options_.section_start.end())
+        start = it->second;
       uint64_t end = start;
       for (Chunk& c : chunks_) {
         if (c.section != name) continue;
@@ -834,18 +921,24 @@ class Assembler {
         end += c.size;
       }
       if (end > 0x100000000ull)
-        report({{0, 0, 0}, fmt::format("section '{}' at {:#x} does not fit below 4 GiB", name, start)});
-      placed_.push_back({name, static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), align});
+        report({{0, 0, 0},
+                fmt::format("section '{}' at {:#x} does not fit below 4 GiB", name, start)});
+      placed_.push_back(
+          {name, static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), align});
       if (flags.alloc) cursor = std::max(cursor, end);
     }
     for (size_t i = 0; i < placed_.size(); ++i)
       for (size_t j = i + 1; j < placed_.size(); ++j) {
         const Placed &a = placed_[i], &b = placed_[j];
-        if (!section_flags_.at(a.name).alloc || !section_flags_.at(b.name).alloc || !a.size || !b.size) continue;
-        if (uint64_t{a.address} < uint64_t{b.address} + b.size && uint64_t{b.address} < uint64_t{a.address} + a.size)
-          report({{0, 0, 0}, fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap", a.name,
-                                         a.address, uint64_t{a.address} + a.size, b.name, b.address,
-                                         uint64_t{b.address} + b.size)});
+        if (!section_flags_.at(a.name).alloc || !section_flags_.at(b.name).alloc || !a.size ||
+            !b.size)
+          continue;
+        if (uint64_t{a.address} < uint64_t{b.address} + b.size &&
+            uint64_t{b.address} < uint64_t{a.address} + a.size)
+          report({{0, 0, 0},
+                  fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap",
+                              a.name, a.address, uint64_t{a.address} + a.size, b.name, b.address,
+                              uint64_t{b.address} + b.size)});
       }
     // Symbols the GNU linker script provides.
     uint64_t edata = cursor, end = cursor, data_start = 0;
@@ -854,7 +947,8 @@ class Assembler {
       const SectionFlags& f = section_flags_.at(p.name);
       if (!f.alloc) continue;
       if (f.nobits) edata = std::min<uint64_t>(edata, p.address);
-      if (f.write && !f.nobits && (!have_data || p.name == ".data")) data_start = p.address, have_data = true;
+      if (f.write && !f.nobits && (!have_data || p.name == ".data"))
+        data_start = p.address, have_data = true;
     }
     if (!have_data) data_start = edata;
     linker_symbols_["_edata"] = static_cast<int64_t>(edata);
@@ -869,11 +963,13 @@ class Assembler {
     const int64_t address = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
     auto it = auipc_at_.find(address);
     if (it == auipc_at_.end())
-      fail(loc, fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi", label));
+      fail(loc,
+           fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi", label));
     const PendingInsn& auipc = *it->second;
     const Expr& hi = *auipc.operands[1].expr;
     const Value target = evaluate(*hi.lhs, resolver(auipc.loc.file, true, address));
-    const int64_t t = target.chunk >= 0 ? chunks_[target.chunk].address + target.value : target.value;
+    const int64_t t =
+        target.chunk >= 0 ? chunks_[target.chunk].address + target.value : target.value;
     return lo12(t - address);
   }
 
@@ -896,10 +992,12 @@ class Assembler {
         if (d.size < 8) {
           const int64_t bits = 8 * d.size;
           if (x < -(int64_t{1} << (bits - 1)) || x >= (int64_t{1} << bits))
-            fail(d.loc, fmt::format("value {} does not fit in {} byte{}", x, d.size, d.size == 1 ? "" : "s"));
+            fail(d.loc, fmt::format("value {} does not fit in {} byte{}", x, d.size,
+                                    d.size == 1 ? "" : "s"));
         }
         for (unsigned i = 0; i < d.size; ++i)
-          chunks_[d.chunk].bytes[d.offset + i] = static_cast<uint8_t>(static_cast<uint64_t>(x) >> (8 * i));
+          chunks_[d.chunk].bytes[d.offset + i] =
+              static_cast<uint8_t>(static_cast<uint64_t>(x) >> (8 * i));
       } catch (const AsmError& e) {
         report(e);
       }
@@ -921,13 +1019,28 @@ class Assembler {
       const Value v = evaluate(*op.expr, resolver(insn.loc.file, true, pc));
       int64_t value = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
       std::string why;
+      if (op.wide) {
+        // The regexti prefix emitted in pass 1 holds imm[10:5]; the field keeps imm[4:0].
+        word = isa::set_operand(word, op.kind, value & 31);
+        continue;
+      }
       if (isa::is_pc_relative(op.kind)) {
         if (!is_plain_number(*op.expr)) value -= pc;
         if (!isa::operand_fits(op.kind, value, &why))
-          fail(op.expr->loc, value % 2 ? fmt::format("misaligned branch target: offset {} is odd", value)
-                                       : fmt::format("branch target out of range: offset {}", why.substr(6)));
+          fail(op.expr->loc,
+               value % 2 ? fmt::format("misaligned branch target: offset {} is odd", value)
+                         : fmt::format("branch target out of range: offset {}", why.substr(6)));
       } else if (!isa::operand_fits(op.kind, value, &why)) {
-        fail(op.expr->loc, fmt::format("immediate out of range for '{}': {}", insn.row->mnemonic, why));
+        const bool widenable =
+            op.kind == OperandKind::Simm5 && insn.row->cls == isa::InsnClass::Vector;
+        fail(
+            op.expr->loc,
+            fmt::format("immediate out of range for '{}': {}{}", insn.row->mnemonic, why,
+                        widenable ? value >= -1024 && value <= 1023
+                                        ? " (a constant known where it is used would get a regexti "
+                                          "prefix for up to 11 bits)"
+                                        : " (up to [-1024, 1023] with a regexti prefix)"
+                                  : ""));
       }
       word = isa::set_operand(word, op.kind, value);
     }
@@ -971,8 +1084,10 @@ class Assembler {
           s.section = chunks_[def.value.chunk].section;
         } else {
           try {
-            const Value v = def.expr ? evaluate(*def.expr, resolver(static_cast<int>(f), true)) : def.value;
-            s.value = static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
+            const Value v =
+                def.expr ? evaluate(*def.expr, resolver(static_cast<int>(f), true)) : def.value;
+            s.value =
+                static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
             if (v.chunk >= 0) s.section = chunks_[v.chunk].section;
           } catch (const AsmError& e) {
             report(e);
@@ -985,7 +1100,8 @@ class Assembler {
         if (auto sz = fs.sizes.find(name); sz != fs.sizes.end()) {
           try {
             const Value v = evaluate(*sz->second, resolver(static_cast<int>(f), true));
-            s.size = static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
+            s.size =
+                static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
           } catch (const AsmError& e) {
             report(e);
           }
@@ -994,9 +1110,10 @@ class Assembler {
       }
     }
     if (!errors_.empty()) throw Error(format_errors());
-    std::stable_sort(image.symbols.begin(), image.symbols.end(), [](const elf::Symbol& a, const elf::Symbol& b) {
-      return a.value != b.value ? a.value < b.value : a.name < b.name;
-    });
+    std::stable_sort(image.symbols.begin(), image.symbols.end(),
+                     [](const elf::Symbol& a, const elf::Symbol& b) {
+                       return a.value != b.value ? a.value < b.value : a.name < b.name;
+                     });
     const auto entry = image.symbol_address("_start");
     image.entry = entry ? *entry : placed_.empty() ? kDefaultTextStart : placed_.front().address;
     return image;

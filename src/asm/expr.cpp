@@ -8,7 +8,67 @@
 
 namespace ventus::assembler::detail {
 
-void fail(const Loc& loc, std::string message) { throw AsmError{loc, std::move(message)}; }
+void fail(const Loc& loc, std::string message) {
+  throw AsmError{loc, std::move(message)};
+}
+
+std::optional<uint8_t> decode_escape(std::string_view text, size_t& i, std::string* why) {
+  if (i >= text.size()) {
+    *why = "a backslash ends the text (nothing to escape)";
+    return std::nullopt;
+  }
+  const char c = text[i];
+  if (c >= '0' && c <= '7') {
+    unsigned v = 0;
+    for (int k = 0; k < 3 && i < text.size() && text[i] >= '0' && text[i] <= '7'; ++k, ++i)
+      v = v * 8 + (text[i] - '0');
+    --i;
+    return static_cast<uint8_t>(v);
+  }
+  if (c == 'x' || c == 'X') {
+    if (i + 1 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
+      *why = "\\x needs hexadecimal digits";
+      return std::nullopt;
+    }
+    unsigned v = 0;
+    while (i + 1 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
+      const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(text[++i])));
+      v = (v * 16 + (std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : d - 'a' + 10)) & 0xff;
+    }
+    return static_cast<uint8_t>(v);
+  }
+  switch (c) {
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'v': return '\v';
+    case 'a': return '\a';
+    case '\\': return '\\';
+    case '"': return '"';
+    case '\'': return '\'';
+    default: break;
+  }
+  *why = fmt::format("unknown escape '\\{}'", c);
+  return std::nullopt;
+}
+
+size_t char_literal_end(std::string_view text, size_t open) {
+  size_t i = open + 1;
+  if (i >= text.size() || text[i] == '\'') return std::string_view::npos;
+  if (text[i] == '\\') {
+    // The escape's length: octal and hex run over several characters.
+    std::string why;
+    ++i;
+    if (!decode_escape(text, i, &why)) {
+      // An unknown escape still has one character; the parser reports it.
+      if (i >= text.size()) return std::string_view::npos;
+    }
+  }
+  ++i;
+  return i < text.size() && text[i] == '\'' ? i : std::string_view::npos;
+}
 
 namespace {
 
@@ -35,7 +95,8 @@ class Parser {
     if (pos_ >= text_.size()) fail(here(), "expected an expression");
     ExprPtr e = parse_binary(0);
     skip_space();
-    if (pos_ < text_.size()) fail(here(), fmt::format("unexpected '{}' in expression", text_.substr(pos_)));
+    if (pos_ < text_.size())
+      fail(here(), fmt::format("unexpected '{}' in expression", text_.substr(pos_)));
     return e;
   }
 
@@ -52,8 +113,9 @@ class Parser {
   }
 
   // Binary operators by precedence level, loosest first.
-  static constexpr std::string_view kLevels[][3] = {
-      {"|", "", ""}, {"^", "", ""}, {"&", "", ""}, {"<<", ">>", ""}, {"+", "-", ""}, {"*", "/", "%"}};
+  static constexpr std::string_view kLevels[][3] = {{"|", "", ""},  {"^", "", ""},
+                                                    {"&", "", ""},  {"<<", ">>", ""},
+                                                    {"+", "-", ""}, {"*", "/", "%"}};
   static constexpr int kNumLevels = 6;
 
   ExprPtr parse_binary(int level) {
@@ -109,11 +171,19 @@ class Parser {
       while (end < text_.size() && is_symbol_char(text_[end])) ++end;
       const std::string_view name = text_.substr(pos_, end - pos_);
       Expr::Kind kind;
-      if (name == "hi") kind = Expr::Kind::Hi;
-      else if (name == "lo") kind = Expr::Kind::Lo;
-      else if (name == "pcrel_hi") kind = Expr::Kind::PcrelHi;
-      else if (name == "pcrel_lo") kind = Expr::Kind::PcrelLo;
-      else fail(at, fmt::format("unknown relocation operator '%{}' (expected %hi, %lo, %pcrel_hi or %pcrel_lo)", name));
+      if (name == "hi")
+        kind = Expr::Kind::Hi;
+      else if (name == "lo")
+        kind = Expr::Kind::Lo;
+      else if (name == "pcrel_hi")
+        kind = Expr::Kind::PcrelHi;
+      else if (name == "pcrel_lo")
+        kind = Expr::Kind::PcrelLo;
+      else
+        fail(at,
+             fmt::format(
+                 "unknown relocation operator '%{}' (expected %hi, %lo, %pcrel_hi or %pcrel_lo)",
+                 name));
       pos_ = end;
       if (!eat("(")) fail(here(), fmt::format("expected '(' after %{}", name));
       auto e = node(kind);
@@ -125,14 +195,23 @@ class Parser {
       return e;
     }
     if (c == '\'') {
-      if (pos_ + 2 < text_.size() && text_[pos_ + 2] == '\'') {
-        auto e = node(Expr::Kind::Number);
-        e->number = static_cast<unsigned char>(text_[pos_ + 1]);
-        e->loc = at;
-        pos_ += 3;
-        return e;
+      // Character constant: 'a', '\n', '\x41', '\101'.
+      const size_t close = char_literal_end(text_, pos_);
+      if (close == std::string_view::npos)
+        fail(at, "unterminated character constant (expected 'c' or '\\n')");
+      int64_t value = static_cast<unsigned char>(text_[pos_ + 1]);
+      if (text_[pos_ + 1] == '\\') {
+        size_t i = pos_ + 2;
+        std::string why;
+        const auto byte = decode_escape(text_, i, &why);
+        if (!byte) fail(at, why);
+        value = *byte;
       }
-      fail(at, "bad character constant");
+      auto e = node(Expr::Kind::Number);
+      e->number = value;
+      e->loc = at;
+      pos_ = close + 1;
+      return e;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) return parse_number(at);
     if (is_symbol_start(c)) {
@@ -171,9 +250,12 @@ class Parser {
     }
     int base = 10;
     std::string_view digits = tok;
-    if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) base = 16, digits = tok.substr(2);
-    else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B')) base = 2, digits = tok.substr(2);
-    else if (tok.size() > 1 && tok[0] == '0') base = 8, digits = tok.substr(1);
+    if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
+      base = 16, digits = tok.substr(2);
+    else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B'))
+      base = 2, digits = tok.substr(2);
+    else if (tok.size() > 1 && tok[0] == '0')
+      base = 8, digits = tok.substr(1);
     uint64_t v = 0;
     for (char d : digits) {
       const int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
@@ -184,7 +266,8 @@ class Parser {
       if (v > (UINT64_MAX - dv) / base) fail(at, fmt::format("number '{}' is too large", tok));
       v = v * base + dv;
     }
-    if (v > static_cast<uint64_t>(INT64_MAX)) fail(at, fmt::format("number '{}' is too large", tok));
+    if (v > static_cast<uint64_t>(INT64_MAX))
+      fail(at, fmt::format("number '{}' is too large", tok));
     auto e = node(Expr::Kind::Number);
     e->number = static_cast<int64_t>(v);
     e->loc = at;
@@ -221,7 +304,9 @@ bool mentions_pcrel_hi(const Expr& e) {
   return (e.lhs && mentions_pcrel_hi(*e.lhs)) || (e.rhs && mentions_pcrel_hi(*e.rhs));
 }
 
-int64_t hi20(int64_t value) { return ((value + 0x800) >> 12) & 0xfffff; }
+int64_t hi20(int64_t value) {
+  return ((value + 0x800) >> 12) & 0xfffff;
+}
 int64_t lo12(int64_t value) {
   const int64_t low = value & 0xfff;
   return low >= 0x800 ? low - 0x1000 : low;
@@ -300,13 +385,22 @@ std::vector<Token> split_operands(std::string_view text, int first_column) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '(') ++depth;
-    else if (c == ')') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '\'') {
+      // A character constant may hold ',', '(' or ')'.
+      if (const size_t close = char_literal_end(text, i); close != std::string_view::npos)
+        i = close;
+    } else if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
     else if (c == ',' && depth == 0) {
       push(i);
       start = i + 1;

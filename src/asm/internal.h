@@ -40,11 +40,11 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
   enum class Kind { Number, Symbol, Dot, Unary, Binary, Hi, Lo, PcrelHi, PcrelLo };
   Kind kind = Kind::Number;
-  int64_t number = 0;      // Number; Dot: offset in its chunk
-  int chunk = -1;          // Dot: the chunk
-  std::string name;        // Symbol
-  std::string op;          // Unary / Binary operator
-  ExprPtr lhs, rhs;        // operands (Unary and the % operators use lhs)
+  int64_t number = 0;  // Number; Dot: offset in its chunk
+  int chunk = -1;      // Dot: the chunk
+  std::string name;    // Symbol
+  std::string op;      // Unary / Binary operator
+  ExprPtr lhs, rhs;    // operands (Unary and the % operators use lhs)
   Loc loc;
 };
 
@@ -63,7 +63,7 @@ bool mentions_pcrel_hi(const Expr& e);
 // chunk-relative values may be turned into addresses by `address_of`.
 struct Resolver {
   std::function<Value(const std::string& name, const Loc& loc)> symbol;
-  std::function<int64_t(const Value& v)> address_of;  // null before layout
+  std::function<int64_t(const Value& v)> address_of;                          // null before layout
   std::function<int64_t(const std::string& label, const Loc& loc)> pcrel_lo;  // low 12 bits
   int64_t pc = 0;  // address of the instruction (for %pcrel_hi), after layout
 };
@@ -74,6 +74,15 @@ std::optional<int64_t> try_constant(const Expr& e, const Resolver& r);
 
 int64_t hi20(int64_t value);
 int64_t lo12(int64_t value);
+
+// Escape sequences of strings and character constants: text[i] is the character after the
+// backslash; on return i is the last character of the escape. \n \t \r \b \f \v \a \\ \" \'
+// \0..\377 (up to three octal digits) and \xNN (hex digits, value modulo 256). Returns
+// nullopt with *why set for an unknown or empty escape.
+std::optional<uint8_t> decode_escape(std::string_view text, size_t& i, std::string* why);
+// The index of the quote closing a character constant that opens at text[open] ('a', '\n'),
+// or npos when none closes it.
+size_t char_literal_end(std::string_view text, size_t open);
 
 // An operand as written: its text and the column where it starts.
 struct Token {
@@ -97,8 +106,8 @@ struct PseudoHooks {
 };
 // Returns nullopt when `mnemonic` with this many operands is no pseudo-instruction.
 std::optional<std::vector<Expanded>> expand_pseudo(const std::string& mnemonic,
-                                                   const std::vector<Token>& operands, const Loc& loc,
-                                                   const PseudoHooks& hooks);
+                                                   const std::vector<Token>& operands,
+                                                   const Loc& loc, const PseudoHooks& hooks);
 bool is_pseudo(std::string_view mnemonic);
 
 }  // namespace ventus::assembler::detail

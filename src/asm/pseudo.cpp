@@ -16,16 +16,21 @@ using Ops = std::vector<Token>;
 using Expansion =
     std::function<std::vector<Expanded>(const Ops& ops, const Loc& loc, const PseudoHooks& hooks)>;
 
-Token lit(std::string text, const Token& near) { return {std::move(text), near.column}; }
+Token lit(std::string text, const Token& near) {
+  return {std::move(text), near.column};
+}
 
 // "insn a, b" from operand indices and literal operands.
-Expanded one(std::string mnemonic, Ops ops) { return {std::move(mnemonic), std::move(ops), ""}; }
+Expanded one(std::string mnemonic, Ops ops) {
+  return {std::move(mnemonic), std::move(ops), ""};
+}
 
 // li: the GNU/LLVM sequence for a 32-bit value, addi alone when it fits in 12 bits.
 std::vector<Expanded> expand_li(const Ops& ops, const Loc& loc, const PseudoHooks& hooks) {
   const int64_t v = hooks.constant(ops[1]);
   if (v < INT32_MIN || v > UINT32_MAX)
-    fail({loc.file, loc.line, ops[1].column}, fmt::format("li value {} does not fit in 32 bits", v));
+    fail({loc.file, loc.line, ops[1].column},
+         fmt::format("li value {} does not fit in 32 bits", v));
   const int64_t value = static_cast<int32_t>(static_cast<uint32_t>(v));
   if (value >= -2048 && value <= 2047)
     return {one("addi", {ops[0], lit("zero", ops[1]), lit(std::to_string(value), ops[1])})};
@@ -37,12 +42,13 @@ std::vector<Expanded> expand_li(const Ops& ops, const Loc& loc, const PseudoHook
 
 // auipc + second instruction with %pcrel_lo of a fresh label on the auipc.
 std::vector<Expanded> pcrel_pair(const Token& reg, const Token& target, std::string second,
-                                 Ops second_ops_prefix, const Token& base,
-                                 const PseudoHooks& hooks, bool memory_form) {
+                                 Ops second_ops_prefix, const Token& base, const PseudoHooks& hooks,
+                                 bool memory_form) {
   const std::string label = hooks.unique_label();
   Expanded first{"auipc", {reg, lit("%pcrel_hi(" + target.text + ")", target)}, label};
   Ops ops = std::move(second_ops_prefix);
-  if (memory_form) ops.push_back(lit("%pcrel_lo(" + label + ")(" + base.text + ")", target));
+  if (memory_form)
+    ops.push_back(lit("%pcrel_lo(" + label + ")(" + base.text + ")", target));
   else {
     ops.push_back(base);
     ops.push_back(lit("%pcrel_lo(" + label + ")", target));
@@ -67,7 +73,9 @@ struct Key {
 const std::map<Key, Expansion>& table() {
   static const std::map<Key, Expansion> t = [] {
     std::map<Key, Expansion> m;
-    const auto add = [&](std::string name, size_t n, Expansion f) { m[{std::move(name), n}] = std::move(f); };
+    const auto add = [&](std::string name, size_t n, Expansion f) {
+      m[{std::move(name), n}] = std::move(f);
+    };
     add("nop", 0, [](const Ops&, const Loc&, auto&) {
       const Token t{"", 0};
       return std::vector<Expanded>{one("addi", {lit("zero", t), lit("zero", t), lit("0", t)})};
@@ -80,7 +88,8 @@ const std::map<Key, Expansion>& table() {
       const Token t{"", 0};
       return std::vector<Expanded>{one("csrrw", {lit("zero", t), lit("cycle", t), lit("zero", t)})};
     });
-    add("li", 2, [](const Ops& o, const Loc& loc, auto& hooks) { return expand_li(o, loc, hooks); });
+    add("li", 2,
+        [](const Ops& o, const Loc& loc, auto& hooks) { return expand_li(o, loc, hooks); });
     for (const char* name : {"la", "lla"})
       add(name, 2, [](const Ops& o, const Loc&, auto& hooks) {
         return pcrel_pair(o[0], o[1], "addi", {o[0]}, o[0], hooks, false);
@@ -89,19 +98,53 @@ const std::map<Key, Expansion>& table() {
       const Token ra = lit("ra", o[0]);
       return pcrel_pair(ra, o[0], "jalr", {ra}, ra, hooks, true);
     });
+    add("call", 2, [](const Ops& o, const Loc&, auto& hooks) {
+      return pcrel_pair(o[0], o[1], "jalr", {o[0]}, o[0], hooks, true);
+    });
+    add("jump", 2, [](const Ops& o, const Loc&, auto& hooks) {
+      return pcrel_pair(o[1], o[0], "jalr", {lit("zero", o[0])}, o[1], hooks, true);
+    });
+    // Loads and stores of a symbol's address: "lw rd, sym" loads through rd itself,
+    // "sw rs, sym, rt" needs a scratch register rt for the address.
+    for (const char* name : {"lb", "lh", "lw", "lbu", "lhu"})
+      add(name, 2, [name = std::string(name)](const Ops& o, const Loc&, auto& hooks) {
+        return pcrel_pair(o[0], o[1], name, {o[0]}, o[0], hooks, true);
+      });
+    for (const char* name : {"sb", "sh", "sw"})
+      add(name, 3, [name = std::string(name)](const Ops& o, const Loc&, auto& hooks) {
+        return pcrel_pair(o[2], o[1], name, {o[0]}, o[2], hooks, true);
+      });
     add("tail", 1, [](const Ops& o, const Loc&, auto& hooks) {
       const Token t1 = lit("t1", o[0]);
       return pcrel_pair(t1, o[0], "jalr", {lit("zero", o[0])}, t1, hooks, true);
     });
-    add("mv", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("addi", {o[0], o[1], lit("0", o[1])})}; });
-    add("not", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("xori", {o[0], o[1], lit("-1", o[1])})}; });
-    add("neg", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("sub", {o[0], lit("zero", o[1]), o[1]})}; });
-    add("seqz", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("sltiu", {o[0], o[1], lit("1", o[1])})}; });
-    add("snez", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("sltu", {o[0], lit("zero", o[1]), o[1]})}; });
-    add("sltz", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("slt", {o[0], o[1], lit("zero", o[1])})}; });
-    add("sgtz", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("slt", {o[0], lit("zero", o[1]), o[1]})}; });
-    add("j", 1, [](const Ops& o, const Loc&, auto&) { return std::vector{one("jal", {lit("zero", o[0]), o[0]})}; });
-    add("jal", 1, [](const Ops& o, const Loc&, auto&) { return std::vector{one("jal", {lit("ra", o[0]), o[0]})}; });
+    add("mv", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("addi", {o[0], o[1], lit("0", o[1])})};
+    });
+    add("not", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("xori", {o[0], o[1], lit("-1", o[1])})};
+    });
+    add("neg", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("sub", {o[0], lit("zero", o[1]), o[1]})};
+    });
+    add("seqz", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("sltiu", {o[0], o[1], lit("1", o[1])})};
+    });
+    add("snez", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("sltu", {o[0], lit("zero", o[1]), o[1]})};
+    });
+    add("sltz", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("slt", {o[0], o[1], lit("zero", o[1])})};
+    });
+    add("sgtz", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("slt", {o[0], lit("zero", o[1]), o[1]})};
+    });
+    add("j", 1, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("jal", {lit("zero", o[0]), o[0]})};
+    });
+    add("jal", 1, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("jal", {lit("ra", o[0]), o[0]})};
+    });
     add("jr", 1, [](const Ops& o, const Loc&, auto&) {
       return std::vector{one("jalr", {lit("zero", o[0]), lit("0(" + o[0].text + ")", o[0])})};
     });
@@ -119,19 +162,34 @@ const std::map<Key, Expansion>& table() {
       return std::vector{one("jalr", {lit("zero", t), lit("0(ra)", t)})};
     });
     // Branches against zero and with swapped operands.
-    struct Zero { const char* name; const char* real; bool zero_first; };
-    for (Zero z : {Zero{"beqz", "beq", false}, Zero{"bnez", "bne", false}, Zero{"blez", "bge", true},
-                   Zero{"bgez", "bge", false}, Zero{"bltz", "blt", false}, Zero{"bgtz", "blt", true}})
+    struct Zero {
+      const char* name;
+      const char* real;
+      bool zero_first;
+    };
+    for (Zero z :
+         {Zero{"beqz", "beq", false}, Zero{"bnez", "bne", false}, Zero{"blez", "bge", true},
+          Zero{"bgez", "bge", false}, Zero{"bltz", "blt", false}, Zero{"bgtz", "blt", true}})
       add(z.name, 2, [z](const Ops& o, const Loc&, auto&) {
         const Token zero = lit("zero", o[0]);
-        return std::vector{one(z.real, z.zero_first ? Ops{zero, o[0], o[1]} : Ops{o[0], zero, o[1]})};
+        return std::vector{
+            one(z.real, z.zero_first ? Ops{zero, o[0], o[1]} : Ops{o[0], zero, o[1]})};
       });
-    for (auto [name, real] : {std::pair{"bgt", "blt"}, {"ble", "bge"}, {"bgtu", "bltu"}, {"bleu", "bgeu"}})
-      add(name, 3, [real](const Ops& o, const Loc&, auto&) { return std::vector{one(real, {o[1], o[0], o[2]})}; });
+    for (auto [name, real] :
+         {std::pair{"bgt", "blt"}, {"ble", "bge"}, {"bgtu", "bltu"}, {"bleu", "bgeu"}})
+      add(name, 3, [real](const Ops& o, const Loc&, auto&) {
+        return std::vector{one(real, {o[1], o[0], o[2]})};
+      });
     // CSR access.
-    add("csrr", 2, [](const Ops& o, const Loc&, auto&) { return std::vector{one("csrrs", {o[0], o[1], lit("zero", o[1])})}; });
-    for (auto [name, real] : {std::pair{"csrw", "csrrw"}, {"csrs", "csrrs"}, {"csrc", "csrrc"},
-                              {"csrwi", "csrrwi"}, {"csrsi", "csrrsi"}, {"csrci", "csrrci"}})
+    add("csrr", 2, [](const Ops& o, const Loc&, auto&) {
+      return std::vector{one("csrrs", {o[0], o[1], lit("zero", o[1])})};
+    });
+    for (auto [name, real] : {std::pair{"csrw", "csrrw"},
+                              {"csrs", "csrrs"},
+                              {"csrc", "csrrc"},
+                              {"csrwi", "csrrwi"},
+                              {"csrsi", "csrrsi"},
+                              {"csrci", "csrrci"}})
       add(name, 2, [real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {lit("zero", o[0]), o[0], o[1]})};
       });
@@ -147,15 +205,19 @@ const std::map<Key, Expansion>& table() {
         return std::vector{one("csrrw", {o[0], lit(c, o[0]), o[1]})};
       });
     }
-    for (auto [name, csr] : {std::pair{"rdcycle", "cycle"}, {"rdtime", "time"}, {"rdinstret", "instret"}}) {
+    for (auto [name, csr] :
+         {std::pair{"rdcycle", "cycle"}, {"rdtime", "time"}, {"rdinstret", "instret"}}) {
       const std::string c = csr;
       add(name, 1, [c](const Ops& o, const Loc&, auto&) {
         return std::vector{one("csrrs", {o[0], lit(c, o[0]), lit("zero", o[0])})};
       });
     }
     // Scalar float sign injection.
-    for (auto [name, real] : {std::pair{"fmv.s", "fsgnj.s"}, {"fabs.s", "fsgnjx.s"}, {"fneg.s", "fsgnjn.s"}})
-      add(name, 2, [real](const Ops& o, const Loc&, auto&) { return std::vector{one(real, {o[0], o[1], o[1]})}; });
+    for (auto [name, real] :
+         {std::pair{"fmv.s", "fsgnj.s"}, {"fabs.s", "fsgnjx.s"}, {"fneg.s", "fsgnjn.s"}})
+      add(name, 2, [real](const Ops& o, const Loc&, auto&) {
+        return std::vector{one(real, {o[0], o[1], o[1]})};
+      });
     // Vector aliases; the optional mask is the last operand.
     for (size_t n : {2, 3}) {
       add("vneg.v", n, [](const Ops& o, const Loc&, auto&) {
@@ -164,7 +226,8 @@ const std::map<Key, Expansion>& table() {
       add("vnot.v", n, [](const Ops& o, const Loc&, auto&) {
         return std::vector{one("vxor.vi", with_mask({o[0], o[1], lit("-1", o[1])}, o, 2))};
       });
-      for (auto [name, real] : {std::pair{"vwcvt.x.x.v", "vwadd.vx"}, {"vwcvtu.x.x.v", "vwaddu.vx"}})
+      for (auto [name, real] :
+           {std::pair{"vwcvt.x.x.v", "vwadd.vx"}, {"vwcvtu.x.x.v", "vwaddu.vx"}})
         add(name, n, [real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[1], lit("zero", o[1])}, o, 2))};
         });
@@ -174,16 +237,23 @@ const std::map<Key, Expansion>& table() {
         });
     }
     for (size_t n : {3, 4})
-      for (auto [name, real] : {std::pair{"vmsgt.vv", "vmslt.vv"}, {"vmsgtu.vv", "vmsltu.vv"},
-                                {"vmsge.vv", "vmsle.vv"}, {"vmsgeu.vv", "vmsleu.vv"},
-                                {"vmfgt.vv", "vmflt.vv"}, {"vmfge.vv", "vmfle.vv"}})
+      for (auto [name, real] : {std::pair{"vmsgt.vv", "vmslt.vv"},
+                                {"vmsgtu.vv", "vmsltu.vv"},
+                                {"vmsge.vv", "vmsle.vv"},
+                                {"vmsgeu.vv", "vmsleu.vv"},
+                                {"vmfgt.vv", "vmflt.vv"},
+                                {"vmfge.vv", "vmfle.vv"}})
         add(name, n, [real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[2], o[1]}, o, 3))};
         });
     for (auto [name, real] : {std::pair{"vmnot.m", "vmnand.mm"}, {"vmmv.m", "vmand.mm"}})
-      add(name, 2, [real](const Ops& o, const Loc&, auto&) { return std::vector{one(real, {o[0], o[1], o[1]})}; });
+      add(name, 2, [real](const Ops& o, const Loc&, auto&) {
+        return std::vector{one(real, {o[0], o[1], o[1]})};
+      });
     for (auto [name, real] : {std::pair{"vmclr.m", "vmxor.mm"}, {"vmset.m", "vmxnor.mm"}})
-      add(name, 1, [real](const Ops& o, const Loc&, auto&) { return std::vector{one(real, {o[0], o[0], o[0]})}; });
+      add(name, 1, [real](const Ops& o, const Loc&, auto&) {
+        return std::vector{one(real, {o[0], o[0], o[0]})};
+      });
     return m;
   }();
   return t;
@@ -191,7 +261,8 @@ const std::map<Key, Expansion>& table() {
 
 }  // namespace
 
-std::optional<std::vector<Expanded>> expand_pseudo(const std::string& mnemonic, const std::vector<Token>& operands,
+std::optional<std::vector<Expanded>> expand_pseudo(const std::string& mnemonic,
+                                                   const std::vector<Token>& operands,
                                                    const Loc& loc, const PseudoHooks& hooks) {
   auto it = table().find({mnemonic, operands.size()});
   if (it == table().end()) return std::nullopt;
