@@ -1,0 +1,210 @@
+// The C++ runtime: devices, buffers, programs and kernel launches in the OpenCL manner.
+//
+//   ventus::rt::Device device;                       // the simulated GPU
+//   auto program = ventus::rt::Program::from_assembly_files({"saxpy.s"});
+//   auto x = ventus::rt::Buffer::from(device, host_x);   // std::vector<float>
+//   auto y = ventus::rt::Buffer::from(device, host_y);
+//   ventus::rt::launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n);
+//   std::vector<float> result = y.download<float>();
+//
+// launch() builds what the public Ventus runtime builds (docs/driver.md): the argument
+// buffer (one 32-bit word per argument), the 16-word kernel metadata buffer (KNL), the
+// private memory and the print buffer, then starts the kernel through the driver and
+// waits. A fault raises ventus::Error with the device's description (kernel, workgroup,
+// warp, pc, instruction); the device stays usable.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ventus/asm.h"
+#include "ventus/device.h"
+#include "ventus/elf.h"
+
+namespace ventus::driver {
+class Context;
+}
+
+namespace ventus::rt {
+
+using Stats = sim::LaunchStats;
+using TextSink = std::function<void(std::string_view text)>;
+
+class Device {
+ public:
+  explicit Device(const sim::DeviceConfig& config = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const sim::DeviceConfig& config() const;
+
+  // Raw device memory (Buffer is the RAII way).
+  uint32_t allocate(uint64_t bytes);
+  void free(uint32_t address);
+  void write(uint32_t address, const void* data, uint64_t bytes);
+  void read(uint32_t address, void* data, uint64_t bytes) const;
+  size_t buffer_count() const;  // allocated buffers (for leak checks)
+
+  // Kernel printf output; empty: stdout. Trace: the commit log of later launches.
+  void set_print_sink(TextSink sink);
+  void set_trace_sink(TextSink sink);
+
+  // The fault of the last launch, if it faulted.
+  std::optional<sim::Fault> last_fault() const;
+
+  // Puts the program into device memory unless it is already there (launch does this).
+  void load(const class Program& program);
+
+  driver::Context& context() { return *context_; }
+
+ private:
+  std::unique_ptr<driver::Context> context_;
+  uint64_t loaded_program_ = 0;  // Program::id() of the program in device memory
+};
+
+// A device buffer, released on destruction.
+class Buffer {
+ public:
+  Buffer(Device& device, uint64_t bytes);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  template <typename T>
+  static Buffer from(Device& device, std::span<const T> data) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Buffer buffer(device, std::max<uint64_t>(data.size_bytes(), 1));
+    if (!data.empty()) buffer.write(0, data.data(), data.size_bytes());
+    return buffer;
+  }
+  template <typename T>
+  static Buffer from(Device& device, const std::vector<T>& data) {
+    return from(device, std::span<const T>(data));
+  }
+
+  uint32_t address() const { return address_; }
+  uint64_t size() const { return size_; }
+
+  void write(uint64_t offset, const void* data, uint64_t bytes);
+  void read(uint64_t offset, void* data, uint64_t bytes) const;
+  template <typename T>
+  void upload(std::span<const T> data, uint64_t first_element = 0) {
+    write(first_element * sizeof(T), data.data(), data.size_bytes());
+  }
+  template <typename T>
+  std::vector<T> download() const {
+    std::vector<T> out(size_ / sizeof(T));
+    if (!out.empty()) read(0, out.data(), out.size() * sizeof(T));
+    return out;
+  }
+
+ private:
+  Device* device_ = nullptr;
+  uint32_t address_ = 0;
+  uint64_t size_ = 0;
+};
+
+// A linked kernel program (ELF) and its kernels.
+class Program {
+ public:
+  static Program from_elf_file(const std::string& path);
+  static Program from_elf_bytes(std::span<const uint8_t> bytes,
+                                const std::string& name = "<memory>");
+  static Program from_image(elf::Image image);
+  // Assembles and links with the default start code (ventus as).
+  static Program from_assembly(const std::vector<assembler::SourceFile>& sources,
+                               const assembler::Options& options = {});
+  static Program from_assembly_files(const std::vector<std::string>& paths,
+                                     const assembler::Options& options = {});
+
+  const elf::Image& image() const { return image_; }
+  // Entry address of a kernel (a function symbol); ventus::Error naming the available
+  // kernels when there is none.
+  uint32_t kernel_address(std::string_view name) const;
+  std::vector<std::string> kernel_names() const;  // global function symbols but the start code
+  uint64_t id() const { return id_; }
+
+ private:
+  elf::Image image_;
+  uint64_t id_ = 0;
+};
+
+// One kernel argument: a buffer's address or a scalar's raw 32 bits.
+struct Arg {
+  uint32_t bits = 0;
+  Arg(const Buffer& buffer) : bits(buffer.address()) {}
+  Arg(int32_t value) : bits(static_cast<uint32_t>(value)) {}
+  Arg(uint32_t value) : bits(value) {}
+  Arg(float value) { std::memcpy(&bits, &value, sizeof bits); }
+  Arg(double) = delete;  // say 2.0f: kernels take fp32
+  static Arg raw(uint32_t bits) { return Arg(bits); }
+};
+
+// An NDRange of 1 to 3 dimensions.
+struct Range {
+  uint32_t dims = 1;
+  uint32_t size[3] = {1, 1, 1};
+  Range(uint32_t x) : dims(1), size{x, 1, 1} {}
+  Range(uint32_t x, uint32_t y) : dims(2), size{x, y, 1} {}
+  Range(uint32_t x, uint32_t y, uint32_t z) : dims(3), size{x, y, z} {}
+  uint64_t total() const { return uint64_t{size[0]} * size[1] * size[2]; }
+};
+
+struct LaunchOptions {
+  uint32_t threads_per_warp = 32;            // wf_size; warps = ceil(local items / this)
+  uint32_t global_offset[3] = {0, 0, 0};     // KNL global offset x/y/z
+  uint32_t local_memory_bytes = 0;           // the kernel's own local data, after the stacks
+  uint32_t private_bytes_per_thread = 1024;  // pdsSize (the guide's default: 1 KiB)
+  uint32_t print_buffer_bytes = 1 << 20;     // 0: no print buffer
+  uint32_t sgpr_usage = 32;
+  uint32_t vgpr_usage = 32;
+};
+
+// What launch() derives from sizes and options (for tools and tests).
+struct LaunchShape {
+  uint32_t work_dim = 1;
+  uint32_t grid[3] = {1, 1, 1};  // workgroups per dimension
+  uint32_t threads_per_warp = 32;
+  uint32_t warps_per_workgroup = 1;
+  uint32_t lds_bytes = 0;  // 1 KiB stack per warp + local_memory_bytes
+};
+LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, const Range& local,
+                         const LaunchOptions& options);
+
+Stats launch_impl(Device& device, const Program& program, std::string_view kernel,
+                  const Range& global, const Range& local, std::span<const Arg> args,
+                  const LaunchOptions& options);
+
+inline Stats launch(Device& device, const Program& program, std::string_view kernel,
+                    const Range& global, const Range& local, std::span<const Arg> args,
+                    const LaunchOptions& options = {}) {
+  return launch_impl(device, program, kernel, global, local, args, options);
+}
+inline Stats launch(Device& device, const Program& program, std::string_view kernel,
+                    const Range& global, const Range& local, std::initializer_list<Arg> args,
+                    const LaunchOptions& options = {}) {
+  return launch_impl(device, program, kernel, global, local,
+                     std::span<const Arg>(args.begin(), args.size()), options);
+}
+// launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n)
+template <typename... Args>
+requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...)) Stats
+    launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
+           const Range& local, const Args&... args) {
+  const Arg list[] = {Arg(args)...};
+  return launch_impl(device, program, kernel, global, local, list, {});
+}
+
+}  // namespace ventus::rt

@@ -1,0 +1,299 @@
+// The driver's engine (context.h).
+#include "context.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "print_buffer.h"
+#include "ventus/error.h"
+
+namespace ventus::driver {
+namespace {
+
+constexpr uint64_t kAddressSpaceEnd = uint64_t{1} << 32;
+
+uint64_t round_up_pages(uint64_t size) {
+  return (size + sim::kPageSize - 1) / sim::kPageSize * sim::kPageSize;
+}
+
+}  // namespace
+
+Context::Context(const sim::DeviceConfig& config) : device_(config) {
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+Context::~Context() {
+  {
+    std::unique_lock lock(mutex_);
+    wait_idle_locked(lock);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
+  if (size == 0) throw Error("buffer allocation: size is 0");
+  const uint64_t rounded = round_up_pages(size);
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  // First fit between the existing buffers.
+  uint64_t candidate = sim::kBufferBase;
+  for (const auto& [base, allocation] : allocations_) {
+    if (candidate + rounded <= base) break;
+    candidate = std::max<uint64_t>(candidate, base + allocation.size);
+  }
+  if (candidate + rounded > kAddressSpaceEnd)
+    throw Error(
+        fmt::format("buffer allocation: no room for {} bytes between 0x{:08x} and 4 GiB "
+                    "({} buffers allocated)",
+                    size, sim::kBufferBase, allocations_.size()));
+  const uint32_t base = static_cast<uint32_t>(candidate);
+  device_.memory().map(base, rounded);
+  allocations_[base] = {rounded, task_id};
+  return base;
+}
+
+void Context::free(uint64_t address) {
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  auto it = address < kAddressSpaceEnd ? allocations_.find(static_cast<uint32_t>(address))
+                                       : allocations_.end();
+  if (it == allocations_.end())
+    throw Error(
+        fmt::format("buffer free: 0x{:x} is not the start of an allocated buffer", address));
+  device_.memory().unmap(it->first, it->second.size);
+  allocations_.erase(it);
+}
+
+void Context::free_task(uint64_t task_id) {
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  for (auto it = allocations_.begin(); it != allocations_.end();) {
+    if (it->second.task_id == task_id) {
+      device_.memory().unmap(it->first, it->second.size);
+      it = allocations_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+size_t Context::buffer_count() const {
+  std::lock_guard lock(mutex_);
+  return allocations_.size();
+}
+
+void Context::check_range(uint64_t address, uint64_t size, const char* what) const {
+  if (size == 0) throw Error(fmt::format("{}: size is 0", what));
+  if (address >= kAddressSpaceEnd || size > kAddressSpaceEnd - address)
+    throw Error(fmt::format("{}: [0x{:x}, +{}) is outside the 32-bit device address space", what,
+                            address, size));
+  const uint64_t end = address + size;
+  // The range must be covered by one buffer or by the program's sections.
+  auto it = allocations_.upper_bound(static_cast<uint32_t>(address));
+  if (it != allocations_.begin()) {
+    --it;
+    if (address >= it->first && end <= it->first + it->second.size) return;
+  }
+  for (const auto& [base, length] : program_ranges_)
+    if (address >= base && end <= base + length) return;
+  throw Error(
+      fmt::format("{}: [0x{:08x}, 0x{:08x}) is not inside one allocated buffer or the "
+                  "loaded program",
+                  what, address, end));
+}
+
+void Context::copy_to_device(uint64_t address, const void* source, uint64_t size) {
+  if (source == nullptr) throw Error("copy to device: source pointer is NULL");
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  check_range(address, size, "copy to device");
+  if (!device_.memory().write(static_cast<uint32_t>(address), source, size))
+    throw Error(fmt::format("copy to device: 0x{:08x} is not mapped", address));
+}
+
+void Context::copy_from_device(uint64_t address, void* destination, uint64_t size) {
+  if (destination == nullptr) throw Error("copy from device: destination pointer is NULL");
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  check_range(address, size, "copy from device");
+  if (!device_.memory().read(static_cast<uint32_t>(address), destination, size))
+    throw Error(fmt::format("copy from device: 0x{:08x} is not mapped", address));
+}
+
+void Context::release_program_pages() {
+  for (const auto& [base, size] : program_ranges_) device_.memory().unmap(base, size);
+  program_ranges_.clear();
+  program_.reset();
+}
+
+void Context::load_program(const elf::Image& image) {
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  bool any = false;
+  for (const elf::Section& s : image.sections) {
+    if (!s.alloc || s.size == 0) continue;
+    any = true;
+    const uint64_t end = uint64_t{s.address} + s.size;
+    if (end > kAddressSpaceEnd)
+      throw Error(fmt::format("program: section {} [0x{:08x}, +{}) leaves the address space",
+                              s.name, s.address, s.size));
+    if (s.address < sim::kCodeBase && end > sim::kLdsWindowBase)
+      throw Error(fmt::format("program: section {} at 0x{:08x} overlaps the local memory window",
+                              s.name, s.address));
+    for (const auto& [base, allocation] : allocations_)
+      if (s.address < base + allocation.size && end > base)
+        throw Error(
+            fmt::format("program: section {} [0x{:08x}, 0x{:08x}) overlaps the buffer at "
+                        "0x{:08x}",
+                        s.name, s.address, end, base));
+  }
+  if (!any) throw Error("program: the ELF has no loadable sections");
+  release_program_pages();
+  for (const elf::Section& s : image.sections) {
+    if (!s.alloc || s.size == 0) continue;
+    const uint32_t base = s.address & ~(sim::kPageSize - 1);
+    const uint64_t size = round_up_pages(uint64_t{s.address} + s.size - base);
+    device_.memory().map(base, size);
+    program_ranges_.emplace_back(base, size);
+    std::vector<uint8_t> bytes(s.size, 0);
+    if (!s.nobits)
+      std::copy_n(s.bytes.begin(), std::min<size_t>(s.bytes.size(), s.size), bytes.begin());
+    device_.memory().write(s.address, bytes.data(), bytes.size());
+  }
+  program_ = image;
+  start_pc_ = image.entry != 0 ? image.entry : sim::kCodeBase;
+}
+
+void Context::load_raw_code(std::span<const uint8_t> bytes) {
+  if (bytes.empty()) throw Error("program: no code bytes");
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  release_program_pages();
+  const uint64_t size = round_up_pages(bytes.size());
+  device_.memory().map(sim::kCodeBase, size);
+  program_ranges_.emplace_back(sim::kCodeBase, size);
+  device_.memory().write(sim::kCodeBase, bytes.data(), bytes.size());
+  start_pc_ = sim::kCodeBase;
+}
+
+void Context::start(const QueuedLaunch& launch) {
+  {
+    std::lock_guard lock(mutex_);
+    if (program_ranges_.empty()) throw Error("start: no kernel program was uploaded");
+    queue_.push_back(launch);
+  }
+  changed_.notify_all();
+}
+
+void Context::wait_idle_locked(std::unique_lock<std::mutex>& lock) {
+  changed_.wait(lock, [this] { return queue_.empty() && !running_; });
+}
+
+bool Context::wait(uint64_t timeout_ms) {
+  std::unique_lock lock(mutex_);
+  const bool idle = changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                                      [this] { return queue_.empty() && !running_; });
+  if (pending_error_) {
+    std::string message = std::move(*pending_error_);
+    pending_error_.reset();
+    throw Error(message);
+  }
+  return idle;
+}
+
+std::vector<int> Context::take_finished() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(finished_, {});
+}
+
+sim::LaunchStats Context::last_stats() const {
+  std::lock_guard lock(mutex_);
+  return last_stats_;
+}
+
+std::optional<sim::Fault> Context::last_fault() const {
+  std::lock_guard lock(mutex_);
+  return last_fault_;
+}
+
+void Context::set_print_sink(TextSink sink) {
+  std::lock_guard lock(print_mutex_);
+  print_sink_ = std::move(sink);
+}
+
+void Context::set_trace_sink(TextSink sink) {
+  std::lock_guard lock(mutex_);
+  trace_sink_ = std::move(sink);
+}
+
+void Context::on_print(const sim::PrintRequest& request) {
+  // The warp waits while its record is formatted, as it would for a polling host.
+  std::lock_guard lock(print_mutex_);
+  std::string text;
+  try {
+    text = format_print_record(device_.memory(), request.value);
+  } catch (const Error& e) {
+    text = fmt::format("[vt_printf: workgroup {} warp {}: {}]\n", request.workgroup_linear,
+                       request.warp, e.what());
+  }
+  write_print_text_locked(text);
+}
+
+void Context::emit_print_text(std::string_view text) {
+  std::lock_guard lock(print_mutex_);
+  write_print_text_locked(text);
+}
+
+void Context::write_print_text_locked(std::string_view text) {
+  if (print_sink_) {
+    print_sink_(text);
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+void Context::worker_loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping
+    QueuedLaunch next = queue_.front();
+    queue_.pop_front();
+    running_ = true;
+    sim::RunOptions options;
+    if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
+    options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
+    lock.unlock();
+    sim::LaunchResult result;
+    try {
+      result = device_.run(next.launch, options);
+    } catch (const std::exception& e) {
+      // Launch parameters the device rejects (too many warps, bad sizes, ...).
+      sim::Fault fault;
+      fault.message = e.what();
+      fault.kernel = next.launch.kernel_name;
+      result.fault = fault;
+    }
+    lock.lock();
+    running_ = false;
+    last_stats_ = result.stats;
+    last_fault_ = result.fault;
+    if (result.fault) {
+      pending_error_ = result.fault->describe();
+      if (!queue_.empty())
+        *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", queue_.size());
+      queue_.clear();
+    } else {
+      finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
+    }
+    changed_.notify_all();
+  }
+}
+
+}  // namespace ventus::driver

@@ -1,0 +1,109 @@
+// The driver's engine: one simulated device with its buffer allocator, the loaded program
+// and an in-order launch queue run by a worker thread. The C API (driver.cpp) and the C++
+// runtime (runtime.cpp) are thin layers over it; it reports bad input with ventus::Error.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "ventus/device.h"
+#include "ventus/elf.h"
+
+namespace ventus::driver {
+
+// Receives kernel printf output (already formatted) or trace lines.
+using TextSink = std::function<void(std::string_view text)>;
+
+struct QueuedLaunch {
+  sim::KernelLaunch launch;
+  uint64_t task_id = 0;
+  uint64_t kernel_id = 0;
+};
+
+class Context {
+ public:
+  explicit Context(const sim::DeviceConfig& config);
+  ~Context();  // waits for the queued launches
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const sim::DeviceConfig& config() const { return device_.config(); }
+
+  // Device memory. Buffers are 4 KiB aligned, from sim::kBufferBase up, zero-filled.
+  uint32_t allocate(uint64_t size, uint64_t task_id = 0);
+  void free(uint64_t address);       // the buffer starting at address
+  void free_task(uint64_t task_id);  // every buffer of the task
+  // The range must lie inside allocated buffers or the loaded program's sections.
+  void copy_to_device(uint64_t address, const void* source, uint64_t size);
+  void copy_from_device(uint64_t address, void* destination, uint64_t size);
+  size_t buffer_count() const;
+
+  // Loads the ELF's allocated sections at their addresses (.bss zero-filled) and makes it
+  // the current program; the previous program's pages are released first.
+  void load_program(const elf::Image& image);
+  // A raw code image at sim::kCodeBase (the public driver's upload of plain bytes).
+  void load_raw_code(std::span<const uint8_t> bytes);
+  const elf::Image* program() const { return program_ ? &*program_ : nullptr; }
+  uint32_t start_pc() const { return start_pc_; }
+
+  // Queues a launch; the worker runs launches in order.
+  void start(const QueuedLaunch& launch);
+  // Waits until the queue is empty and nothing runs. False on timeout. Throws
+  // ventus::Error when a launch faulted (once per fault; later queued launches dropped).
+  bool wait(uint64_t timeout_ms);
+  // Kernels finished since the last call, as (task_id << 4 | kernel_id).
+  std::vector<int> take_finished();
+
+  // Of the last finished launch.
+  sim::LaunchStats last_stats() const;
+  std::optional<sim::Fault> last_fault() const;
+
+  void set_print_sink(TextSink sink);           // empty: stdout
+  void emit_print_text(std::string_view text);  // to the print sink
+  void set_trace_sink(TextSink sink);           // empty: no trace
+
+ private:
+  struct Allocation {
+    uint64_t size = 0;  // rounded up to pages
+    uint64_t task_id = 0;
+  };
+  void worker_loop();
+  void wait_idle_locked(std::unique_lock<std::mutex>& lock);
+  void check_range(uint64_t address, uint64_t size, const char* what) const;
+  void release_program_pages();
+  void on_print(const sim::PrintRequest& request);
+  void write_print_text_locked(std::string_view text);
+
+  sim::Device device_;
+  std::map<uint32_t, Allocation> allocations_;  // by base address
+  std::optional<elf::Image> program_;
+  std::vector<std::pair<uint32_t, uint64_t>> program_ranges_;  // mapped [base, size)
+  uint32_t start_pc_ = sim::kCodeBase;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<QueuedLaunch> queue_;
+  bool running_ = false;
+  bool stopping_ = false;
+  std::optional<std::string> pending_error_;  // a fault not yet reported by wait()
+  std::vector<int> finished_;
+  sim::LaunchStats last_stats_;
+  std::optional<sim::Fault> last_fault_;
+  TextSink print_sink_;
+  TextSink trace_sink_;
+  std::mutex print_mutex_;  // print requests arrive from several SM threads
+  std::thread worker_;
+};
+
+}  // namespace ventus::driver

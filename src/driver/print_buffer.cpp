@@ -1,0 +1,122 @@
+// Host side of the print buffer protocol (print_buffer.h).
+#include "print_buffer.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstdio>
+#include <vector>
+
+#include "ventus/error.h"
+
+namespace ventus::driver {
+namespace {
+
+uint32_t read_word(const sim::Memory& memory, uint32_t address, const char* what) {
+  uint32_t value = 0;
+  if (!memory.read(address, &value, sizeof value))
+    throw Error(fmt::format("print record: {} at 0x{:08x} is not in device memory", what, address));
+  return value;
+}
+
+std::string read_c_string(const sim::Memory& memory, uint32_t address) {
+  std::string text;
+  for (uint32_t i = 0; i < kMaxPrintString; ++i) {
+    char c = 0;
+    if (!memory.read(address + i, &c, 1))
+      throw Error(fmt::format("print: string at 0x{:08x} runs into unmapped memory", address));
+    if (c == '\0') return text;
+    text.push_back(c);
+  }
+  throw Error(
+      fmt::format("print: string at 0x{:08x} is longer than {} bytes", address, kMaxPrintString));
+}
+
+// snprintf with one argument, into a std::string.
+template <typename T>
+std::string c_format(const std::string& spec, T value) {
+  char small[128];
+  int n = std::snprintf(small, sizeof small, spec.c_str(), value);
+  if (n < 0) return {};
+  if (static_cast<size_t>(n) < sizeof small) return std::string(small, n);
+  std::string big(n + 1, '\0');
+  std::snprintf(big.data(), big.size(), spec.c_str(), value);
+  big.resize(n);
+  return big;
+}
+
+}  // namespace
+
+std::string format_print(std::string_view format, std::span<const uint32_t> args,
+                         const std::function<std::string(uint32_t)>& read_string) {
+  std::string out;
+  size_t next_arg = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out.push_back(format[i]);
+      continue;
+    }
+    const size_t start = i++;
+    if (i < format.size() && format[i] == '%') {
+      out.push_back('%');
+      continue;
+    }
+    std::string spec = "%";
+    while (i < format.size() && std::string_view("-+ #0").find(format[i]) != std::string_view::npos)
+      spec.push_back(format[i++]);
+    while (i < format.size() && format[i] >= '0' && format[i] <= '9') spec.push_back(format[i++]);
+    if (i < format.size() && format[i] == '.') {
+      spec.push_back(format[i++]);
+      while (i < format.size() && format[i] >= '0' && format[i] <= '9') spec.push_back(format[i++]);
+    }
+    while (i < format.size() && format[i] == 'l') ++i;  // 32-bit values whatever the modifier
+    if (i >= format.size())
+      throw Error(fmt::format("print: format \"{}\" ends inside a conversion", format));
+    const char conversion = format[i];
+    if (std::string_view("diuxXocsfFeEgGa").find(conversion) == std::string_view::npos)
+      throw Error(fmt::format("print: unsupported conversion '{}' in \"{}\"",
+                              format.substr(start, i - start + 1), format));
+    if (next_arg >= args.size())
+      throw Error(fmt::format("print: format \"{}\" needs more than the {} arguments given", format,
+                              args.size()));
+    const uint32_t bits = args[next_arg++];
+    spec.push_back(conversion);
+    switch (conversion) {
+      case 'd':
+      case 'i': out += c_format(spec, static_cast<int>(static_cast<int32_t>(bits))); break;
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o': out += c_format(spec, static_cast<unsigned>(bits)); break;
+      case 'c': out += c_format(spec, static_cast<int>(bits & 0xff)); break;
+      case 's': out += c_format(spec, read_string(bits).c_str()); break;
+      default: out += c_format(spec, static_cast<double>(std::bit_cast<float>(bits))); break;
+    }
+  }
+  return out;
+}
+
+std::string format_print_record(const sim::Memory& memory, uint32_t address) {
+  const uint32_t format_address = read_word(memory, address, "format address");
+  const uint32_t num_args = read_word(memory, address + 4, "argument count");
+  const uint32_t lanes = read_word(memory, address + 8, "lane count");
+  if (num_args > kMaxPrintArgs)
+    throw Error(fmt::format("print record at 0x{:08x}: {} arguments (at most {})", address,
+                            num_args, kMaxPrintArgs));
+  if (lanes == 0 || lanes > 32)
+    throw Error(fmt::format("print record at 0x{:08x}: {} lanes (1 to 32)", address, lanes));
+  const std::string format = read_c_string(memory, format_address);
+  const auto read_string = [&](uint32_t a) { return read_c_string(memory, a); };
+  const uint32_t args_base = address + 16 + 4 * lanes;
+  std::string text;
+  std::vector<uint32_t> args(num_args);
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    if (read_word(memory, address + 16 + 4 * lane, "lane flag") == 0) continue;
+    for (uint32_t a = 0; a < num_args; ++a)
+      args[a] = read_word(memory, args_base + 4 * (a * lanes + lane), "argument");
+    text += format_print(format, args, read_string);
+  }
+  return text;
+}
+
+}  // namespace ventus::driver

@@ -1,0 +1,42 @@
+// The print buffer protocol (docs/driver.md, "Print buffer"): kernels append records with
+// examples/lib/printf.s (vt_printf) and write the record's address to CSR_PRINT; the host
+// formats the record while the warp waits.
+//
+// Buffer layout (little-endian 32-bit words at the KNL print buffer address):
+//   +0  next free byte offset (starts at kPrintHeaderBytes; advanced with amoadd.w)
+//   +4  records dropped because the buffer was full
+//   +8  reserved (0)        +12 reserved (0)
+//   +16 records, back to back
+// Record (T = threads per warp, n = argument count, 0..kMaxPrintArgs):
+//   +0  device address of the NUL-terminated format string
+//   +4  n        +8  T        +12 reserved (0)
+//   +16          T words: 1 for each lane that prints (the lanes active at the call)
+//   +16 + 4T     n * T words: argument i of lane l at +16 + 4T + 4 * (i * T + l)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ventus/device.h"
+
+namespace ventus::driver {
+
+inline constexpr uint32_t kPrintHeaderBytes = 16;
+inline constexpr uint32_t kMaxPrintArgs = 8;
+inline constexpr uint32_t kMaxPrintString = 4096;  // longest format or %s string read
+
+// Formats one lane's output: conversions %d %i %u %x %X %o %c %s %f %F %e %E %g %G %a %%,
+// with flags, width and precision (no '*' and no length modifiers but 'l', which is
+// ignored); each conversion consumes the next 32-bit argument (floats as their bits).
+// read_string(address) returns the string at a device address (%s).
+std::string format_print(std::string_view format, std::span<const uint32_t> args,
+                         const std::function<std::string(uint32_t address)>& read_string);
+
+// Reads the record at address and returns the text of every printing lane, lane by lane.
+// Malformed records raise ventus::Error.
+std::string format_print_record(const sim::Memory& memory, uint32_t address);
+
+}  // namespace ventus::driver
