@@ -84,7 +84,10 @@ struct PendingOperand {
   int reg = -1;       // register operands
   ExprPtr expr;       // immediates evaluated in pass 2
   int64_t fixed = 0;  // mask bit, rounding mode, CSR by name, vtype, fence bits
-  bool wide = false;  // a simm5 widened to 11 bits: the high bits are in a regexti prefix
+  // A 5-bit immediate behind a regexti prefix: the decoder reads {prefix_hi, field} as an
+  // 11-bit value, so the prefix holds imm[10:5] (decided in pass 1) and the field imm[4:0].
+  bool after_regexti = false;
+  uint32_t prefix_hi = 0;
 };
 
 struct PendingInsn {
@@ -834,20 +837,6 @@ class Assembler {
       fail(tok_loc(tokens[next]),
            fmt::format("too many operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
 
-    // A vector .vi immediate beyond 5 bits: regexti carries imm[10:5] (the guide's
-    // {imm_hi6, rs2ext, rdext} prefix). Decided here, so the value must be known now.
-    uint32_t imm_hi = 0;
-    if (row.cls == isa::InsnClass::Vector)
-      for (PendingOperand& op : insn.operands)
-        if (op.kind == OperandKind::Simm5 && op.expr)
-          if (auto v = try_constant(*op.expr, resolver(file_, false));
-              v && (*v < -16 || *v > 15) && *v >= -1024 && *v <= 1023) {
-            op.wide = true;
-            imm_hi = static_cast<uint32_t>(*v >> 5) & 0x3f;
-          }
-    const bool wide_immediate =
-        std::any_of(insn.operands.begin(), insn.operands.end(), [](auto& o) { return o.wide; });
-
     // Registers above 31: a regext / regexti prefix carries the high bits.
     uint32_t ext[4] = {0, 0, 0, 0};
     for (const PendingOperand& op : insn.operands)
@@ -855,6 +844,18 @@ class Assembler {
         const int slot = isa::register_slot(op.kind);
         ext[slot] = static_cast<uint32_t>(op.reg) >> 5;
       }
+    // A vector .vi immediate beyond 5 bits needs regexti too (the guide's {imm_hi6, rs2ext,
+    // rdext} prefix). The prefix is decided here, so only a value known now can be widened.
+    PendingOperand* immediate = nullptr;
+    std::optional<int64_t> known;
+    for (PendingOperand& op : insn.operands)
+      if ((op.kind == OperandKind::Simm5 || op.kind == OperandKind::Uimm5) && op.expr) {
+        immediate = &op;
+        known = try_constant(*op.expr, resolver(file_, false));
+      }
+    const bool wide_immediate = immediate && immediate->kind == OperandKind::Simm5 &&
+                                row.cls == isa::InsnClass::Vector && known &&
+                                (*known < -16 || *known > 15) && *known >= -1024 && *known <= 1023;
     if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {
       uint32_t prefix;
       if (has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5)) {
@@ -862,6 +863,11 @@ class Assembler {
           fail(loc,
                fmt::format("'{}' has a 5-bit immediate: regexti can extend only rd/vd and rs2/vs2",
                            row.mnemonic));
+        uint32_t imm_hi = 0;
+        if (immediate) {
+          immediate->after_regexti = true;
+          immediate->prefix_hi = imm_hi = known ? static_cast<uint32_t>(*known >> 5) & 0x3f : 0;
+        }
         prefix = isa::info(isa::Op::REGEXTI).match | (ext[0] | ext[2] << 3 | imm_hi << 6) << 20;
       } else {
         if (reads_destination_field(row)) ext[3] = ext[0];
@@ -1019,8 +1025,16 @@ class Assembler {
       const Value v = evaluate(*op.expr, resolver(insn.loc.file, true, pc));
       int64_t value = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
       std::string why;
-      if (op.wide) {
-        // The regexti prefix emitted in pass 1 holds imm[10:5]; the field keeps imm[4:0].
+      if (op.after_regexti) {
+        // The prefix emitted in pass 1 holds imm[10:5]; the value must agree with it.
+        const bool is_signed = op.kind == OperandKind::Simm5;
+        const int64_t low = is_signed ? -1024 : 0, high = is_signed ? 1023 : 31;
+        if (value < low || value > high ||
+            ((static_cast<uint64_t>(value) >> 5) & 0x3f) != op.prefix_hi)
+          fail(op.expr->loc,
+               fmt::format("immediate {} of '{}' does not fit its regexti prefix (bits 10:5 = {}): "
+                           "the value must be a constant known where it is used",
+                           value, insn.row->mnemonic, op.prefix_hi));
         word = isa::set_operand(word, op.kind, value & 31);
         continue;
       }
