@@ -1,0 +1,68 @@
+// Host-side formatting of print records (src/driver/print_buffer.h), checked against the C
+// library's printf on the same values.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdio>
+
+#include "print_buffer.h"
+#include "ventus/error.h"
+
+namespace {
+
+using ventus::driver::format_print;
+
+std::string no_strings(uint32_t address) {
+  return "<string at " + std::to_string(address) + ">";
+}
+
+template <typename... T>
+std::string c_printf(const char* format, T... values) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, format, values...);
+  return buffer;
+}
+
+TEST(PrintFormat, IntegersLikePrintf) {
+  const uint32_t minus = static_cast<uint32_t>(-42);
+  EXPECT_EQ(format_print("%d %i %u", std::vector<uint32_t>{minus, 7, minus}, no_strings),
+            c_printf("%d %i %u", -42, 7, 4294967254u));
+  EXPECT_EQ(format_print("[%5d|%-5d|%05d|%+d]", std::vector<uint32_t>{12, 12, 12, 12}, no_strings),
+            c_printf("[%5d|%-5d|%05d|%+d]", 12, 12, 12, 12));
+  EXPECT_EQ(format_print("%x %X %08x %#x %o",
+                         std::vector<uint32_t>{0xbeef, 0xbeef, 0xbeef, 0xbeef, 8}, no_strings),
+            c_printf("%x %X %08x %#x %o", 0xbeef, 0xbeef, 0xbeef, 0xbeef, 8));
+  EXPECT_EQ(format_print("%ld", std::vector<uint32_t>{5}, no_strings), "5");
+}
+
+TEST(PrintFormat, FloatsFromTheirBits) {
+  const uint32_t bits = std::bit_cast<uint32_t>(1.5f);
+  const uint32_t third = std::bit_cast<uint32_t>(1.0f / 3.0f);
+  EXPECT_EQ(format_print("%f %.2f %e %g %10.3f",
+                         std::vector<uint32_t>{bits, third, third, third, bits}, no_strings),
+            c_printf("%f %.2f %e %g %10.3f", 1.5, static_cast<double>(1.0f / 3.0f),
+                     static_cast<double>(1.0f / 3.0f), static_cast<double>(1.0f / 3.0f), 1.5));
+}
+
+TEST(PrintFormat, CharsStringsAndPercent) {
+  EXPECT_EQ(format_print("%c%c %s 100%%", std::vector<uint32_t>{'o', 'k', 0x1234}, no_strings),
+            "ok <string at 4660> 100%");
+  EXPECT_EQ(
+      format_print("%-6s|", std::vector<uint32_t>{1}, [](uint32_t) { return std::string("ab"); }),
+      "ab    |");
+  EXPECT_EQ(format_print("no conversions\n", {}, no_strings), "no conversions\n");
+}
+
+TEST(PrintFormat, BadFormatsSayWhy) {
+  try {
+    format_print("%d %d", std::vector<uint32_t>{1}, no_strings);
+    FAIL();
+  } catch (const ventus::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the 1 arguments"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(format_print("%q", std::vector<uint32_t>{1}, no_strings), ventus::Error);
+  EXPECT_THROW(format_print("%5", std::vector<uint32_t>{1}, no_strings), ventus::Error);
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+// The C++ runtime (include/ventus/runtime.h): launch shapes, NDRanges of 1-3 dimensions
+// with offsets, argument and metadata buffers, errors, and cleanup.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "support.h"
+
+namespace {
+
+namespace rt = ventus::rt;
+using ventus::test::program_from;
+using ventus::test::program_from_text;
+
+std::string launch_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ventus::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// What tests/programs/ndrange.s stores for every work-item.
+void check_ndrange(const rt::Range& global, const rt::Range& local, const uint32_t offset[3],
+                   uint32_t threads) {
+  rt::Device device;
+  const rt::Program program = program_from({"tests/programs/common.s", "tests/programs/ndrange.s"});
+  rt::Buffer out(device, 4 * global.total());
+  rt::LaunchOptions options;
+  options.threads_per_warp = threads;
+  for (int i = 0; i < 3; ++i) options.global_offset[i] = offset[i];
+  const rt::Stats stats = rt::launch(device, program, "ndrange", global, local, {out}, options);
+  const uint64_t groups = global.total() / local.total();
+  EXPECT_EQ(stats.workgroups, groups);
+  const std::vector<uint32_t> got = out.download<uint32_t>();
+  for (uint32_t z = 0; z < global.size[2]; ++z)
+    for (uint32_t y = 0; y < global.size[1]; ++y)
+      for (uint32_t x = 0; x < global.size[0]; ++x) {
+        const size_t index = (size_t{z} * global.size[1] + y) * global.size[0] + x;
+        const uint32_t expected = (x + offset[0]) | (y + offset[1]) << 10 | (z + offset[2]) << 20;
+        ASSERT_EQ(got[index], expected) << "item (" << x << "," << y << "," << z << ")";
+      }
+}
+
+TEST(Runtime, NDRangesOfOneTwoAndThreeDimensionsWithOffsets) {
+  const uint32_t none[3] = {0, 0, 0}, some[3] = {5, 7, 3};
+  check_ndrange(rt::Range(96), rt::Range(32), none, 32);
+  check_ndrange(rt::Range(96), rt::Range(24), some, 8);
+  check_ndrange(rt::Range(12, 10), rt::Range(4, 5), some, 8);  // 20 items on 3 warps of 8
+  check_ndrange(rt::Range(8, 6, 4), rt::Range(4, 3, 2), some, 4);
+  check_ndrange(rt::Range(5, 5, 2), rt::Range(5, 5, 1), none, 16);
+}
+
+TEST(Runtime, LaunchShapeFollowsOpenCL) {
+  const ventus::sim::DeviceConfig config;
+  rt::LaunchOptions options;
+  options.threads_per_warp = 8;
+  const rt::LaunchShape shape =
+      rt::launch_shape(config, rt::Range(64, 6), rt::Range(16, 3), options);
+  EXPECT_EQ(shape.work_dim, 2u);
+  EXPECT_EQ(shape.grid[0], 4u);
+  EXPECT_EQ(shape.grid[1], 2u);
+  EXPECT_EQ(shape.warps_per_workgroup, 6u);
+  EXPECT_EQ(shape.lds_bytes, 6u * 1024);
+  EXPECT_NE(launch_error([&] {
+              rt::launch_shape(config, rt::Range(100), rt::Range(32), options);
+            }).find("not a multiple of local size x = 32"),
+            std::string::npos);
+  options.threads_per_warp = 4;
+  EXPECT_NE(launch_error([&] {
+              rt::launch_shape(config, rt::Range(1024), rt::Range(1024), options);
+            }).find("needs 256 warps"),
+            std::string::npos);
+  options.threads_per_warp = 33;
+  EXPECT_NE(launch_error([&] {
+              rt::launch_shape(config, rt::Range(32), rt::Range(32), options);
+            }).find("33 threads per warp"),
+            std::string::npos);
+}
+
+TEST(Runtime, UnknownKernelNamesTheKernels) {
+  rt::Device device;
+  const rt::Program program = program_from({"examples/saxpy.s", "examples/vecadd.s"});
+  const std::string message = launch_error(
+      [&] { rt::launch(device, program, "saxpyy", rt::Range(32), rt::Range(32), {1}); });
+  EXPECT_NE(message.find("no kernel 'saxpyy'"), std::string::npos) << message;
+  EXPECT_NE(message.find("saxpy, vecadd"), std::string::npos) << message;
+}
+
+TEST(Runtime, ScalarArgumentsAndBufferRoundTrip) {
+  rt::Device device;
+  const rt::Program program = program_from({"examples/saxpy.s"});
+  const uint32_t n = 1000;
+  std::vector<float> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = 0.25f * i, y[i] = 3.0f - i;
+  rt::Buffer dx = rt::Buffer::from(device, x), dy = rt::Buffer::from(device, y);
+  const size_t buffers_before = device.buffer_count();
+  rt::launch(device, program, "saxpy", rt::Range(1024), rt::Range(64), dx, dy, -1.5f,
+             static_cast<int32_t>(n));
+  EXPECT_EQ(device.buffer_count(),
+            buffers_before);  // argument, KNL, private, print buffers released
+  const std::vector<float> got = dy.download<float>();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], std::fma(-1.5f, x[i], y[i])) << i;
+}
+
+TEST(Runtime, FaultRaisesTheDescriptionAndTheDeviceStaysUsable) {
+  rt::Device device;
+  const rt::Program bad = program_from_text("bad.s", R"(
+    .text
+    .globl store_far
+store_far:
+    li t0, 0x40000000
+    vmv.v.x v1, t0
+    vsw12.v v1, 0(v1)      # nothing is mapped there
+    ret
+)");
+  const std::string message =
+      launch_error([&] { rt::launch(device, bad, "store_far", rt::Range(8), rt::Range(8), {0}); });
+  EXPECT_NE(message.find("launch of kernel 'store_far'"), std::string::npos) << message;
+  EXPECT_NE(message.find("vsw12.v"), std::string::npos) << message;
+  ASSERT_TRUE(device.last_fault().has_value());
+
+  const rt::Program program = program_from({"examples/vecadd.s"});
+  std::vector<float> ones(64, 1.0f);
+  rt::Buffer a = rt::Buffer::from(device, ones), c(device, 256);
+  rt::launch(device, program, "vecadd", rt::Range(64), rt::Range(32), a, a, c, 64);
+  EXPECT_EQ(c.download<float>()[63], 2.0f);
+}
+
+TEST(Runtime, BufferBoundsAreChecked) {
+  rt::Device device;
+  rt::Buffer b(device, 16);
+  uint32_t word = 0;
+  EXPECT_THROW(b.write(16, &word, 4), ventus::Error);
+  EXPECT_THROW(b.read(13, &word, 4), ventus::Error);
+  rt::Buffer moved = std::move(b);
+  EXPECT_THROW(b.read(0, &word, 4), ventus::Error);
+  EXPECT_NO_THROW(moved.read(12, &word, 4));
+}
+
+}  // namespace

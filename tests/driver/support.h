@@ -1,0 +1,35 @@
+// Helpers of the driver and kernel tests: source files of the repository and small programs.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ventus/asm.h"
+#include "ventus/error.h"
+#include "ventus/runtime.h"
+
+namespace ventus::test {
+
+inline std::string source_text(const std::string& relative_path) {
+  const std::string path = std::string(VENTUS_SOURCE_DIR) + "/" + relative_path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Links repository files (paths relative to the source root) into a program.
+inline rt::Program program_from(const std::vector<std::string>& relative_paths) {
+  std::vector<assembler::SourceFile> sources;
+  for (const std::string& p : relative_paths) sources.push_back({p, source_text(p)});
+  return rt::Program::from_assembly(sources);
+}
+
+inline rt::Program program_from_text(const std::string& name, const std::string& text) {
+  return rt::Program::from_assembly({{name, text}});
+}
+
+}  // namespace ventus::test

@@ -1,0 +1,234 @@
+// Assembly kernels (examples/, bench/kernels/, tests/programs/, tests/kernels/) run through
+// the runtime with 4, 8, 16 and 32 threads per warp, each checked against host code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <mutex>
+
+#include "support.h"
+
+namespace {
+
+namespace rt = ventus::rt;
+using ventus::test::program_from;
+
+// splitmix64, for fixed inputs.
+struct Random {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  float uniform() { return static_cast<float>(next() >> 40) / static_cast<float>(1 << 23) - 1.0f; }
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+};
+
+class Kernels : public ::testing::TestWithParam<uint32_t> {
+ protected:
+  uint32_t threads() const { return GetParam(); }
+  rt::LaunchOptions options() const {
+    rt::LaunchOptions o;
+    o.threads_per_warp = threads();
+    return o;
+  }
+  rt::Device device_;
+};
+
+TEST_P(Kernels, Saxpy) {
+  const rt::Program program = program_from({"examples/saxpy.s"});
+  const uint32_t n = 1000;  // not a multiple of the local size: the kernel checks bounds
+  Random r{1};
+  std::vector<float> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = r.uniform(), y[i] = r.uniform();
+  rt::Buffer dx = rt::Buffer::from(device_, x), dy = rt::Buffer::from(device_, y);
+  rt::launch(device_, program, "saxpy", rt::Range(1024), rt::Range(4 * threads()),
+             {dx, dy, 0.75f, int32_t(n)}, options());
+  const std::vector<float> got = dy.download<float>();
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(std::bit_cast<uint32_t>(got[i]), std::bit_cast<uint32_t>(std::fma(0.75f, x[i], y[i])))
+        << i;
+}
+
+TEST_P(Kernels, Vecadd) {
+  const rt::Program program = program_from({"examples/vecadd.s"});
+  const uint32_t n = 777;
+  Random r{2};
+  std::vector<float> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = r.uniform(), b[i] = r.uniform();
+  rt::Buffer da = rt::Buffer::from(device_, a), db = rt::Buffer::from(device_, b),
+             dc(device_, 4 * n);
+  rt::launch(device_, program, "vecadd", rt::Range(800), rt::Range(5 * threads()),
+             {da, db, dc, int32_t(n)}, options());
+  const std::vector<float> got = dc.download<float>();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], a[i] + b[i]) << i;
+}
+
+TEST_P(Kernels, ReduceWithBarriersAndLocalMemory) {
+  const rt::Program program = program_from({"bench/kernels/reduce.s"});
+  const uint32_t local = 8 * threads(), groups = 6, n = local * groups;
+  Random r{3};
+  std::vector<int32_t> in(n);
+  for (int32_t& v : in) v = static_cast<int32_t>(r.below(2001)) - 1000;
+  rt::Buffer din = rt::Buffer::from(device_, in), dout(device_, 4 * groups);
+  rt::LaunchOptions o = options();
+  o.local_memory_bytes = 4 * local;
+  const rt::Stats stats =
+      rt::launch(device_, program, "reduce", rt::Range(n), rt::Range(local), {din, dout}, o);
+  const std::vector<int32_t> got = dout.download<int32_t>();
+  for (uint32_t g = 0; g < groups; ++g) {
+    int32_t sum = 0;
+    for (uint32_t i = 0; i < local; ++i) sum += in[g * local + i];
+    ASSERT_EQ(got[g], sum) << "group " << g;
+  }
+  EXPECT_GT(stats.barriers, 0u);
+}
+
+TEST_P(Kernels, MatmulWithLoops) {
+  const rt::Program program = program_from({"bench/kernels/matmul.s"});
+  const uint32_t n = 24;
+  Random r{4};
+  std::vector<float> a(n * n), b(n * n);
+  for (float& v : a) v = r.uniform();
+  for (float& v : b) v = r.uniform();
+  rt::Buffer da = rt::Buffer::from(device_, a), db = rt::Buffer::from(device_, b),
+             dc(device_, 4 * n * n);
+  rt::launch(device_, program, "matmul", rt::Range(n, n), rt::Range(8, 4), {da, db, dc, int32_t(n)},
+             options());
+  const std::vector<float> got = dc.download<float>();
+  for (uint32_t y = 0; y < n; ++y)
+    for (uint32_t x = 0; x < n; ++x) {
+      float acc = 0;
+      for (uint32_t k = 0; k < n; ++k) acc = std::fma(a[y * n + k], b[k * n + x], acc);
+      ASSERT_EQ(got[y * n + x], acc) << x << "," << y;
+    }
+}
+
+TEST_P(Kernels, CollatzDivergentLoop) {
+  const rt::Program program = program_from({"bench/kernels/collatz.s"});
+  const uint32_t n = 500, max_steps = 120;
+  rt::Buffer steps(device_, 4 * n);
+  const rt::Stats stats = rt::launch(device_, program, "collatz", rt::Range(512),
+                                     rt::Range(2 * threads()), {steps, n, max_steps}, options());
+  const std::vector<uint32_t> got = steps.download<uint32_t>();
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t x = i + 1, s = 0;
+    while (x != 1 && s < max_steps) x = (x & 1) ? 3 * x + 1 : x / 2, ++s;
+    ASSERT_EQ(got[i], s) << i;
+  }
+  EXPECT_GT(stats.divergences, 0u);
+}
+
+TEST_P(Kernels, NestedDivergenceAndCalls) {
+  const rt::Program program =
+      program_from({"tests/programs/common.s", "tests/programs/divergence.s"});
+  const uint32_t n = 300;
+  Random r{5};
+  std::vector<uint32_t> in(n);
+  for (uint32_t& v : in) v = r.below(100000);
+  rt::Buffer din = rt::Buffer::from(device_, in), dout(device_, 4 * n);
+  rt::launch(device_, program, "divergence", rt::Range(320), rt::Range(32), {din, dout, n},
+             options());
+  const std::vector<uint32_t> got = dout.download<uint32_t>();
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t x = in[i], expected = 0;
+    if (x & 1) {
+      expected = (x & 2) ? 3 * x : x + 7;
+    } else {
+      while (!(x <= 1) && expected != 40) x = (x & 1) ? 3 * x + 1 : x >> 1, ++expected;
+    }
+    ASSERT_EQ(got[i], expected) << "in " << in[i];
+  }
+}
+
+TEST_P(Kernels, AtomicHistogram) {
+  const rt::Program program =
+      program_from({"tests/programs/common.s", "tests/programs/histogram.s"});
+  const uint32_t n = 1000;
+  Random r{6};
+  std::vector<uint32_t> in(n), expected(16, 0);
+  for (uint32_t& v : in) v = r.below(1 << 20), ++expected[v & 15];
+  rt::Buffer din = rt::Buffer::from(device_, in),
+             hist = rt::Buffer::from(device_, std::vector<uint32_t>(16, 0));
+  rt::launch(device_, program, "histogram", rt::Range(1024), rt::Range(64), {din, hist, n},
+             options());
+  EXPECT_EQ(hist.download<uint32_t>(), expected);
+}
+
+TEST_P(Kernels, PrivateMemorySpills) {
+  const rt::Program program = program_from({"tests/programs/common.s", "tests/programs/private.s"});
+  const uint32_t n = 200;
+  Random r{7};
+  std::vector<uint32_t> in(n);
+  for (uint32_t& v : in) v = static_cast<uint32_t>(r.next());
+  rt::Buffer din = rt::Buffer::from(device_, in), dout(device_, 4 * n);
+  rt::launch(device_, program, "private_spill", rt::Range(256), rt::Range(64), {din, dout, n},
+             options());
+  const std::vector<uint32_t> got = dout.download<uint32_t>();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t x = in[i];
+    uint32_t expected = 0;
+    for (uint32_t k = 0; k < 8; ++k) expected += (k + 1) * (x + k);
+    expected += x & 0xffff;
+    expected += static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>((x >> 8) & 0xff)));
+    ASSERT_EQ(got[i], expected) << i;
+  }
+}
+
+TEST_P(Kernels, PrintfFromEveryLane) {
+  const rt::Program program = program_from({"tests/kernels/printf.s", "examples/lib/printf.s"});
+  std::mutex mutex;
+  std::string output;
+  device_.set_print_sink([&](std::string_view text) {
+    std::lock_guard lock(mutex);
+    output += text;
+  });
+  const uint32_t n = 45;
+  rt::launch(device_, program, "print_items", rt::Range(64),
+             rt::Range(2 * threads() > 64 ? 64 : 2 * threads()), {n}, options());
+  std::vector<std::string> expected, got;
+  char line[256];
+  for (uint32_t i = 0; i < n; ++i) {
+    std::snprintf(line, sizeof line, "item %d of %u: hex %x, half %f, %s %c 100%%", int(i), n,
+                  17 * i, i / 2.0, "tag", 'a' + i % 26);
+    expected.push_back(line);
+    if (i & 1) {
+      std::snprintf(line, sizeof line, "odd %03d", int(i));
+      expected.push_back(line);
+    }
+  }
+  for (size_t start = 0; start < output.size();) {
+    const size_t end = output.find('\n', start);
+    ASSERT_NE(end, std::string::npos) << "unterminated output: " << output.substr(start);
+    got.push_back(output.substr(start, end - start));
+    start = end + 1;
+  }
+  // Warps print in scheduling order; every line must appear once.
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+TEST_P(Kernels, PrintBufferOverflowIsReported) {
+  const rt::Program program = program_from({"tests/kernels/printf.s", "examples/lib/printf.s"});
+  std::string output;
+  std::mutex mutex;
+  device_.set_print_sink([&](std::string_view text) {
+    std::lock_guard lock(mutex);
+    output += text;
+  });
+  rt::LaunchOptions o = options();
+  o.print_buffer_bytes = 16 + 16 + 4 * threads() * 7;  // the header and one record of 6 arguments
+  rt::launch(device_, program, "print_items", rt::Range(2 * threads()), rt::Range(threads()),
+             {2 * threads()}, o);
+  EXPECT_NE(output.find("record(s) dropped"), std::string::npos) << output;
+  EXPECT_NE(output.find("item "), std::string::npos) << output;  // the record that fit
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreadsPerWarp, Kernels, ::testing::Values(4u, 8u, 16u, 32u),
+                         [](const auto& info) { return "T" + std::to_string(info.param); });
+
+}  // namespace

@@ -1,0 +1,78 @@
+// ventus bench: run the built-in benchmark kernels (bench/suite.h), check them against host
+// references and report the simulation speed.
+#ifdef VENTUS_HAVE_BENCH_SUITE
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "suite.h"
+#include "ventus/error.h"
+
+namespace {
+
+struct BenchArgs {
+  std::vector<std::string> kernels;
+  uint32_t scale = 1;
+  uint32_t threads = 32;
+  unsigned host_threads = 1;
+  uint32_t sms = ventus::sim::DeviceConfig{}.num_sms;
+  uint32_t repeat = 1;
+};
+
+void run(const BenchArgs& a) {
+  if (a.host_threads == 0 || a.sms == 0 || a.repeat == 0)
+    throw ventus::Error("--host-threads, --sms and --repeat must be at least 1");
+  const std::vector<std::string> kernels =
+      a.kernels.empty() ? ventus::bench::workload_names() : a.kernels;
+  ventus::sim::DeviceConfig config;
+  config.host_threads = a.host_threads;
+  config.num_sms = a.sms;
+  ventus::bench::SuiteOptions options;
+  options.scale = a.scale;
+  options.threads_per_warp = a.threads;
+  fmt::print("{} SMs, {} threads per warp, {} host thread(s), scale {}\n", config.num_sms,
+             a.threads, a.host_threads, a.scale);
+  fmt::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}\n", "kernel", "work", "warp-insn",
+             "thread-insn", "seconds", "M thread-insn/s");
+  bool all_correct = true;
+  for (const std::string& name : kernels) {
+    ventus::rt::Device device(config);
+    auto workload = ventus::bench::make_workload(name, device, options);
+    ventus::rt::Stats best;
+    for (uint32_t i = 0; i < a.repeat; ++i) {
+      const ventus::rt::Stats s = workload->run();
+      if (i == 0 || s.seconds < best.seconds) best = s;
+    }
+    std::string verdict = "ok";
+    try {
+      workload->check();
+    } catch (const ventus::Error& e) {
+      verdict = fmt::format("WRONG: {}", e.what());
+      all_correct = false;
+    }
+    fmt::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}  {}\n", name,
+               workload->work_description(), best.warp_instructions, best.thread_instructions,
+               best.seconds, best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6,
+               verdict);
+  }
+  if (!all_correct) throw CLI::RuntimeError(1);
+}
+
+ventus::cli::Registration reg(50, [](CLI::App& app) {
+  auto a = std::make_shared<BenchArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "bench", "Run the built-in benchmark kernels, checked against host results");
+  sub->add_option("-k,--kernel", a->kernels,
+                  "kernels to run (saxpy vecadd reduce matmul collatz; default: all)");
+  sub->add_option("--scale", a->scale, "work size multiplier")->capture_default_str();
+  sub->add_option("--threads", a->threads, "threads per warp (1-32; reduce needs a power of two)")
+      ->capture_default_str();
+  sub->add_option("--host-threads", a->host_threads, "host threads simulating SMs")
+      ->capture_default_str();
+  sub->add_option("--sms", a->sms, "streaming multiprocessors")->capture_default_str();
+  sub->add_option("--repeat", a->repeat, "launches per kernel; the fastest is reported")
+      ->capture_default_str();
+  sub->callback([a] { run(*a); });
+});
+
+}  // namespace
+#endif  // VENTUS_HAVE_BENCH_SUITE

@@ -1,0 +1,119 @@
+// ventus case: replay hardware test cases (../shared/cases format) and check their results.
+// Built when the driver (and with it the simulator) is: VENTUS_HAVE_DRIVER.
+#ifdef VENTUS_HAVE_DRIVER
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "commands.h"
+#include "ventus/case.h"
+#include "ventus/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where --all looks without a folder: $VENTUS_CASES_DIR, else the build's configured
+// folder, else ../shared/cases (next to the checkout).
+fs::path default_cases_root() {
+  if (const char* env = std::getenv("VENTUS_CASES_DIR"); env && *env) return env;
+#ifdef VENTUS_CASES_DIR
+  return VENTUS_CASES_DIR;
+#else
+  return "../shared/cases";
+#endif
+}
+
+struct CaseArgs {
+  std::vector<std::string> dirs;
+  bool all = false;
+  unsigned host_threads = 1;
+  size_t max_mismatches = 8;
+};
+
+// Folders under root that hold a case.txt, sorted by name.
+std::vector<fs::path> cases_under(const fs::path& root) {
+  if (!fs::is_directory(root))
+    throw ventus::Error(fmt::format("{}: not a directory", root.string()));
+  std::vector<fs::path> dirs;
+  for (const fs::directory_entry& e : fs::directory_iterator(root))
+    if (e.is_directory() && fs::exists(e.path() / "case.txt")) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  if (dirs.empty())
+    throw ventus::Error(fmt::format("{}: no case folders (with a case.txt) inside", root.string()));
+  return dirs;
+}
+
+// Runs one case; prints its PASS/FAIL line (and the first mismatches). True when it passed.
+bool run_one(const fs::path& dir, const CaseArgs& a) {
+  const ventus::cases::Case c = ventus::cases::load_case(dir);
+  ventus::sim::DeviceConfig config;
+  config.host_threads = a.host_threads;
+  ventus::sim::Device device(config);
+  const ventus::cases::CaseResult r = ventus::cases::run_case(c, device);
+  const ventus::sim::LaunchStats& s = r.stats;
+  if (r.passed) {
+    fmt::print(
+        "PASS {}: {} words checked, {} launch(es), {} warp-insn, {} thread-insn, {} divergences, "
+        "{} barriers, {:.3f} ms\n",
+        c.name, r.words_checked, c.launches.size(), s.warp_instructions, s.thread_instructions,
+        s.divergences, s.barriers, s.seconds * 1e3);
+    return true;
+  }
+  if (r.fault) {
+    fmt::print("FAIL {}: fault: {}\n", c.name, r.fault->describe());
+  } else {
+    fmt::print("FAIL {}: {} of {} words differ\n", c.name, r.mismatches.size(), r.words_checked);
+  }
+  const size_t shown = std::min(r.mismatches.size(), a.max_mismatches);
+  for (size_t i = 0; i < shown; ++i) {
+    const ventus::cases::Mismatch& m = r.mismatches[i];
+    fmt::print("  0x{:08x}: expected {:08x}, got {}\n", m.address, m.expected,
+               m.actual ? fmt::format("{:08x}", *m.actual) : std::string("(unmapped)"));
+  }
+  if (r.mismatches.size() > shown) fmt::print("  ... {} more\n", r.mismatches.size() - shown);
+  return false;
+}
+
+void run(const CaseArgs& a) {
+  std::vector<fs::path> dirs;
+  if (a.all) {
+    if (a.dirs.size() > 1) throw ventus::Error("--all takes at most one folder (the cases root)");
+    dirs = cases_under(a.dirs.empty() ? default_cases_root() : fs::path(a.dirs[0]));
+  } else {
+    if (a.dirs.empty()) throw ventus::Error("give case folders, or --all [CASES_ROOT]");
+    for (const std::string& d : a.dirs) dirs.emplace_back(d);
+  }
+  if (a.host_threads == 0) throw ventus::Error("--host-threads must be at least 1");
+  size_t failed = 0;
+  for (const fs::path& dir : dirs) {
+    try {
+      if (!run_one(dir, a)) ++failed;
+    } catch (const ventus::Error& e) {
+      fmt::print("FAIL {}: {}\n", dir.filename().string(), e.what());
+      ++failed;
+    }
+  }
+  if (dirs.size() > 1) fmt::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
+  if (failed != 0) throw CLI::RuntimeError(1);
+}
+
+ventus::cli::Registration reg(40, [](CLI::App& app) {
+  auto a = std::make_shared<CaseArgs>();
+  CLI::App* sub =
+      app.add_subcommand("case", "Replay hardware test cases and check the expected words");
+  sub->add_option("dirs", a->dirs, "case folders (with --all: the folder holding them)");
+  sub->add_flag("--all", a->all,
+                "run every case under CASES_ROOT (default: $VENTUS_CASES_DIR or the configured "
+                "cases folder)");
+  sub->add_option("--host-threads", a->host_threads, "host threads simulating SMs")
+      ->capture_default_str();
+  sub->add_option("--max-mismatches", a->max_mismatches, "mismatching words to show per case")
+      ->capture_default_str();
+  sub->callback([a] { run(*a); });
+});
+
+}  // namespace
+#endif  // VENTUS_HAVE_DRIVER
