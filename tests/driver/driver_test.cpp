@@ -147,6 +147,8 @@ TEST_F(DriverApi, BadProgramsAreRejected) {
   EXPECT_NE(error().find("cannot open"), std::string::npos) << error();
   EXPECT_EQ(vt_upload_kernel_bytes(device_, nullptr, 4, 0), -1);
   meta_data m{};
+  m.kernel_size[0] = m.kernel_size[1] = m.kernel_size[2] = 1;
+  m.wf_size = 4, m.wg_size = 1;
   EXPECT_EQ(vt_start(device_, &m, 0), -1);  // nothing uploaded
   EXPECT_NE(error().find("no kernel program"), std::string::npos) << error();
   uint64_t entry = 0;
