@@ -1,0 +1,368 @@
+// Vector fp32 semantics (Zve32f): arithmetic, the fused multiply-add family, min/max, sign
+// injection, compares, conversions, classify, square root, the 7-bit estimates, merges and
+// moves. Bit-exact RISC-V through src/fp; scalar operands of .vf forms are x registers
+// (Zfinx). RVV vector FP rows have no rm field: they round with frm. Exception flags of
+// active lanes accrue into fflags. docs/vector.md.
+#include "fp32.h"
+#include "vector_util.h"
+
+namespace ventus::sim {
+namespace {
+
+using vec::Src;
+
+constexpr uint32_t kSignBit = 0x80000000u;
+
+// The checks and operand fetches every fp row shares.
+struct FpOperands {
+  Warp& w;
+  unsigned g;                  // registers per group (LMUL)
+  uint32_t active;             // lanes to compute
+  uint32_t scalar[kMaxLanes];  // x[rs1] broadcast, for .vf forms
+};
+
+template <Src S2>
+FpOperands fp_operands(Exec& ctx, const Insn& in, uint8_t vm, bool reads_vs2 = true) {
+  FpOperands op{ctx.warp, ctx.warp.vcfg.lmul, 0, {}};
+  vec::require_sew32(op.w);
+  vec::check_group(in.rd, op.g, "vd");
+  if (reads_vs2) vec::check_group(in.rs2, op.g, "vs2");
+  if constexpr (S2 == Src::V) vec::check_group(in.rs1, op.g, "vs1");
+  if constexpr (S2 == Src::X) {
+    const uint32_t x = vec::read_x(ctx, in.rs1);
+    for (uint32_t& s : op.scalar) s = x;
+  }
+  op.active = ctx.active_lanes(vm);
+  return op;
+}
+
+using LaneOp = void (*)(const uint32_t*, const uint32_t*, uint32_t*, uint32_t, unsigned, uint32_t,
+                        uint32_t&);
+
+// vd = op(vs2, second) through a fast lane helper of the fp library; kReverse swaps the
+// operands (vfrsub, vfrdiv: vd = f op vs2).
+template <Src S2, bool kReverse = false>
+void fp_lanes(Exec& ctx, const Insn& in, LaneOp lane_op) {
+  FpOperands op = fp_operands<S2>(ctx, in, in.vm);
+  const uint32_t rm = ctx.rounding_mode(fp::kDYN);
+  if (op.active == 0) return;
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    const uint32_t* b = S2 == Src::V ? op.w.v[in.rs1 + k] : op.scalar;
+    uint32_t* d = op.w.v[in.rd + k];
+    if (kReverse)
+      lane_op(b, a, d, op.active, op.w.lanes, rm, flags);
+    else
+      lane_op(a, b, d, op.active, op.w.lanes, rm, flags);
+  }
+  op.w.fflags |= flags;
+}
+
+// vd = f(vs2, second, flags) lane by lane (min/max and compares: they do not round, so frm
+// plays no part).
+template <Src S2, class F>
+void fp_each(Exec& ctx, const Insn& in, F f) {
+  FpOperands op = fp_operands<S2>(ctx, in, in.vm);
+  if (op.active == 0) return;
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    const uint32_t* b = S2 == Src::V ? op.w.v[in.rs1 + k] : op.scalar;
+    uint32_t* d = op.w.v[in.rd + k];
+    vec::each_lane(op.active, [&](unsigned i) { d[i] = f(a[i], b[i], flags); });
+  }
+  op.w.fflags |= flags;
+}
+
+// vd = f(vs2, rm, flags) lane by lane. rm is frm (a reserved frm faults) unless the row
+// fixes it: the .rtz forms, and the rows that do not round (any fixed mode, unused).
+template <class F>
+void fp_unary(Exec& ctx, const Insn& in, F f, uint32_t fixed_rm = fp::kDYN) {
+  FpOperands op = fp_operands<Src::I>(ctx, in, in.vm);
+  const uint32_t rm = ctx.rounding_mode(fixed_rm);
+  if (op.active == 0) return;
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    uint32_t* d = op.w.v[in.rd + k];
+    vec::each_lane(op.active, [&](unsigned i) { d[i] = f(a[i], rm, flags); });
+  }
+  op.w.fflags |= flags;
+}
+
+// Sign injection: pure bit operations (no NaN canonicalization, no flags, as fsgnj.s).
+template <Src S2, class F>
+void sign_inject(Exec& ctx, const Insn& in, F sign_of) {
+  FpOperands op = fp_operands<S2>(ctx, in, in.vm);
+  if (op.active == 0) return;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    const uint32_t* b = S2 == Src::V ? op.w.v[in.rs1 + k] : op.scalar;
+    vec::write_lanes(op.w.v[in.rd + k], op.active, [&](unsigned i) {
+      return (a[i] & ~kSignBit) | (sign_of(a[i], b[i]) & kSignBit);
+    });
+  }
+}
+
+// The fused multiply-add family (RVV 1.0), with x = vs1 or f[rs1], y = vs2, z = old vd:
+//   vfmacc  +(x*y)+z   vfnmacc -(x*y)-z   vfmsac  +(x*y)-z   vfnmsac -(x*y)+z
+//   vfmadd  +(x*z)+y   vfnmadd -(x*z)-y   vfmsub  +(x*z)-y   vfnmsub -(x*z)+y
+// One rounding. Negation flips sign bits of the inputs (x for the product, the addend), as
+// the RISC-V fnm* definitions do; the lane helper returns the canonical NaN for NaN results.
+enum class Fma : uint8_t { Acc, Add };  // the addend is the old vd (Acc) or vs2 (Add)
+
+template <Src S2>
+void fp_fma(Exec& ctx, const Insn& in, Fma form, bool negate_product, bool negate_addend) {
+  FpOperands op = fp_operands<S2>(ctx, in, in.vm);
+  vec::check_group(in.rs3, op.g, "vd (accumulator)");
+  const uint32_t rm = ctx.rounding_mode(fp::kDYN);
+  if (op.active == 0) return;
+  const uint32_t product_sign = negate_product ? kSignBit : 0;
+  const uint32_t addend_sign = negate_addend ? kSignBit : 0;
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* x = S2 == Src::V ? op.w.v[in.rs1 + k] : op.scalar;
+    const uint32_t* y = op.w.v[in.rs2 + k];
+    const uint32_t* z = op.w.v[in.rs3 + k];
+    const uint32_t* multiplicand = form == Fma::Acc ? y : z;
+    const uint32_t* addend = form == Fma::Acc ? z : y;
+    uint32_t a[kMaxLanes], c[kMaxLanes];
+    for (unsigned i = 0; i < kMaxLanes; ++i) {
+      a[i] = x[i] ^ product_sign;
+      c[i] = addend[i] ^ addend_sign;
+    }
+    fp::fma_lanes(a, multiplicand, c, op.w.v[in.rd + k], op.active, op.w.lanes, rm, flags);
+  }
+  op.w.fflags |= flags;
+}
+
+// vfmerge.vfm: vd = v0[i] ? f : vs2 on the SIMT-active lanes below vl.
+void fp_merge(Exec& ctx, const Insn& in) {
+  FpOperands op = fp_operands<Src::X>(ctx, in, 1);
+  if (op.active == 0) return;
+  const uint32_t select = vec::v0_mask(op.w);
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    vec::write_lanes(op.w.v[in.rd + k], op.active,
+                     [&](unsigned i) { return ((select >> i) & 1u) ? op.scalar[i] : a[i]; });
+  }
+}
+
+// vfmv.v.f / vfmv.s.f (Ventus: the same as vfmv.v.f): vd = f, bits unchanged.
+void fp_broadcast(Exec& ctx, const Insn& in) {
+  FpOperands op = fp_operands<Src::X>(ctx, in, in.vm, false);
+  if (op.active == 0) return;
+  for (unsigned k = 0; k < op.g; ++k)
+    vec::write_lanes(op.w.v[in.rd + k], op.active, [&](unsigned i) { return op.scalar[i]; });
+}
+
+uint32_t to_bits(int32_t v) {
+  return static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
+VT_SEM(VFADD_VV) {
+  fp_lanes<Src::V>(ctx, in, fp::add_lanes);
+}
+VT_SEM(VFADD_VF) {
+  fp_lanes<Src::X>(ctx, in, fp::add_lanes);
+}
+VT_SEM(VFSUB_VV) {
+  fp_lanes<Src::V>(ctx, in, fp::sub_lanes);
+}
+VT_SEM(VFSUB_VF) {
+  fp_lanes<Src::X>(ctx, in, fp::sub_lanes);
+}
+VT_SEM(VFRSUB_VF) {
+  fp_lanes<Src::X, true>(ctx, in, fp::sub_lanes);
+}
+VT_SEM(VFMUL_VV) {
+  fp_lanes<Src::V>(ctx, in, fp::mul_lanes);
+}
+VT_SEM(VFMUL_VF) {
+  fp_lanes<Src::X>(ctx, in, fp::mul_lanes);
+}
+VT_SEM(VFDIV_VV) {
+  fp_lanes<Src::V>(ctx, in, fp::div_lanes);
+}
+VT_SEM(VFDIV_VF) {
+  fp_lanes<Src::X>(ctx, in, fp::div_lanes);
+}
+VT_SEM(VFRDIV_VF) {
+  fp_lanes<Src::X, true>(ctx, in, fp::div_lanes);
+}
+
+namespace {
+constexpr auto kMin = [](uint32_t a, uint32_t b, uint32_t& f) { return fp::min(a, b, f); };
+constexpr auto kMax = [](uint32_t a, uint32_t b, uint32_t& f) { return fp::max(a, b, f); };
+// Compares write 0/1 into the element (Ventus). vmfeq/vmfne are quiet, the others signaling.
+constexpr auto kFeq = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return fp::eq(a, b, f);
+};
+constexpr auto kFne = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return !fp::eq(a, b, f);
+};
+constexpr auto kFlt = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return fp::lt(a, b, f);
+};
+constexpr auto kFle = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return fp::le(a, b, f);
+};
+constexpr auto kFgt = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return fp::lt(b, a, f);
+};
+constexpr auto kFge = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
+  return fp::le(b, a, f);
+};
+constexpr auto kSignOfB = [](uint32_t, uint32_t b) { return b; };
+constexpr auto kNotSignOfB = [](uint32_t, uint32_t b) { return ~b; };
+constexpr auto kXorSigns = [](uint32_t a, uint32_t b) { return a ^ b; };
+}  // namespace
+
+VT_SEM(VFMIN_VV) {
+  fp_each<Src::V>(ctx, in, kMin);
+}
+VT_SEM(VFMIN_VF) {
+  fp_each<Src::X>(ctx, in, kMin);
+}
+VT_SEM(VFMAX_VV) {
+  fp_each<Src::V>(ctx, in, kMax);
+}
+VT_SEM(VFMAX_VF) {
+  fp_each<Src::X>(ctx, in, kMax);
+}
+VT_SEM(VFSGNJ_VV) {
+  sign_inject<Src::V>(ctx, in, kSignOfB);
+}
+VT_SEM(VFSGNJ_VF) {
+  sign_inject<Src::X>(ctx, in, kSignOfB);
+}
+VT_SEM(VFSGNJN_VV) {
+  sign_inject<Src::V>(ctx, in, kNotSignOfB);
+}
+VT_SEM(VFSGNJN_VF) {
+  sign_inject<Src::X>(ctx, in, kNotSignOfB);
+}
+VT_SEM(VFSGNJX_VV) {
+  sign_inject<Src::V>(ctx, in, kXorSigns);
+}
+VT_SEM(VFSGNJX_VF) {
+  sign_inject<Src::X>(ctx, in, kXorSigns);
+}
+VT_SEM(VMFEQ_VV) {
+  fp_each<Src::V>(ctx, in, kFeq);
+}
+VT_SEM(VMFEQ_VF) {
+  fp_each<Src::X>(ctx, in, kFeq);
+}
+VT_SEM(VMFLE_VV) {
+  fp_each<Src::V>(ctx, in, kFle);
+}
+VT_SEM(VMFLE_VF) {
+  fp_each<Src::X>(ctx, in, kFle);
+}
+VT_SEM(VMFLT_VV) {
+  fp_each<Src::V>(ctx, in, kFlt);
+}
+VT_SEM(VMFLT_VF) {
+  fp_each<Src::X>(ctx, in, kFlt);
+}
+VT_SEM(VMFNE_VV) {
+  fp_each<Src::V>(ctx, in, kFne);
+}
+VT_SEM(VMFNE_VF) {
+  fp_each<Src::X>(ctx, in, kFne);
+}
+VT_SEM(VMFGT_VF) {
+  fp_each<Src::X>(ctx, in, kFgt);
+}
+VT_SEM(VMFGE_VF) {
+  fp_each<Src::X>(ctx, in, kFge);
+}
+
+#define VT_FMA_ROWS(ID, FORM, NEG_PRODUCT, NEG_ADDEND)           \
+  VT_SEM(ID##_VV) {                                              \
+    fp_fma<Src::V>(ctx, in, Fma::FORM, NEG_PRODUCT, NEG_ADDEND); \
+  }                                                              \
+  VT_SEM(ID##_VF) {                                              \
+    fp_fma<Src::X>(ctx, in, Fma::FORM, NEG_PRODUCT, NEG_ADDEND); \
+  }
+VT_FMA_ROWS(VFMACC, Acc, false, false)
+VT_FMA_ROWS(VFNMACC, Acc, true, true)
+VT_FMA_ROWS(VFMSAC, Acc, false, true)
+VT_FMA_ROWS(VFNMSAC, Acc, true, false)
+VT_FMA_ROWS(VFMADD, Add, false, false)
+VT_FMA_ROWS(VFNMADD, Add, true, true)
+VT_FMA_ROWS(VFMSUB, Add, false, true)
+VT_FMA_ROWS(VFNMSUB, Add, true, false)
+
+VT_SEM(VFCVT_XU_F_V) {
+  fp_unary(ctx, in, fp::to_u32);
+}
+VT_SEM(VFCVT_X_F_V) {
+  fp_unary(ctx, in,
+           [](uint32_t a, uint32_t rm, uint32_t& f) { return to_bits(fp::to_i32(a, rm, f)); });
+}
+VT_SEM(VFCVT_F_XU_V) {
+  fp_unary(ctx, in, fp::from_u32);
+}
+VT_SEM(VFCVT_F_X_V) {
+  fp_unary(ctx, in, [](uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::from_i32(static_cast<int32_t>(a), rm, f);
+  });
+}
+VT_SEM(VFCVT_RTZ_XU_F_V) {
+  fp_unary(ctx, in, fp::to_u32, fp::kRTZ);
+}
+VT_SEM(VFCVT_RTZ_X_F_V) {
+  fp_unary(
+      ctx, in, [](uint32_t a, uint32_t rm, uint32_t& f) { return to_bits(fp::to_i32(a, rm, f)); },
+      fp::kRTZ);
+}
+
+VT_SEM(VFSQRT_V) {
+  FpOperands op = fp_operands<Src::I>(ctx, in, in.vm);
+  const uint32_t rm = ctx.rounding_mode(fp::kDYN);
+  if (op.active == 0) return;
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k)
+    fp::sqrt_lanes(op.w.v[in.rs2 + k], op.w.v[in.rd + k], op.active, op.w.lanes, rm, flags);
+  op.w.fflags |= flags;
+}
+VT_SEM(VFRSQRT7_V) {
+  fp_unary(
+      ctx, in, [](uint32_t a, uint32_t, uint32_t& f) { return fp::rsqrt7(a, f); }, fp::kRNE);
+}
+VT_SEM(VFREC7_V) {
+  fp_unary(ctx, in, fp::rec7);
+}
+VT_SEM(VFCLASS_V) {
+  fp_unary(
+      ctx, in, [](uint32_t a, uint32_t, uint32_t&) { return fp::classify(a); }, fp::kRNE);
+}
+
+VT_SEM(VFMERGE_VFM) {
+  fp_merge(ctx, in);
+}
+VT_SEM(VFMV_V_F) {
+  fp_broadcast(ctx, in);
+}
+VT_SEM(VFMV_S_F) {
+  fp_broadcast(ctx, in);
+}
+
+// vfmv.f.s rd, vs2: as vmv.x.s, the highest active lane's element lands in x[rd] (Zfinx);
+// with no active lane rd is kept.
+VT_SEM(VFMV_F_S) {
+  vec::require_sew32(ctx.warp);
+  vec::check_group(in.rs2, 1, "vs2");
+  vec::check_x(in.rd);
+  const uint32_t active = ctx.active_lanes(1);
+  if (active == 0) return;
+  const unsigned last = 31u - static_cast<unsigned>(std::countl_zero(active));
+  ctx.warp.write_x(in.rd, ctx.warp.v[in.rs2][last]);
+}
+
+}  // namespace ventus::sim
