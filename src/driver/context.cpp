@@ -196,8 +196,14 @@ void Context::wait_idle_locked(std::unique_lock<std::mutex>& lock) {
 
 bool Context::wait(uint64_t timeout_ms) {
   std::unique_lock lock(mutex_);
-  const bool idle = changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                                      [this] { return queue_.empty() && !running_; });
+  const auto is_idle = [this] { return queue_.empty() && !running_; };
+  // Beyond a year the deadline would overflow the clock: wait without one.
+  constexpr uint64_t kLongestTimedWait = 365ull * 24 * 3600 * 1000;
+  bool idle = true;
+  if (timeout_ms > kLongestTimedWait)
+    changed_.wait(lock, is_idle);
+  else
+    idle = changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), is_idle);
   if (pending_error_) {
     std::string message = std::move(*pending_error_);
     pending_error_.reset();

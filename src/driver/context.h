@@ -62,6 +62,7 @@ class Context {
   // Waits until the queue is empty and nothing runs. False on timeout. Throws
   // ventus::Error when a launch faulted (once per fault; later queued launches dropped).
   bool wait(uint64_t timeout_ms);
+  static constexpr uint64_t kWaitForever = UINT64_MAX;
   // Kernels finished since the last call, as (task_id << 4 | kernel_id).
   std::vector<int> take_finished();
 

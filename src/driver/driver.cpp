@@ -263,7 +263,7 @@ int vt_finish_all_kernel(vt_device_h hdevice, vt_kernel_queue* finished_list) {
     Context& context = context_of(hdevice);
     std::string failure;
     try {
-      context.wait(UINT64_MAX / 2);
+      context.wait(Context::kWaitForever);
     } catch (const Error& e) {
       failure = e.what();
     }

@@ -281,7 +281,7 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     l.sgpr_usage = options.sgpr_usage;
     l.vgpr_usage = options.vgpr_usage;
     device.context().start(q);
-    device.context().wait(UINT64_MAX / 2);
+    device.context().wait(driver::Context::kWaitForever);
 
     if (print_buffer) {
       uint32_t dropped = 0;
