@@ -15,82 +15,13 @@
 
 #include "fp32.h"
 #include "reference.h"
-#include "semantics.h"
+#include "test_util.h"
 
 namespace ventus::test {
 namespace {
 
 using isa::OperandKind;
 using sim::Warp;
-
-// The semantics of the Vector and VFloat rows, filtered from the table at compile time.
-#define VT_ROW_Vector(id) {isa::Op::id, &sim::sem::id},
-#define VT_ROW_VFloat(id) {isa::Op::id, &sim::sem::id},
-#define VT_ROW_Scalar(id)
-#define VT_ROW_Jump(id)
-#define VT_ROW_Branch(id)
-#define VT_ROW_Load(id)
-#define VT_ROW_Store(id)
-#define VT_ROW_Atomic(id)
-#define VT_ROW_Csr(id)
-#define VT_ROW_Float(id)
-#define VT_ROW_Config(id)
-#define VT_ROW_VLoad(id)
-#define VT_ROW_VStore(id)
-#define VT_ROW_VBranch(id)
-#define VT_ROW_Join(id)
-#define VT_ROW_Prefix(id)
-#define VT_ROW_Control(id)
-#define VT_ROW_Unsupported(id)
-const std::map<isa::Op, sim::SemanticsFn> kVectorSemantics = {
-#define VT_INSN(id, mn, match, mask, ops, cls) VT_ROW_##cls(id)
-#include "ventus/instructions.def"
-#undef VT_INSN
-};
-
-bool is_vector_row(const isa::InsnInfo& r) {
-  return r.cls == isa::InsnClass::Vector || r.cls == isa::InsnClass::VFloat;
-}
-
-// Encodes the row with the operands (through regext fields for registers above 31) and
-// decodes it, so the semantics see exactly what the interpreter would give them.
-sim::Insn make_insn(const isa::InsnInfo& row, const Operands& o) {
-  uint32_t word = row.match;
-  isa::RegExt ext;
-  for (const isa::OperandSlot& s : row.operands) {
-    switch (s.kind) {
-      case OperandKind::Vd:
-        word = isa::set_operand(word, s.kind, o.vd & 31);
-        ext.rd = static_cast<uint8_t>(o.vd >> 5);
-        break;
-      case OperandKind::Rd:
-        word = isa::set_operand(word, s.kind, o.rd & 31);
-        ext.rd = static_cast<uint8_t>(o.rd >> 5);
-        break;
-      case OperandKind::Vs1:
-        word = isa::set_operand(word, s.kind, o.vs1 & 31);
-        ext.rs1 = static_cast<uint8_t>(o.vs1 >> 5);
-        break;
-      case OperandKind::Rs1:
-        word = isa::set_operand(word, s.kind, o.rs1 & 31);
-        ext.rs1 = static_cast<uint8_t>(o.rs1 >> 5);
-        break;
-      case OperandKind::Vs2:
-        word = isa::set_operand(word, s.kind, o.vs2 & 31);
-        ext.rs2 = static_cast<uint8_t>(o.vs2 >> 5);
-        break;
-      case OperandKind::Simm5:
-      case OperandKind::Uimm5:
-      case OperandKind::Uimm12: word = isa::set_operand(word, s.kind, o.imm); break;
-      case OperandKind::VMask: word = isa::set_operand(word, s.kind, o.masked ? 0 : 1); break;
-      default: break;
-    }
-  }
-  ext.rs3 = ext.rd;  // the accumulator is the destination register
-  const auto d = isa::decode(word, ext);
-  if (!d || d->op != row.op) throw std::logic_error("encoding of " + std::string(row.mnemonic));
-  return *d;
-}
 
 class Rng {
  public:
@@ -132,11 +63,6 @@ class Rng {
 
  private:
   std::mt19937_64 gen_;
-};
-
-struct Machine {
-  std::unique_ptr<Warp> warp = std::make_unique<Warp>();
-  sim::Exec ctx{*warp};
 };
 
 // Random state for one run of a row: lanes, masks, vl, register contents.

@@ -1,0 +1,395 @@
+// Directed cases for the vector semantics: the decisions of docs/vector.md, the faults, and
+// the fp and fixed-point corners random inputs rarely reach. Expected values are worked out
+// by hand (comments say how).
+#include <gtest/gtest.h>
+
+#include "fp32.h"
+#include "test_util.h"
+
+namespace ventus::test {
+namespace {
+
+using sim::ExecFault;
+
+constexpr uint32_t kOne = 0x3f800000;      // 1.0f
+constexpr uint32_t kNegZero = 0x80000000;  // -0.0f
+constexpr uint32_t kQNaN = 0x7fc00000;
+
+void fill(Machine& m, unsigned reg, uint32_t value) {
+  for (uint32_t& e : m.warp->v[reg]) e = value;
+}
+
+TEST(VectorFaults, MisalignedGroupsUnderLmul2) {
+  Machine m;
+  m.warp->vcfg.lmul = 2;
+  EXPECT_THROW(m.run("vadd.vv", {.vd = 3, .vs1 = 4, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vadd.vv", {.vd = 2, .vs1 = 5, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfadd.vf", {.vd = 2, .vs2 = 7, .rs1 = 1}), ExecFault);
+  EXPECT_NO_THROW(m.run("vadd.vv", {.vd = 254, .vs1 = 4, .vs2 = 6}));
+  // A widened SEW=32 result is a register pair per group register: LMUL 2 needs 4-aligned vd.
+  m.warp->vcfg.lmul = 1;
+  EXPECT_THROW(m.run("vwadd.vv", {.vd = 3, .vs1 = 8, .vs2 = 9}), ExecFault);
+  m.warp->vcfg.lmul = 2;
+  EXPECT_THROW(m.run("vwadd.vv", {.vd = 2, .vs1 = 8, .vs2 = 10}), ExecFault);
+  EXPECT_NO_THROW(m.run("vwadd.vv", {.vd = 252, .vs1 = 8, .vs2 = 10}));
+}
+
+TEST(VectorFaults, WideningDestinationOverlapsLowPartOfNarrowSource) {
+  Machine m;
+  EXPECT_THROW(m.run("vwaddu.vv", {.vd = 2, .vs1 = 2, .vs2 = 8}), ExecFault);
+  // The highest-numbered part may overlap (RVV 1.0): v3 is read before v2:v3 is written.
+  fill(m, 3, 0xffffffff);
+  fill(m, 8, 1);
+  m.run("vwaddu.vv", {.vd = 2, .vs1 = 3, .vs2 = 8});
+  EXPECT_EQ(m.warp->v[2][5], 0u);  // 0xffffffff + 1 = 0x1'00000000
+  EXPECT_EQ(m.warp->v[3][5], 1u);
+}
+
+TEST(VectorFaults, FloatingPointNeedsSew32) {
+  Machine m;
+  m.warp->vcfg.sew = 16;
+  EXPECT_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfmv.v.f", {.vd = 2, .rs1 = 5}), ExecFault);
+  EXPECT_THROW(m.run("vfexp.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_NO_THROW(m.run("vadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+}
+
+TEST(VectorFaults, ReservedFrmOnlyForRowsThatRound) {
+  Machine m;
+  m.warp->frm = 5;
+  EXPECT_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfmacc.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfcvt.x.f.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_NO_THROW(m.run("vfcvt.rtz.x.f.v", {.vd = 2, .vs2 = 6}));
+  EXPECT_NO_THROW(m.run("vfmin.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+  EXPECT_NO_THROW(m.run("vmfeq.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+  EXPECT_NO_THROW(m.run("vfclass.v", {.vd = 2, .vs2 = 6}));
+  EXPECT_NO_THROW(m.run("vfsgnj.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+}
+
+TEST(VectorFaults, ScalarRegistersBeyondX63) {
+  Machine m;
+  EXPECT_THROW(m.run("vadd.vx", {.vd = 2, .vs2 = 6, .rs1 = 70}), ExecFault);
+  EXPECT_THROW(m.run("vmv.x.s", {.vs2 = 6, .rd = 64}), ExecFault);
+  EXPECT_NO_THROW(m.run("vadd.vx", {.vd = 2, .vs2 = 6, .rs1 = 63}));
+}
+
+TEST(VectorInt, NarrowSewWrapsAndWritesZeroExtended) {
+  Machine m;
+  m.warp->vcfg.sew = 8;
+  fill(m, 4, 0xabcd12ff);  // element 0xff, the upper bits are not part of it
+  fill(m, 6, 0x00000001);
+  m.run("vadd.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], 0u);
+  m.run("vmslt.vv", {.vd = 3, .vs1 = 6, .vs2 = 4});  // -1 < 1 at SEW 8
+  EXPECT_EQ(m.warp->v[3][0], 1u);
+  m.run("vmv.v.i", {.vd = 5, .imm = -1});
+  EXPECT_EQ(m.warp->v[5][7], 0xffu);
+  m.warp->vcfg.sew = 16;
+  m.run("vsra.vi", {.vd = 7, .vs2 = 4, .imm = 4});  // 0x12ff >> 4, positive at SEW 16
+  EXPECT_EQ(m.warp->v[7][0], 0x12fu);
+}
+
+TEST(VectorInt, InactiveLanesKeepTheirValues) {
+  Machine m;
+  m.warp->mask = 0x0000ffff;                                  // SIMT: lanes 0..15
+  m.warp->vcfg.vl = 12;                                       // and below vl
+  for (unsigned i = 0; i < 32; ++i) m.warp->v[0][i] = i % 2;  // v0.t: odd lanes
+  fill(m, 2, 77);
+  fill(m, 4, 1);
+  fill(m, 6, 2);
+  m.run("vadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6, .masked = true});
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(m.warp->v[2][i], (i < 12 && i % 2) ? 3u : 77u) << i;
+  // A merge selects with v0 but still honours the SIMT mask and vl.
+  m.run("vmerge.vim", {.vd = 8, .vs2 = 6, .imm = 9});
+  for (unsigned i = 0; i < 32; ++i)
+    EXPECT_EQ(m.warp->v[8][i], i >= 12 ? 0u : (i % 2 ? 9u : 2u)) << i;
+}
+
+TEST(VectorInt, MoveToScalarTakesTheLastActiveLaneSignExtended) {
+  Machine m;
+  for (unsigned i = 0; i < 32; ++i) m.warp->v[6][i] = 0x100 + i;
+  m.warp->mask = 0x00f0;
+  m.run("vmv.x.s", {.vs2 = 6, .rd = 10});
+  EXPECT_EQ(m.warp->x[10], 0x107u);
+  m.warp->vcfg.sew = 8;
+  m.warp->v[6][7] = 0x80;
+  m.run("vmv.x.s", {.vs2 = 6, .rd = 10});
+  EXPECT_EQ(m.warp->x[10], 0xffffff80u);
+  m.warp->mask = 0;  // no active lane: rd keeps its value
+  m.warp->x[11] = 1234;
+  m.run("vmv.x.s", {.vs2 = 6, .rd = 11});
+  EXPECT_EQ(m.warp->x[11], 1234u);
+  m.warp->mask = ~0u;
+  m.run("vmv.x.s", {.vs2 = 6, .rd = 0});  // x0 stays 0
+  EXPECT_EQ(m.warp->x[0], 0u);
+}
+
+TEST(VectorInt, MoveFromScalarIsABroadcast) {
+  Machine m;
+  m.warp->x[5] = 0xdeadbeef;
+  m.run("vmv.s.x", {.vd = 9, .rs1 = 5});
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(m.warp->v[9][i], 0xdeadbeefu);
+}
+
+TEST(VectorInt, VidIsTheLaneIndexNotTheThreadId) {
+  Machine m;
+  m.warp->csr_tid = 64;
+  m.warp->vcfg.lmul = 2;
+  m.run("vid.v", {.vd = 10});
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(m.warp->v[10][i], i);
+    EXPECT_EQ(m.warp->v[11][i], i);
+  }
+}
+
+TEST(VectorInt, MultiplyAddReadsTheAccumulatorFromTheRs3Slot) {
+  Machine m;
+  fill(m, 40, 5);  // destination (old value is not the accumulator here)
+  fill(m, 72, 100);
+  fill(m, 3, 6);
+  fill(m, 4, 7);
+  // vmacc.vv v40, v3, v4 with regext giving vd high bits 1 (v40) and rs3 high bits 2 (v72).
+  uint32_t word = isa::info(isa::Op::VMACC_VV).match;
+  word = isa::set_operand(word, OperandKind::Vd, 8);
+  word = isa::set_operand(word, OperandKind::Vs1, 3);
+  word = isa::set_operand(word, OperandKind::Vs2, 4);
+  word = isa::set_operand(word, OperandKind::VMask, 1);
+  isa::RegExt ext;
+  ext.rd = 1;
+  ext.rs3 = 2;
+  const auto insn = isa::decode(word, ext);
+  ASSERT_TRUE(insn);
+  sim::sem::VMACC_VV(m.ctx, *insn);
+  EXPECT_EQ(m.warp->v[40][0], 142u);  // 100 + 6 * 7
+  EXPECT_EQ(m.warp->v[72][0], 100u);
+}
+
+TEST(VectorInt, DivisionCornerCases) {
+  Machine m;
+  fill(m, 4, 0x80000000);
+  fill(m, 6, 0xffffffff);
+  fill(m, 8, 0);
+  m.run("vdiv.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});  // INT_MIN / -1 = INT_MIN
+  EXPECT_EQ(m.warp->v[2][0], 0x80000000u);
+  m.run("vrem.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], 0u);
+  m.run("vdivu.vv", {.vd = 2, .vs1 = 8, .vs2 = 4});  // x / 0 = all ones
+  EXPECT_EQ(m.warp->v[2][0], 0xffffffffu);
+  m.run("vrem.vv", {.vd = 2, .vs1 = 8, .vs2 = 4});  // x % 0 = x
+  EXPECT_EQ(m.warp->v[2][0], 0x80000000u);
+}
+
+TEST(VectorWiden, Sew32ResultsAreRegisterPairs) {
+  Machine m;
+  fill(m, 4, 0xffffffff);
+  fill(m, 6, 0xffffffff);
+  m.run("vwmulu.vv", {.vd = 10, .vs1 = 6, .vs2 = 4});  // (2^32-1)^2 = 0xfffffffe'00000001
+  EXPECT_EQ(m.warp->v[10][3], 1u);
+  EXPECT_EQ(m.warp->v[11][3], 0xfffffffeu);
+  m.run("vwmul.vv", {.vd = 12, .vs1 = 6, .vs2 = 4});  // -1 * -1 = 1
+  EXPECT_EQ(m.warp->v[12][3], 1u);
+  EXPECT_EQ(m.warp->v[13][3], 0u);
+  m.run("vwmulsu.vv", {.vd = 14, .vs1 = 6, .vs2 = 4});  // -1 * (2^32-1)
+  EXPECT_EQ(m.warp->v[14][3], 1u);
+  EXPECT_EQ(m.warp->v[15][3], 0xffffffffu);
+}
+
+TEST(VectorWiden, WvReadsBothSourcesAsPairs) {
+  Machine m;
+  fill(m, 20, 0xffffffff);  // vs2 = 0x00000001'ffffffff
+  fill(m, 21, 0x00000001);
+  fill(m, 22, 0x00000001);  // vs1 = 0x00000002'00000001 (a narrow vs1 would be just 1)
+  fill(m, 23, 0x00000002);
+  m.run("vwaddu.wv", {.vd = 24, .vs1 = 22, .vs2 = 20});
+  EXPECT_EQ(m.warp->v[24][0], 0u);  // 0x00000004'00000000
+  EXPECT_EQ(m.warp->v[25][0], 4u);
+  m.warp->x[7] = 0xffffffff;  // .wx: the scalar is extended from SEW (signed: -1)
+  m.run("vwadd.wx", {.vd = 26, .vs2 = 20, .rs1 = 7});
+  EXPECT_EQ(m.warp->v[26][0], 0xfffffffeu);
+  EXPECT_EQ(m.warp->v[27][0], 1u);
+}
+
+TEST(VectorWiden, NarrowSewResultFitsOneWord) {
+  Machine m;
+  m.warp->vcfg.sew = 16;
+  fill(m, 4, 0xffff);
+  fill(m, 6, 0xffff);
+  fill(m, 9, 0x5555);
+  m.run("vwaddu.vv", {.vd = 8, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[8][0], 0x1fffeu);
+  EXPECT_EQ(m.warp->v[9][0], 0x5555u);               // no pair below SEW=32
+  m.run("vwadd.vv", {.vd = 8, .vs1 = 6, .vs2 = 4});  // -1 + -1 = -2 in 32 bits
+  EXPECT_EQ(m.warp->v[8][0], 0xfffffffeu);
+}
+
+TEST(VectorFixed, VsmulRoundsTiesPerVxrmAndSaturates) {
+  Machine m;
+  m.warp->vcfg.sew = 8;
+  // 1 * 64 = 64 = 0.5 * 2^7: a tie between 0 and 1.
+  fill(m, 4, 1);
+  fill(m, 6, 64);
+  const uint32_t want[4] = {1, 0, 0, 1};  // rnu, rne, rdn, rod
+  for (uint32_t rm = 0; rm < 4; ++rm) {
+    m.warp->vxrm = rm;
+    m.run("vsmul.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+    EXPECT_EQ(m.warp->v[2][0], want[rm]) << "vxrm " << rm;
+  }
+  EXPECT_EQ(m.warp->vxsat, 0u);
+  fill(m, 4, 0x80);
+  fill(m, 6, 0x80);
+  m.run("vsmul.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});  // -1 * -1 = 1 does not fit: 127
+  EXPECT_EQ(m.warp->v[2][0], 0x7fu);
+  EXPECT_EQ(m.warp->vxsat, 1u);
+}
+
+TEST(VectorFixed, VxsatIsStickyAndOnlyActiveLanesSaturate) {
+  Machine m;
+  fill(m, 4, 0xffffffff);
+  fill(m, 6, 1);
+  m.warp->mask = 0x1;
+  m.warp->v[4][0] = 5;  // the only active lane does not saturate
+  m.run("vsaddu.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->vxsat, 0u);
+  EXPECT_EQ(m.warp->v[2][0], 6u);
+  m.warp->mask = 0x3;
+  m.run("vsaddu.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][1], 0xffffffffu);
+  EXPECT_EQ(m.warp->vxsat, 1u);
+  m.warp->v[4][1] = 0;
+  m.run("vsaddu.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->vxsat, 1u);  // stays set until software clears it
+}
+
+TEST(VectorFixed, ScalingShiftRounding) {
+  Machine m;
+  fill(m, 4, 0xfffffff6);                        // -10
+  const int32_t want_sra[4] = {-2, -2, -3, -3};  // -10 / 4 = -2.5: rnu, rne, rdn, rod
+  for (uint32_t rm = 0; rm < 4; ++rm) {
+    m.warp->vxrm = rm;
+    m.run("vssra.vi", {.vd = 2, .vs2 = 4, .imm = 2});
+    EXPECT_EQ(static_cast<int32_t>(m.warp->v[2][0]), want_sra[rm]) << "vxrm " << rm;
+  }
+}
+
+TEST(VectorFloat, FusedNegationsFlipInputsNotTheResult) {
+  Machine m;
+  m.warp->frm = fp::kRNE;
+  fill(m, 4, 0);         // x = +0
+  fill(m, 6, kOne);      // y = 1
+  fill(m, 8, kNegZero);  // z = -0
+  // vfnmacc: -(x*y) - z = -0 + +0 = +0 (negating the sum would give -0).
+  m.run("vfnmacc.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0u);
+  // vfnmsac: -(x*y) + z with z = -0: -0 + -0 = -0.
+  fill(m, 8, kNegZero);
+  m.run("vfnmsac.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], kNegZero);
+}
+
+TEST(VectorFloat, NaNResultsAreCanonicalAndSignalingNaNsRaiseInvalid) {
+  Machine m;
+  fill(m, 4, 0xff800001);  // negative signaling NaN
+  fill(m, 6, kOne);
+  fill(m, 8, kOne);
+  m.run("vfnmadd.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], kQNaN);
+  EXPECT_EQ(m.warp->fflags, fp::kNV);
+  m.warp->fflags = 0;
+  m.run("vfadd.vv", {.vd = 10, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[10][0], kQNaN);
+  EXPECT_EQ(m.warp->fflags, fp::kNV);
+  // Sign injection and moves copy bits: no canonicalization, no flags.
+  m.warp->fflags = 0;
+  m.run("vfsgnjn.vv", {.vd = 12, .vs1 = 4, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[12][0], 0x7f800001u);
+  m.warp->x[9] = 0xff800001;
+  m.run("vfmv.v.f", {.vd = 13, .rs1 = 9});
+  EXPECT_EQ(m.warp->v[13][0], 0xff800001u);
+  EXPECT_EQ(m.warp->fflags, 0u);
+}
+
+TEST(VectorFloat, InactiveLanesRaiseNoFlags) {
+  Machine m;
+  fill(m, 4, kOne);
+  fill(m, 6, 0);  // 1 / 0 in every lane
+  m.warp->mask = 0;
+  m.run("vfdiv.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->fflags, 0u);
+  m.warp->mask = 0x80000000;
+  m.run("vfdiv.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->fflags, fp::kDZ);
+  EXPECT_EQ(m.warp->v[2][31], 0x7f800000u);
+}
+
+TEST(VectorFloat, ComparesWriteZeroOrOne) {
+  Machine m;
+  fill(m, 4, kOne);
+  m.warp->x[3] = 0x40000000;  // 2.0
+  m.run("vmfgt.vf", {.vd = 2, .vs2 = 4, .rs1 = 3});
+  m.run("vmflt.vf", {.vd = 5, .vs2 = 4, .rs1 = 3});
+  EXPECT_EQ(m.warp->v[2][0], 0u);
+  EXPECT_EQ(m.warp->v[5][0], 1u);
+  fill(m, 6, kQNaN);
+  m.run("vmfne.vv", {.vd = 7, .vs1 = 6, .vs2 = 4});  // quiet: unordered is "not equal"
+  EXPECT_EQ(m.warp->v[7][0], 1u);
+  EXPECT_EQ(m.warp->fflags, 0u);
+  m.run("vmfle.vv", {.vd = 7, .vs1 = 6, .vs2 = 4});  // signaling on any NaN
+  EXPECT_EQ(m.warp->v[7][0], 0u);
+  EXPECT_EQ(m.warp->fflags, fp::kNV);
+}
+
+TEST(VectorFloat, ConversionsUseFrmExceptTheRtzForms) {
+  Machine m;
+  fill(m, 4, 0x3fc00000);  // 1.5
+  m.warp->frm = fp::kRNE;
+  m.run("vfcvt.x.f.v", {.vd = 2, .vs2 = 4});
+  m.run("vfcvt.rtz.x.f.v", {.vd = 3, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], 2u);
+  EXPECT_EQ(m.warp->v[3][0], 1u);
+  fill(m, 5, 0xbf800000);  // -1.0 to unsigned saturates to 0 with NV
+  m.warp->fflags = 0;
+  m.run("vfcvt.xu.f.v", {.vd = 6, .vs2 = 5});
+  EXPECT_EQ(m.warp->v[6][0], 0u);
+  EXPECT_EQ(m.warp->fflags, fp::kNV);
+}
+
+TEST(VectorCustom, Add12TakesAnUnsignedImmediate) {
+  Machine m;
+  fill(m, 4, 10);
+  m.run("vadd12.vi", {.vd = 2, .vs1 = 4, .imm = 4095});
+  EXPECT_EQ(m.warp->v[2][0], 4105u);
+  m.run("vsub12.vi", {.vd = 3, .vs1 = 4, .imm = 11});
+  EXPECT_EQ(m.warp->v[3][0], 0xffffffffu);
+}
+
+TEST(VectorCustom, VfttaIsAFusedMultiplyAccumulate) {
+  Machine m;
+  m.warp->frm = fp::kRNE;
+  fill(m, 4, 0x3f800001);  // 1 + 2^-23
+  fill(m, 6, 0x3f7fffff);  // 1 - 2^-24
+  fill(m, 8, 0xbf800000);  // -1
+  // x*y - 1 = 2^-24 - 2^-47 exactly (0x337ffffe); rounding x*y first would give 1, then 0.
+  m.run("vftta.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0x337ffffeu);
+  EXPECT_EQ(m.warp->fflags, 0u);
+}
+
+TEST(VectorCustom, VfexpIsCorrectlyRoundedExp) {
+  Machine m;
+  m.warp->frm = fp::kRNE;
+  m.warp->v[4][0] = 0;
+  m.warp->v[4][1] = kOne;
+  m.warp->v[4][2] = 0xff800000;  // e^-inf = +0
+  m.warp->v[4][3] = 0x42c80000;  // e^100 overflows
+  m.warp->mask = 0xf;
+  m.run("vfexp.v", {.vd = 2, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], kOne);
+  EXPECT_EQ(m.warp->v[2][1], 0x402df854u);  // e = 2.71828174... rounded to nearest
+  EXPECT_EQ(m.warp->v[2][2], 0u);
+  EXPECT_EQ(m.warp->v[2][3], 0x7f800000u);
+  EXPECT_EQ(m.warp->fflags, fp::kNX | fp::kOF);
+}
+
+}  // namespace
+}  // namespace ventus::test

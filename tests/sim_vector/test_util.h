@@ -1,0 +1,103 @@
+// Helpers of the vector semantics tests: the semantics of the vector rows, instruction
+// encoding through the table, a warp to run them on.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "reference.h"
+#include "semantics.h"
+
+namespace ventus::test {
+
+using isa::OperandKind;
+
+// The semantics of the Vector and VFloat rows, filtered from the table at compile time.
+#define VT_ROW_Vector(id) {isa::Op::id, &sim::sem::id},
+#define VT_ROW_VFloat(id) {isa::Op::id, &sim::sem::id},
+#define VT_ROW_Scalar(id)
+#define VT_ROW_Jump(id)
+#define VT_ROW_Branch(id)
+#define VT_ROW_Load(id)
+#define VT_ROW_Store(id)
+#define VT_ROW_Atomic(id)
+#define VT_ROW_Csr(id)
+#define VT_ROW_Float(id)
+#define VT_ROW_Config(id)
+#define VT_ROW_VLoad(id)
+#define VT_ROW_VStore(id)
+#define VT_ROW_VBranch(id)
+#define VT_ROW_Join(id)
+#define VT_ROW_Prefix(id)
+#define VT_ROW_Control(id)
+#define VT_ROW_Unsupported(id)
+inline const std::map<isa::Op, sim::SemanticsFn> kVectorSemantics = {
+#define VT_INSN(id, mn, match, mask, ops, cls) VT_ROW_##cls(id)
+#include "ventus/instructions.def"
+#undef VT_INSN
+};
+
+inline bool is_vector_row(const isa::InsnInfo& r) {
+  return r.cls == isa::InsnClass::Vector || r.cls == isa::InsnClass::VFloat;
+}
+
+// Encodes the row with the operands (through regext fields for registers above 31) and
+// decodes it, so the semantics see exactly what the interpreter would give them.
+inline sim::Insn make_insn(const isa::InsnInfo& row, const Operands& o) {
+  uint32_t word = row.match;
+  isa::RegExt ext;
+  for (const isa::OperandSlot& s : row.operands) {
+    switch (s.kind) {
+      case OperandKind::Vd:
+        word = isa::set_operand(word, s.kind, o.vd & 31);
+        ext.rd = static_cast<uint8_t>(o.vd >> 5);
+        break;
+      case OperandKind::Rd:
+        word = isa::set_operand(word, s.kind, o.rd & 31);
+        ext.rd = static_cast<uint8_t>(o.rd >> 5);
+        break;
+      case OperandKind::Vs1:
+        word = isa::set_operand(word, s.kind, o.vs1 & 31);
+        ext.rs1 = static_cast<uint8_t>(o.vs1 >> 5);
+        break;
+      case OperandKind::Rs1:
+        word = isa::set_operand(word, s.kind, o.rs1 & 31);
+        ext.rs1 = static_cast<uint8_t>(o.rs1 >> 5);
+        break;
+      case OperandKind::Vs2:
+        word = isa::set_operand(word, s.kind, o.vs2 & 31);
+        ext.rs2 = static_cast<uint8_t>(o.vs2 >> 5);
+        break;
+      case OperandKind::Simm5:
+      case OperandKind::Uimm5:
+      case OperandKind::Uimm12: word = isa::set_operand(word, s.kind, o.imm); break;
+      case OperandKind::VMask: word = isa::set_operand(word, s.kind, o.masked ? 0 : 1); break;
+      default: break;
+    }
+  }
+  ext.rs3 = ext.rd;  // the accumulator is the destination register
+  const auto d = isa::decode(word, ext);
+  if (!d || d->op != row.op) throw std::logic_error("encoding of " + std::string(row.mnemonic));
+  return *d;
+}
+
+struct Machine {
+  std::unique_ptr<sim::Warp> warp = std::make_unique<sim::Warp>();
+  sim::Exec ctx{*warp};
+
+  Machine() {
+    warp->lanes = 32;
+    warp->lane_mask = warp->mask = ~0u;
+    warp->vcfg.vl = 32;
+  }
+  // Runs the row `mnemonic` with the operands.
+  void run(std::string_view mnemonic, const Operands& o) {
+    const isa::InsnInfo* row = isa::find_mnemonic(mnemonic);
+    if (!row) throw std::logic_error("no row " + std::string(mnemonic));
+    kVectorSemantics.at(row->op)(ctx, make_insn(*row, o));
+  }
+};
+
+}  // namespace ventus::test
