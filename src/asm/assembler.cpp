@@ -196,8 +196,12 @@ class Assembler {
     std::string out;
     for (const AsmError& e : errors_) {
       if (!out.empty()) out += '\n';
-      out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line, e.loc.column,
-                         e.message);
+      // Layout errors (overlapping or oversized sections) belong to no source line.
+      if (e.loc.line == 0)
+        out += fmt::format("link: error: {}", e.message);
+      else
+        out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line,
+                           e.loc.column, e.message);
     }
     if (errors_.size() >= options_.max_errors)
       out += fmt::format("\ntoo many errors ({}), stopping", errors_.size());
