@@ -46,8 +46,12 @@ class Rng {
       default: return bits();  // the upper bits above SEW are noise the ops must ignore
     }
   }
-  // fp32 bit patterns with the special values well represented.
-  uint32_t floating() {
+  // fp32 bit patterns with the special values well represented (NaNs unless nan_free).
+  uint32_t floating(bool nan_free) {
+    const uint32_t f = floating_any();
+    return nan_free && (f & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : f;
+  }
+  uint32_t floating_any() {
     static constexpr uint32_t kSpecial[] = {
         0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
         0x7f800001, 0xff800123, 0x7fa00000, 0x00000001, 0x807fffff, 0x00800000,
@@ -78,11 +82,13 @@ void randomize(Warp& w, Rng& rng, unsigned sew, unsigned lmul, bool fp) {
   w.fflags = rng.chance(50) ? 0 : rng.below(32);
   w.vxrm = rng.below(4);
   w.vxsat = rng.chance(80) ? 0 : 1;
-  for (unsigned r = 0; r < sim::kNumXRegs; ++r) w.x[r] = fp ? rng.floating() : rng.integer(sew);
+  // Half of the fp states have no NaN at all (the compares have a NaN-free fast path).
+  const bool nan_free = rng.chance(50);
+  const auto value = [&] { return fp ? rng.floating(nan_free) : rng.integer(sew); };
+  for (unsigned r = 0; r < sim::kNumXRegs; ++r) w.x[r] = value();
   w.x[0] = 0;
   for (unsigned r = 0; r < sim::kNumVRegs; ++r)
-    for (unsigned i = 0; i < sim::kMaxLanes; ++i)
-      w.v[r][i] = fp ? rng.floating() : rng.integer(sew);
+    for (unsigned i = 0; i < sim::kMaxLanes; ++i) w.v[r][i] = value();
   for (unsigned i = 0; i < sim::kMaxLanes; ++i) w.v[0][i] = rng.bits() & (rng.chance(50) ? 1 : ~0u);
 }
 

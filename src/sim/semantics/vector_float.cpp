@@ -3,6 +3,8 @@
 // moves. Bit-exact RISC-V through src/fp; scalar operands of .vf forms are x registers
 // (Zfinx). RVV vector FP rows have no rm field: they round with frm. Exception flags of
 // active lanes accrue into fflags. docs/vector.md.
+#include <bit>
+
 #include "fp32.h"
 #include "vector_util.h"
 
@@ -59,20 +61,38 @@ void fp_lanes(Exec& ctx, const Insn& in, LaneOp lane_op) {
   op.w.fflags |= flags;
 }
 
-// vd = f(vs2, second, flags) lane by lane (min/max and compares: they do not round, so frm
-// plays no part).
-template <Src S2, class F>
-void fp_each(Exec& ctx, const Insn& in, F f) {
-  FpOperands op = fp_operands<S2>(ctx, in, in.vm);
-  if (op.active == 0) return;
+// Min/max and compares: vd = op(vs2, second). They do not round (frm plays no part) and
+// raise flags only for NaN operands. Without a NaN among the 32 operand pairs they are
+// plain host float compares (exact for every other value, subnormals included), which
+// vectorize; otherwise each active lane goes through the fp library.
+bool has_nan(const uint32_t* a, const uint32_t* b) {
+  uint32_t nan = 0;
+  for (unsigned i = 0; i < kMaxLanes; ++i)
+    nan |= (static_cast<int32_t>(a[i] & ~kSignBit) > 0x7f800000) |
+           (static_cast<int32_t>(b[i] & ~kSignBit) > 0x7f800000);
+  return nan != 0;
+}
+
+template <Src S2, class Op>
+void fp_compare(Exec& ctx, const Insn& in, Op op) {
+  FpOperands ops = fp_operands<S2>(ctx, in, in.vm);
+  if (ops.active == 0) return;
   uint32_t flags = 0;
-  for (unsigned k = 0; k < op.g; ++k) {
-    const uint32_t* a = op.w.v[in.rs2 + k];
-    const uint32_t* b = S2 == Src::V ? op.w.v[in.rs1 + k] : op.scalar;
-    uint32_t* d = op.w.v[in.rd + k];
-    vec::each_lane(op.active, [&](unsigned i) { d[i] = f(a[i], b[i], flags); });
+  for (unsigned k = 0; k < ops.g; ++k) {
+    const uint32_t* a = ops.w.v[in.rs2 + k];
+    const uint32_t* b = S2 == Src::V ? ops.w.v[in.rs1 + k] : ops.scalar;
+    uint32_t* d = ops.w.v[in.rd + k];
+    if (!has_nan(a, b)) {
+      vec::write_lanes(d, ops.active, [&](unsigned i) { return op.ordered(a[i], b[i]); });
+    } else {
+      vec::each_lane(ops.active, [&](unsigned i) { d[i] = op.exact(a[i], b[i], flags); });
+    }
   }
-  op.w.fflags |= flags;
+  ops.w.fflags |= flags;
+}
+
+float as_float(uint32_t bits) {
+  return std::bit_cast<float>(bits);
 }
 
 // vd = f(vs2, rm, flags) lane by lane. rm is frm (a reserved frm faults) unless the row
@@ -195,26 +215,43 @@ VT_SEM(VFRDIV_VF) {
 }
 
 namespace {
-constexpr auto kMin = [](uint32_t a, uint32_t b, uint32_t& f) { return fp::min(a, b, f); };
-constexpr auto kMax = [](uint32_t a, uint32_t b, uint32_t& f) { return fp::max(a, b, f); };
-// Compares write 0/1 into the element (Ventus). vmfeq/vmfne are quiet, the others signaling.
-constexpr auto kFeq = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return fp::eq(a, b, f);
+// The ordered forms: min/max pick -0 over +0 (minimumNumber/maximumNumber) by OR/AND of
+// equal operands; compares write 0/1 (Ventus). vmfeq/vmfne are quiet, the others signaling.
+struct Min {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::min(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) {
+    return as_float(a) < as_float(b) ? a : as_float(b) < as_float(a) ? b : a | b;
+  }
 };
-constexpr auto kFne = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return !fp::eq(a, b, f);
+struct Max {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::max(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) {
+    return as_float(a) > as_float(b) ? a : as_float(b) > as_float(a) ? b : a & b;
+  }
 };
-constexpr auto kFlt = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return fp::lt(a, b, f);
+struct Eq {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::eq(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) == as_float(b); }
 };
-constexpr auto kFle = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return fp::le(a, b, f);
+struct Ne {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return !fp::eq(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) != as_float(b); }
 };
-constexpr auto kFgt = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return fp::lt(b, a, f);
+struct Lt {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::lt(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) < as_float(b); }
 };
-constexpr auto kFge = [](uint32_t a, uint32_t b, uint32_t& f) -> uint32_t {
-  return fp::le(b, a, f);
+struct Le {
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::le(a, b, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) <= as_float(b); }
+};
+struct Gt {  // vmfgt.vf: vs2 > f
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::lt(b, a, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) > as_float(b); }
+};
+struct Ge {  // vmfge.vf: vs2 >= f
+  static uint32_t exact(uint32_t a, uint32_t b, uint32_t& f) { return fp::le(b, a, f); }
+  static uint32_t ordered(uint32_t a, uint32_t b) { return as_float(a) >= as_float(b); }
 };
 constexpr auto kSignOfB = [](uint32_t, uint32_t b) { return b; };
 constexpr auto kNotSignOfB = [](uint32_t, uint32_t b) { return ~b; };
@@ -222,16 +259,16 @@ constexpr auto kXorSigns = [](uint32_t a, uint32_t b) { return a ^ b; };
 }  // namespace
 
 VT_SEM(VFMIN_VV) {
-  fp_each<Src::V>(ctx, in, kMin);
+  fp_compare<Src::V>(ctx, in, Min{});
 }
 VT_SEM(VFMIN_VF) {
-  fp_each<Src::X>(ctx, in, kMin);
+  fp_compare<Src::X>(ctx, in, Min{});
 }
 VT_SEM(VFMAX_VV) {
-  fp_each<Src::V>(ctx, in, kMax);
+  fp_compare<Src::V>(ctx, in, Max{});
 }
 VT_SEM(VFMAX_VF) {
-  fp_each<Src::X>(ctx, in, kMax);
+  fp_compare<Src::X>(ctx, in, Max{});
 }
 VT_SEM(VFSGNJ_VV) {
   sign_inject<Src::V>(ctx, in, kSignOfB);
@@ -252,34 +289,34 @@ VT_SEM(VFSGNJX_VF) {
   sign_inject<Src::X>(ctx, in, kXorSigns);
 }
 VT_SEM(VMFEQ_VV) {
-  fp_each<Src::V>(ctx, in, kFeq);
+  fp_compare<Src::V>(ctx, in, Eq{});
 }
 VT_SEM(VMFEQ_VF) {
-  fp_each<Src::X>(ctx, in, kFeq);
+  fp_compare<Src::X>(ctx, in, Eq{});
 }
 VT_SEM(VMFLE_VV) {
-  fp_each<Src::V>(ctx, in, kFle);
+  fp_compare<Src::V>(ctx, in, Le{});
 }
 VT_SEM(VMFLE_VF) {
-  fp_each<Src::X>(ctx, in, kFle);
+  fp_compare<Src::X>(ctx, in, Le{});
 }
 VT_SEM(VMFLT_VV) {
-  fp_each<Src::V>(ctx, in, kFlt);
+  fp_compare<Src::V>(ctx, in, Lt{});
 }
 VT_SEM(VMFLT_VF) {
-  fp_each<Src::X>(ctx, in, kFlt);
+  fp_compare<Src::X>(ctx, in, Lt{});
 }
 VT_SEM(VMFNE_VV) {
-  fp_each<Src::V>(ctx, in, kFne);
+  fp_compare<Src::V>(ctx, in, Ne{});
 }
 VT_SEM(VMFNE_VF) {
-  fp_each<Src::X>(ctx, in, kFne);
+  fp_compare<Src::X>(ctx, in, Ne{});
 }
 VT_SEM(VMFGT_VF) {
-  fp_each<Src::X>(ctx, in, kFgt);
+  fp_compare<Src::X>(ctx, in, Gt{});
 }
 VT_SEM(VMFGE_VF) {
-  fp_each<Src::X>(ctx, in, kFge);
+  fp_compare<Src::X>(ctx, in, Ge{});
 }
 
 #define VT_FMA_ROWS(ID, FORM, NEG_PRODUCT, NEG_ADDEND)           \

@@ -16,19 +16,29 @@ namespace ventus::sim::vec {
 
 inline constexpr uint32_t kAllLanes = 0xffffffffu;
 
-// Faults unless `regs` registers starting at `reg` form an aligned group inside v0..v255.
-inline void check_group(unsigned reg, unsigned regs, const char* role) {
+// The fault paths are kept out of line so that the checks inline to a compare and a branch.
+[[noreturn, gnu::cold, gnu::noinline]] inline void group_fault(unsigned reg, unsigned regs,
+                                                               const char* role) {
   if (reg % regs != 0)
     fault(std::string(role) + " v" + std::to_string(reg) + " is not aligned to its group of " +
           std::to_string(regs) + " registers");
-  if (reg + regs > kNumVRegs)
-    fault(std::string(role) + " group v" + std::to_string(reg) + "..v" +
-          std::to_string(reg + regs - 1) + " goes beyond v" + std::to_string(kNumVRegs - 1));
+  fault(std::string(role) + " group v" + std::to_string(reg) + "..v" +
+        std::to_string(reg + regs - 1) + " goes beyond v" + std::to_string(kNumVRegs - 1));
+}
+[[noreturn, gnu::cold, gnu::noinline]] inline void x_register_fault(unsigned r) {
+  fault("scalar register x" + std::to_string(r) + " does not exist");
+}
+
+// Faults unless `regs` registers starting at `reg` form an aligned group inside v0..v255.
+inline void check_group(unsigned reg, unsigned regs, const char* role) {
+  if (reg % regs != 0 || reg + regs > kNumVRegs) [[unlikely]]
+    group_fault(reg, regs, role);
 }
 
 // Faults for scalar register numbers beyond x63 (regext can encode up to x255).
 inline void check_x(unsigned r) {
-  if (r >= kNumXRegs) fault("scalar register x" + std::to_string(r) + " does not exist");
+  if (r >= kNumXRegs) [[unlikely]]
+    x_register_fault(r);
 }
 inline uint32_t read_x(const Exec& ctx, unsigned r) {
   check_x(r);
@@ -56,19 +66,36 @@ inline void require_sew32(const Warp& w) {
     fault("vector floating point needs SEW=32 (vtype has SEW=" + std::to_string(w.vcfg.sew) + ")");
 }
 
+// The 4-lane slice of a lane mask as 4 words of ~0 (lane on) or 0, indexed by a nibble.
+struct NibbleMasks {
+  uint32_t words[16][4];
+};
+inline constexpr NibbleMasks kNibbleMasks = [] {
+  NibbleMasks t{};
+  for (unsigned n = 0; n < 16; ++n)
+    for (unsigned j = 0; j < 4; ++j) t.words[n][j] = ((n >> j) & 1u) ? ~0u : 0u;
+  return t;
+}();
+
 // d[i] = f(i) for every lane whose bit is set in `active`; the other lanes keep d[i].
 // f must be pure and total: it is evaluated for every one of the 32 lane slots so that the
-// loop has a fixed trip count and a branch-free blend, which the compiler vectorizes.
-// Slots at or above the warp's lane count are never active, so they are never written.
+// loop has a fixed trip count and a branch-free blend, which the compiler vectorizes at -O2
+// (ivdep: lane i only reads lane i of its sources, and d is a whole register that either is
+// a source or does not overlap one). Slots at or above the warp's lane count are never
+// active, so they are never written.
 template <class F>
 inline void write_lanes(uint32_t* d, uint32_t active, F&& f) {
   if (active == kAllLanes) {
+#pragma GCC ivdep
     for (unsigned i = 0; i < kMaxLanes; ++i) d[i] = f(i);
     return;
   }
-  uint32_t keep[kMaxLanes];
-  for (unsigned i = 0; i < kMaxLanes; ++i) keep[i] = ((active >> i) & 1u) - 1u;  // ~0 = inactive
-  for (unsigned i = 0; i < kMaxLanes; ++i) d[i] = (f(i) & ~keep[i]) | (d[i] & keep[i]);
+  uint32_t on[kMaxLanes];
+  for (unsigned n = 0; n < kMaxLanes / 4; ++n)
+    for (unsigned j = 0; j < 4; ++j)
+      on[4 * n + j] = kNibbleMasks.words[(active >> (4 * n)) & 15u][j];
+#pragma GCC ivdep
+  for (unsigned i = 0; i < kMaxLanes; ++i) d[i] = (f(i) & on[i]) | (d[i] & ~on[i]);
 }
 
 // Calls f(i) for each active lane in increasing lane order (for work with side effects:
