@@ -935,7 +935,8 @@ class Assembler {
                 fmt::format("section '{}' at {:#x} does not fit below 4 GiB", name, start)});
       placed_.push_back(
           {name, static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), align});
-      if (flags.alloc) cursor = std::max(cursor, end);
+      // Like GNU ld: the next section follows this one, also when it was placed explicitly.
+      if (flags.alloc) cursor = end;
     }
     for (size_t i = 0; i < placed_.size(); ++i)
       for (size_t j = i + 1; j < placed_.size(); ++j) {
@@ -951,15 +952,21 @@ class Assembler {
                               uint64_t{b.address} + b.size)});
       }
     // Symbols the GNU linker script provides.
-    uint64_t edata = cursor, end = cursor, data_start = 0;
+    // The start file clears [_edata, _end): the span of the sections without contents,
+    // wherever they were placed; empty when there are none.
+    uint64_t edata = UINT64_MAX, end = 0, data_start = 0;
     bool have_data = false;
     for (const Placed& p : placed_) {
       const SectionFlags& f = section_flags_.at(p.name);
       if (!f.alloc) continue;
-      if (f.nobits) edata = std::min<uint64_t>(edata, p.address);
+      if (f.nobits) {
+        edata = std::min<uint64_t>(edata, p.address);
+        end = std::max<uint64_t>(end, uint64_t{p.address} + p.size);
+      }
       if (f.write && !f.nobits && (!have_data || p.name == ".data"))
         data_start = p.address, have_data = true;
     }
+    if (edata == UINT64_MAX) edata = end = cursor;
     if (!have_data) data_start = edata;
     linker_symbols_["_edata"] = static_cast<int64_t>(edata);
     linker_symbols_["__bss_start"] = static_cast<int64_t>(edata);
