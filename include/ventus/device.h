@@ -3,6 +3,7 @@
 // (runtime.h) are built on it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,29 +21,30 @@ inline constexpr uint32_t kPageSize = 4096;
 
 struct DeviceConfig {
   uint32_t num_sms = 2;
-  uint32_t warp_slots_per_sm = 32;        // resident warps an SM can hold
-  uint32_t max_threads_per_warp = 32;     // hardware lanes (wf_size may be smaller)
-  uint32_t vgprs_per_sm = 1024;           // physical vector registers (per lane)
-  uint32_t sgprs_per_sm = 256;            // physical scalar registers
-  uint32_t lds_bytes_per_sm = 64 * 1024;  // local memory of an SM, shared by its workgroups
-  uint32_t max_workgroups_per_sm = 8;     // workgroup slots (CSR_WGID range)
+  uint32_t warp_slots_per_sm = 32;              // resident warps an SM can hold
+  uint32_t max_threads_per_warp = 32;           // hardware lanes (wf_size may be smaller)
+  uint32_t vgprs_per_sm = 4096;                 // physical vector registers (per lane)
+  uint32_t sgprs_per_sm = 2048;                 // physical scalar registers
+  uint32_t lds_bytes_per_sm = 64 * 1024;        // local memory of an SM, shared by its workgroups
+  uint32_t max_workgroups_per_sm = 8;           // workgroup slots (CSR_WGID range)
   uint64_t instruction_budget = 2'000'000'000;  // warp instructions per launch; 0 = unlimited
-  unsigned host_threads = 1;              // SMs simulated in parallel
+  unsigned host_threads = 1;                    // SMs simulated in parallel
+  uint32_t schedule_quantum = 64;               // warp instructions a warp runs before the next one
 };
 
 // One kernel launch, as the driver's metadata describes it.
 struct KernelLaunch {
-  std::string kernel_name;          // for messages
-  uint32_t start_pc = kCodeBase;    // where every warp starts (the start code)
-  uint32_t grid[3] = {1, 1, 1};     // workgroups per dimension (kernel_size)
-  uint32_t threads_per_warp = 32;   // wf_size
-  uint32_t warps_per_workgroup = 1; // wg_size
-  uint32_t knl_address = 0;         // CSR_KNL: the kernel metadata buffer
-  uint32_t lds_bytes = 0;           // local memory per workgroup (ldsSize)
+  std::string kernel_name;            // for messages
+  uint32_t start_pc = kCodeBase;      // where every warp starts (the start code)
+  uint32_t grid[3] = {1, 1, 1};       // workgroups per dimension (kernel_size)
+  uint32_t threads_per_warp = 32;     // wf_size
+  uint32_t warps_per_workgroup = 1;   // wg_size
+  uint32_t knl_address = 0;           // CSR_KNL: the kernel metadata buffer
+  uint32_t lds_bytes = 0;             // local memory per workgroup (ldsSize)
   uint32_t pds_bytes_per_thread = 0;  // private memory per thread (pdsSize)
-  uint32_t pds_base = 0;            // private memory of workgroup 0 (pdsBaseAddr)
-  uint32_t sgpr_usage = 32;         // per warp, multiple of 4
-  uint32_t vgpr_usage = 32;         // per thread, multiple of 4
+  uint32_t pds_base = 0;              // private memory of workgroup 0 (pdsBaseAddr)
+  uint32_t sgpr_usage = 32;           // per warp, multiple of 4
+  uint32_t vgpr_usage = 32;           // per thread, multiple of 4
 };
 
 struct LaunchStats {
@@ -51,18 +53,19 @@ struct LaunchStats {
   uint64_t divergences = 0;          // vector branches that split a warp
   uint64_t barriers = 0;             // barrier instructions executed (per warp)
   uint64_t workgroups = 0;
-  double seconds = 0;                // host wall time of the launch
+  double seconds = 0;  // host wall time of the launch
 };
 
 // Why a launch stopped early: where and what.
 struct Fault {
-  std::string message;      // what went wrong
+  std::string message;  // what went wrong
   std::string kernel;
   uint32_t workgroup[3] = {0, 0, 0};
-  uint32_t warp = 0;        // warp index within the workgroup
+  uint32_t warp = 0;  // warp index within the workgroup
+  uint32_t sm = 0;    // the SM the workgroup ran on
   uint32_t pc = 0;
   uint32_t instruction = 0;
-  std::string disassembly;  // the faulting instruction as text
+  std::string disassembly;       // the faulting instruction as text
   std::string describe() const;  // one line for users
 };
 
@@ -84,8 +87,8 @@ struct PrintRequest {
 using PrintHandler = std::function<void(const PrintRequest&)>;
 
 struct RunOptions {
-  TraceSink trace;       // empty: no trace
-  PrintHandler on_print; // empty: CSR_PRINT writes are only recorded
+  TraceSink trace;        // empty: no trace
+  PrintHandler on_print;  // empty: CSR_PRINT writes are only recorded
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be
@@ -105,14 +108,25 @@ class Memory {
   // Host access; false (and no partial effect) when any byte is unmapped.
   bool write(uint32_t addr, const void* src, uint64_t size);
   bool read(uint32_t addr, void* dst, uint64_t size) const;
-  // Page pointer for the simulator's fast path (nullptr if unmapped).
-  uint8_t* page(uint32_t addr) const { return pages_[addr >> 12]; }
+  // Page pointer for the simulator's fast path (nullptr if unmapped). Only for reading:
+  // a mapped page nothing has written yet is the shared zero page.
+  const uint8_t* page(uint32_t addr) const {
+    return pages_[addr >> 12].load(std::memory_order_acquire);
+  }
+  // Page pointer for writing (nullptr if unmapped): gives the page its own memory on the
+  // first write, so mapping a large allocation costs nothing until it is used.
+  uint8_t* writable_page(uint32_t addr) {
+    uint8_t* p = pages_[addr >> 12].load(std::memory_order_acquire);
+    return p == zero_page() ? materialize(addr >> 12) : p;
+  }
   uint64_t mapped_bytes() const;
   // Bumped on every host write, so decoded-code caches know when to drop what they hold.
   uint64_t generation() const { return generation_; }
 
  private:
-  std::unique_ptr<uint8_t*[]> pages_;  // 2^20 entries
+  static uint8_t* zero_page();
+  uint8_t* materialize(uint32_t page_number);
+  std::unique_ptr<std::atomic<uint8_t*>[]> pages_;  // 2^20 entries
   uint64_t generation_ = 0;
 };
 

@@ -65,6 +65,7 @@ struct Warp {
   // Atomic reservation (lr.w/sc.w), per lane for vector form, one for the scalar form.
   bool reservation_valid = false;
   uint32_t reservation_addr = 0;
+  uint32_t reservation_value = 0;  // what lr.w loaded; sc.w stores only if the word still holds it
 
   void write_x(unsigned r, uint32_t value) {
     if (r != 0) x[r] = value;

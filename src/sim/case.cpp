@@ -1,0 +1,246 @@
+// Hardware test cases (../shared/cases/FORMAT.md): strict readers for case.txt, .metadata
+// and .data, and the replay of a case on a device.
+#include "ventus/case.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ventus/error.h"
+
+namespace ventus::cases {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The lines of a file that must end every line with '\n'.
+std::vector<std::string> read_lines(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open", path.string()));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  if (text.empty()) throw Error(fmt::format("{}: empty file", path.string()));
+  if (text.back() != '\n')
+    throw Error(fmt::format("{}: the last line does not end with a newline", path.string()));
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+[[noreturn]] void fail(const fs::path& path, size_t line_index, const std::string& why) {
+  throw Error(fmt::format("{}:{}: {}", path.string(), line_index + 1, why));
+}
+
+bool is_lower_hex(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// Exactly 8 lowercase hex digits.
+uint32_t parse_word(const fs::path& path, size_t line, const std::string& s) {
+  if (s.size() != 8 || !is_lower_hex(s))
+    fail(path, line, fmt::format("'{}' is not a word of 8 lowercase hex digits", s));
+  return static_cast<uint32_t>(std::stoul(s, nullptr, 16));
+}
+
+std::vector<std::string> split(const fs::path& path, size_t line, const std::string& text) {
+  std::vector<std::string> tokens;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(' ', start);
+    tokens.push_back(text.substr(start, end - start));
+    if (tokens.back().empty()) fail(path, line, "tokens must be separated by single spaces");
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return tokens;
+}
+
+uint32_t parse_decimal(const fs::path& path, size_t line, const std::string& s,
+                       const std::string& what) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    fail(path, line, fmt::format("{} '{}' is not a decimal number", what, s));
+  return static_cast<uint32_t>(std::stoul(s));
+}
+
+// NAME.metadata: 28 + 6n lines, each field a uint64 as two words, low word first.
+CaseLaunch load_metadata(const fs::path& path) {
+  const std::vector<std::string> lines = read_lines(path);
+  size_t next = 0;
+  auto field = [&](const char* name) -> uint32_t {
+    if (next + 2 > lines.size())
+      fail(path, lines.size() - 1, fmt::format("the file ends before field {}", name));
+    const uint32_t low = parse_word(path, next, lines[next]);
+    const uint32_t high = parse_word(path, next + 1, lines[next + 1]);
+    if (high != 0) fail(path, next + 1, fmt::format("field {} does not fit in 32 bits", name));
+    next += 2;
+    return low;
+  };
+  CaseLaunch l;
+  l.start_addr = field("start_addr");
+  l.kernel_id = field("kernel_id");
+  for (auto& k : l.kernel_size) k = field("kernel_size");
+  l.wf_size = field("wf_size");
+  l.wg_size = field("wg_size");
+  l.metadata_base = field("metaDataBaseAddr");
+  l.lds_size = field("ldsSize");
+  l.pds_size = field("pdsSize");
+  l.sgpr_usage = field("sgprUsage");
+  l.vgpr_usage = field("vgprUsage");
+  l.pds_base = field("pdsBaseAddr");
+  const uint32_t n = field("num_buffer");
+  if (lines.size() != 28 + size_t{6} * n)
+    fail(path, std::min(lines.size(), 28 + size_t{6} * n) - 1,
+         fmt::format("{} buffers need {} lines; the file has {}", n, 28 + 6 * n, lines.size()));
+  l.buffers.resize(n);
+  for (auto& b : l.buffers) b.base = field("buffer_base");
+  for (auto& b : l.buffers) b.size = field("buffer_size");
+  for (auto& b : l.buffers) b.alloc_size = field("buffer_allocsize");
+  for (size_t i = 0; i < n; ++i)
+    if (l.buffers[i].size > l.buffers[i].alloc_size)
+      fail(path, 28 + 2 * n + 2 * i,
+           fmt::format("buffer {} has {} bytes of data but only {} allocated", i, l.buffers[i].size,
+                       l.buffers[i].alloc_size));
+  return l;
+}
+
+// NAME.data: the buffers' bytes in metadata order, ceil(size / 4) words each.
+void load_data(const fs::path& path, CaseLaunch& l) {
+  std::vector<std::string> lines;
+  if (fs::file_size(path) != 0) lines = read_lines(path);
+  size_t need = 0;
+  for (const auto& b : l.buffers) need += (b.size + 3) / 4;
+  if (lines.size() != need)
+    fail(path, lines.empty() ? 0 : lines.size() - 1,
+         fmt::format("the metadata's buffers need {} lines; the file has {}", need, lines.size()));
+  size_t line = 0;
+  for (auto& b : l.buffers) {
+    b.data.resize(b.size);
+    for (uint32_t off = 0; off < b.size; off += 4, ++line) {
+      const uint32_t w = parse_word(path, line, lines[line]);
+      for (uint32_t k = 0; k < 4 && off + k < b.size; ++k)
+        b.data[off + k] = static_cast<uint8_t>(w >> (8 * k));
+    }
+  }
+}
+
+}  // namespace
+
+Case load_case(const fs::path& dir) {
+  const fs::path path = dir / "case.txt";
+  const std::vector<std::string> lines = read_lines(path);
+  Case c;
+  c.name = dir.filename().string();
+  if (c.name.empty()) c.name = dir.parent_path().filename().string();
+  if (lines[0].rfind("# ", 0) != 0) fail(path, 0, "the first line must be '# ' and a description");
+  c.description = lines[0].substr(2);
+  if (lines.size() < 2) fail(path, 0, "no config line");
+  const auto config = split(path, 1, lines[1]);
+  if (config.size() != 3 || config[0] != "config" || config[1].rfind("warps=", 0) != 0 ||
+      config[2].rfind("threads=", 0) != 0)
+    fail(path, 1, "expected 'config warps=W threads=T'");
+  c.warps = parse_decimal(path, 1, config[1].substr(6), "warps");
+  c.threads = parse_decimal(path, 1, config[2].substr(8), "threads");
+  for (size_t i = 2; i < lines.size(); ++i) {
+    if (lines[i].empty()) fail(path, i, "blank lines are not allowed");
+    if (lines[i][0] == '#') fail(path, i, "only the first line may be a comment");
+    const auto tokens = split(path, i, lines[i]);
+    if (tokens[0] == "launch") {
+      if (tokens.size() != 2) fail(path, i, "expected 'launch NAME'");
+      if (!c.expectations.empty()) fail(path, i, "launch lines come before expect lines");
+      const fs::path metadata = dir / (tokens[1] + ".metadata");
+      CaseLaunch l = load_metadata(metadata);
+      l.name = tokens[1];
+      load_data(dir / (tokens[1] + ".data"), l);
+      if (l.wf_size != c.threads)
+        fail(path, i,
+             fmt::format("launch {} has wf_size {} but the config says threads={}", l.name,
+                         l.wf_size, c.threads));
+      if (l.wg_size > c.warps)
+        fail(path, i,
+             fmt::format("launch {} has wg_size {} but the config says warps={}", l.name, l.wg_size,
+                         c.warps));
+      c.launches.push_back(std::move(l));
+    } else if (tokens[0] == "expect") {
+      if (tokens.size() < 3 || tokens.size() > 10)
+        fail(path, i, "expected 'expect ADDR W0 .. W7' (1 to 8 words)");
+      if (tokens[1].size() != 10 || tokens[1].rfind("0x", 0) != 0 ||
+          !is_lower_hex(tokens[1].substr(2)))
+        fail(path, i, fmt::format("address '{}' is not 0x and 8 lowercase hex digits", tokens[1]));
+      Expectation e;
+      e.address = static_cast<uint32_t>(std::stoul(tokens[1].substr(2), nullptr, 16));
+      for (size_t k = 2; k < tokens.size(); ++k) e.words.push_back(parse_word(path, i, tokens[k]));
+      c.expectations.push_back(std::move(e));
+    } else {
+      fail(path, i, fmt::format("unknown line kind '{}' (config, launch or expect)", tokens[0]));
+    }
+  }
+  if (c.launches.empty()) fail(path, lines.size() - 1, "the case has no launch line");
+  return c;
+}
+
+sim::KernelLaunch to_kernel_launch(const CaseLaunch& l) {
+  sim::KernelLaunch k;
+  k.kernel_name = l.name;
+  k.start_pc = l.start_addr;
+  for (int d = 0; d < 3; ++d) k.grid[d] = l.kernel_size[d];
+  k.threads_per_warp = l.wf_size;
+  k.warps_per_workgroup = l.wg_size;
+  k.knl_address = l.metadata_base;
+  // The compiler's start code puts each warp's stack 1 KiB apart in local memory whatever
+  // ldsSize says (FORMAT.md), so a workgroup reserves at least that much.
+  k.lds_bytes = std::max(l.lds_size, 1024 * l.wg_size);
+  k.pds_bytes_per_thread = l.pds_size;
+  k.pds_base = l.pds_base;
+  k.sgpr_usage = l.sgpr_usage;
+  k.vgpr_usage = l.vgpr_usage;
+  return k;
+}
+
+CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options) {
+  CaseResult result;
+  sim::Memory& memory = device.memory();
+  for (const CaseLaunch& l : c.launches) {
+    for (const CaseBuffer& b : l.buffers) {
+      if (b.alloc_size > 0) memory.map(b.base, b.alloc_size);
+      if (b.size > 0 && !memory.write(b.base, b.data.data(), b.size))
+        throw Error(fmt::format("case {}: launch {}: buffer at {:#010x} of {} bytes is not mapped",
+                                c.name, l.name, b.base, b.size));
+    }
+    const sim::LaunchResult r = device.run(to_kernel_launch(l), options);
+    result.stats.warp_instructions += r.stats.warp_instructions;
+    result.stats.thread_instructions += r.stats.thread_instructions;
+    result.stats.divergences += r.stats.divergences;
+    result.stats.barriers += r.stats.barriers;
+    result.stats.workgroups += r.stats.workgroups;
+    result.stats.seconds += r.stats.seconds;
+    if (r.fault) {
+      result.fault = r.fault;
+      return result;
+    }
+  }
+  for (const Expectation& e : c.expectations) {
+    for (size_t i = 0; i < e.words.size(); ++i) {
+      const uint32_t address = e.address + static_cast<uint32_t>(4 * i);
+      uint32_t actual = 0;
+      ++result.words_checked;
+      if (!memory.read(address, &actual, 4)) {
+        result.mismatches.push_back({address, e.words[i], std::nullopt});
+      } else if (actual != e.words[i]) {
+        result.mismatches.push_back({address, e.words[i], actual});
+      }
+    }
+  }
+  std::sort(result.mismatches.begin(), result.mismatches.end(),
+            [](const Mismatch& a, const Mismatch& b) { return a.address < b.address; });
+  result.passed = result.mismatches.empty();
+  return result;
+}
+
+}  // namespace ventus::cases

@@ -1,0 +1,58 @@
+// Decoded code: every instruction word is decoded once into a CachedInsn, kept in lazily
+// filled 4 KiB pages keyed by address. A regext/regexti prefix is folded with the word that
+// follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix
+// never executes on its own. Host writes to device memory (Memory::generation) drop the
+// cache at the next launch; code written by a kernel while it runs is not seen by that
+// launch, as with an instruction cache without fence.i.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "semantics.h"
+#include "ventus/device.h"
+
+namespace ventus::sim {
+
+struct CachedInsn {
+  Insn insn;                 // the instruction, with a preceding prefix applied
+  SemanticsFn fn = nullptr;  // nullptr: not decoded yet
+  uint32_t prefix_word = 0;  // the regext/regexti word when prefixed
+  uint8_t prefixed = 0;      // 1: this pc holds a prefix; the instruction itself is at pc + 4
+  uint8_t counts_lanes = 0;  // vector class: a thread instruction per active lane
+};
+
+class DecodeCache {
+ public:
+  explicit DecodeCache(const Memory& memory) : memory_(memory) {}
+
+  // Drops everything when device memory was written by the host since the last call.
+  void sync();
+
+  // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
+  const CachedInsn& at(uint32_t pc) {
+    if ((pc >> 12) != last_page_number_ || (pc & 3) != 0) select_page(pc);
+    CachedInsn& entry = last_page_->slots[(pc >> 2) & 1023];
+    if (!entry.fn) decode(entry, pc);
+    return entry;
+  }
+
+ private:
+  struct Page {
+    CachedInsn slots[kPageSize / 4];
+  };
+  void select_page(uint32_t pc);
+  void decode(CachedInsn& entry, uint32_t pc);
+
+  const Memory& memory_;
+  std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
+  uint32_t last_page_number_ = ~0u;
+  Page* last_page_ = nullptr;
+  uint64_t generation_ = ~uint64_t{0};
+};
+
+// The instruction text of an entry, for faults and the trace ("regext ...; vadd.vx ...").
+std::string disassemble(const CachedInsn& entry, uint32_t pc);
+
+}  // namespace ventus::sim

@@ -1,0 +1,144 @@
+// The device: SMs, the placement of a launch's workgroups and the host threads that run
+// the SMs (docs/simulator.md, "Dispatch").
+#include "ventus/device.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "sm.h"
+#include "ventus/error.h"
+
+namespace ventus::sim {
+
+std::string Fault::describe() const {
+  std::string where = fmt::format("kernel '{}' workgroup ({},{},{}) warp {} (SM {}) pc {:#010x}",
+                                  kernel, workgroup[0], workgroup[1], workgroup[2], warp, sm, pc);
+  if (!disassembly.empty()) where += fmt::format(" [{:08x} {}]", instruction, disassembly);
+  return where + ": " + message;
+}
+
+struct Device::Impl {
+  DeviceConfig config;
+  Memory memory;
+  std::vector<std::unique_ptr<Sm>> sms;
+};
+
+Device::Device(const DeviceConfig& config) : impl_(std::make_unique<Impl>()) {
+  impl_->config = config;
+  if (config.num_sms == 0) throw Error("device configuration: num_sms must be at least 1");
+  if (config.max_threads_per_warp == 0 || config.max_threads_per_warp > kMaxLanes)
+    throw Error(fmt::format("device configuration: max_threads_per_warp must be 1..{}", kMaxLanes));
+  if (config.max_workgroups_per_sm == 0 || config.max_workgroups_per_sm > 32)
+    throw Error("device configuration: max_workgroups_per_sm must be 1..32");
+  for (uint32_t s = 0; s < config.num_sms; ++s)
+    impl_->sms.push_back(std::make_unique<Sm>(s, impl_->config, impl_->memory));
+}
+
+Device::~Device() = default;
+
+const DeviceConfig& Device::config() const {
+  return impl_->config;
+}
+Memory& Device::memory() {
+  return impl_->memory;
+}
+
+namespace {
+
+// Why a workgroup of this launch can never be placed on an SM ("" when it can).
+std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
+  const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
+  if (T == 0 || T > c.max_threads_per_warp)
+    return fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp);
+  if (W == 0 || W > kMaxLanes)
+    return fmt::format("{} warps per workgroup; 1..{} are possible", W, kMaxLanes);
+  if (W > c.warp_slots_per_sm)
+    return fmt::format("a workgroup of {} warps needs more than the {} warp slots of an SM", W,
+                       c.warp_slots_per_sm);
+  if (W * l.sgpr_usage > c.sgprs_per_sm)
+    return fmt::format("a workgroup needs {} warps x {} scalar registers; an SM has {}", W,
+                       l.sgpr_usage, c.sgprs_per_sm);
+  if (W * l.vgpr_usage > c.vgprs_per_sm)
+    return fmt::format("a workgroup needs {} warps x {} vector registers; an SM has {}", W,
+                       l.vgpr_usage, c.vgprs_per_sm);
+  if (l.lds_bytes > c.lds_bytes_per_sm)
+    return fmt::format("a workgroup needs {} bytes of local memory; an SM has {}", l.lds_bytes,
+                       c.lds_bytes_per_sm);
+  return "";
+}
+
+}  // namespace
+
+LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const DeviceConfig& config = impl_->config;
+  LaunchResult result;
+  const uint64_t groups = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  std::string problem = placement_problem(launch, config);
+  if (problem.empty() && groups > UINT32_MAX) problem = "the grid has more than 2^32 workgroups";
+  if (!problem.empty()) {
+    Fault f;
+    f.kernel = launch.kernel_name;
+    f.pc = launch.start_pc;
+    f.message = "the launch cannot run: " + problem;
+    result.fault = std::move(f);
+    return result;
+  }
+
+  LaunchShared shared{launch, options, config};
+  // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
+  shared.lds_stride = (launch.lds_bytes + 3u) & ~3u;
+  shared.unlimited_budget = config.instruction_budget == 0;
+  shared.budget_left = config.instruction_budget;
+
+  // Workgroup i runs on SM i mod num_sms, and each SM admits its workgroups in order:
+  // placement depends only on the launch and the configuration.
+  const uint32_t num_sms = config.num_sms;
+  std::vector<std::vector<uint32_t>> queues(num_sms);
+  for (uint32_t i = 0; i < groups; ++i) queues[i % num_sms].push_back(i);
+  std::vector<Sm*> active;
+  for (uint32_t s = 0; s < num_sms; ++s) {
+    if (queues[s].empty()) continue;
+    impl_->sms[s]->start(shared, std::move(queues[s]));
+    active.push_back(impl_->sms[s].get());
+  }
+
+  // Each host thread runs a fixed group of SMs, a slice at a time in turn, so that SMs that
+  // wait on each other through global memory make progress on one thread too. A trace
+  // runs on one thread so that its lines come in a reproducible order.
+  constexpr uint64_t kSlice = 1 << 16;
+  const unsigned threads = options.trace ? 1u
+                                         : std::clamp<unsigned>(config.host_threads, 1u,
+                                                                std::max<size_t>(active.size(), 1));
+  auto worker = [&](unsigned index) {
+    std::vector<Sm*> mine;
+    for (size_t s = index; s < active.size(); s += threads) mine.push_back(active[s]);
+    while (!mine.empty() && !shared.stop.load(std::memory_order_relaxed)) {
+      std::erase_if(mine, [&](Sm* sm) { return !sm->run(kSlice); });
+    }
+  };
+  if (threads == 1) {
+    worker(0);
+  } else {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+  }
+
+  for (Sm* sm : active) {
+    const LaunchStats& s = sm->stats();
+    result.stats.warp_instructions += s.warp_instructions;
+    result.stats.thread_instructions += s.thread_instructions;
+    result.stats.divergences += s.divergences;
+    result.stats.barriers += s.barriers;
+    result.stats.workgroups += s.workgroups;
+  }
+  result.fault = std::move(shared.fault);
+  result.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace ventus::sim

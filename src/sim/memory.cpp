@@ -1,0 +1,118 @@
+// Device memory: a sparse table of 4 KiB pages over the 32-bit address space. A mapped page
+// shares one zero page until its first write (mapping the 256 MiB code allocation of the
+// hardware cases costs nothing). Entries are atomic because SMs on several host threads may
+// give a page its memory at the same time.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "ventus/device.h"
+#include "ventus/error.h"
+
+namespace ventus::sim {
+namespace {
+constexpr uint32_t kPages = 1u << 20;
+
+// [first, last] page numbers covering [base, base + size); size > 0.
+void page_range(uint32_t base, uint64_t size, uint32_t& first, uint32_t& last) {
+  if (size == 0 || uint64_t{base} + size > (uint64_t{1} << 32))
+    throw Error("device memory range at " + std::to_string(base) + " of " + std::to_string(size) +
+                " bytes is empty or goes beyond the 32-bit address space");
+  first = base >> 12;
+  last = static_cast<uint32_t>((uint64_t{base} + size - 1) >> 12);
+}
+
+alignas(kPageSize) uint8_t g_zero_page[kPageSize];
+}  // namespace
+
+uint8_t* Memory::zero_page() {
+  return g_zero_page;
+}
+
+uint8_t* Memory::materialize(uint32_t page_number) {
+  // Page-aligned, so naturally aligned words are lock-free atomics.
+  auto* fresh = static_cast<uint8_t*>(std::aligned_alloc(kPageSize, kPageSize));
+  if (!fresh) throw Error("out of host memory for device memory");
+  std::memset(fresh, 0, kPageSize);
+  uint8_t* expected = zero_page();
+  if (pages_[page_number].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+    return fresh;
+  std::free(fresh);  // another thread was first
+  return expected;
+}
+
+Memory::Memory() : pages_(new std::atomic<uint8_t*>[kPages]) {
+  for (uint32_t i = 0; i < kPages; ++i) pages_[i].store(nullptr, std::memory_order_relaxed);
+}
+
+Memory::~Memory() {
+  for (uint32_t i = 0; i < kPages; ++i) {
+    uint8_t* p = pages_[i].load(std::memory_order_relaxed);
+    if (p != zero_page()) std::free(p);
+  }
+}
+
+void Memory::map(uint32_t base, uint64_t size) {
+  uint32_t first, last;
+  page_range(base, size, first, last);
+  for (uint32_t p = first; p <= last; ++p)
+    if (!pages_[p].load(std::memory_order_relaxed))
+      pages_[p].store(zero_page(), std::memory_order_release);
+  ++generation_;
+}
+
+void Memory::unmap(uint32_t base, uint64_t size) {
+  uint32_t first, last;
+  page_range(base, size, first, last);
+  for (uint32_t p = first; p <= last; ++p) {
+    uint8_t* old = pages_[p].exchange(nullptr);
+    if (old != zero_page()) std::free(old);
+  }
+  ++generation_;
+}
+
+bool Memory::is_mapped(uint32_t addr, uint64_t size) const {
+  if (size == 0) return true;
+  if (uint64_t{addr} + size > (uint64_t{1} << 32)) return false;
+  const uint32_t last = static_cast<uint32_t>((uint64_t{addr} + size - 1) >> 12);
+  for (uint32_t p = addr >> 12; p <= last; ++p)
+    if (!pages_[p].load(std::memory_order_relaxed)) return false;
+  return true;
+}
+
+bool Memory::write(uint32_t addr, const void* src, uint64_t size) {
+  if (!is_mapped(addr, size)) return false;
+  const auto* from = static_cast<const uint8_t*>(src);
+  uint64_t done = 0;
+  while (done < size) {
+    const uint32_t a = static_cast<uint32_t>(addr + done);
+    const uint64_t chunk = std::min<uint64_t>(size - done, kPageSize - (a & (kPageSize - 1)));
+    std::memcpy(writable_page(a) + (a & (kPageSize - 1)), from + done, chunk);
+    done += chunk;
+  }
+  ++generation_;
+  return true;
+}
+
+bool Memory::read(uint32_t addr, void* dst, uint64_t size) const {
+  if (!is_mapped(addr, size)) return false;
+  auto* to = static_cast<uint8_t*>(dst);
+  uint64_t done = 0;
+  while (done < size) {
+    const uint32_t a = static_cast<uint32_t>(addr + done);
+    const uint64_t chunk = std::min<uint64_t>(size - done, kPageSize - (a & (kPageSize - 1)));
+    std::memcpy(to + done, page(a) + (a & (kPageSize - 1)), chunk);
+    done += chunk;
+  }
+  return true;
+}
+
+uint64_t Memory::mapped_bytes() const {
+  uint64_t n = 0;
+  for (uint32_t p = 0; p < kPages; ++p)
+    n += pages_[p].load(std::memory_order_relaxed) ? kPageSize : 0;
+  return n;
+}
+
+}  // namespace ventus::sim

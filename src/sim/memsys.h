@@ -1,0 +1,138 @@
+// Address translation of one SM: global memory (device Memory), the SM's local memory
+// behind the LDS window and per-thread private memory. Semantics ask it for a host pointer
+// to the bytes an access touches; it faults (ExecFault) for unmapped, out-of-range and
+// misaligned accesses. docs/simulator.md describes the memory map.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "ventus/device.h"
+#include "warp.h"
+
+namespace ventus::sim {
+
+// One memory access as the commit log shows it.
+struct MemAccess {
+  uint32_t address;  // the address the instruction computed (before private interleaving)
+  uint32_t value;    // loaded or stored value (zero-extended)
+  uint8_t lane;      // 0xff: a scalar access
+  uint8_t size;      // bytes
+  bool store;
+};
+
+inline constexpr uint32_t kLdsWindowEnd = kCodeBase;  // [0x70000000, 0x80000000) is local
+
+// The local memory of one SM: the whole LDS window, as lazily allocated zeroed pages.
+// DeviceConfig::lds_bytes_per_sm limits how many workgroups an SM holds, not which window
+// addresses work: the public start code variants space warp stacks 1 KiB or 1 MiB apart.
+class LocalMemory {
+ public:
+  static constexpr uint32_t kPages = (kLdsWindowEnd - kLdsWindowBase) / kPageSize;
+  LocalMemory() : pages_(kPages) {}
+  uint8_t* at(uint32_t offset) {
+    std::unique_ptr<uint8_t[]>& page = pages_[offset >> 12];
+    if (!page) {
+      page = std::make_unique<uint8_t[]>(kPageSize);  // value-initialized: zero
+      touched_.push_back(offset >> 12);
+    }
+    return page.get() + (offset & (kPageSize - 1));
+  }
+  // Back to all zeros (at the start of a launch).
+  void clear() {
+    for (uint32_t p : touched_) pages_[p].reset();
+    touched_.clear();
+  }
+
+ private:
+  std::vector<std::unique_ptr<uint8_t[]>> pages_;
+  std::vector<uint32_t> touched_;
+};
+
+class MemorySystem {
+ public:
+  static constexpr uint8_t kScalarLane = 0xff;
+
+  MemorySystem(Memory& global, LocalMemory& local) : global_(global), local_(local) {}
+
+  // Scalar and RVV accesses: the LDS window or global memory.
+  uint8_t* data_pointer(uint32_t address, unsigned size, bool store) const {
+    check_alignment(address, size, store);
+    if (address >= kLdsWindowBase && address < kLdsWindowEnd)
+      return local_.at(address - kLdsWindowBase);
+    uint8_t* page = page_for(address, store);
+    if (!page) unmapped(address, store);
+    return page + (address & (kPageSize - 1));
+  }
+
+  // Private memory of thread `lane` of warp w at private address a (the guide's formula).
+  uint8_t* private_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size,
+                           bool store) const {
+    check_alignment(a, size, store);
+    const uint32_t physical = w.csr_pds + (a & ~3u) * w.lanes + (a & 3u) + 4u * lane;
+    uint8_t* page = page_for(physical, store);
+    if (!page) unmapped_private(a, physical, store);
+    return page + (physical & (kPageSize - 1));
+  }
+
+  // The "12" series (flat addressing): addresses whose top byte is zero are private, the
+  // rest are local or global as for data_pointer.
+  uint8_t* flat_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size, bool store) const {
+    return (a >> 24) == 0 ? private_pointer(w, lane, a, size, store) : data_pointer(a, size, store);
+  }
+
+  void record(uint32_t address, uint32_t value, uint8_t lane, uint8_t size, bool store) const {
+    if (log) log->push_back({address, value, lane, size, store});
+  }
+
+  // The commit log of the current instruction, or nullptr when not tracing.
+  std::vector<MemAccess>* log = nullptr;
+
+ private:
+  // Loads may read the shared zero page of a mapped page nothing wrote yet; stores need the
+  // page's own memory. The result is only written through when store is set.
+  uint8_t* page_for(uint32_t address, bool store) const {
+    return store ? global_.writable_page(address) : const_cast<uint8_t*>(global_.page(address));
+  }
+  static void check_alignment(uint32_t address, unsigned size, bool store);
+  [[noreturn]] static void misaligned(uint32_t address, unsigned size, bool store);
+  [[noreturn]] static void unmapped(uint32_t address, bool store);
+  [[noreturn]] static void unmapped_private(uint32_t a, uint32_t physical, bool store);
+
+  Memory& global_;
+  LocalMemory& local_;
+};
+
+inline void MemorySystem::check_alignment(uint32_t address, unsigned size, bool store) {
+  if ((address & (size - 1)) != 0) misaligned(address, size, store);
+}
+
+// Little-endian loads and stores of 1, 2 or 4 bytes (the host is little-endian).
+inline uint32_t load_bytes(const uint8_t* p, unsigned size) {
+  switch (size) {
+    case 1: return *p;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    default: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+  }
+}
+inline void store_bytes(uint8_t* p, uint32_t value, unsigned size) {
+  std::memcpy(p, &value, size);
+}
+
+// Sign-extends the low `size` bytes.
+inline uint32_t sign_extend(uint32_t v, unsigned size) {
+  const unsigned shift = 32 - 8 * size;
+  return static_cast<uint32_t>(static_cast<int32_t>(v << shift) >> shift);
+}
+
+}  // namespace ventus::sim

@@ -1,0 +1,283 @@
+// Vector memory: the RVV loads and stores (unit-stride, strided, indexed) and the Ventus
+// per-thread forms: the "12" series (flat addressing, vs1 + simm12) and the private-memory
+// series (vs1 + simm11, interleaved per thread). Every access acts only on the active lanes
+// (SIMT mask, vl, v0 when vm = 0). An instruction faults before it changes anything: loads
+// collect all lanes first, stores translate all addresses first.
+#include <fmt/format.h>
+
+#include "memsys.h"
+#include "semantics.h"
+
+namespace ventus::sim {
+namespace {
+
+enum class Space : uint8_t { Data, Flat, Private };
+
+void check_registers(unsigned reg, unsigned regs, const char* role) {
+  if (reg % regs != 0 || reg + regs > kNumVRegs)
+    fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
+}
+
+template <Space S>
+inline uint8_t* translate(Exec& ctx, unsigned lane, uint32_t address, unsigned size, bool store) {
+  if constexpr (S == Space::Data)
+    return ctx.mem->data_pointer(address, size, store);
+  else if constexpr (S == Space::Flat)
+    return ctx.mem->flat_pointer(ctx.warp, lane, address, size, store);
+  else
+    return ctx.mem->private_pointer(ctx.warp, lane, address, size, store);
+}
+
+// Fault messages name the lane.
+template <class F>
+inline auto in_lane(unsigned lane, F&& f) {
+  try {
+    return f();
+  } catch (const ExecFault& e) {
+    throw ExecFault(fmt::format("thread {}: {}", lane, e.what()));
+  }
+}
+
+// v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
+template <Space S, class Address>
+void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_signed,
+                 uint32_t active, Address address) {
+  check_registers(vd, regs, "vd");
+  Warp& w = ctx.warp;
+  uint32_t loaded[2][kMaxLanes];
+  for (unsigned k = 0; k < regs; ++k) {
+    for (uint32_t m = active; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+      const uint32_t a = address(k, lane);
+      const uint32_t raw =
+          load_bytes(in_lane(lane, [&] { return translate<S>(ctx, lane, a, size, false); }), size);
+      ctx.mem->record(a, raw, static_cast<uint8_t>(lane), static_cast<uint8_t>(size), false);
+      loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
+    }
+  }
+  for (unsigned k = 0; k < regs; ++k)
+    for (uint32_t m = active; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+      w.v[vd + k][lane] = loaded[k][lane];
+    }
+}
+
+// memory[address(k, lane)] = low `size` bytes of v[vs + k][lane].
+template <Space S, class Address>
+void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t active,
+                  Address address) {
+  check_registers(vs, regs, "vs3");
+  Warp& w = ctx.warp;
+  uint8_t* where[2][kMaxLanes];
+  for (unsigned k = 0; k < regs; ++k)
+    for (uint32_t m = active; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+      const uint32_t a = address(k, lane);
+      where[k][lane] = in_lane(lane, [&] { return translate<S>(ctx, lane, a, size, true); });
+    }
+  const uint32_t keep = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  for (unsigned k = 0; k < regs; ++k)
+    for (uint32_t m = active; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+      const uint32_t value = w.v[vs + k][lane] & keep;
+      store_bytes(where[k][lane], value, size);
+      if (ctx.mem->log)
+        ctx.mem->record(address(k, lane), value, static_cast<uint8_t>(lane),
+                        static_cast<uint8_t>(size), true);
+    }
+}
+
+// Unit stride: element k*lanes + lane at rs1 + (k*lanes + lane) * size.
+void unit_load(Exec& ctx, const Insn& in, unsigned size) {
+  const uint32_t base = ctx.warp.x[in.rs1], lanes = ctx.warp.lanes;
+  vector_load<Space::Data>(
+      ctx, in.rd, ctx.warp.vcfg.lmul, size, false, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (k * lanes + lane) * size; });
+}
+void unit_store(Exec& ctx, const Insn& in, unsigned size) {
+  const uint32_t base = ctx.warp.x[in.rs1], lanes = ctx.warp.lanes;
+  vector_store<Space::Data>(
+      ctx, in.rs3, ctx.warp.vcfg.lmul, size, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (k * lanes + lane) * size; });
+}
+
+// Strided: element j at rs1 + j * x[rs2].
+void strided_load(Exec& ctx, const Insn& in, unsigned size) {
+  const uint32_t base = ctx.warp.x[in.rs1], stride = ctx.warp.x[in.rs2], lanes = ctx.warp.lanes;
+  vector_load<Space::Data>(
+      ctx, in.rd, ctx.warp.vcfg.lmul, size, false, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (k * lanes + lane) * stride; });
+}
+void strided_store(Exec& ctx, const Insn& in, unsigned size) {
+  const uint32_t base = ctx.warp.x[in.rs1], stride = ctx.warp.x[in.rs2], lanes = ctx.warp.lanes;
+  vector_store<Space::Data>(
+      ctx, in.rs3, ctx.warp.vcfg.lmul, size, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (k * lanes + lane) * stride; });
+}
+
+// Indexed: element at rs1 + the index (index_size bytes, zero-extended) of vs2; the data
+// width is SEW, as in RVV.
+void indexed_load(Exec& ctx, const Insn& in, unsigned index_size) {
+  const Warp& w = ctx.warp;
+  const uint32_t base = w.x[in.rs1];
+  const uint32_t index_mask = index_size == 4 ? ~0u : (1u << (8 * index_size)) - 1;
+  check_registers(in.rs2, w.vcfg.lmul, "vs2");
+  vector_load<Space::Data>(
+      ctx, in.rd, w.vcfg.lmul, w.vcfg.sew / 8, false, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (w.v[in.rs2 + k][lane] & index_mask); });
+}
+void indexed_store(Exec& ctx, const Insn& in, unsigned index_size) {
+  const Warp& w = ctx.warp;
+  const uint32_t base = w.x[in.rs1];
+  const uint32_t index_mask = index_size == 4 ? ~0u : (1u << (8 * index_size)) - 1;
+  check_registers(in.rs2, w.vcfg.lmul, "vs2");
+  vector_store<Space::Data>(
+      ctx, in.rs3, w.vcfg.lmul, w.vcfg.sew / 8, ctx.active_lanes(in.vm),
+      [&](unsigned k, unsigned lane) { return base + (w.v[in.rs2 + k][lane] & index_mask); });
+}
+
+// Per-thread forms: address = vs1[lane] + imm, one register, SIMT-active lanes.
+template <Space S>
+void thread_load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
+  check_registers(in.rs1, 1, "vs1");
+  const uint32_t* vs1 = ctx.warp.v[in.rs1];
+  const uint32_t offset = static_cast<uint32_t>(in.imm);
+  vector_load<S>(ctx, in.rd, 1, size, is_signed, ctx.warp.mask,
+                 [&](unsigned, unsigned lane) { return vs1[lane] + offset; });
+}
+template <Space S>
+void thread_store(Exec& ctx, const Insn& in, unsigned size) {
+  check_registers(in.rs1, 1, "vs1");
+  const uint32_t* vs1 = ctx.warp.v[in.rs1];
+  const uint32_t offset = static_cast<uint32_t>(in.imm);
+  vector_store<S>(ctx, in.rs2, 1, size, ctx.warp.mask,
+                  [&](unsigned, unsigned lane) { return vs1[lane] + offset; });
+}
+
+}  // namespace
+
+VT_SEM(VLE8_V) {
+  unit_load(ctx, in, 1);
+}
+VT_SEM(VLE16_V) {
+  unit_load(ctx, in, 2);
+}
+VT_SEM(VLE32_V) {
+  unit_load(ctx, in, 4);
+}
+VT_SEM(VSE8_V) {
+  unit_store(ctx, in, 1);
+}
+VT_SEM(VSE16_V) {
+  unit_store(ctx, in, 2);
+}
+VT_SEM(VSE32_V) {
+  unit_store(ctx, in, 4);
+}
+VT_SEM(VLSE8_V) {
+  strided_load(ctx, in, 1);
+}
+VT_SEM(VLSE16_V) {
+  strided_load(ctx, in, 2);
+}
+VT_SEM(VLSE32_V) {
+  strided_load(ctx, in, 4);
+}
+VT_SEM(VSSE8_V) {
+  strided_store(ctx, in, 1);
+}
+VT_SEM(VSSE16_V) {
+  strided_store(ctx, in, 2);
+}
+VT_SEM(VSSE32_V) {
+  strided_store(ctx, in, 4);
+}
+// Ordered and unordered indexed forms are the same here: lanes are accessed in order.
+VT_SEM(VLUXEI8_V) {
+  indexed_load(ctx, in, 1);
+}
+VT_SEM(VLUXEI16_V) {
+  indexed_load(ctx, in, 2);
+}
+VT_SEM(VLUXEI32_V) {
+  indexed_load(ctx, in, 4);
+}
+VT_SEM(VLOXEI8_V) {
+  indexed_load(ctx, in, 1);
+}
+VT_SEM(VLOXEI16_V) {
+  indexed_load(ctx, in, 2);
+}
+VT_SEM(VLOXEI32_V) {
+  indexed_load(ctx, in, 4);
+}
+VT_SEM(VSUXEI8_V) {
+  indexed_store(ctx, in, 1);
+}
+VT_SEM(VSUXEI16_V) {
+  indexed_store(ctx, in, 2);
+}
+VT_SEM(VSUXEI32_V) {
+  indexed_store(ctx, in, 4);
+}
+VT_SEM(VSOXEI8_V) {
+  indexed_store(ctx, in, 1);
+}
+VT_SEM(VSOXEI16_V) {
+  indexed_store(ctx, in, 2);
+}
+VT_SEM(VSOXEI32_V) {
+  indexed_store(ctx, in, 4);
+}
+
+VT_SEM(VLB12_V) {
+  thread_load<Space::Flat>(ctx, in, 1, true);
+}
+VT_SEM(VLH12_V) {
+  thread_load<Space::Flat>(ctx, in, 2, true);
+}
+VT_SEM(VLW12_V) {
+  thread_load<Space::Flat>(ctx, in, 4, false);
+}
+VT_SEM(VLBU12_V) {
+  thread_load<Space::Flat>(ctx, in, 1, false);
+}
+VT_SEM(VLHU12_V) {
+  thread_load<Space::Flat>(ctx, in, 2, false);
+}
+VT_SEM(VSB12_V) {
+  thread_store<Space::Flat>(ctx, in, 1);
+}
+VT_SEM(VSH12_V) {
+  thread_store<Space::Flat>(ctx, in, 2);
+}
+VT_SEM(VSW12_V) {
+  thread_store<Space::Flat>(ctx, in, 4);
+}
+
+VT_SEM(VLB_V) {
+  thread_load<Space::Private>(ctx, in, 1, true);
+}
+VT_SEM(VLH_V) {
+  thread_load<Space::Private>(ctx, in, 2, true);
+}
+VT_SEM(VLW_V) {
+  thread_load<Space::Private>(ctx, in, 4, false);
+}
+VT_SEM(VLBU_V) {
+  thread_load<Space::Private>(ctx, in, 1, false);
+}
+VT_SEM(VLHU_V) {
+  thread_load<Space::Private>(ctx, in, 2, false);
+}
+VT_SEM(VSB_V) {
+  thread_store<Space::Private>(ctx, in, 1);
+}
+VT_SEM(VSH_V) {
+  thread_store<Space::Private>(ctx, in, 2);
+}
+VT_SEM(VSW_V) {
+  thread_store<Space::Private>(ctx, in, 4);
+}
+
+}  // namespace ventus::sim

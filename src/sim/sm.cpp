@@ -1,0 +1,321 @@
+#include "sm.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstring>
+
+#include "trace.h"
+
+namespace ventus::sim {
+
+Sm::Sm(uint32_t index, const DeviceConfig& config, Memory& memory)
+    : index_(index), config_(config), memory_(memory), memsys_(memory, lds_), cache_(memory) {}
+
+void Sm::start(LaunchShared& shared, std::vector<uint32_t> workgroups) {
+  shared_ = &shared;
+  queue_.assign(workgroups.begin(), workgroups.end());
+  resident_.clear();
+  groups_.clear();  // what a faulted launch left behind
+  warp_pool_.clear();
+  for (auto& w : all_warps_) warp_pool_.push_back(w.get());
+  cursor_ = 0;
+  free_warps_ = config_.warp_slots_per_sm;
+  free_sgprs_ = config_.sgprs_per_sm;
+  free_vgprs_ = config_.vgprs_per_sm;
+  used_slots_ = 0;
+  credit_ = 0;
+  stats_ = {};
+  // Local memory starts zeroed at every launch (its contents are undefined for a kernel).
+  lds_.clear();
+  cache_.sync();
+  admit();
+}
+
+// A workgroup needs W warp slots, W * sgpr_usage scalar and W * vgpr_usage vector
+// registers, a free workgroup slot whose local-memory window fits the SM.
+bool Sm::fits(uint32_t& slot) const {
+  const KernelLaunch& l = shared_->launch;
+  const uint32_t w = l.warps_per_workgroup;
+  if (w > free_warps_ || w * l.sgpr_usage > free_sgprs_ || w * l.vgpr_usage > free_vgprs_)
+    return false;
+  for (uint32_t k = 0; k < config_.max_workgroups_per_sm && k < 32; ++k) {
+    if (used_slots_ & (1u << k)) continue;
+    if (uint64_t{k + 1} * shared_->lds_stride > config_.lds_bytes_per_sm) return false;
+    slot = k;
+    return true;
+  }
+  return false;
+}
+
+void Sm::admit() {
+  uint32_t slot = 0;
+  while (!queue_.empty() && fits(slot)) {
+    place(queue_.front(), slot);
+    queue_.pop_front();
+  }
+}
+
+void Sm::place(uint32_t linear, uint32_t slot) {
+  const KernelLaunch& l = shared_->launch;
+  const uint32_t W = l.warps_per_workgroup, T = l.threads_per_warp;
+  auto group = std::make_unique<WorkgroupState>();
+  group->linear = linear;
+  group->id[0] = linear % l.grid[0];
+  group->id[1] = (linear / l.grid[0]) % l.grid[1];
+  group->id[2] = linear / (l.grid[0] * l.grid[1]);
+  group->slot = slot;
+  group->live = W;
+  used_slots_ |= 1u << slot;
+  free_warps_ -= W;
+  free_sgprs_ -= W * l.sgpr_usage;
+  free_vgprs_ -= W * l.vgpr_usage;
+  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;
+  for (uint32_t wid = 0; wid < W; ++wid) {
+    Warp* reused = nullptr;
+    if (warp_pool_.empty()) {
+      all_warps_.push_back(std::make_unique<Warp>());
+      reused = all_warps_.back().get();
+    } else {
+      reused = warp_pool_.back();
+      warp_pool_.pop_back();
+      std::memset(reused->x, 0, sizeof reused->x);
+      std::memset(reused->v, 0, sizeof reused->v);
+      reused->simt_stack.clear();
+    }
+    Warp& w = *reused;
+    w.pc = l.start_pc;
+    w.lanes = T;
+    w.lane_mask = T >= 32 ? ~0u : (1u << T) - 1;
+    w.mask = w.lane_mask;
+    w.vcfg = {0xd0, T, 32, 1};  // e32, m1, ta, ma; vl = threads per warp
+    w.frm = w.fflags = w.vxrm = w.vxsat = 0;
+    w.rpc = w.print = 0;
+    w.csr_tid = wid * T;
+    w.csr_numw = W;
+    w.csr_numt = T;
+    w.csr_knl = l.knl_address;
+    w.csr_wgid = slot;
+    w.csr_wid = wid;
+    w.csr_lds = kLdsWindowBase + slot * shared_->lds_stride;
+    w.csr_pds = l.pds_base + linear * W * private_per_warp + wid * private_per_warp;
+    for (int d = 0; d < 3; ++d) w.csr_gid[d] = group->id[d];
+    w.mstatus = w.mtvec = w.mscratch = 0;
+    w.status = WarpStatus::Ready;
+    w.warp_in_group = wid;
+    w.reservation_valid = false;
+    group->warps.push_back(&w);
+  }
+  for (Warp* w : group->warps) resident_.push_back({w, group.get()});
+  groups_.push_back(std::move(group));
+  ++stats_.workgroups;
+}
+
+void Sm::retire(WorkgroupState* group) {
+  const KernelLaunch& l = shared_->launch;
+  const uint32_t W = l.warps_per_workgroup;
+  // Drop its warps from the round, keeping the cursor on the same next warp.
+  size_t kept = 0;
+  size_t new_cursor = 0;
+  for (size_t i = 0; i < resident_.size(); ++i) {
+    if (i == cursor_) new_cursor = kept;
+    if (resident_[i].group != group) resident_[kept++] = resident_[i];
+  }
+  if (cursor_ >= resident_.size()) new_cursor = kept;
+  resident_.resize(kept);
+  cursor_ = kept == 0 ? 0 : new_cursor % kept;
+  for (Warp* w : group->warps) warp_pool_.push_back(w);
+  used_slots_ &= ~(1u << group->slot);
+  free_warps_ += W;
+  free_sgprs_ += W * l.sgpr_usage;
+  free_vgprs_ += W * l.vgpr_usage;
+  for (auto it = groups_.begin(); it != groups_.end(); ++it)
+    if (it->get() == group) {
+      groups_.erase(it);
+      break;
+    }
+  admit();
+}
+
+bool Sm::take_budget(uint64_t want, uint64_t& granted) {
+  if (shared_->unlimited_budget) {
+    granted = want;
+    return true;
+  }
+  if (credit_ == 0) {
+    constexpr uint64_t kChunk = 1 << 14;
+    uint64_t left = shared_->budget_left.load(std::memory_order_relaxed);
+    uint64_t take = 0;
+    do {
+      take = std::min(left, kChunk);
+    } while (take > 0 && !shared_->budget_left.compare_exchange_weak(left, left - take));
+    credit_ = take;
+  }
+  granted = std::min(want, credit_);
+  return granted > 0;
+}
+
+// A barrier arrival or an end of warp: when every live warp waits, the barrier completes,
+// provided they all wait at the same barrier (same resume pc); otherwise it never can.
+void Sm::arrive_or_end(WorkgroupState& group) {
+  if (group.live == 0 || group.waiting < group.live) return;
+  uint32_t pc = 0;
+  bool first = true;
+  for (const Warp* w : group.warps) {
+    if (w->status != WarpStatus::AtBarrier) continue;
+    if (!first && w->pc != pc) {
+      report_deadlock(group);
+      return;
+    }
+    pc = w->pc;
+    first = false;
+  }
+  for (Warp* w : group.warps)
+    if (w->status == WarpStatus::AtBarrier) w->status = WarpStatus::Ready;
+  group.waiting = 0;
+}
+
+void Sm::report_deadlock(const WorkgroupState& group) {
+  std::string where;
+  for (const Warp* w : group.warps)
+    if (w->status == WarpStatus::AtBarrier)
+      where += fmt::format("{}warp {} at {:#010x}", where.empty() ? "" : ", ", w->warp_in_group,
+                           w->pc - 4);
+  const Warp& first = *group.warps.front();
+  report(
+      first, group, first.pc - 4, nullptr,
+      "deadlock: every live warp of the workgroup waits at a barrier, but not at the same one (" +
+          where + "); the barrier can never complete");
+}
+
+void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, const CachedInsn* entry,
+                const std::string& message) {
+  Fault f;
+  f.message = message;
+  f.kernel = shared_->launch.kernel_name;
+  for (int d = 0; d < 3; ++d) f.workgroup[d] = group.id[d];
+  f.warp = warp.warp_in_group;
+  f.sm = index_;
+  f.pc = pc;
+  if (entry && entry->fn) {
+    f.pc = pc + 4 * entry->prefixed;
+    f.instruction = entry->insn.raw;
+    f.disassembly = disassemble(*entry, pc);
+  } else {
+    uint32_t word = 0;
+    if (memory_.read(pc, &word, 4)) {
+      f.instruction = word;
+      CachedInsn plain;
+      if (auto d = isa::decode(word)) plain.insn = *d;
+      plain.insn.raw = word;
+      f.disassembly = disassemble(plain, pc);
+    }
+  }
+  std::lock_guard lock(shared_->mutex);
+  if (!shared_->fault) shared_->fault = std::move(f);
+  shared_->stop.store(true);
+}
+
+bool Sm::run(uint64_t instructions) {
+  uint64_t done = 0;
+  const uint64_t quantum = std::max<uint32_t>(1, config_.schedule_quantum);
+  while (done < instructions) {
+    if (shared_->stop.load(std::memory_order_relaxed)) return false;
+    if (resident_.empty()) return false;  // admit() already placed all that fit
+    // The next ready warp in the round.
+    size_t i = cursor_;
+    size_t looked = 0;
+    while (resident_[i].warp->status != WarpStatus::Ready && looked < resident_.size()) {
+      i = (i + 1) % resident_.size();
+      ++looked;
+    }
+    if (looked == resident_.size()) {
+      // Every barrier completes when its last live warp arrives (arrive_or_end), so this
+      // only happens after a fault was reported for the workgroup.
+      return false;
+    }
+    Resident r = resident_[i];
+    cursor_ = (i + 1) % resident_.size();
+    uint64_t granted = 0;
+    if (!take_budget(quantum, granted)) {
+      report(*r.warp, *r.group, r.warp->pc, nullptr,
+             fmt::format("instruction budget exhausted: {} warp instructions executed "
+                         "(DeviceConfig::instruction_budget); does the kernel loop forever?",
+                         shared_->config.instruction_budget));
+      return false;
+    }
+    const uint64_t ran = shared_->options.trace ? run_warp<true>(*r.warp, *r.group, granted)
+                                                : run_warp<false>(*r.warp, *r.group, granted);
+    done += ran;
+    if (!shared_->unlimited_budget) credit_ -= std::min(credit_, ran);
+    if (r.group->live == 0) retire(r.group);
+  }
+  return !resident_.empty();
+}
+
+template <bool kTrace>
+uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
+  Exec ctx{w, &group, &memsys_};
+  uint32_t pc = w.pc;
+  uint64_t n = 0, lanes = 0;
+  const CachedInsn* entry = nullptr;
+  TraceState trace_state;
+  try {
+    while (n < limit) {
+      entry = nullptr;  // a fetch fault has no entry
+      entry = &cache_.at(pc);
+      ctx.pc = pc + 4 * entry->prefixed;
+      ctx.next_pc = ctx.pc + 4;
+      const uint32_t mask_before = w.mask;
+      if constexpr (kTrace) trace_state.before(w, memsys_);
+      entry->fn(ctx, entry->insn);
+      n += 1 + entry->prefixed;
+      lanes += (entry->counts_lanes ? static_cast<uint32_t>(std::popcount(mask_before)) : 1u) +
+               entry->prefixed;
+      if constexpr (kTrace) {
+        const std::string line = trace_state.after(w, memsys_, *entry, pc, index_, group.linear);
+        std::lock_guard lock(shared_->mutex);
+        shared_->options.trace(line);
+      }
+      pc = ctx.next_pc;
+      if (ctx.flow != Flow::Next) {
+        const Flow flow = ctx.flow;
+        ctx.flow = Flow::Next;
+        if (flow == Flow::Print) {
+          if (shared_->options.on_print) {
+            const PrintRequest request{group.linear, w.warp_in_group, w.print};
+            std::lock_guard lock(shared_->mutex);
+            shared_->options.on_print(request);
+            w.print = 0;
+          }
+          continue;
+        }
+        w.pc = pc;
+        if (flow == Flow::Barrier) {
+          ++stats_.barriers;
+          w.status = WarpStatus::AtBarrier;
+          ++group.waiting;
+        } else {  // End
+          w.status = WarpStatus::Ended;
+          --group.live;
+        }
+        arrive_or_end(group);
+        break;
+      }
+    }
+    w.pc = pc;
+  } catch (const ExecFault& e) {
+    w.pc = pc;
+    if constexpr (kTrace) memsys_.log = nullptr;
+    report(w, group, pc, entry && entry->fn ? entry : nullptr, e.what());
+  }
+  stats_.warp_instructions += n;
+  stats_.thread_instructions += lanes;
+  stats_.divergences += ctx.divergences;
+  return n;
+}
+
+template uint64_t Sm::run_warp<true>(Warp&, WorkgroupState&, uint64_t);
+template uint64_t Sm::run_warp<false>(Warp&, WorkgroupState&, uint64_t);
+
+}  // namespace ventus::sim

@@ -1,0 +1,92 @@
+// One streaming multiprocessor: its resident workgroups and warps, its local memory, its
+// decode cache, and the scheduler that interleaves its warps (docs/simulator.md,
+// "Scheduling").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "decode_cache.h"
+#include "memsys.h"
+#include "ventus/device.h"
+#include "warp.h"
+
+namespace ventus::sim {
+
+struct WorkgroupState {
+  uint32_t id[3] = {0, 0, 0};
+  uint32_t linear = 0;   // x + gx * (y + gy * z)
+  uint32_t slot = 0;     // CSR_WGID; its local memory is slot * lds_stride
+  uint32_t live = 0;     // warps that have not ended
+  uint32_t waiting = 0;  // live warps waiting at a barrier
+  std::vector<Warp*> warps;
+};
+
+// What all SMs of one launch share.
+struct LaunchShared {
+  LaunchShared(const KernelLaunch& l, const RunOptions& o, const DeviceConfig& c)
+      : launch(l), options(o), config(c) {}
+  const KernelLaunch& launch;
+  const RunOptions& options;
+  const DeviceConfig& config;
+  uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
+  bool unlimited_budget = false;
+  std::atomic<uint64_t> budget_left{0};  // warp instructions not yet handed to an SM
+  std::atomic<bool> stop{false};         // a fault happened: every SM stops
+  std::mutex mutex;                      // fault, print handler, trace sink
+  std::optional<Fault> fault;
+};
+
+class Sm {
+ public:
+  Sm(uint32_t index, const DeviceConfig& config, Memory& memory);
+
+  // Prepares a launch: `workgroups` are the linear ids this SM runs, in order.
+  void start(LaunchShared& shared, std::vector<uint32_t> workgroups);
+  // Runs up to about `instructions` warp instructions; false once everything it was given
+  // has ended (or the launch stopped).
+  bool run(uint64_t instructions);
+  const LaunchStats& stats() const { return stats_; }
+
+ private:
+  struct Resident {
+    Warp* warp;
+    WorkgroupState* group;
+  };
+  void admit();
+  bool fits(uint32_t& slot) const;
+  void place(uint32_t linear, uint32_t slot);
+  void retire(WorkgroupState* group);
+  template <bool kTrace>
+  uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
+  void arrive_or_end(WorkgroupState& group);
+  bool take_budget(uint64_t want, uint64_t& granted);
+  void report(const Warp& warp, const WorkgroupState& group, uint32_t pc, const CachedInsn* entry,
+              const std::string& message);
+  void report_deadlock(const WorkgroupState& group);
+
+  uint32_t index_;
+  const DeviceConfig& config_;
+  Memory& memory_;
+  LocalMemory lds_;
+  MemorySystem memsys_;
+  DecodeCache cache_;
+  std::vector<std::unique_ptr<Warp>> all_warps_;  // every warp this SM ever created
+  std::vector<Warp*> warp_pool_;                  // the free ones, reused across workgroups
+  std::vector<std::unique_ptr<WorkgroupState>> groups_;
+  std::vector<Resident> resident_;  // in admission order; the scheduler goes round
+  size_t cursor_ = 0;
+  std::deque<uint32_t> queue_;  // workgroups not yet admitted
+  uint32_t free_warps_ = 0, free_sgprs_ = 0, free_vgprs_ = 0;
+  uint32_t used_slots_ = 0;  // bit k: workgroup slot k is taken
+  uint64_t credit_ = 0;      // budget this SM holds
+  LaunchShared* shared_ = nullptr;
+  LaunchStats stats_;
+};
+
+}  // namespace ventus::sim

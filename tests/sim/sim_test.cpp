@@ -1,0 +1,280 @@
+// Hand-assembled kernels on the simulator; expected values are computed here on the host.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "sim_harness.h"
+
+namespace ventus::test {
+namespace {
+
+constexpr uint32_t kOut = 0x90000000;
+
+struct Fixture {
+  explicit Fixture(const sim::DeviceConfig& config = {}) : device(config) {
+    device.memory().map(kOut, 64 * 1024);
+  }
+  sim::Device device;
+};
+
+TEST(SimScalar, IntegerArithmeticBranchesAndCalls) {
+  Fixture f;
+  load_program(f.device, R"(
+    li s0, 0x90000000
+    li t0, -7
+    li t1, 3
+    div t2, t0, t1
+    sw t2, 0(s0)
+    rem t2, t0, t1
+    sw t2, 4(s0)
+    divu t2, t0, zero
+    sw t2, 8(s0)
+    mulh t2, t0, t1
+    sw t2, 12(s0)
+    mulhu t2, t0, t1
+    sw t2, 16(s0)
+    sra t2, t0, t1
+    sw t2, 20(s0)
+    srl t2, t0, t1
+    sw t2, 24(s0)
+    slt t2, t0, t1
+    sw t2, 28(s0)
+    sltu t2, t0, t1
+    sw t2, 32(s0)
+    li a0, 10
+    call sum
+    sw a0, 36(s0)
+    li t0, 0x8081
+    sh t0, 40(s0)
+    lb t1, 40(s0)
+    sw t1, 44(s0)
+    lhu t1, 40(s0)
+    sw t1, 48(s0)
+    lh t1, 40(s0)
+    sw t1, 52(s0)
+    lui t1, 0xabcde
+    sw t1, 56(s0)
+    endprg x0, x0, x0
+# sum of 1..a0 by a loop
+sum:
+    li t0, 0
+1:  add t0, t0, a0
+    addi a0, a0, -1
+    bnez a0, 1b
+    mv a0, t0
+    ret
+)");
+  const auto r = f.device.run(launch_of(1, 4));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const int32_t a = -7, b = 3;
+  const std::vector<uint32_t> expected = {
+      static_cast<uint32_t>(a / b),
+      static_cast<uint32_t>(a % b),
+      0xffffffffu,
+      static_cast<uint32_t>((int64_t{a} * b) >> 32),
+      static_cast<uint32_t>((uint64_t{static_cast<uint32_t>(a)} * 3) >> 32),
+      static_cast<uint32_t>(a >> 3),
+      static_cast<uint32_t>(a) >> 3,
+      1,
+      0,
+      55,
+      0x8081,  // sh stored the low half; the upper half of the word stays 0
+      0xffffff81u,
+      0x8081,
+      0xffff8081u,
+      0xabcde000u};
+  EXPECT_EQ(read_words(f.device, kOut, expected.size()), expected);
+  EXPECT_EQ(r.stats.warp_instructions, r.stats.thread_instructions);  // all scalar
+}
+
+// The CSRs of every warp of a 3-workgroup launch, two warps of 8 threads each.
+TEST(SimCsr, ValuesAtDispatch) {
+  for (uint32_t sms : {1u, 2u}) {
+    sim::DeviceConfig config;
+    config.num_sms = sms;
+    Fixture f(config);
+    load_program(f.device, R"(
+    csrr t0, gidx
+    csrr t1, wid
+    slli t0, t0, 1
+    add t0, t0, t1
+    slli t0, t0, 6
+    li s0, 0x90000000
+    add s0, s0, t0
+    csrr t0, tid
+    sw t0, 0(s0)
+    csrr t0, numw
+    sw t0, 4(s0)
+    csrr t0, numt
+    sw t0, 8(s0)
+    csrr t0, knl
+    sw t0, 12(s0)
+    csrr t0, wgid
+    sw t0, 16(s0)
+    csrr t0, wid
+    sw t0, 20(s0)
+    csrr t0, lds
+    sw t0, 24(s0)
+    csrr t0, pds
+    sw t0, 28(s0)
+    csrr t0, gidx
+    sw t0, 32(s0)
+    csrr t0, gidy
+    sw t0, 36(s0)
+    csrr t0, vl
+    sw t0, 40(s0)
+    csrr t0, vlenb
+    sw t0, 44(s0)
+    csrr t0, vtype
+    sw t0, 48(s0)
+    li t0, 0x3
+    csrw frm, t0
+    li t0, 0x7
+    csrs fflags, t0
+    csrr t0, fcsr
+    sw t0, 52(s0)
+    endprg x0, x0, x0
+)");
+    sim::KernelLaunch l = launch_of(2, 8, 3);
+    l.knl_address = 0x90008000;
+    l.lds_bytes = 2048;
+    l.pds_base = 0x91000000;
+    l.pds_bytes_per_thread = 256;
+    const auto r = f.device.run(l);
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    EXPECT_EQ(r.stats.workgroups, 3u);
+    for (uint32_t g = 0; g < 3; ++g) {
+      for (uint32_t w = 0; w < 2; ++w) {
+        const auto words = read_words(f.device, kOut + (g * 2 + w) * 64, 14);
+        // Workgroup g runs on SM g % sms, in slot (g / sms) there (all fit at once).
+        const uint32_t slot = g / sms;
+        EXPECT_EQ(words[0], w * 8);
+        EXPECT_EQ(words[1], 2u);
+        EXPECT_EQ(words[2], 8u);
+        EXPECT_EQ(words[3], 0x90008000u);
+        EXPECT_EQ(words[4], slot);
+        EXPECT_EQ(words[5], w);
+        EXPECT_EQ(words[6], 0x70000000u + slot * 2048);
+        EXPECT_EQ(words[7], 0x91000000u + g * 16 * 256 + w * 8 * 256);
+        EXPECT_EQ(words[8], g);
+        EXPECT_EQ(words[9], 0u);
+        EXPECT_EQ(words[10], 8u);
+        EXPECT_EQ(words[11], 32u);
+        EXPECT_EQ(words[12], 0xd0u);
+        EXPECT_EQ(words[13], (3u << 5) | 7u);
+      }
+    }
+  }
+}
+
+// vblt with 3, 6 and 4 of 8 lanes taken: the path with fewer lanes runs first, the taken
+// one on a tie. Each path appends a digit to s1 (1 = taken, 2 = fall-through) and sets v3.
+TEST(SimSimt, FewerLanesFirstAndReconvergence) {
+  for (uint32_t limit : {3u, 6u, 4u}) {
+    Fixture f;
+    load_program(f.device, "li a0, " + std::to_string(limit) + R"(
+    vid.v v1
+    vmv.v.x v2, a0
+    li s1, 0
+    li t1, 10
+    la t6, .Ljoin
+    setrpc zero, t6, 0
+    vblt v1, v2, .Ltaken
+    mul s1, s1, t1
+    addi s1, s1, 2
+    li t0, 200
+    vmv.v.x v3, t0
+    j .Ljoin
+.Ltaken:
+    mul s1, s1, t1
+    addi s1, s1, 1
+    li t0, 100
+    vmv.v.x v3, t0
+.Ljoin:
+    join zero, zero, 0
+    li s0, 0x90000000
+    sw s1, 0(s0)
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 4(v4)
+    endprg x0, x0, x0
+)");
+    const auto r = f.device.run(launch_of(1, 8));
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    const bool taken_first = limit <= 8 - limit;
+    const auto words = read_words(f.device, kOut, 9);
+    EXPECT_EQ(words[0], taken_first ? 12u : 21u) << "limit " << limit;
+    for (uint32_t lane = 0; lane < 8; ++lane)
+      EXPECT_EQ(words[1 + lane], lane < limit ? 100u : 200u);
+    EXPECT_EQ(r.stats.divergences, 1u);
+  }
+}
+
+// Uniform branches push nothing; nested divergence inside a divergent path; a loop with
+// per-thread trip counts (lane i iterates i times) built from vbranches.
+TEST(SimSimt, NestedDivergenceAndLoops) {
+  Fixture f;
+  load_program(f.device, R"(
+    li s0, 0x90000000
+    vid.v v1
+    vmv.v.i v9, 0
+    vmv.v.i v3, 0
+    # uniform: every lane has v1 >= 0
+    la t6, .Lu
+    setrpc zero, t6, 0
+    vblt v1, v9, .Lnever
+.Lnever:
+.Lu:
+    join zero, zero, 0
+    # outer: lanes < 8 go to .Llow
+    li t0, 8
+    vmv.v.x v2, t0
+    la t6, .Louter
+    setrpc zero, t6, 0
+    vblt v1, v2, .Llow
+    # high lanes: inner split on odd/even
+    vand.vi v4, v1, 1
+    la t6, .Linner
+    setrpc zero, t6, 0
+    vbeq v4, v9, .Leven
+    li t0, 1000
+    vadd.vx v3, v1, t0
+    j .Linner
+.Leven:
+    li t0, 2000
+    vadd.vx v3, v1, t0
+.Linner:
+    join zero, zero, 0
+    j .Louter
+.Llow:
+    # per-lane trip counts: 16 uniform iterations, lanes whose v5 reached 0 sit out
+    vmv.v.v v5, v1
+    li s2, 16
+.Lloop:
+    la t6, .Lskip
+    setrpc zero, t6, 0
+    vbeq v5, v9, .Lskip
+    vadd.vi v3, v3, 1
+    vadd.vi v5, v5, -1
+.Lskip:
+    join zero, zero, 0
+    addi s2, s2, -1
+    bnez s2, .Lloop
+.Louter:
+    join zero, zero, 0
+    vsll.vi v7, v1, 2
+    vadd.vx v7, v7, s0
+    vsw12.v v3, 0(v7)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 16));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const auto words = read_words(f.device, kOut, 16);
+  for (uint32_t lane = 0; lane < 16; ++lane) {
+    const uint32_t expected = lane < 8 ? lane : (lane % 2 ? 1000 + lane : 2000 + lane);
+    EXPECT_EQ(words[lane], expected) << "lane " << lane;
+  }
+}
+
+}  // namespace
+}  // namespace ventus::test
