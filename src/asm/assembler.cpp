@@ -192,16 +192,30 @@ class Assembler {
     errors_.push_back(e);
     if (errors_.size() >= options_.max_errors) throw TooManyErrors{};
   }
+  // Messages quote source text, which may hold any bytes: control and non-ASCII bytes are
+  // shown as \xNN so that a message stays one readable line.
+  static std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7f)
+        out += fmt::format("\\x{:02x}", u);
+      else
+        out += c;
+    }
+    return out;
+  }
+
   std::string format_errors() const {
     std::string out;
     for (const AsmError& e : errors_) {
       if (!out.empty()) out += '\n';
       // Layout errors (overlapping or oversized sections) belong to no source line.
       if (e.loc.line == 0)
-        out += fmt::format("link: error: {}", e.message);
+        out += fmt::format("link: error: {}", printable(e.message));
       else
         out += fmt::format("{}:{}:{}: error: {}", sources_[e.loc.file].name, e.loc.line,
-                           e.loc.column, e.message);
+                           e.loc.column, printable(e.message));
     }
     if (errors_.size() >= options_.max_errors)
       out += fmt::format("\ntoo many errors ({}), stopping", errors_.size());

@@ -3,12 +3,11 @@
 #include "ventus/elf.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
@@ -32,10 +31,14 @@ void init_libelf() {
   if (!ok) throw Error(fmt::format("libelf initialisation failed: {}", elf_errmsg(-1)));
 }
 
-std::string libelf_error() { return elf_errmsg(-1) ? elf_errmsg(-1) : "unknown libelf error"; }
+std::string libelf_error() {
+  return elf_errmsg(-1) ? elf_errmsg(-1) : "unknown libelf error";
+}
 
 // Prefer symbols that name code or data over bare labels when several share an address.
-int symbol_rank(const Symbol& s) { return (s.function ? 4 : 0) + (s.global ? 2 : 0) + (s.object ? 1 : 0); }
+int symbol_rank(const Symbol& s) {
+  return (s.function ? 4 : 0) + (s.global ? 2 : 0) + (s.object ? 1 : 0);
+}
 
 }  // namespace
 
@@ -60,7 +63,9 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
   init_libelf();
   // libelf wants a mutable buffer and keeps pointing into it while the handle lives.
   std::vector<char> buffer(bytes.begin(), bytes.end());
-  if (buffer.size() < EI_NIDENT || std::string_view(buffer.data(), 4) != "\x7f" "ELF")
+  if (buffer.size() < EI_NIDENT || std::string_view(buffer.data(), 4) !=
+                                       "\x7f"
+                                       "ELF")
     throw Error(fmt::format("{}: not an ELF file (bad magic number)", name));
   ElfHandle e(elf_memory(buffer.data(), buffer.size()));
   if (!e || elf_kind(e.get()) != ELF_K_ELF)
@@ -73,6 +78,26 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
   if (!ehdr) throw Error(fmt::format("{}: unreadable ELF header ({})", name, libelf_error()));
   if (ehdr->e_machine != EM_RISCV)
     throw Error(fmt::format("{}: not a RISC-V ELF file (e_machine = {})", name, ehdr->e_machine));
+
+  // The header tables must lie inside the file: libelf reads a truncated file as one
+  // without sections, and a program of nothing is no answer to a damaged file.
+  const auto table_fits = [&](uint64_t offset, uint64_t count, uint64_t entry_size) {
+    return offset <= buffer.size() && count * entry_size <= buffer.size() - offset;
+  };
+  if (ehdr->e_phnum > 0 && (ehdr->e_phentsize != sizeof(Elf32_Phdr) ||
+                            !table_fits(ehdr->e_phoff, ehdr->e_phnum, ehdr->e_phentsize)))
+    throw Error(
+        fmt::format("{}: program header table (offset {:#x}, {} entries of {} bytes) does not fit "
+                    "in the file ({} bytes)",
+                    name, ehdr->e_phoff, ehdr->e_phnum, ehdr->e_phentsize, buffer.size()));
+  if (ehdr->e_shoff == 0) throw Error(fmt::format("{}: no section header table", name));
+  // e_shnum = 0 with a table means the count is in section 0's header: check that one.
+  if (ehdr->e_shentsize != sizeof(Elf32_Shdr) ||
+      !table_fits(ehdr->e_shoff, std::max<uint64_t>(ehdr->e_shnum, 1), ehdr->e_shentsize))
+    throw Error(
+        fmt::format("{}: section header table (offset {:#x}, {} entries of {} bytes) does not fit "
+                    "in the file ({} bytes)",
+                    name, ehdr->e_shoff, ehdr->e_shnum, ehdr->e_shentsize, buffer.size()));
 
   size_t section_count = 0, shstrndx = 0;
   if (elf_getshdrnum(e.get(), &section_count) != 0)
@@ -90,7 +115,9 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
   for (Elf_Scn* scn = elf_nextscn(e.get(), nullptr); scn; scn = elf_nextscn(e.get(), scn)) {
     const size_t index = elf_ndxscn(scn);
     const Elf32_Shdr* shdr = elf32_getshdr(scn);
-    if (!shdr) throw Error(fmt::format("{}: section {}: unreadable header ({})", name, index, libelf_error()));
+    if (!shdr)
+      throw Error(
+          fmt::format("{}: section {}: unreadable header ({})", name, index, libelf_error()));
     const char* sname = elf_strptr(e.get(), shstrndx, shdr->sh_name);
     if (!sname)
       throw Error(fmt::format("{}: section {}: name offset {} outside the section name table", name,
@@ -113,9 +140,10 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
     s.nobits = shdr->sh_type == SHT_NOBITS;
     if (!s.nobits) {
       if (shdr->sh_offset > buffer.size() || shdr->sh_size > buffer.size() - shdr->sh_offset)
-        throw Error(fmt::format("{}: section '{}' (offset {:#x}, size {:#x}) extends past the end of "
-                                "the file ({} bytes)",
-                                name, s.name, shdr->sh_offset, shdr->sh_size, buffer.size()));
+        throw Error(
+            fmt::format("{}: section '{}' (offset {:#x}, size {:#x}) extends past the end of "
+                        "the file ({} bytes)",
+                        name, s.name, shdr->sh_offset, shdr->sh_size, buffer.size()));
       const auto* begin = reinterpret_cast<const uint8_t*>(buffer.data()) + shdr->sh_offset;
       s.bytes.assign(begin, begin + shdr->sh_size);
     }
@@ -131,8 +159,8 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
     if (!data || (data->d_size > 0 && !data->d_buf))
       throw Error(fmt::format("{}: unreadable symbol table ({})", name, libelf_error()));
     if (data->d_size % sizeof(Elf32_Sym) != 0)
-      throw Error(fmt::format("{}: symbol table size {} is not a multiple of {}", name, data->d_size,
-                              sizeof(Elf32_Sym)));
+      throw Error(fmt::format("{}: symbol table size {} is not a multiple of {}", name,
+                              data->d_size, sizeof(Elf32_Sym)));
     const size_t count = data->d_size / sizeof(Elf32_Sym);
     for (size_t i = 1; i < count; ++i) {
       Elf32_Sym sym;
@@ -168,7 +196,8 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
 Image read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open file", path));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   return read(bytes, path);
 }
 
@@ -191,7 +220,8 @@ std::vector<uint8_t> write(const Image& image) {
   ehdr->e_flags = 0;
 
   const auto loadable = [](const Section& s) { return s.alloc && s.size > 0; };
-  const size_t segment_count = std::count_if(image.sections.begin(), image.sections.end(), loadable);
+  const size_t segment_count =
+      std::count_if(image.sections.begin(), image.sections.end(), loadable);
   Elf32_Phdr* phdrs = segment_count ? elf32_newphdr(e.get(), segment_count) : nullptr;
 
   std::string shstrtab(1, '\0');
@@ -222,11 +252,11 @@ std::vector<uint8_t> write(const Image& image) {
   std::unordered_map<std::string, size_t> section_index;
   std::vector<Elf_Scn*> section_scns;
   for (const Section& s : image.sections) {
-    const uint32_t flags = (s.alloc ? SHF_ALLOC : 0) | (s.exec ? SHF_EXECINSTR : 0) |
-                           (s.write ? SHF_WRITE : 0);
+    const uint32_t flags =
+        (s.alloc ? SHF_ALLOC : 0) | (s.exec ? SHF_EXECINSTR : 0) | (s.write ? SHF_WRITE : 0);
     Elf_Scn* scn = new_section(s.name, s.nobits ? SHT_NOBITS : SHT_PROGBITS, flags, s.address,
-                               s.nobits ? nullptr : s.bytes.data(), s.nobits ? s.size : s.bytes.size(),
-                               s.align, ELF_T_BYTE);
+                               s.nobits ? nullptr : s.bytes.data(),
+                               s.nobits ? s.size : s.bytes.size(), s.align, ELF_T_BYTE);
     section_index[s.name] = elf_ndxscn(scn);
     section_scns.push_back(scn);
   }
@@ -249,11 +279,13 @@ std::vector<uint8_t> write(const Image& image) {
       sym.st_shndx = it == section_index.end() ? SHN_ABS : static_cast<uint16_t>(it->second);
       syms.push_back(sym);
     }
-  const auto first_global = static_cast<uint32_t>(
-      1 + std::count_if(image.symbols.begin(), image.symbols.end(), [](auto& s) { return !s.global; }));
-  Elf_Scn* symscn = new_section(".symtab", SHT_SYMTAB, 0, 0, syms.data(), syms.size() * sizeof(Elf32_Sym),
-                                4, ELF_T_SYM);
-  Elf_Scn* strscn = new_section(".strtab", SHT_STRTAB, 0, 0, strtab.data(), strtab.size(), 1, ELF_T_BYTE);
+  const auto first_global =
+      static_cast<uint32_t>(1 + std::count_if(image.symbols.begin(), image.symbols.end(),
+                                              [](auto& s) { return !s.global; }));
+  Elf_Scn* symscn = new_section(".symtab", SHT_SYMTAB, 0, 0, syms.data(),
+                                syms.size() * sizeof(Elf32_Sym), 4, ELF_T_SYM);
+  Elf_Scn* strscn =
+      new_section(".strtab", SHT_STRTAB, 0, 0, strtab.data(), strtab.size(), 1, ELF_T_BYTE);
   Elf32_Shdr* symhdr = elf32_getshdr(symscn);
   symhdr->sh_link = static_cast<uint32_t>(elf_ndxscn(strscn));
   symhdr->sh_info = first_global;
@@ -273,7 +305,8 @@ std::vector<uint8_t> write(const Image& image) {
   shhdr->sh_addralign = 1;
   ehdr->e_shstrndx = static_cast<uint16_t>(elf_ndxscn(shstrscn));
 
-  if (elf_update(e.get(), ELF_C_NULL) < 0) throw Error(fmt::format("ELF writer: {}", libelf_error()));
+  if (elf_update(e.get(), ELF_C_NULL) < 0)
+    throw Error(fmt::format("ELF writer: {}", libelf_error()));
   size_t p = 0;
   for (size_t i = 0; i < image.sections.size(); ++i) {
     const Section& s = image.sections[i];
@@ -289,7 +322,8 @@ std::vector<uint8_t> write(const Image& image) {
     ph.p_align = s.align;
   }
   if (segment_count) elf_flagphdr(e.get(), ELF_C_SET, ELF_F_DIRTY);
-  if (elf_update(e.get(), ELF_C_WRITE) < 0) throw Error(fmt::format("ELF writer: {}", libelf_error()));
+  if (elf_update(e.get(), ELF_C_WRITE) < 0)
+    throw Error(fmt::format("ELF writer: {}", libelf_error()));
   e.reset();
 
   const off_t size = lseek(fd, 0, SEEK_END);
@@ -303,7 +337,8 @@ void write_file(const std::string& path, const Image& image) {
   const std::vector<uint8_t> bytes = write(image);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(fmt::format("{}: cannot open for writing", path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out) throw Error(fmt::format("{}: write failed", path));
 }
 

@@ -422,6 +422,18 @@ TEST(Fuzz, ElfReaderOnDamagedExecutables) {
   EXPECT_GT(outcomes.rejected, 1000);
 }
 
+// A truncated executable is an error, whatever the length: the writer puts the section
+// header table last, so every truncation loses part of it.
+TEST(Fuzz, ElfReaderRejectsEveryTruncation) {
+  const std::vector<uint8_t> valid =
+      elf::write(assembler::assemble({{"seed.s", "nop\n.data\n.word 1\n"}}));
+  for (size_t size = 0; size < valid.size(); ++size) {
+    const std::vector<uint8_t> cut(valid.begin(),
+                                   valid.begin() + static_cast<std::ptrdiff_t>(size));
+    EXPECT_THROW(elf::read(cut, "cut.elf"), Error) << size << " of " << valid.size() << " bytes";
+  }
+}
+
 // ---------------------------------------------------------------- decoder and printer
 
 TEST(Fuzz, DecoderAndPrinterOnRandomWords) {

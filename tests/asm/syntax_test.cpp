@@ -201,6 +201,11 @@ TEST(CharacterConstants, Errors) {
             "test.s:2:9: error: \\x needs hexadecimal digits in string");
 }
 
+// Source bytes quoted in a message are shown as \xNN when they are not printable ASCII.
+TEST(Messages, UnprintableBytesAreEscaped) {
+  EXPECT_EQ(assembly_error("nop\nzz\x01\xff a0\n"), "test.s:2:1: error: unknown instruction 'zz\\x01\\xff'");
+}
+
 // regexti {imm_hi6, rs2ext, rdext} carries imm[10:5] of a vector .vi immediate.
 TEST(RegExtI, WideVectorImmediatesGetAPrefix) {
   for (int value : {-1024, -1000, -100, -17, -16, 0, 15, 16, 31, 32, 100, 511, 1000, 1023}) {
