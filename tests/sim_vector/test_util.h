@@ -2,8 +2,10 @@
 // encoding through the table, a warp to run them on.
 #pragma once
 
+#include <iterator>
 #include <map>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -82,6 +84,52 @@ inline sim::Insn make_insn(const isa::InsnInfo& row, const Operands& o) {
   if (!d || d->op != row.op) throw std::logic_error("encoding of " + std::string(row.mnemonic));
   return *d;
 }
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : gen_(seed) {}
+  uint32_t bits() { return static_cast<uint32_t>(gen_()); }
+  unsigned below(unsigned n) { return static_cast<unsigned>(gen_() % n); }
+  bool chance(unsigned percent) { return below(100) < percent; }
+
+  // Integers biased to the edges of the SEW range.
+  uint32_t integer(unsigned sew) {
+    const uint32_t min = 1u << (sew - 1), max = min - 1;
+    const uint32_t all = sew == 32 ? ~0u : (1u << sew) - 1;
+    switch (below(10)) {
+      case 0: return 0;
+      case 1: return 1;
+      case 2: return all;  // -1
+      case 3: return min;
+      case 4: return max;
+      case 5: return min + below(3);
+      case 6: return max - below(3);
+      case 7: return below(40) - 20;
+      default: return bits();  // the upper bits above SEW are noise the ops must ignore
+    }
+  }
+  // fp32 bit patterns with the special values well represented (NaNs unless nan_free).
+  uint32_t floating(bool nan_free) {
+    const uint32_t f = floating_any();
+    return nan_free && (f & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : f;
+  }
+  uint32_t floating_any() {
+    static constexpr uint32_t kSpecial[] = {
+        0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
+        0x7f800001, 0xff800123, 0x7fa00000, 0x00000001, 0x807fffff, 0x00800000,
+        0x3f800000, 0xbf800000, 0x7f7fffff, 0xff7fffff, 0x3f000000, 0x4f000000,
+        0xcf000000, 0x4f800000, 0x42b17218, 0xc2cff1b5, 0x34000000, 0x3effffff};
+    switch (below(4)) {
+      case 0: return kSpecial[below(std::size(kSpecial))];
+      case 1: return bits();
+      default:  // moderate magnitudes, where results are neither overflow nor underflow
+        return (bits() & 0x807fffffu) | ((112u + below(32)) << 23);
+    }
+  }
+
+ private:
+  std::mt19937_64 gen_;
+};
 
 struct Machine {
   std::unique_ptr<sim::Warp> warp = std::make_unique<sim::Warp>();
