@@ -130,6 +130,13 @@ TEST_F(Cli, ErrorsNameTheFileLineAndColumnAndExitWithOne) {
       "overlap\n");
 }
 
+TEST_F(Cli, UsageErrorsExitWithOne) {
+  EXPECT_EQ(ventus("objdump --bogus x").status, 1);
+  EXPECT_EQ(ventus("isa --bogus").status, 1);
+  EXPECT_EQ(ventus("as -o").status, 1);
+  EXPECT_EQ(ventus("isa --help").status, 0);
+}
+
 TEST_F(Cli, IsaPrintsTheTable) {
   EXPECT_EQ(ventus("isa --markdown").out, isa::table_markdown());
   EXPECT_EQ(ventus("isa").out, isa::table_text());

@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message; every usage error exits with 1 (--help and --version with 0).
+    return app.exit(e) == 0 ? 0 : 1;
   } catch (const ventus::Error& e) {
     std::string sub = app.get_subcommands().empty() ? "" : " " + app.get_subcommands()[0]->get_name();
     fmt::print(stderr, "ventus{}: error: {}\n", sub, e.what());
