@@ -90,6 +90,27 @@ TEST(VectorInt, NarrowSewWrapsAndWritesZeroExtended) {
   EXPECT_EQ(m.warp->v[7][0], 0x12fu);
 }
 
+TEST(VectorInt, RegextiWidensTheImmediate) {
+  Machine m;
+  fill(m, 4, 5);
+  // vadd.vi v2, v4, 8 after regexti with imm_hi = 31: {31, 8} = 1000 (bit 10 clear: positive).
+  uint32_t word = isa::info(isa::Op::VADD_VI).match;
+  word = isa::set_operand(word, OperandKind::Vd, 2);
+  word = isa::set_operand(word, OperandKind::Vs2, 4);
+  word = isa::set_operand(word, OperandKind::Simm5, 8);
+  word = isa::set_operand(word, OperandKind::VMask, 1);
+  isa::RegExt ext;
+  ext.immediate_form = true;
+  ext.imm_hi = 31;
+  const auto insn = isa::decode(word, ext);
+  ASSERT_TRUE(insn);
+  sim::sem::VADD_VI(m.ctx, *insn);
+  EXPECT_EQ(m.warp->v[2][0], 1005u);
+  m.warp->vcfg.sew = 8;  // truncated to SEW: 1005 & 0xff
+  sim::sem::VADD_VI(m.ctx, *insn);
+  EXPECT_EQ(m.warp->v[2][0], 0xedu);
+}
+
 TEST(VectorInt, InactiveLanesKeepTheirValues) {
   Machine m;
   m.warp->mask = 0x0000ffff;                                  // SIMT: lanes 0..15
