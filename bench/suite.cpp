@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -182,13 +183,19 @@ class Reduce : public KernelWorkload {
 class Matmul : public KernelWorkload {
  public:
   Matmul(rt::Device& d, const SuiteOptions& o)
-      : KernelWorkload(d, o, "matmul", "matmul.s"), n_(128 * scale_), a_(n_ * n_), b_(n_ * n_) {
+      : KernelWorkload(d, o, "matmul", "matmul.s"), n_(side(scale_)), a_(n_ * n_), b_(n_ * n_) {
     Random r(4);
     for (float& v : a_) v = r.uniform();
     for (float& v : b_) v = r.uniform();
     a_buf_.emplace(rt::Buffer::from(device_, a_));
     b_buf_.emplace(rt::Buffer::from(device_, b_));
     c_buf_.emplace(device_, 4ull * n_ * n_);
+  }
+  // The work grows as n^3: the side grows with the cube root of the scale (a multiple of 8,
+  // the local size).
+  static uint32_t side(uint32_t scale) {
+    return std::max<uint32_t>(
+        8, static_cast<uint32_t>(std::lround(128.0 * std::cbrt(scale) / 8.0)) * 8);
   }
   std::string work_description() const override { return fmt::format("{}x{} matrices", n_, n_); }
   uint64_t work_items() const override { return uint64_t{n_} * n_; }
