@@ -349,6 +349,9 @@ void run(const RunArgs& a) {
   std::string kernel = a.kernel;
   if (kernel.empty()) {
     const std::vector<std::string> names = program.kernel_names();
+    if (names.empty())
+      throw Error("--kernel is needed: the program has no global function symbols (.globl K with "
+                  ".type K, @function) to choose from");
     if (names.size() != 1)
       throw Error(fmt::format("--kernel is needed: the program has {} kernels ({})", names.size(),
                               fmt::join(names, ", ")));
