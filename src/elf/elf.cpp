@@ -91,6 +91,13 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
                     "in the file ({} bytes)",
                     name, ehdr->e_phoff, ehdr->e_phnum, ehdr->e_phentsize, buffer.size()));
   if (ehdr->e_shoff == 0) throw Error(fmt::format("{}: no section header table", name));
+  // libelf hands out headers in place: a misaligned table would be read through misaligned
+  // pointers. Linkers always align both tables to 4 bytes.
+  if (ehdr->e_shoff % 4 != 0 || (ehdr->e_phnum > 0 && ehdr->e_phoff % 4 != 0))
+    throw Error(
+        fmt::format("{}: header table offset not 4-byte aligned (section headers at {:#x}, program "
+                    "headers at {:#x})",
+                    name, ehdr->e_shoff, ehdr->e_phoff));
   // e_shnum = 0 with a table means the count is in section 0's header: check that one.
   if (ehdr->e_shentsize != sizeof(Elf32_Shdr) ||
       !table_fits(ehdr->e_shoff, std::max<uint64_t>(ehdr->e_shnum, 1), ehdr->e_shentsize))
