@@ -230,8 +230,9 @@ bool Sm::run(uint64_t instructions) {
       ++looked;
     }
     if (looked == resident_.size()) {
-      // Every barrier completes when its last live warp arrives (arrive_or_end), so this
-      // only happens after a fault was reported for the workgroup.
+      // Every barrier completes when its last live warp arrives (arrive_or_end), so no
+      // ready warp means a fault was already reported; say so if not.
+      if (!shared_->stop.load()) report_deadlock(*resident_.front().group);
       return false;
     }
     Resident r = resident_[i];

@@ -1,5 +1,6 @@
 // Hand-assembled kernels on the simulator; expected values are computed here on the host.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -274,6 +275,113 @@ TEST(SimSimt, NestedDivergenceAndLoops) {
     const uint32_t expected = lane < 8 ? lane : (lane % 2 ? 1000 + lane : 2000 + lane);
     EXPECT_EQ(words[lane], expected) << "lane " << lane;
   }
+}
+
+}  // namespace
+}  // namespace ventus::test
+
+namespace ventus::test {
+namespace {
+
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// Zfinx: fp values in x registers, static and dynamic rounding, accrued flags.
+TEST(SimFloat, RoundingModesAndFlags) {
+  Fixture f;
+  load_program(f.device, R"(
+    li s0, 0x90000000
+    li t0, 0x3f800000        # 1.0
+    li t1, 0x33800000        # 2^-24: half an ulp of 1.0
+    fadd.s t2, t0, t1        # dyn = frm = rne: 1.0, inexact
+    sw t2, 0(s0)
+    fadd.s t2, t0, t1, rup
+    sw t2, 4(s0)
+    li t3, 3
+    fsrm t3                  # frm = rup
+    fadd.s t2, t0, t1
+    sw t2, 8(s0)
+    frflags t4
+    sw t4, 12(s0)
+    li t5, 0
+    fdiv.s t2, t0, t5        # 1/0: +inf, divide by zero
+    sw t2, 16(s0)
+    frflags t4
+    sw t4, 20(s0)
+    li t6, -7
+    fcvt.s.w t2, t6
+    sw t2, 24(s0)
+    fcvt.w.s t4, t2, rtz
+    sw t4, 28(s0)
+    fmadd.s t2, t0, t0, t0   # 1*1+1
+    sw t2, 32(s0)
+    fle.s t4, t0, t2
+    sw t4, 36(s0)
+    fclass.s t4, t5
+    sw t4, 40(s0)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 4));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const uint32_t one = bits_of(1.0f), above = bits_of(std::nextafter(1.0f, 2.0f));
+  const std::vector<uint32_t> expected = {one,
+                                          above,
+                                          above,
+                                          1 /* NX */,
+                                          bits_of(INFINITY),
+                                          1 | 8 /* NX, DZ */,
+                                          bits_of(-7.0f),
+                                          static_cast<uint32_t>(-7),
+                                          bits_of(2.0f),
+                                          1,
+                                          1u << 4 /* +0 */};
+  EXPECT_EQ(read_words(f.device, kOut, expected.size()), expected);
+}
+
+// Masked (v0.t) unit-stride and indexed vector memory, with e8 elements and LMUL = 2.
+TEST(SimVectorMemory, MaskedUnitStrideIndexedAndLmul2) {
+  Fixture f;
+  std::vector<uint8_t> bytes(64);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(200 + i);
+  ASSERT_TRUE(f.device.memory().write(kOut + 0x100, bytes.data(), bytes.size()));
+  load_program(f.device, R"(
+    li s0, 0x90000000
+    addi s1, s0, 0x100
+    vid.v v1
+    vand.vi v0, v1, 1          # odd lanes active under v0.t
+    li t0, 99
+    vmv.v.x v2, t0
+    vle8.v v2, (s1), v0.t      # odd lanes load byte (200 + lane), even lanes keep 99
+    vse32.v v2, (s0)
+    # indexed: lane i loads word (3 - i) of the bytes above (e32 data, e8 index)
+    li t1, 3
+    vrsub.vx v3, v1, t1
+    vsll.vi v3, v3, 2
+    vluxei8.v v4, (s1), v3
+    addi s2, s0, 0x20
+    vse32.v v4, (s2)
+    # LMUL 2: a group of two registers loads 8 consecutive words
+    li t2, 4
+    vsetvli t3, t2, e32, m2
+    vle32.v v6, (s1)
+    addi s2, s0, 0x40
+    vse32.v v6, (s2)
+    sw t3, 0x60(s0)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 4));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  EXPECT_EQ(read_words(f.device, kOut, 4), (std::vector<uint32_t>{99, 201, 99, 203}));
+  std::vector<uint32_t> words(16);
+  std::memcpy(words.data(), bytes.data(), 64);
+  EXPECT_EQ(read_words(f.device, kOut + 0x20, 4),
+            (std::vector<uint32_t>{words[3], words[2], words[1], words[0]}));
+  EXPECT_EQ(read_words(f.device, kOut + 0x40, 8),
+            std::vector<uint32_t>(words.begin(), words.begin() + 8));
+  EXPECT_EQ(read_words(f.device, kOut + 0x60, 1)[0], 4u);
 }
 
 }  // namespace
