@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <bit>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
