@@ -665,7 +665,7 @@ class Assembler {
     };
     const isa::InsnInfo* row = isa::find_mnemonic(mnemonic);
     const bool real_fits =
-        row && operand_count_matches(*row, operands.size()) && !symbol_access(*row, operands);
+        row && operand_count_matches(*row, operands.size()) && !symbol_access(*row, operands, loc);
     if (!real_fits) {
       if (auto expansion = expand_pseudo(mnemonic, operands, loc, hooks)) {
         for (const Expanded& x : *expansion) instruction(x.mnemonic, x.operands, loc, x.label);
@@ -683,9 +683,18 @@ class Assembler {
 
   // "lw a0, symbol" (a scalar load whose memory operand is no "offset(register)"): the
   // auipc pseudo form rather than the row.
-  static bool symbol_access(const isa::InsnInfo& row, const std::vector<Token>& operands) {
+  // A plain number there ("lw a0, 100") is a forgotten base register, not an address (GNU
+  // as rejects it too): the row then reports the expected "offset(register)".
+  bool symbol_access(const isa::InsnInfo& row, const std::vector<Token>& operands, const Loc& loc) {
     if (row.cls != isa::InsnClass::Load || operands.size() != 2) return false;
-    return !operands[1].text.empty() && operands[1].text.back() != ')';
+    const Token& t = operands[1];
+    if (t.text.empty() || t.text.back() == ')') return false;
+    try {
+      return !is_plain_number(
+          *parse_expression(t.text, {loc.file, loc.line, t.column}, expr_context()));
+    } catch (const AsmError&) {
+      return true;  // the symbol form reports the bad expression
+    }
   }
 
   // Whether a row could take this many written operands (optional mask/rm, vtype words,

@@ -135,6 +135,15 @@ value: .word 1, 2
   EXPECT_EQ(w[7], 0x00072703u);  // lw a4, 0(a4)
 }
 
+TEST(SymbolAccess, PlainNumbersAreNoAddresses) {
+  EXPECT_EQ(
+      assembly_error("lw a0, 100\n"),
+      "test.s:1:8: error: expected 'offset(register)', got '100' (syntax: lw rd,simm12(rs1))");
+  EXPECT_EQ(assembly_error("lw a0, -4\n"),
+            "test.s:1:8: error: expected 'offset(register)', got '-4' (syntax: lw rd,simm12(rs1))");
+  EXPECT_EQ(text_words("lw a0, 1f\n1: nop\n").size(), 3u);  // a local label is a symbol
+}
+
 TEST(SymbolAccess, CallWithLinkRegisterAndJump) {
   const auto w = text_words(R"(
     call s1, func       # LLVM: auipc s1; jalr s1, s1
@@ -203,7 +212,8 @@ TEST(CharacterConstants, Errors) {
 
 // Source bytes quoted in a message are shown as \xNN when they are not printable ASCII.
 TEST(Messages, UnprintableBytesAreEscaped) {
-  EXPECT_EQ(assembly_error("nop\nzz\x01\xff a0\n"), "test.s:2:1: error: unknown instruction 'zz\\x01\\xff'");
+  EXPECT_EQ(assembly_error("nop\nzz\x01\xff a0\n"),
+            "test.s:2:1: error: unknown instruction 'zz\\x01\\xff'");
 }
 
 // regexti {imm_hi6, rs2ext, rdext} carries imm[10:5] of a vector .vi immediate.
