@@ -189,6 +189,11 @@ class Assembler {
  private:
   // ------------------------------------------------------------------ errors
   void report(const AsmError& e) {
+    // One mistake may be met twice (an auipc pair evaluates its target in both halves).
+    for (const AsmError& known : errors_)
+      if (known.loc.file == e.loc.file && known.loc.line == e.loc.line &&
+          known.loc.column == e.loc.column && known.message == e.message)
+        return;
     errors_.push_back(e);
     if (errors_.size() >= options_.max_errors) throw TooManyErrors{};
   }

@@ -45,7 +45,11 @@ std::vector<Expanded> pcrel_pair(const Token& reg, const Token& target, std::str
                                  Ops second_ops_prefix, const Token& base, const PseudoHooks& hooks,
                                  bool memory_form) {
   const std::string label = hooks.unique_label();
-  Expanded first{"auipc", {reg, lit("%pcrel_hi(" + target.text + ")", target)}, label};
+  // The column is moved left by the length of "%pcrel_hi(", so that errors about the target
+  // point at the target as written.
+  constexpr int kPrefix = sizeof("%pcrel_hi(") - 1;
+  Expanded first{
+      "auipc", {reg, {"%pcrel_hi(" + target.text + ")", target.column - kPrefix}}, label};
   Ops ops = std::move(second_ops_prefix);
   if (memory_form)
     ops.push_back(lit("%pcrel_lo(" + label + ")(" + base.text + ")", target));

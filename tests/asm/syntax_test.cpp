@@ -144,6 +144,18 @@ TEST(SymbolAccess, PlainNumbersAreNoAddresses) {
   EXPECT_EQ(text_words("lw a0, 1f\n1: nop\n").size(), 3u);  // a local label is a symbol
 }
 
+// Errors about the symbol of an auipc pair point at the symbol as written, once.
+TEST(SymbolAccess, UndefinedSymbolsAreReportedOnceAtTheirColumn) {
+  EXPECT_EQ(
+      assembly_error(
+          "la a0, nosuch\nlw a1, nosuch+4\nsw a1, nosuch, t0\ncall s1, nosuch\n  tail nosuch\n"),
+      "test.s:1:8: error: undefined symbol 'nosuch'\n"
+      "test.s:2:8: error: undefined symbol 'nosuch'\n"
+      "test.s:3:8: error: undefined symbol 'nosuch'\n"
+      "test.s:4:10: error: undefined symbol 'nosuch'\n"
+      "test.s:5:8: error: undefined symbol 'nosuch'");
+}
+
 TEST(SymbolAccess, CallWithLinkRegisterAndJump) {
   const auto w = text_words(R"(
     call s1, func       # LLVM: auipc s1; jalr s1, s1
