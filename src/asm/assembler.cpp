@@ -1061,7 +1061,15 @@ class Assembler {
         word = isa::set_operand(word, op.kind, op.fixed);
         continue;
       }
-      const Value v = evaluate(*op.expr, resolver(insn.loc.file, true, pc));
+      Value v;
+      try {
+        v = evaluate(*op.expr, resolver(insn.loc.file, true, pc));
+      } catch (AsmError& e) {
+        // A CSR operand is a name far more often than a symbol.
+        if (op.kind == OperandKind::Csr && op.expr->kind == Expr::Kind::Symbol)
+          e.message += " (and no CSR has this name)";
+        throw;
+      }
       int64_t value = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
       std::string why;
       if (op.after_regexti) {

@@ -222,6 +222,12 @@ TEST(CharacterConstants, Errors) {
             "test.s:2:9: error: \\x needs hexadecimal digits in string");
 }
 
+TEST(Messages, UnknownCsrName) {
+  EXPECT_EQ(assembly_error("csrr a0, CSR_NOPE\n"),
+            "test.s:1:10: error: undefined symbol 'CSR_NOPE' (and no CSR has this name)");
+  EXPECT_EQ(text_words(".equ MY_CSR, 0x805\ncsrr a0, MY_CSR\n"), text_words("csrr a0, CSR_WID\n"));
+}
+
 // Source bytes quoted in a message are shown as \xNN when they are not printable ASCII.
 TEST(Messages, UnprintableBytesAreEscaped) {
   EXPECT_EQ(assembly_error("nop\nzz\x01\xff a0\n"),
