@@ -155,11 +155,9 @@ TEST_P(QemuRowTest, AgreesWithQemu) {
   for (unsigned sew : sews)
     for (int t = 0; t < kTrialsPerSew; ++t) {
       Inputs in{};
-      const bool nan_free = rng.chance(50);
+      const Rng::Style style = rng.style();
       const bool int_source = row.mnemonic.starts_with("vfcvt.f.");
-      const auto value = [&] {
-        return info.fp && !int_source ? rng.floating(nan_free) : rng.integer(sew);
-      };
+      const auto value = [&] { return rng.value(info.fp && !int_source, sew, style); };
       for (unsigned i = 0; i < kLanes; ++i) {
         in.vs2[0][i] = value();
         in.vs2[1][i] = value();
@@ -169,7 +167,7 @@ TEST_P(QemuRowTest, AgreesWithQemu) {
       }
       // qemu's packed elements have no bits above SEW: Ventus must ignore them, so they
       // stay random here (the wide elements of SEW 8/16 likewise above 2*SEW).
-      in.x = info.fp ? rng.floating(nan_free) : rng.integer(sew);
+      in.x = rng.value(info.fp, sew, style);
       in.imm = row.operands.end() != std::find_if(row.operands.begin(), row.operands.end(),
                                                   [](const isa::OperandSlot& s) {
                                                     return s.kind == OperandKind::Uimm5;

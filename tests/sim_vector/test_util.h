@@ -108,12 +108,8 @@ class Rng {
       default: return bits();  // the upper bits above SEW are noise the ops must ignore
     }
   }
-  // fp32 bit patterns with the special values well represented (NaNs unless nan_free).
-  uint32_t floating(bool nan_free) {
-    const uint32_t f = floating_any();
-    return nan_free && (f & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : f;
-  }
-  uint32_t floating_any() {
+  // fp32 bit patterns with the special values well represented.
+  uint32_t floating() {
     static constexpr uint32_t kSpecial[] = {
         0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
         0x7f800001, 0xff800123, 0x7fa00000, 0x00000001, 0x807fffff, 0x00800000,
@@ -122,9 +118,23 @@ class Rng {
     switch (below(4)) {
       case 0: return kSpecial[below(std::size(kSpecial))];
       case 1: return bits();
-      default:  // moderate magnitudes, where results are neither overflow nor underflow
-        return (bits() & 0x807fffffu) | ((112u + below(32)) << 23);
+      default: return moderate_float();
     }
+  }
+  // Magnitudes 2^-15..2^17, where results neither overflow nor underflow.
+  uint32_t moderate_float() { return (bits() & 0x807fffffu) | ((112u + below(32)) << 23); }
+
+  // What a whole register state looks like: the semantics have fast paths for states
+  // without NaNs (fp compares) and for values that convert exactly (fp conversions), so
+  // the tests make such states as often as edge-heavy ones.
+  enum class Style { Edges, NoNaN, Moderate };
+  Style style() { return static_cast<Style>(below(3)); }
+  uint32_t value(bool fp, unsigned sew, Style s) {
+    if (!fp && s == Style::Moderate) return bits() % (1u << 25) - (1u << 24);  // |x| <= 2^24
+    if (!fp) return integer(sew);
+    if (s == Style::Moderate) return moderate_float();
+    const uint32_t f = floating();
+    return s == Style::NoNaN && (f & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : f;
   }
 
  private:

@@ -36,9 +36,8 @@ void randomize(Warp& w, Rng& rng, unsigned sew, unsigned lmul, bool fp) {
   w.fflags = rng.chance(50) ? 0 : rng.below(32);
   w.vxrm = rng.below(4);
   w.vxsat = rng.chance(80) ? 0 : 1;
-  // Half of the fp states have no NaN at all (the compares have a NaN-free fast path).
-  const bool nan_free = rng.chance(50);
-  const auto value = [&] { return fp ? rng.floating(nan_free) : rng.integer(sew); };
+  const Rng::Style style = rng.style();
+  const auto value = [&] { return rng.value(fp, sew, style); };
   for (unsigned r = 0; r < sim::kNumXRegs; ++r) w.x[r] = value();
   w.x[0] = 0;
   for (unsigned r = 0; r < sim::kNumVRegs; ++r)

@@ -111,6 +111,65 @@ void fp_unary(Exec& ctx, const Insn& in, F f, uint32_t fixed_rm = fp::kDYN) {
   op.w.fflags |= flags;
 }
 
+// A conversion with a host fast path. When every one of the 32 input slots fits the host
+// conversion (Fast::fits), the lanes convert there, vectorized, with NX from Fast::inexact;
+// otherwise each active lane goes through the fp library (`exact`, with rm).
+template <class Fast, class Exact>
+void fp_convert(Exec& ctx, const Insn& in, uint32_t fixed_rm, Fast fast, Exact exact) {
+  FpOperands op = fp_operands<Src::I>(ctx, in, in.vm);
+  const uint32_t rm = ctx.rounding_mode(fixed_rm);
+  if (op.active == 0) return;
+  uint32_t on[kMaxLanes];
+  vec::expand_lanes(op.active, on);
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < op.g; ++k) {
+    const uint32_t* a = op.w.v[in.rs2 + k];
+    uint32_t* d = op.w.v[in.rd + k];
+    bool fits = true;
+    for (unsigned i = 0; i < kMaxLanes; ++i) fits &= fast.fits(a[i]);
+    if (!fits) {
+      vec::each_lane(op.active, [&](unsigned i) { d[i] = exact(a[i], rm, flags); });
+      continue;
+    }
+    uint32_t inexact = 0;
+#pragma GCC ivdep
+    for (unsigned i = 0; i < kMaxLanes; ++i) {
+      const uint32_t r = fast.convert(a[i]);
+      inexact |= on[i] & (0u - static_cast<uint32_t>(fast.inexact(a[i], r)));
+      d[i] = (r & on[i]) | (d[i] & ~on[i]);
+    }
+    if (inexact) flags |= fp::kNX;
+  }
+  op.w.fflags |= flags;
+}
+
+// int32/uint32 -> fp32 is exact, in every rounding mode, for magnitudes up to 2^24.
+template <bool kSigned>
+struct IntToFloat {
+  static bool fits(uint32_t a) { return kSigned ? a + (1u << 24) <= (1u << 25) : a <= (1u << 24); }
+  static uint32_t convert(uint32_t a) {
+    return std::bit_cast<uint32_t>(kSigned ? static_cast<float>(static_cast<int32_t>(a))
+                                           : static_cast<float>(a));
+  }
+  static bool inexact(uint32_t, uint32_t) { return false; }
+};
+
+// fp32 -> int32 (or uint32 below 2^31) toward zero is the host's truncating conversion for
+// inputs in range (not NaN); it is inexact where the input had a fraction.
+template <bool kSigned>
+struct TruncateToInt {
+  static bool fits(uint32_t a) {
+    const float f = std::bit_cast<float>(a);
+    return (kSigned ? f >= -2147483648.0f : f >= 0.0f) && f < 2147483648.0f;  // false for NaN
+  }
+  static uint32_t convert(uint32_t a) {
+    return static_cast<uint32_t>(static_cast<int32_t>(std::bit_cast<float>(a)));
+  }
+  static bool inexact(uint32_t a, uint32_t r) {
+    return static_cast<float>(static_cast<int32_t>(r)) != std::bit_cast<float>(a);
+  }
+};
+
 // Sign injection: pure bit operations (no NaN canonicalization, no flags, as fsgnj.s).
 template <Src S2, class F>
 void sign_inject(Exec& ctx, const Insn& in, F sign_of) {
@@ -335,6 +394,7 @@ VT_FMA_ROWS(VFNMADD, Add, true, true)
 VT_FMA_ROWS(VFMSUB, Add, false, true)
 VT_FMA_ROWS(VFNMSUB, Add, true, false)
 
+// vfcvt.x[u].f.v round with frm: always through the fp library.
 VT_SEM(VFCVT_XU_F_V) {
   fp_unary(ctx, in, fp::to_u32);
 }
@@ -343,20 +403,19 @@ VT_SEM(VFCVT_X_F_V) {
            [](uint32_t a, uint32_t rm, uint32_t& f) { return to_bits(fp::to_i32(a, rm, f)); });
 }
 VT_SEM(VFCVT_F_XU_V) {
-  fp_unary(ctx, in, fp::from_u32);
+  fp_convert(ctx, in, fp::kDYN, IntToFloat<false>{}, fp::from_u32);
 }
 VT_SEM(VFCVT_F_X_V) {
-  fp_unary(ctx, in, [](uint32_t a, uint32_t rm, uint32_t& f) {
+  fp_convert(ctx, in, fp::kDYN, IntToFloat<true>{}, [](uint32_t a, uint32_t rm, uint32_t& f) {
     return fp::from_i32(static_cast<int32_t>(a), rm, f);
   });
 }
 VT_SEM(VFCVT_RTZ_XU_F_V) {
-  fp_unary(ctx, in, fp::to_u32, fp::kRTZ);
+  fp_convert(ctx, in, fp::kRTZ, TruncateToInt<false>{}, fp::to_u32);
 }
 VT_SEM(VFCVT_RTZ_X_F_V) {
-  fp_unary(
-      ctx, in, [](uint32_t a, uint32_t rm, uint32_t& f) { return to_bits(fp::to_i32(a, rm, f)); },
-      fp::kRTZ);
+  fp_convert(ctx, in, fp::kRTZ, TruncateToInt<true>{},
+             [](uint32_t a, uint32_t rm, uint32_t& f) { return to_bits(fp::to_i32(a, rm, f)); });
 }
 
 VT_SEM(VFSQRT_V) {

@@ -77,6 +77,13 @@ inline constexpr NibbleMasks kNibbleMasks = [] {
   return t;
 }();
 
+// on[i] = ~0 for the lanes set in `active`, 0 for the others (masks for branch-free blends).
+inline void expand_lanes(uint32_t active, uint32_t* on) {
+  for (unsigned n = 0; n < kMaxLanes / 4; ++n)
+    for (unsigned j = 0; j < 4; ++j)
+      on[4 * n + j] = kNibbleMasks.words[(active >> (4 * n)) & 15u][j];
+}
+
 // d[i] = f(i) for every lane whose bit is set in `active`; the other lanes keep d[i].
 // f must be pure and total: it is evaluated for every one of the 32 lane slots so that the
 // loop has a fixed trip count and a branch-free blend, which the compiler vectorizes at -O2
@@ -91,9 +98,7 @@ inline void write_lanes(uint32_t* d, uint32_t active, F&& f) {
     return;
   }
   uint32_t on[kMaxLanes];
-  for (unsigned n = 0; n < kMaxLanes / 4; ++n)
-    for (unsigned j = 0; j < 4; ++j)
-      on[4 * n + j] = kNibbleMasks.words[(active >> (4 * n)) & 15u][j];
+  expand_lanes(active, on);
 #pragma GCC ivdep
   for (unsigned i = 0; i < kMaxLanes; ++i) d[i] = (f(i) & on[i]) | (d[i] & ~on[i]);
 }
