@@ -181,7 +181,7 @@ const std::map<Key, Expansion>& table() {
       });
     for (auto [name, real] :
          {std::pair{"bgt", "blt"}, {"ble", "bge"}, {"bgtu", "bltu"}, {"bleu", "bgeu"}})
-      add(name, 3, [real](const Ops& o, const Loc&, auto&) {
+      add(name, 3, [real = real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {o[1], o[0], o[2]})};
       });
     // CSR access.
@@ -194,7 +194,7 @@ const std::map<Key, Expansion>& table() {
                               {"csrwi", "csrrwi"},
                               {"csrsi", "csrrsi"},
                               {"csrci", "csrrci"}})
-      add(name, 2, [real](const Ops& o, const Loc&, auto&) {
+      add(name, 2, [real = real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {lit("zero", o[0]), o[0], o[1]})};
       });
     for (auto [suffix, csr] : {std::pair{"flags", "fflags"}, {"rm", "frm"}, {"csr", "fcsr"}}) {
@@ -219,7 +219,7 @@ const std::map<Key, Expansion>& table() {
     // Scalar float sign injection.
     for (auto [name, real] :
          {std::pair{"fmv.s", "fsgnj.s"}, {"fabs.s", "fsgnjx.s"}, {"fneg.s", "fsgnjn.s"}})
-      add(name, 2, [real](const Ops& o, const Loc&, auto&) {
+      add(name, 2, [real = real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {o[0], o[1], o[1]})};
       });
     // Vector aliases; the optional mask is the last operand.
@@ -232,11 +232,11 @@ const std::map<Key, Expansion>& table() {
       });
       for (auto [name, real] :
            {std::pair{"vwcvt.x.x.v", "vwadd.vx"}, {"vwcvtu.x.x.v", "vwaddu.vx"}})
-        add(name, n, [real](const Ops& o, const Loc&, auto&) {
+        add(name, n, [real = real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[1], lit("zero", o[1])}, o, 2))};
         });
       for (auto [name, real] : {std::pair{"vfneg.v", "vfsgnjn.vv"}, {"vfabs.v", "vfsgnjx.vv"}})
-        add(name, n, [real](const Ops& o, const Loc&, auto&) {
+        add(name, n, [real = real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[1], o[1]}, o, 2))};
         });
     }
@@ -247,15 +247,15 @@ const std::map<Key, Expansion>& table() {
                                 {"vmsgeu.vv", "vmsleu.vv"},
                                 {"vmfgt.vv", "vmflt.vv"},
                                 {"vmfge.vv", "vmfle.vv"}})
-        add(name, n, [real](const Ops& o, const Loc&, auto&) {
+        add(name, n, [real = real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[2], o[1]}, o, 3))};
         });
     for (auto [name, real] : {std::pair{"vmnot.m", "vmnand.mm"}, {"vmmv.m", "vmand.mm"}})
-      add(name, 2, [real](const Ops& o, const Loc&, auto&) {
+      add(name, 2, [real = real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {o[0], o[1], o[1]})};
       });
     for (auto [name, real] : {std::pair{"vmclr.m", "vmxor.mm"}, {"vmset.m", "vmxnor.mm"}})
-      add(name, 1, [real](const Ops& o, const Loc&, auto&) {
+      add(name, 1, [real = real](const Ops& o, const Loc&, auto&) {
         return std::vector{one(real, {o[0], o[0], o[0]})};
       });
     return m;
