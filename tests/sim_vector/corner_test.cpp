@@ -3,6 +3,8 @@
 // by hand (comments say how).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fp32.h"
 #include "test_util.h"
 
@@ -373,6 +375,76 @@ TEST(VectorFloat, ConversionsUseFrmExceptTheRtzForms) {
   m.run("vfcvt.xu.f.v", {.vd = 6, .vs2 = 5});
   EXPECT_EQ(m.warp->v[6][0], 0u);
   EXPECT_EQ(m.warp->fflags, fp::kNV);
+}
+
+// The host fast paths (no NaN, exact conversions) at their edges, against the fp library.
+TEST(VectorFloat, MinMaxOfSignedZerosWithoutNaNs) {
+  Machine m;
+  for (unsigned i = 0; i < 32; ++i) {
+    m.warp->v[4][i] = i % 2 ? 0u : kNegZero;
+    m.warp->v[6][i] = i % 2 ? kNegZero : 0u;
+  }
+  m.run("vfmin.vv", {.vd = 2, .vs1 = 6, .vs2 = 4});
+  m.run("vfmax.vv", {.vd = 3, .vs1 = 6, .vs2 = 4});
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(m.warp->v[2][i], kNegZero) << i;
+    EXPECT_EQ(m.warp->v[3][i], 0u) << i;
+  }
+  m.run("vmfeq.vv", {.vd = 5, .vs1 = 6, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[5][0], 1u);
+  EXPECT_EQ(m.warp->fflags, 0u);
+}
+
+TEST(VectorFloat, IntToFloatAroundTwoToThe24) {
+  const int32_t inputs[] = {1 << 24, (1 << 24) + 1, -(1 << 24), -(1 << 24) - 1, (1 << 25) - 1, 7};
+  for (uint32_t rm = 0; rm < 5; ++rm) {
+    for (const char* mn : {"vfcvt.f.x.v", "vfcvt.f.xu.v"}) {
+      Machine m;
+      m.warp->frm = rm;
+      for (unsigned i = 0; i < 32; ++i) m.warp->v[4][i] = static_cast<uint32_t>(inputs[i % 6]);
+      m.run(mn, {.vd = 2, .vs2 = 4});
+      uint32_t flags = 0;
+      for (unsigned i = 0; i < 32; ++i) {
+        const uint32_t a = static_cast<uint32_t>(inputs[i % 6]);
+        const uint32_t want = std::string(mn) == "vfcvt.f.x.v"
+                                  ? fp::from_i32(static_cast<int32_t>(a), rm, flags)
+                                  : fp::from_u32(a, rm, flags);
+        EXPECT_EQ(m.warp->v[2][i], want) << mn << " rm " << rm << " lane " << i;
+      }
+      EXPECT_EQ(m.warp->fflags, flags) << mn << " rm " << rm;
+      // Only inputs within 2^24: the exact path, no flags.
+      m.warp->fflags = 0;
+      for (unsigned i = 0; i < 32; ++i) m.warp->v[4][i] = (1u << 24) - i;
+      m.run(mn, {.vd = 2, .vs2 = 4});
+      EXPECT_EQ(m.warp->v[2][1], 0x4b7fffffu);  // 2^24 - 1
+      EXPECT_EQ(m.warp->fflags, 0u);
+    }
+  }
+}
+
+TEST(VectorFloat, TruncatingConversionsInRange) {
+  Machine m;
+  for (unsigned i = 0; i < 32; ++i) m.warp->v[4][i] = 0x4effffffu - i;  // just below 2^31
+  m.warp->v[4][5] = 0x3fc00000;                                         // 1.5
+  m.warp->v[4][6] = kNegZero;
+  m.run("vfcvt.rtz.xu.f.v", {.vd = 2, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], 0x7fffff80u);  // 2^31 - 128
+  EXPECT_EQ(m.warp->v[2][5], 1u);
+  EXPECT_EQ(m.warp->v[2][6], 0u);
+  EXPECT_EQ(m.warp->fflags, fp::kNX);  // from 1.5 only
+  m.warp->fflags = 0;
+  m.warp->mask = ~(1u << 5);  // 1.5 inactive: everything else converts exactly
+  m.run("vfcvt.rtz.x.f.v", {.vd = 3, .vs2 = 4});
+  EXPECT_EQ(m.warp->fflags, 0u);
+  m.warp->v[4][7] = 0xcf000000;  // -2^31 is in range for the signed form
+  m.run("vfcvt.rtz.x.f.v", {.vd = 3, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[3][7], 0x80000000u);
+  EXPECT_EQ(m.warp->fflags, 0u);
+  m.warp->v[4][7] = kOne;
+  m.warp->v[4][8] = 0xbf000000;  // -0.5 to unsigned: 0 with NX (the fp library's path)
+  m.run("vfcvt.rtz.xu.f.v", {.vd = 2, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][8], 0u);
+  EXPECT_EQ(m.warp->fflags, fp::kNX);
 }
 
 TEST(VectorCustom, Add12TakesAnUnsignedImmediate) {
