@@ -763,7 +763,12 @@ class Assembler {
       switch (slot.kind) {
         case OperandKind::VMask:
           op.fixed = 1;
-          if (have && tokens[next].text == "v0.t") op.fixed = 0, ++next;
+          if (have && tokens[next].text == "v0.t")
+            op.fixed = 0, ++next;
+          else if (have && tokens[next].text.size() > 2 && tokens[next].text.ends_with(".t"))
+            fail(tok_loc(tokens[next]),
+                 fmt::format("only v0 can mask an instruction: expected 'v0.t', got '{}'",
+                             tokens[next].text));
           insn.operands.push_back(op);
           continue;
         case OperandKind::RoundingMode: {

@@ -222,6 +222,11 @@ TEST(CharacterConstants, Errors) {
             "test.s:2:9: error: \\x needs hexadecimal digits in string");
 }
 
+TEST(Messages, MaskOtherThanV0) {
+  EXPECT_EQ(assembly_error("vadd.vv v1, v2, v3, v1.t\n"),
+            "test.s:1:21: error: only v0 can mask an instruction: expected 'v0.t', got 'v1.t'");
+}
+
 TEST(Messages, UnknownCsrName) {
   EXPECT_EQ(assembly_error("csrr a0, CSR_NOPE\n"),
             "test.s:1:10: error: undefined symbol 'CSR_NOPE' (and no CSR has this name)");
