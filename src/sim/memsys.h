@@ -83,6 +83,17 @@ class MemorySystem {
     return (a >> 24) == 0 ? private_pointer(w, lane, a, size, store) : data_pointer(a, size, store);
   }
 
+  // Fast path of vector accesses: a pointer to `first` when [first, last] lies in one
+  // page of local or (for global_only, of global) memory that is mapped; nullptr otherwise
+  // (the caller then goes lane by lane, which also produces the fault message).
+  uint8_t* page_span(uint32_t first, uint32_t last, bool store, bool global_only) const {
+    if ((first >> 12) != (last >> 12)) return nullptr;
+    if (first >= kLdsWindowBase && first < kLdsWindowEnd)
+      return global_only ? nullptr : local_.at(first - kLdsWindowBase);
+    uint8_t* page = page_for(first, store);
+    return page ? page + (first & (kPageSize - 1)) : nullptr;
+  }
+
   void record(uint32_t address, uint32_t value, uint8_t lane, uint8_t size, bool store) const {
     if (log) log->push_back({address, value, lane, size, store});
   }
@@ -126,7 +137,15 @@ inline uint32_t load_bytes(const uint8_t* p, unsigned size) {
   }
 }
 inline void store_bytes(uint8_t* p, uint32_t value, unsigned size) {
-  std::memcpy(p, &value, size);
+  switch (size) {  // fixed sizes, so that each memcpy is one move
+    case 1: *p = static_cast<uint8_t>(value); break;
+    case 2: {
+      const uint16_t v = static_cast<uint16_t>(value);
+      std::memcpy(p, &v, 2);
+      break;
+    }
+    default: std::memcpy(p, &value, 4);
+  }
 }
 
 // Sign-extends the low `size` bytes.

@@ -5,6 +5,8 @@
 // collect all lanes first, stores translate all addresses first.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "memsys.h"
 #include "semantics.h"
 
@@ -38,6 +40,47 @@ inline auto in_lane(unsigned lane, F&& f) {
   }
 }
 
+// Calls f(lane) for every active lane in increasing order; a plain counted loop when the
+// whole warp is active (the common case, which the compiler can unroll and vectorize).
+template <class F>
+inline void for_active(const Warp& w, uint32_t active, F&& f) {
+  if (active == w.lane_mask) {
+    for (unsigned lane = 0; lane < w.lanes; ++lane) f(lane);
+    return;
+  }
+  for (uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
+}
+
+// The device address lane `lane` touches for address a: private addresses are interleaved
+// into global memory.
+template <Space S>
+inline uint32_t physical(const Warp& w, unsigned lane, uint32_t a) {
+  if constexpr (S == Space::Private)
+    return w.csr_pds + (a & ~3u) * w.lanes + (a & 3u) + 4u * lane;
+  else
+    return a;
+}
+
+// The addresses of one register's active lanes. When they are aligned and all lie in one
+// mapped page (the common case: consecutive words), `span` points at the lowest one.
+template <Space S, class Address>
+inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned size, bool store,
+                                 Address address, uint32_t* addr, uint32_t& lowest) {
+  uint32_t lo = ~0u, hi = 0, bits = 0;
+  for_active(ctx.warp, active, [&](unsigned lane) {
+    const uint32_t a = physical<S>(ctx.warp, lane, address(k, lane));
+    addr[lane] = a;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    bits |= a;
+  });
+  lowest = lo;
+  // Flat addresses with a zero top byte are private: those go lane by lane.
+  if (ctx.mem->log || (bits & (size - 1)) != 0 || (S == Space::Flat && (lo >> 24) == 0))
+    return nullptr;
+  return ctx.mem->page_span(lo, hi + size - 1, store, S == Space::Private);
+}
+
 // v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
 template <Space S, class Address>
 void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_signed,
@@ -46,6 +89,14 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
   Warp& w = ctx.warp;
   uint32_t loaded[2][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
+    uint32_t addr[kMaxLanes], lo = 0;
+    if (const uint8_t* span = gather_addresses<S>(ctx, k, active, size, false, address, addr, lo)) {
+      for_active(w, active, [&](unsigned lane) {
+        const uint32_t raw = load_bytes(span + (addr[lane] - lo), size);
+        loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
+      });
+      continue;
+    }
     for (uint32_t m = active; m; m &= m - 1) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
       const uint32_t a = address(k, lane);
@@ -56,10 +107,7 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
     }
   }
   for (unsigned k = 0; k < regs; ++k)
-    for (uint32_t m = active; m; m &= m - 1) {
-      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
-      w.v[vd + k][lane] = loaded[k][lane];
-    }
+    for_active(w, active, [&](unsigned lane) { w.v[vd + k][lane] = loaded[k][lane]; });
 }
 
 // memory[address(k, lane)] = low `size` bytes of v[vs + k][lane].
@@ -69,22 +117,27 @@ void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t
   check_registers(vs, regs, "vs3");
   Warp& w = ctx.warp;
   uint8_t* where[2][kMaxLanes];
-  for (unsigned k = 0; k < regs; ++k)
+  for (unsigned k = 0; k < regs; ++k) {
+    uint32_t addr[kMaxLanes], lo = 0;
+    if (uint8_t* span = gather_addresses<S>(ctx, k, active, size, true, address, addr, lo)) {
+      for_active(w, active, [&](unsigned lane) { where[k][lane] = span + (addr[lane] - lo); });
+      continue;
+    }
     for (uint32_t m = active; m; m &= m - 1) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
       const uint32_t a = address(k, lane);
       where[k][lane] = in_lane(lane, [&] { return translate<S>(ctx, lane, a, size, true); });
     }
+  }
   const uint32_t keep = size == 4 ? ~0u : (1u << (8 * size)) - 1;
   for (unsigned k = 0; k < regs; ++k)
-    for (uint32_t m = active; m; m &= m - 1) {
-      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+    for_active(w, active, [&](unsigned lane) {
       const uint32_t value = w.v[vs + k][lane] & keep;
       store_bytes(where[k][lane], value, size);
       if (ctx.mem->log)
         ctx.mem->record(address(k, lane), value, static_cast<uint8_t>(lane),
                         static_cast<uint8_t>(size), true);
-    }
+    });
 }
 
 // Unit stride: element k*lanes + lane at rs1 + (k*lanes + lane) * size.
