@@ -67,6 +67,14 @@ struct Warp {
   uint32_t reservation_addr = 0;
   uint32_t reservation_value = 0;  // what lr.w loaded; sc.w stores only if the word still holds it
 
+  // The v0.t mask as lane bits: bit 0 of every element of v0 (Ventus masks are per-element
+  // 0/1 values). A fixed 32-slot loop, which the compiler vectorizes.
+  uint32_t v0_mask() const {
+    uint32_t m = 0;
+    for (unsigned i = 0; i < kMaxLanes; ++i) m |= (v[0][i] & 1u) << i;
+    return m & lane_mask;
+  }
+
   void write_x(unsigned r, uint32_t value) {
     if (r != 0) x[r] = value;
   }
@@ -105,11 +113,7 @@ struct Exec {
   // also those whose v0 element has bit 0 set (Ventus masks are per-element 0/1 values).
   uint32_t active_lanes(uint8_t vm) const {
     uint32_t m = warp.mask & vl_mask();
-    if (!vm) {
-      uint32_t v0 = 0;
-      for (unsigned i = 0; i < warp.lanes; ++i) v0 |= (warp.v[0][i] & 1u) << i;
-      m &= v0;
-    }
+    if (!vm) m &= warp.v0_mask();
     return m;
   }
   uint32_t vl_mask() const {

@@ -220,7 +220,7 @@ void fp_fma(Exec& ctx, const Insn& in, Fma form, bool negate_product, bool negat
 void fp_merge(Exec& ctx, const Insn& in) {
   FpOperands op = fp_operands<Src::X>(ctx, in, 1);
   if (op.active == 0) return;
-  const uint32_t select = vec::v0_mask(op.w);
+  const uint32_t select = op.w.v0_mask();
   for (unsigned k = 0; k < op.g; ++k) {
     const uint32_t* a = op.w.v[in.rs2 + k];
     vec::write_lanes(op.w.v[in.rd + k], op.active,

@@ -143,7 +143,7 @@ void merge(Exec& ctx, const Insn& in) {
   const uint32_t scalar = S2 == Src::X ? vec::read_x(ctx, in.rs1) : static_cast<uint32_t>(in.imm);
   const uint32_t active = ctx.active_lanes(1);
   if (active == 0) return;
-  const uint32_t select = vec::v0_mask(w);
+  const uint32_t select = w.v0_mask();
   vec::with_sew(w, [&]<class U>() {
     for (unsigned k = 0; k < g; ++k) {
       const uint32_t* a = w.v[in.rs2 + k];

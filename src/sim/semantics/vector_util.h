@@ -113,13 +113,6 @@ inline void each_lane(uint32_t active, F&& f) {
   }
 }
 
-// The v0 mask bits (bit 0 of every element of v0) as a lane mask.
-inline uint32_t v0_mask(const Warp& w) {
-  uint32_t m = 0;
-  for (unsigned i = 0; i < kMaxLanes; ++i) m |= (w.v[0][i] & 1u) << i;
-  return m & w.lane_mask;
-}
-
 template <class U>
 using Signed = std::make_signed_t<U>;
 template <class U>
