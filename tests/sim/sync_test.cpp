@@ -305,6 +305,8 @@ TEST(SimFaults, MessagesAndRecovery) {
       {"li t0, 5\nvsetvli t1, t0, e64, m1\n", "unsupported vtype", 0x80000004},
       {"regext zero, zero, 2\naddi t0, t0, 1\n", "scalar register x69 does not exist", 0x80000004},
       {"regext zero, zero, 1\nregext zero, zero, 1\n", "which it cannot extend", 0x80000004},
+      {"vid.v v1\nvmv.v.i v2, 1\nsetrpc zero, zero, 16\nvblt v1, v2, 1f\n1: endprg x0, x0, x0\n",
+       "endprg while diverged: 2 SIMT stack entries pending", 0x80000010},
   };
   sim::Device device;
   device.memory().map(kOut, 4096);

@@ -81,7 +81,12 @@ VT_SEM(JOIN) {
   ctx.next_pc = top.resume_pc;
 }
 
+// Ending a warp whose threads have not reconverged would silently drop the paths still on
+// the SIMT stack, so it is a fault rather than an end.
 VT_SEM(ENDPRG) {
+  if (!ctx.warp.simt_stack.empty())
+    fault("endprg while diverged: " + std::to_string(ctx.warp.simt_stack.size()) +
+          " SIMT stack entries pending (a vbranch without its join?)");
   ctx.flow = Flow::End;
 }
 // The workgroup barrier; the scheduler (sm.cpp) holds the warp until every live warp of the
