@@ -39,6 +39,11 @@ struct Image {
 };
 
 // Throws ventus::Error with a clear message on malformed input.
+// Whether bytes start with the ELF magic number (\x7fELF).
+inline bool has_magic(std::span<const uint8_t> bytes) {
+  return bytes.size() >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' &&
+         bytes[3] == 'F';
+}
 Image read(std::span<const uint8_t> bytes, const std::string& name_for_errors = "<memory>");
 Image read_file(const std::string& path);
 void write_file(const std::string& path, const Image& image);

@@ -90,12 +90,11 @@ uint64_t caps_value(const ventus::sim::DeviceConfig& config, uint64_t id) {
 }
 
 void upload_bytes(Context& context, const uint8_t* bytes, uint64_t size, const std::string& name) {
-  const bool is_elf =
-      size >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F';
-  if (is_elf)
-    context.load_program(ventus::elf::read({bytes, static_cast<size_t>(size)}, name));
+  const std::span<const uint8_t> image(bytes, static_cast<size_t>(size));
+  if (ventus::elf::has_magic(image))
+    context.load_program(ventus::elf::read(image, name));
   else
-    context.load_raw_code({bytes, static_cast<size_t>(size)});
+    context.load_raw_code(image);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/runtime.h"
 
@@ -222,12 +224,17 @@ rt::Range parse_range(const std::string& text, const std::string& option) {
 
 rt::Program load_program(const std::vector<std::string>& inputs) {
   const std::vector<uint8_t> head = read_binary(inputs[0]);
-  const bool is_elf =
-      head.size() >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
-  if (is_elf) {
+  if (ventus::elf::has_magic(head)) {
     if (inputs.size() != 1)
       throw Error("an ELF program must be the only input (assembly files are linked together)");
     return rt::Program::from_elf_bytes(head, inputs[0]);
+  }
+  // Assembly text never holds a NUL byte; anything that does is some other binary file.
+  for (const std::string& input : inputs) {
+    const std::vector<uint8_t> bytes = read_binary(input);
+    if (std::find(bytes.begin(), bytes.end(), uint8_t{0}) != bytes.end())
+      throw Error(fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)",
+                              input));
   }
   return rt::Program::from_assembly_files(inputs);
 }
