@@ -86,9 +86,22 @@ struct PrintRequest {
 };
 using PrintHandler = std::function<void(const PrintRequest&)>;
 
+// Where a running launch stands, for progress output on long runs.
+struct LaunchProgress {
+  uint64_t warp_instructions = 0;  // executed so far, all SMs
+  uint64_t workgroups_done = 0;
+  uint64_t workgroups = 0;  // in the launch
+  double seconds = 0;       // since the launch started
+};
+using ProgressHandler = std::function<void(const LaunchProgress&)>;
+
 struct RunOptions {
   TraceSink trace;        // empty: no trace
   PrintHandler on_print;  // empty: CSR_PRINT writes are only recorded
+  // Called about every progress_interval seconds while the launch runs, from a simulating
+  // thread (keep it short); empty: never.
+  ProgressHandler on_progress;
+  double progress_interval = 0.5;
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be

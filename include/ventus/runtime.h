@@ -58,6 +58,8 @@ class Device {
   // Kernel printf output; empty: stdout. Trace: the commit log of later launches.
   void set_print_sink(TextSink sink);
   void set_trace_sink(TextSink sink);
+  // Called every `interval` seconds while a later launch runs (from a simulating thread).
+  void set_progress_handler(sim::ProgressHandler handler, double interval = 2.0);
 
   // The fault of the last launch, if it faulted.
   std::optional<sim::Fault> last_fault() const;

@@ -237,6 +237,12 @@ void Context::set_trace_sink(TextSink sink) {
   trace_sink_ = std::move(sink);
 }
 
+void Context::set_progress_handler(sim::ProgressHandler handler, double interval) {
+  std::lock_guard lock(mutex_);
+  progress_handler_ = std::move(handler);
+  progress_interval_ = interval;
+}
+
 void Context::on_print(const sim::PrintRequest& request) {
   // The warp waits while its record is formatted, as it would for a polling host.
   std::lock_guard lock(print_mutex_);
@@ -275,6 +281,8 @@ void Context::worker_loop() {
     sim::RunOptions options;
     if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
     options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
+    options.on_progress = progress_handler_;
+    options.progress_interval = progress_interval_;
     lock.unlock();
     sim::LaunchResult result;
     try {

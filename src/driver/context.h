@@ -73,6 +73,8 @@ class Context {
   void set_print_sink(TextSink sink);           // empty: stdout
   void emit_print_text(std::string_view text);  // to the print sink
   void set_trace_sink(TextSink sink);           // empty: no trace
+  // Progress of later launches, every `interval` seconds while one runs; empty: none.
+  void set_progress_handler(sim::ProgressHandler handler, double interval);
 
  private:
   struct Allocation {
@@ -103,6 +105,8 @@ class Context {
   std::optional<sim::Fault> last_fault_;
   TextSink print_sink_;
   TextSink trace_sink_;
+  sim::ProgressHandler progress_handler_;
+  double progress_interval_ = 0.5;
   std::mutex print_mutex_;  // print requests arrive from several SM threads
   std::thread worker_;
 };

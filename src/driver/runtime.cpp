@@ -70,6 +70,10 @@ void Device::set_print_sink(TextSink sink) {
 void Device::set_trace_sink(TextSink sink) {
   context_->set_trace_sink(std::move(sink));
 }
+
+void Device::set_progress_handler(sim::ProgressHandler handler, double interval) {
+  context_->set_progress_handler(std::move(handler), interval);
+}
 std::optional<sim::Fault> Device::last_fault() const {
   return context_->last_fault();
 }

@@ -113,11 +113,25 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   const unsigned threads = options.trace ? 1u
                                          : std::clamp<unsigned>(config.host_threads, 1u,
                                                                 std::max<size_t>(active.size(), 1));
+  // Progress is reported between rounds of slices by whichever worker first finds the
+  // interval over (so one report per interval, whichever SMs are still running).
+  using Seconds = std::chrono::duration<double>;
+  std::atomic<double> next_report{options.progress_interval};
+  auto report_progress = [&] {
+    const double now = Seconds(std::chrono::steady_clock::now() - started).count();
+    double due = next_report.load(std::memory_order_relaxed);
+    if (now < due || !next_report.compare_exchange_strong(due, now + options.progress_interval))
+      return;
+    std::lock_guard lock(shared.mutex);
+    options.on_progress({shared.executed.load(std::memory_order_relaxed),
+                         shared.retired.load(std::memory_order_relaxed), groups, now});
+  };
   auto worker = [&](unsigned index) {
     std::vector<Sm*> mine;
     for (size_t s = index; s < active.size(); s += threads) mine.push_back(active[s]);
     while (!mine.empty() && !shared.stop.load(std::memory_order_relaxed)) {
       std::erase_if(mine, [&](Sm* sm) { return !sm->run(kSlice); });
+      if (options.on_progress) report_progress();
     }
   };
   if (threads == 1) {

@@ -112,6 +112,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
 }
 
 void Sm::retire(WorkgroupState* group) {
+  shared_->retired.fetch_add(1, std::memory_order_relaxed);
   const KernelLaunch& l = shared_->launch;
   const uint32_t W = l.warps_per_workgroup;
   // Drop its warps from the round, keeping the cursor on the same next warp.
@@ -219,6 +220,11 @@ void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, cons
 bool Sm::run(uint64_t instructions) {
   uint64_t done = 0;
   const uint64_t quantum = std::max<uint32_t>(1, config_.schedule_quantum);
+  struct CountProgress {
+    std::atomic<uint64_t>& executed;
+    const uint64_t& done;
+    ~CountProgress() { executed.fetch_add(done, std::memory_order_relaxed); }
+  } count_progress{shared_->executed, done};
   while (done < instructions) {
     if (shared_->stop.load(std::memory_order_relaxed)) return false;
     if (resident_.empty()) return false;  // admit() already placed all that fit

@@ -38,6 +38,9 @@ struct LaunchShared {
   bool unlimited_budget = false;
   std::atomic<uint64_t> budget_left{0};  // warp instructions not yet handed to an SM
   std::atomic<bool> stop{false};         // a fault happened: every SM stops
+  // For RunOptions::on_progress: updated once per slice and per retired workgroup.
+  std::atomic<uint64_t> executed{0};
+  std::atomic<uint64_t> retired{0};
   std::mutex mutex;                      // fault, print handler, trace sink
   std::optional<Fault> fault;
 };

@@ -348,6 +348,34 @@ TEST(SimFaults, InstructionBudget) {
   EXPECT_EQ(r.stats.warp_instructions, 1000u);
 }
 
+TEST(SimProgress, ReportsGrowingCountsWhileALaunchRuns) {
+  sim::DeviceConfig config;
+  config.instruction_budget = 0;
+  config.num_sms = 2;
+  config.host_threads = 2;
+  sim::Device device(config);
+  // 8 workgroups of one warp, each counting down 2^21 iterations (2 instructions each).
+  load_program(device, "li t0, 0x200000\n1: addi t0, t0, -1\nbnez t0, 1b\nendprg x0, x0, x0\n");
+  std::vector<sim::LaunchProgress> reports;
+  sim::RunOptions options;
+  options.progress_interval = 0.001;
+  options.on_progress = [&](const sim::LaunchProgress& p) { reports.push_back(p); };
+  const auto r = device.run(launch_of(1, 4, 8), options);
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  ASSERT_FALSE(reports.empty());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].workgroups, 8u);
+    EXPECT_LE(reports[i].workgroups_done, 8u);
+    EXPECT_LE(reports[i].warp_instructions, r.stats.warp_instructions);
+    EXPECT_GT(reports[i].seconds, 0.0);
+    if (i > 0) {
+      EXPECT_GE(reports[i].warp_instructions, reports[i - 1].warp_instructions);
+      EXPECT_GE(reports[i].workgroups_done, reports[i - 1].workgroups_done);
+      EXPECT_GT(reports[i].seconds, reports[i - 1].seconds);
+    }
+  }
+}
+
 TEST(SimPrint, HandlerSeesEveryWriteAndTheCsrReadsZeroAfterwards) {
   sim::Device device;
   device.memory().map(kOut, 4096);

@@ -9,8 +9,6 @@
 #include <bit>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -19,7 +17,6 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "commands.h"
 #include "ventus/elf.h"
@@ -239,39 +236,6 @@ rt::Program load_program(const std::vector<std::string>& inputs) {
   return rt::Program::from_assembly_files(inputs);
 }
 
-// Prints the elapsed time on stderr while a long launch runs (the device reports nothing
-// until it finishes).
-class ProgressTicker {
- public:
-  explicit ProgressTicker(std::string what, bool enabled) {
-    if (!enabled) return;
-    thread_ = std::thread([this, what = std::move(what)] {
-      const auto start = std::chrono::steady_clock::now();
-      std::unique_lock lock(mutex_);
-      while (!cv_.wait_for(lock, std::chrono::seconds(2), [this] { return done_; })) {
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        fmt::print(stderr, "[ventus run] {} still running: {:.0f} s\n", what, s);
-      }
-    });
-  }
-  ~ProgressTicker() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
-
 struct RunArgs {
   std::vector<std::string> inputs;
   std::string kernel;
@@ -390,11 +354,15 @@ void run(const RunArgs& a) {
   }
 
   rt::Stats stats;
-  {
-    ProgressTicker ticker(fmt::format("kernel '{}'", kernel),
-                          a.progress || (!a.quiet && isatty(STDERR_FILENO)));
-    stats = rt::launch(device, program, kernel, global, local, launch_args, options);
+  if (a.progress || (!a.quiet && isatty(STDERR_FILENO))) {
+    device.set_progress_handler([&kernel](const ventus::sim::LaunchProgress& p) {
+      fmt::print(stderr,
+                 "[ventus run] kernel '{}': {:.0f} s, {:.1f} M warp-instructions, "
+                 "{} of {} workgroups done\n",
+                 kernel, p.seconds, p.warp_instructions / 1e6, p.workgroups_done, p.workgroups);
+    });
   }
+  stats = rt::launch(device, program, kernel, global, local, launch_args, options);
   if (!a.trace.empty()) trace_file.flush();
 
   for (const auto& [index, path] : dumps) {
@@ -469,7 +437,7 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
       ->capture_default_str();
   sub->add_flag("-q,--quiet", a->quiet, "no summary");
   sub->add_flag("--progress", a->progress,
-                "report elapsed time every 2 s (default when stderr is a terminal)");
+                "report instructions and workgroups done every 2 s (default when stderr is a terminal)");
   sub->callback([a] { run(*a); });
 });
 
