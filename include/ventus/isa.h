@@ -124,6 +124,15 @@ struct Decoded {
   int32_t imm = 0;                             // the row's immediate, if any
   uint8_t vm = 1;                              // 1 = unmasked
   uint8_t rm = 7;                              // rounding mode field, 7 = dyn
+  // v2025 additions (docs/isa.md, "v2025 additions"). What a preceding regpair/regpairi,
+  // PREFIX/PREFIXI or PREFIX_MEMORY says about this instruction, folded in at decode time:
+  uint8_t pair = 0;       // 1: register operands are even-aligned 64-bit pairs
+  uint8_t abs = 0;        // PREFIX ABS: bit 0 src1, bit 1 src2, bit 2 src3
+  uint8_t neg = 0;        // PREFIX NEG: same bits
+  uint8_t mem_space = 0;  // PREFIX_MEMORY: 0 default, 1 global, 2 private, 3 local
+  uint8_t mem_words = 1;  // PREFIX_MEMORY: data width in 32-bit words, 1..4
+  uint8_t mem_pair = 0;   // PREFIX_MEMORY: the address is a 64-bit register pair
+  uint32_t raw_hi = 0;    // the second (high) word of a 64-bit instruction
 };
 std::optional<Decoded> decode(uint32_t word, const RegExt& ext = {});
 
