@@ -47,13 +47,21 @@ TEST(VectorFaults, WideningDestinationOverlapsLowPartOfNarrowSource) {
   EXPECT_EQ(m.warp->v[3][5], 1u);
 }
 
-TEST(VectorFaults, FloatingPointNeedsSew32) {
+TEST(VectorFaults, FloatingPointNeedsSew16Or32) {
   Machine m;
-  m.warp->vcfg.sew = 16;
+  m.warp->vcfg.sew = 8;
   EXPECT_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vfmv.v.f", {.vd = 2, .rs1 = 5}), ExecFault);
-  EXPECT_THROW(m.run("vfexp.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfmv.f.s", {.vs2 = 6, .rd = 5}), ExecFault);
   EXPECT_NO_THROW(m.run("vadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+  // fp16 has every row except the fp32-only ones.
+  m.warp->vcfg.sew = 16;
+  EXPECT_NO_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
+  EXPECT_NO_THROW(m.run("vfmv.v.f", {.vd = 2, .rs1 = 5}));
+  EXPECT_THROW(m.run("vfexp.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vftta.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfrec7.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfrsqrt7.v", {.vd = 2, .vs2 = 6}), ExecFault);
 }
 
 TEST(VectorFaults, ReservedFrmOnlyForRowsThatRound) {
@@ -482,6 +490,67 @@ TEST(VectorCustom, VfexpIsCorrectlyRoundedExp) {
   EXPECT_EQ(m.warp->v[2][2], 0u);
   EXPECT_EQ(m.warp->v[2][3], 0x7f800000u);
   EXPECT_EQ(m.warp->fflags, fp::kNX | fp::kOF);
+}
+
+// fp16 at SEW=16: the element is the low half of the lane word, the upper half is ignored
+// on reading and written as zero.
+TEST(VectorFloat, HalfPrecisionUsesTheLowSixteenBits) {
+  Machine m;
+  m.warp->vcfg.sew = 16;
+  m.warp->frm = fp::kRNE;
+  fill(m, 4, 0xabcd3c00);  // 1.0 with noise above
+  fill(m, 6, 0x12343e00);  // 1.5
+  m.run("vfadd.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0x4100u);  // 2.5
+  EXPECT_EQ(m.warp->fflags, 0u);
+  // 65504 (max) + 32 ties to even at 65536: overflow to +inf with OF|NX.
+  fill(m, 4, 0x7bff);
+  fill(m, 6, 0x5000);
+  m.run("vfadd.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0x7c00u);
+  EXPECT_EQ(m.warp->fflags, fp::kOF | fp::kNX);
+  // A signaling NaN gives the fp16 canonical NaN 0x7e00 and NV.
+  m.warp->fflags = 0;
+  fill(m, 4, 0xffff7c01);
+  m.run("vfmul.vv", {.vd = 8, .vs1 = 4, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0x7e00u);
+  EXPECT_EQ(m.warp->fflags, fp::kNV);
+  // Sign injection flips bit 15 and clears the upper half.
+  fill(m, 4, 0xffff3c00);
+  m.run("vfsgnjn.vv", {.vd = 8, .vs1 = 4, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[8][0], 0xbc00u);
+  // vfmv.f.s sign-extends the element into x[rd] (Zhinx); vfmv.v.f takes x's low half.
+  m.run("vfmv.f.s", {.vs2 = 8, .rd = 5});
+  EXPECT_EQ(m.warp->x[5], 0xffffbc00u);
+  m.warp->x[6] = 0x55554400;  // 4.0
+  m.run("vfmv.v.f", {.vd = 10, .rs1 = 6});
+  EXPECT_EQ(m.warp->v[10][3], 0x4400u);
+}
+
+TEST(VectorFloat, HalfPrecisionConversionsUseSixteenBitIntegers) {
+  Machine m;
+  m.warp->vcfg.sew = 16;
+  m.warp->frm = fp::kRNE;
+  m.warp->v[4][0] = 0x7800;  // 32768: above int16 max, saturates with NV alone
+  m.warp->v[4][1] = 0xc0c0;  // -2.375 rounds to -2 with NX: 0xfffe in 16 bits
+  m.warp->v[4][2] = 0xfc00;  // -inf: int16 min with NV
+  m.run("vfcvt.x.f.v", {.vd = 8, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[8][0], 0x7fffu);
+  EXPECT_EQ(m.warp->v[8][1], 0xfffeu);
+  EXPECT_EQ(m.warp->v[8][2], 0x8000u);
+  EXPECT_EQ(m.warp->fflags, fp::kNV | fp::kNX);
+  // int16 -> fp16: 0x8001 = -32767 rounds (11-bit precision, quantum 32) to -32768 = 0xf800.
+  m.warp->fflags = 0;
+  m.warp->v[4][0] = 0xffff8001;
+  m.run("vfcvt.f.x.v", {.vd = 8, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[8][0], 0xf800u);
+  EXPECT_EQ(m.warp->fflags, fp::kNX);
+  // uint16 65535 -> fp16 rounds to 65536, beyond the largest finite 65504: +inf, OF|NX.
+  m.warp->fflags = 0;
+  m.warp->v[4][0] = 0xffff;
+  m.run("vfcvt.f.xu.v", {.vd = 8, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[8][0], 0x7c00u);
+  EXPECT_EQ(m.warp->fflags, fp::kOF | fp::kNX);
 }
 
 }  // namespace

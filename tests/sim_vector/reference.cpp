@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "fp16.h"
 #include "fp32.h"
 
 namespace ventus::test {
@@ -153,55 +154,116 @@ uint64_t int_mul_add(const std::string& b, uint64_t x, uint64_t y, uint64_t z) {
   throw std::logic_error("no multiply-add reference for " + b);
 }
 
+// The scalar fp library at one element width, so that one reference serves SEW=32 (fp32)
+// and SEW=16 (fp16: the element is the low 16 bits; integers of vfcvt are 16 bits wide).
+struct Fp32 {
+  static constexpr uint32_t kSign = 0x80000000u;
+  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::add(a, b, rm, f); }
+  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::sub(a, b, rm, f); }
+  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::mul(a, b, rm, f); }
+  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::div(a, b, rm, f); }
+  static uint32_t min(uint32_t a, uint32_t b, uint32_t& f) { return fp::min(a, b, f); }
+  static uint32_t max(uint32_t a, uint32_t b, uint32_t& f) { return fp::max(a, b, f); }
+  static bool eq(uint32_t a, uint32_t b, uint32_t& f) { return fp::eq(a, b, f); }
+  static bool lt(uint32_t a, uint32_t b, uint32_t& f) { return fp::lt(a, b, f); }
+  static bool le(uint32_t a, uint32_t b, uint32_t& f) { return fp::le(a, b, f); }
+  static uint32_t fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& f) {
+    return fp::fma(a, b, c, rm, f);
+  }
+  static uint32_t sqrt(uint32_t a, uint32_t rm, uint32_t& f) { return fp::sqrt(a, rm, f); }
+  static uint32_t classify(uint32_t a) { return fp::classify(a); }
+  static uint32_t to_unsigned(uint32_t a, uint32_t rm, uint32_t& f) { return fp::to_u32(a, rm, f); }
+  static uint32_t to_signed(uint32_t a, uint32_t rm, uint32_t& f) {
+    return static_cast<uint32_t>(fp::to_i32(a, rm, f));
+  }
+  static uint32_t from_unsigned(uint32_t a, uint32_t rm, uint32_t& f) { return fp::from_u32(a, rm, f); }
+  static uint32_t from_signed(uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::from_i32(static_cast<int32_t>(a), rm, f);
+  }
+};
+struct Fp16 {
+  static constexpr uint32_t kSign = 0x8000u;
+  static uint16_t h(uint32_t a) { return static_cast<uint16_t>(a); }
+  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::add(h(a), h(b), rm, f); }
+  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::sub(h(a), h(b), rm, f); }
+  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::mul(h(a), h(b), rm, f); }
+  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::div(h(a), h(b), rm, f); }
+  static uint32_t min(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::min(h(a), h(b), f); }
+  static uint32_t max(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::max(h(a), h(b), f); }
+  static bool eq(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::eq(h(a), h(b), f); }
+  static bool lt(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::lt(h(a), h(b), f); }
+  static bool le(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::le(h(a), h(b), f); }
+  static uint32_t fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& f) {
+    return fp::f16::fma(h(a), h(b), h(c), rm, f);
+  }
+  static uint32_t sqrt(uint32_t a, uint32_t rm, uint32_t& f) { return fp::f16::sqrt(h(a), rm, f); }
+  static uint32_t classify(uint32_t a) { return fp::f16::classify(h(a)); }
+  static uint32_t to_unsigned(uint32_t a, uint32_t rm, uint32_t& f) { return fp::f16::to_u16(h(a), rm, f); }
+  static uint32_t to_signed(uint32_t a, uint32_t rm, uint32_t& f) {
+    return static_cast<uint16_t>(fp::f16::to_i16(h(a), rm, f));
+  }
+  static uint32_t from_unsigned(uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::f16::from_u32(h(a), rm, f);
+  }
+  static uint32_t from_signed(uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::f16::from_i32(static_cast<int16_t>(a), rm, f);
+  }
+};
+
+// a = vs2's element, c = the second operand, both already cut to SEW.
+template <class L>
 uint32_t fp_binary(const std::string& b, uint32_t a, uint32_t c, uint32_t rm, uint32_t& f) {
-  constexpr uint32_t kSign = 0x80000000u;
-  if (b == "vfadd") return fp::add(a, c, rm, f);
-  if (b == "vfsub") return fp::sub(a, c, rm, f);
-  if (b == "vfrsub") return fp::sub(c, a, rm, f);
-  if (b == "vfmul") return fp::mul(a, c, rm, f);
-  if (b == "vfdiv") return fp::div(a, c, rm, f);
-  if (b == "vfrdiv") return fp::div(c, a, rm, f);
-  if (b == "vfmin") return fp::min(a, c, f);
-  if (b == "vfmax") return fp::max(a, c, f);
-  if (b == "vfsgnj") return (a & ~kSign) | (c & kSign);
-  if (b == "vfsgnjn") return (a & ~kSign) | (~c & kSign);
+  constexpr uint32_t kSign = L::kSign, kMagnitude = L::kSign - 1;
+  if (b == "vfadd") return L::add(a, c, rm, f);
+  if (b == "vfsub") return L::sub(a, c, rm, f);
+  if (b == "vfrsub") return L::sub(c, a, rm, f);
+  if (b == "vfmul") return L::mul(a, c, rm, f);
+  if (b == "vfdiv") return L::div(a, c, rm, f);
+  if (b == "vfrdiv") return L::div(c, a, rm, f);
+  if (b == "vfmin") return L::min(a, c, f);
+  if (b == "vfmax") return L::max(a, c, f);
+  if (b == "vfsgnj") return (a & kMagnitude) | (c & kSign);
+  if (b == "vfsgnjn") return (a & kMagnitude) | (~c & kSign);
   if (b == "vfsgnjx") return a ^ (c & kSign);
-  if (b == "vmfeq") return fp::eq(a, c, f);
-  if (b == "vmfne") return !fp::eq(a, c, f);
-  if (b == "vmflt") return fp::lt(a, c, f);
-  if (b == "vmfle") return fp::le(a, c, f);
-  if (b == "vmfgt") return fp::lt(c, a, f);
-  if (b == "vmfge") return fp::le(c, a, f);
+  if (b == "vmfeq") return L::eq(a, c, f);
+  if (b == "vmfne") return !L::eq(a, c, f);
+  if (b == "vmflt") return L::lt(a, c, f);
+  if (b == "vmfle") return L::le(a, c, f);
+  if (b == "vmfgt") return L::lt(c, a, f);
+  if (b == "vmfge") return L::le(c, a, f);
   throw std::logic_error("no fp reference for " + b);
 }
 
 // x = vs1 or f[rs1], y = vs2, z = old vd (RVV 1.0 definitions; negation of an operand is
 // its sign flip, as in the scalar F extension's fnmadd family).
+template <class L>
 uint32_t fp_fma(const std::string& b, uint32_t x, uint32_t y, uint32_t z, uint32_t rm,
                 uint32_t& f) {
-  const auto neg = [](uint32_t v) { return v ^ 0x80000000u; };
-  if (b == "vfmacc" || b == "vftta") return fp::fma(x, y, z, rm, f);
-  if (b == "vfnmacc") return fp::fma(neg(x), y, neg(z), rm, f);
-  if (b == "vfmsac") return fp::fma(x, y, neg(z), rm, f);
-  if (b == "vfnmsac") return fp::fma(neg(x), y, z, rm, f);
-  if (b == "vfmadd") return fp::fma(x, z, y, rm, f);
-  if (b == "vfnmadd") return fp::fma(neg(x), z, neg(y), rm, f);
-  if (b == "vfmsub") return fp::fma(x, z, neg(y), rm, f);
-  if (b == "vfnmsub") return fp::fma(neg(x), z, y, rm, f);
+  const auto neg = [](uint32_t v) { return v ^ L::kSign; };
+  if (b == "vfmacc" || b == "vftta") return L::fma(x, y, z, rm, f);
+  if (b == "vfnmacc") return L::fma(neg(x), y, neg(z), rm, f);
+  if (b == "vfmsac") return L::fma(x, y, neg(z), rm, f);
+  if (b == "vfnmsac") return L::fma(neg(x), y, z, rm, f);
+  if (b == "vfmadd") return L::fma(x, z, y, rm, f);
+  if (b == "vfnmadd") return L::fma(neg(x), z, neg(y), rm, f);
+  if (b == "vfmsub") return L::fma(x, z, neg(y), rm, f);
+  if (b == "vfnmsub") return L::fma(neg(x), z, y, rm, f);
   throw std::logic_error("no fma reference for " + b);
 }
 
+template <class L>
 uint32_t fp_unary(const std::string& mn, uint32_t a, uint32_t frm, uint32_t& f) {
-  if (mn == "vfcvt.xu.f.v") return fp::to_u32(a, frm, f);
-  if (mn == "vfcvt.x.f.v") return static_cast<uint32_t>(fp::to_i32(a, frm, f));
-  if (mn == "vfcvt.rtz.xu.f.v") return fp::to_u32(a, fp::kRTZ, f);
-  if (mn == "vfcvt.rtz.x.f.v") return static_cast<uint32_t>(fp::to_i32(a, fp::kRTZ, f));
-  if (mn == "vfcvt.f.xu.v") return fp::from_u32(a, frm, f);
-  if (mn == "vfcvt.f.x.v") return fp::from_i32(static_cast<int32_t>(a), frm, f);
-  if (mn == "vfsqrt.v") return fp::sqrt(a, frm, f);
+  if (mn == "vfcvt.xu.f.v") return L::to_unsigned(a, frm, f);
+  if (mn == "vfcvt.x.f.v") return L::to_signed(a, frm, f);
+  if (mn == "vfcvt.rtz.xu.f.v") return L::to_unsigned(a, fp::kRTZ, f);
+  if (mn == "vfcvt.rtz.x.f.v") return L::to_signed(a, fp::kRTZ, f);
+  if (mn == "vfcvt.f.xu.v") return L::from_unsigned(a, frm, f);
+  if (mn == "vfcvt.f.x.v") return L::from_signed(a, frm, f);
+  if (mn == "vfsqrt.v") return L::sqrt(a, frm, f);
+  if (mn == "vfclass.v") return L::classify(a);
+  // fp32 only (RowInfo::fp32_only):
   if (mn == "vfrsqrt7.v") return fp::rsqrt7(a, f);
   if (mn == "vfrec7.v") return fp::rec7(a, frm, f);
-  if (mn == "vfclass.v") return fp::classify(a);
   if (mn == "vfexp.v") return fp::exp(a, frm, f);
   throw std::logic_error("no fp unary reference for " + mn);
 }
@@ -234,6 +296,7 @@ RowInfo classify(const isa::InsnInfo& row) {
       r.immediate = true;
   }
   r.fp = row.cls == isa::InsnClass::VFloat;
+  r.fp32_only = one_of(mn, {"vfrsqrt7.v", "vfrec7.v", "vfexp.v", "vftta.vv"});
   const std::string& b = r.base;
   if (b == "vadd12" || b == "vsub12")
     r.kind = Kind::Add12;
@@ -409,23 +472,34 @@ bool reference(const isa::InsnInfo& row, const RowInfo& info, sim::Warp& w, cons
     case Kind::FpBinary:
       for (unsigned k = 0; k < g; ++k)
         for (unsigned i = 0; i < w.lanes; ++i)
-          if (lane_on(act, i))
-            w.v[o.vd + k][i] = fp_binary(b, before.v[o.vs2 + k][i],
-                                         static_cast<uint32_t>(second(k, i)), frm, flags);
+          if (lane_on(act, i)) {
+            const auto a = static_cast<uint32_t>(before.v[o.vs2 + k][i] & em);
+            const auto c = static_cast<uint32_t>(second(k, i));
+            w.v[o.vd + k][i] = sew == 16 ? fp_binary<Fp16>(b, a, c, frm, flags)
+                                         : fp_binary<Fp32>(b, a, c, frm, flags);
+          }
       w.fflags |= flags;
       return true;
     case Kind::FpFma:
       for (unsigned k = 0; k < g; ++k)
         for (unsigned i = 0; i < w.lanes; ++i)
-          if (lane_on(act, i))
-            w.v[o.vd + k][i] = fp_fma(b, static_cast<uint32_t>(second(k, i)),
-                                      before.v[o.vs2 + k][i], before.v[o.vd + k][i], frm, flags);
+          if (lane_on(act, i)) {
+            const auto x = static_cast<uint32_t>(second(k, i));
+            const auto y = static_cast<uint32_t>(before.v[o.vs2 + k][i] & em);
+            const auto z = static_cast<uint32_t>(before.v[o.vd + k][i] & em);
+            w.v[o.vd + k][i] = sew == 16 ? fp_fma<Fp16>(b, x, y, z, frm, flags)
+                                         : fp_fma<Fp32>(b, x, y, z, frm, flags);
+          }
       w.fflags |= flags;
       return true;
     case Kind::FpUnary:
       for (unsigned k = 0; k < g; ++k)
         for (unsigned i = 0; i < w.lanes; ++i)
-          if (lane_on(act, i)) w.v[o.vd + k][i] = fp_unary(mn, before.v[o.vs2 + k][i], frm, flags);
+          if (lane_on(act, i)) {
+            const auto a = static_cast<uint32_t>(before.v[o.vs2 + k][i] & em);
+            w.v[o.vd + k][i] =
+                sew == 16 ? fp_unary<Fp16>(mn, a, frm, flags) : fp_unary<Fp32>(mn, a, frm, flags);
+          }
       w.fflags |= flags;
       return true;
   }

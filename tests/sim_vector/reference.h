@@ -1,7 +1,8 @@
 // Host reference model of the Ventus vector rows, written independently of
 // src/sim/semantics/vector_*.cpp: element by element, with 128-bit integers and the
 // rounding rules spelled out as in the RVV 1.0 text. FP rows use the fp library's scalar
-// functions (themselves checked against qemu in tests/fp) with the RVV operand mapping.
+// functions (themselves checked against qemu in tests/fp) with the RVV operand mapping, fp32
+// at SEW=32 and fp16 at SEW=16.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,8 @@ struct RowInfo {
   bool has_vm = false;
   bool vector_second = false;  // the second operand is vs1 (else x[rs1] or imm)
   bool immediate = false;
-  bool fp = false;  // needs SEW=32
+  bool fp = false;         // needs SEW=16 (fp16) or 32 (fp32)
+  bool fp32_only = false;  // an fp row with no fp16 form: SEW=32 only
 };
 RowInfo classify(const isa::InsnInfo& row);
 

@@ -124,6 +124,23 @@ class Rng {
   // Magnitudes 2^-15..2^17, where results neither overflow nor underflow.
   uint32_t moderate_float() { return (bits() & 0x807fffffu) | ((112u + below(32)) << 23); }
 
+  // fp16 bit patterns likewise, in the low 16 bits; the upper 16 bits are noise the fp16
+  // rows must ignore.
+  uint32_t half_float() {
+    static constexpr uint16_t kSpecial[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00,
+                                            0x7c01, 0xfd23, 0x7d00, 0x0001, 0x83ff, 0x0400,
+                                            0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x7800,
+                                            0xf800, 0x5bff, 0x1400, 0x37ff};
+    const uint32_t noise = bits() & 0xffff0000u;
+    switch (below(4)) {
+      case 0: return noise | kSpecial[below(std::size(kSpecial))];
+      case 1: return bits();
+      default: return noise | moderate_half();
+    }
+  }
+  // Magnitudes 2^-7..2^7: fp16 results neither overflow nor underflow.
+  uint32_t moderate_half() { return (bits() & 0x83ffu) | ((8u + below(15)) << 10); }
+
   // What a whole register state looks like: the semantics have fast paths for states
   // without NaNs (fp compares) and for values that convert exactly (fp conversions), so
   // the tests make such states as often as edge-heavy ones.
@@ -132,6 +149,11 @@ class Rng {
   uint32_t value(bool fp, unsigned sew, Style s) {
     if (!fp && s == Style::Moderate) return bits() % (1u << 25) - (1u << 24);  // |x| <= 2^24
     if (!fp) return integer(sew);
+    if (sew == 16) {
+      if (s == Style::Moderate) return moderate_half();
+      const uint32_t f = half_float();
+      return s == Style::NoNaN && (f & 0x7fffu) > 0x7c00u ? 0x3c00u : f;
+    }
     if (s == Style::Moderate) return moderate_float();
     const uint32_t f = floating();
     return s == Style::NoNaN && (f & 0x7fffffffu) > 0x7f800000u ? 0x3f800000u : f;

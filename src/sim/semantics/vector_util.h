@@ -60,10 +60,21 @@ inline void with_sew(const Warp& w, Body&& body) {
   }
 }
 
-// Vector floating point is fp32 only (Zve32f): other SEWs are illegal.
+// The vector fp rows that exist only for fp32 (vfrsqrt7, vfrec7, vfexp, vftta): other SEWs
+// are illegal.
 inline void require_sew32(const Warp& w) {
   if (w.vcfg.sew != 32)
-    fault("vector floating point needs SEW=32 (vtype has SEW=" + std::to_string(w.vcfg.sew) + ")");
+    fault("this vector floating-point instruction needs SEW=32 (vtype has SEW=" +
+          std::to_string(w.vcfg.sew) + ")");
+}
+
+// Vector floating point computes fp32 at SEW=32 and fp16 at SEW=16 (Zvfh); SEW=8 has no
+// floating-point format. Returns whether the elements are fp16.
+inline bool require_fp_sew(const Warp& w) {
+  if (w.vcfg.sew != 32 && w.vcfg.sew != 16)
+    fault("vector floating point needs SEW=16 or 32 (vtype has SEW=" +
+          std::to_string(w.vcfg.sew) + ")");
+  return w.vcfg.sew == 16;
 }
 
 // The 4-lane slice of a lane mask as 4 words of ~0 (lane on) or 0, indexed by a nibble.
