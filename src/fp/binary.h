@@ -23,7 +23,8 @@ struct Binary {
 
   static constexpr Bits kSignBit = Bits{1} << (kExponentBits + kFractionBits);
   static constexpr Bits kFracMask = (Bits{1} << kFractionBits) - 1;
-  static constexpr Bits kExpMask = static_cast<Bits>(((Bits{1} << kExponentBits) - 1) << kFractionBits);
+  static constexpr Bits kExpMask =
+      static_cast<Bits>(((Bits{1} << kExponentBits) - 1) << kFractionBits);
   static constexpr Bits kQuietBit = Bits{1} << (kFractionBits - 1);
   static constexpr Bits kInfinity = kExpMask;
   static constexpr Bits kMaxFinite = kInfinity - 1;
@@ -64,7 +65,8 @@ struct Binary {
   template <typename Sig>
   static constexpr Bits round_pack(bool sign, int exp, Sig sig, uint32_t rm, uint32_t& flags) {
     const Rounded r = round_to_layout(kLayout, sign, exp, sig, rm, flags);
-    if (r.overflow) return signed_zero(sign) | (overflow_to_max_finite(sign, rm) ? kMaxFinite : kInfinity);
+    if (r.overflow)
+      return signed_zero(sign) | (overflow_to_max_finite(sign, rm) ? kMaxFinite : kInfinity);
     return signed_zero(sign) | static_cast<Bits>(r.magnitude);
   }
 
@@ -275,7 +277,8 @@ struct Binary {
       magnitude = fixed >> 64;
       const auto fraction = static_cast<uint64_t>(fixed);
       inexact = fraction != 0;
-      if (round_up(sign, static_cast<uint64_t>(magnitude), fraction, uint64_t{1} << 63, rm)) ++magnitude;
+      if (round_up(sign, static_cast<uint64_t>(magnitude), fraction, uint64_t{1} << 63, rm))
+        ++magnitude;
     }
     const Wide limit = sign ? static_cast<Wide>(0) - static_cast<Wide>(static_cast<__int128>(kMin))
                             : static_cast<Wide>(kMax);

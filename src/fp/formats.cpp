@@ -74,8 +74,8 @@ uint32_t widen_to_f32(Format f, uint32_t bits) {
   const uint32_t field = magnitude >> info.mantissa_bits;
   const uint32_t fraction = magnitude & ((uint32_t{1} << info.mantissa_bits) - 1);
   const uint64_t sig = field ? fraction | (uint32_t{1} << info.mantissa_bits) : fraction;
-  const int exp = (field ? static_cast<int>(field) : 1) - info.bias -
-                  static_cast<int>(info.mantissa_bits);
+  const int exp =
+      (field ? static_cast<int>(field) : 1) - info.bias - static_cast<int>(info.mantissa_bits);
   uint32_t exact = 0;  // every value of these formats is a binary32 value: nothing raised
   return B32::round_pack(sign, exp, sig, kRNE, exact);
 }

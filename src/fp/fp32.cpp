@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "rounding.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define VENTUS_FP_HOST_SSE 1
@@ -73,36 +75,13 @@ Unpacked unpack_normalized(uint32_t a) {
   return u;
 }
 
-// Shift right, OR-ing every bit shifted out into bit 0 (the sticky bit), so a later
-// rounding still sees that the value lies strictly above the truncated one.
-uint64_t shift_right_jam(uint64_t value, int count) {
-  if (count <= 0) return value;
-  if (count >= 64) return value != 0;
-  return (value >> count) | ((value & ((uint64_t{1} << count) - 1)) != 0);
-}
-
-unsigned __int128 shift_right_jam(unsigned __int128 value, int count) {
-  if (count <= 0) return value;
-  if (count >= 128) return value != 0;
-  const unsigned __int128 lost = value & ((static_cast<unsigned __int128>(1) << count) - 1);
-  return (value >> count) | (lost != 0);
-}
-
-// Whether a magnitude whose kept part ends in kept_lsb and whose dropped part is `dropped`
-// (`half` is the weight of the dropped part's top bit) rounds away from zero.
-bool round_up(bool sign, uint64_t kept_lsb, uint64_t dropped, uint64_t half, uint32_t rm) {
-  switch (rm) {
-    case kRNE: return dropped > half || (dropped == half && (kept_lsb & 1));
-    case kRTZ: return false;
-    case kRDN: return sign && dropped != 0;
-    case kRUP: return !sign && dropped != 0;
-    default: return dropped >= half;  // kRMM
-  }
-}
+// The sticky shifts and the per-mode rounding decision are shared with binary16/binary64
+// and the narrow formats (rounding.h).
+using detail::round_up;
+using detail::shift_right_jam;
 
 uint32_t overflow_result(bool sign, uint32_t rm) {
-  const bool to_max = rm == kRTZ || (rm == kRDN && !sign) || (rm == kRUP && sign);
-  return signed_zero(sign) | (to_max ? kMaxFinite : kInfinity);
+  return signed_zero(sign) | (detail::overflow_to_max_finite(sign, rm) ? kMaxFinite : kInfinity);
 }
 
 // Rounds sign * sig * 2^exp (sig != 0) to binary32. Bit 0 of sig may be a sticky bit

@@ -28,7 +28,7 @@ int32_t to_i32(uint64_t a, uint32_t rm, uint32_t& flags);
 uint32_t to_u32(uint64_t a, uint32_t rm, uint32_t& flags);
 int64_t to_i64(uint64_t a, uint32_t rm, uint32_t& flags);
 uint64_t to_u64(uint64_t a, uint32_t rm, uint32_t& flags);
-uint64_t from_i32(int32_t a, uint32_t rm, uint32_t& flags);  // exact
+uint64_t from_i32(int32_t a, uint32_t rm, uint32_t& flags);   // exact
 uint64_t from_u32(uint32_t a, uint32_t rm, uint32_t& flags);  // exact
 uint64_t from_i64(int64_t a, uint32_t rm, uint32_t& flags);
 uint64_t from_u64(uint64_t a, uint32_t rm, uint32_t& flags);

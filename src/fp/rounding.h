@@ -114,8 +114,8 @@ constexpr Rounded round_to_layout(const Layout& layout, bool sign, int exp, unsi
                                   uint32_t rm, uint32_t& flags) {
   const int msb = msb_of(sig);
   const int shift = msb > 62 ? msb - 62 : 0;
-  return round_to_layout(layout, sign, exp + shift, static_cast<uint64_t>(shift_right_jam(sig, shift)),
-                         rm, flags);
+  return round_to_layout(layout, sign, exp + shift,
+                         static_cast<uint64_t>(shift_right_jam(sig, shift)), rm, flags);
 }
 
 }  // namespace ventus::fp::detail

@@ -2,6 +2,8 @@
 // conversions (RV64-only instructions), binary16 <-> 16-bit integers (Zvfh, absent from the
 // installed qemu), and the shared binary template instantiated at binary32, held to the
 // separately written fp32 library (itself checked against qemu).
+#include "binary.h"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -9,7 +11,6 @@
 #include <limits>
 #include <random>
 
-#include "binary.h"
 #include "fp16.h"
 #include "fp32.h"
 #include "fp64.h"
@@ -71,11 +72,19 @@ uint64_t reference_from_int(bool negative, uint64_t magnitude, uint32_t rm, uint
 
 std::vector<uint64_t> doubles_near_int64_range() {
   std::mt19937_64 rng(64);
-  std::vector<uint64_t> values = {0, uint64_t{1} << 63, 0x7ff0000000000000u, 0xfff0000000000000u,
-                                  0x7ff8000000000000u, 0x7ff0000000000001u,
-                                  0x43e0000000000000u /* 2^63 */, 0xc3e0000000000000u,
-                                  0x43dfffffffffffffu, 0x43f0000000000000u /* 2^64 */,
-                                  0x43efffffffffffffu, 0x3fe0000000000000u, 0xbfe0000000000000u};
+  std::vector<uint64_t> values = {0,
+                                  uint64_t{1} << 63,
+                                  0x7ff0000000000000u,
+                                  0xfff0000000000000u,
+                                  0x7ff8000000000000u,
+                                  0x7ff0000000000001u,
+                                  0x43e0000000000000u /* 2^63 */,
+                                  0xc3e0000000000000u,
+                                  0x43dfffffffffffffu,
+                                  0x43f0000000000000u /* 2^64 */,
+                                  0x43efffffffffffffu,
+                                  0x3fe0000000000000u,
+                                  0xbfe0000000000000u};
   for (int i = 0; i < 200000; ++i) {
     const uint64_t field = 1023 - 2 + rng() % 68;  // |x| from 0.25 to 2^66
     uint64_t fraction = rng() >> 12;
@@ -102,8 +111,13 @@ TEST(Binary64, ToInt64AndUint64MatchTheDefinition) {
 
 TEST(Binary64, FromInt64AndUint64MatchTheDefinition) {
   std::mt19937_64 rng(65);
-  std::vector<uint64_t> values = {0, 1, ~uint64_t{0}, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
-                                  (uint64_t{1} << 53) + 1, (uint64_t{1} << 54) + 2};
+  std::vector<uint64_t> values = {0,
+                                  1,
+                                  ~uint64_t{0},
+                                  uint64_t{1} << 63,
+                                  (uint64_t{1} << 63) - 1,
+                                  (uint64_t{1} << 53) + 1,
+                                  (uint64_t{1} << 54) + 2};
   for (int i = 0; i < 200000; ++i) {
     uint64_t v = rng() >> (rng() % 64);
     if (i % 4 == 0) v = (v & (~uint64_t{0} << (rng() % 12))) | (uint64_t{1} << (rng() % 12));

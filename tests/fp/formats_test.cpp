@@ -4,17 +4,18 @@
 // Widening is checked for every encoding of every format; narrowing for every
 // representable value, every midpoint between neighbours and their binary32 neighbours,
 // and random binary32/binary64 values, in all five rounding modes, saturating or not.
+#include "formats.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <unordered_map>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include "formats.h"
 #include "fp32.h"
 
 namespace ventus::fp {
@@ -34,9 +35,8 @@ Decoded reference_decode(Format f, uint32_t bits) {
     int bits, e, m, bias;
   };
   static const std::unordered_map<Format, Def> defs = {
-      {Format::F16, {16, 5, 10, 15}}, {Format::BF16, {16, 8, 7, 127}},
-      {Format::E4M3, {8, 4, 3, 7}},   {Format::E5M2, {8, 5, 2, 15}},
-      {Format::E3M2, {6, 3, 2, 3}},   {Format::E2M3, {6, 2, 3, 1}},
+      {Format::F16, {16, 5, 10, 15}}, {Format::BF16, {16, 8, 7, 127}}, {Format::E4M3, {8, 4, 3, 7}},
+      {Format::E5M2, {8, 5, 2, 15}},  {Format::E3M2, {6, 3, 2, 3}},    {Format::E2M3, {6, 2, 3, 1}},
       {Format::E2M1, {4, 2, 1, 1}}};
   const Def d = defs.at(f);
   const bool negative = (bits >> (d.bits - 1)) & 1;
@@ -48,9 +48,8 @@ Decoded reference_decode(Format f, uint32_t bits) {
     return {Decoded::kNaN, 0};
   }
   if (f == Format::E4M3 && field == 15 && fraction == 7) return {Decoded::kNaN, 0};
-  const double magnitude = field == 0
-                               ? std::ldexp(fraction, 1 - d.bias - d.m)
-                               : std::ldexp(fraction + (1 << d.m), field - d.bias - d.m);
+  const double magnitude = field == 0 ? std::ldexp(fraction, 1 - d.bias - d.m)
+                                      : std::ldexp(fraction + (1 << d.m), field - d.bias - d.m);
   return {Decoded::kFinite, negative ? -magnitude : magnitude};
 }
 
@@ -155,9 +154,7 @@ class Reference {
   }
 
  private:
-  uint32_t inf_code() const {
-    return ((1u << info_.exponent_bits) - 1) << info_.mantissa_bits;
-  }
+  uint32_t inf_code() const { return ((1u << info_.exponent_bits) - 1) << info_.mantissa_bits; }
 
   // a rounded to a multiple of 2^quantum_exp in mode rm (a's sign given separately).
   static double round_at(double a, int quantum_exp, bool negative, uint32_t rm, bool& inexact) {
@@ -234,8 +231,8 @@ TEST_P(Narrowing, FromF32MatchesTheReference) {
   for (uint32_t input : f32_inputs(f)) {
     for (uint32_t rm = 0; rm < 5; ++rm) {
       for (bool saturate : {false, true}) {
-        const Expected want = reference.narrow(std::bit_cast<float>(input),
-                                               is_signaling_f32(input), rm, saturate);
+        const Expected want =
+            reference.narrow(std::bit_cast<float>(input), is_signaling_f32(input), rm, saturate);
         uint32_t flags = 0;
         const uint32_t got = narrow_from_f32(f, input, rm, saturate, flags);
         if (got == want.bits && flags == want.flags) continue;
@@ -252,9 +249,8 @@ TEST_P(Narrowing, FromF64MatchesTheReference) {
   const Format f = GetParam();
   const Reference reference(f);
   std::mt19937_64 rng(static_cast<uint64_t>(f) + 7);
-  std::vector<uint64_t> inputs = {0x7ff0000000000001u, 0x7ff8000000000000u,
-                                  0xfff0000000000000u, 0x0000000000000001u,
-                                  0x7fefffffffffffffu};
+  std::vector<uint64_t> inputs = {0x7ff0000000000001u, 0x7ff8000000000000u, 0xfff0000000000000u,
+                                  0x0000000000000001u, 0x7fefffffffffffffu};
   // Each binary32 boundary input widened, nudged by one binary64 ulp either way (midpoints
   // plus or minus a little below binary32 resolution), and random doubles in range.
   // (For the 16-bit formats every third one is plenty and keeps the test fast.)
@@ -270,8 +266,8 @@ TEST_P(Narrowing, FromF64MatchesTheReference) {
   const int bottom = 1 - format_info(f).bias - static_cast<int>(format_info(f).mantissa_bits) - 3;
   for (int i = 0; i < 20000; ++i) {
     const int exponent = bottom + static_cast<int>(rng() % static_cast<uint64_t>(top - bottom + 1));
-    inputs.push_back((rng() & (uint64_t{1} << 63)) |
-                     static_cast<uint64_t>(exponent + 1023) << 52 | (rng() >> 12));
+    inputs.push_back((rng() & (uint64_t{1} << 63)) | static_cast<uint64_t>(exponent + 1023) << 52 |
+                     (rng() >> 12));
   }
   int failures = 0;
   for (uint64_t input : inputs) {
@@ -305,7 +301,9 @@ TEST_P(Narrowing, RoundTripsEveryEncoding) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormats, Narrowing, ::testing::ValuesIn(kAllFormats),
-                         [](const auto& info) { return std::string(format_info(info.param).name); });
+                         [](const auto& info) {
+                           return std::string(format_info(info.param).name);
+                         });
 
 }  // namespace
 }  // namespace ventus::fp

@@ -75,10 +75,10 @@ class Generator {
   uint64_t fraction() {
     const uint64_t mask = s_.fraction_mask();
     switch (rng_() % 6) {
-      case 0: return rng_() & (mask & ~uint64_t{0xf});            // short: exact results
-      case 1: return mask ^ (rng_() & 0x7);                       // carries
-      case 2: return rng_() & 0x7;                                // sticky
-      case 3: return (rng_() & mask & ~uint64_t{0x7}) | 0x4;      // halfway patterns
+      case 0: return rng_() & (mask & ~uint64_t{0xf});        // short: exact results
+      case 1: return mask ^ (rng_() & 0x7);                   // carries
+      case 2: return rng_() & 0x7;                            // sticky
+      case 3: return (rng_() & mask & ~uint64_t{0x7}) | 0x4;  // halfway patterns
       default: return rng_() & mask;
     }
   }
@@ -94,7 +94,9 @@ class Generator {
       case 2: return s_.make(rng_() & 1, 0, fraction());
       case 3: return s_.make(rng_() & 1, 1 + static_cast<int>(rng_() % 4), fraction());
       case 4: return s_.make(rng_() & 1, top - 5 + static_cast<int>(rng_() % 5), fraction());
-      default: return s_.make(rng_() & 1, static_cast<int>(rng_() % static_cast<uint64_t>(top)), fraction());
+      default:
+        return s_.make(rng_() & 1, static_cast<int>(rng_() % static_cast<uint64_t>(top)),
+                       fraction());
     }
   }
 
@@ -106,7 +108,8 @@ class Generator {
     switch (rng_() % 4) {
       case 0: return s_.make(rng_() & 1, e + delta % 3, fraction());
       case 1: return s_.make(rng_() & 1, e + delta, fraction());
-      case 2: return s_.make(rng_() & 1, 2 * bias - e - 1 + delta % (s_.fraction_bits + 3), fraction());
+      case 2:
+        return s_.make(rng_() & 1, 2 * bias - e - 1 + delta % (s_.fraction_bits + 3), fraction());
       default: return s_.make(rng_() & 1, 3 * bias - e + delta % 3, fraction());
     }
   }
@@ -163,7 +166,8 @@ std::vector<Triple> operands_for(const OpCase& op, uint32_t seed) {
     return operands;
   }
   if (op.mix == Mix::kFromF32) {
-    const auto f32 = testing::generate_operands(testing::OperandMix::kArithmetic, kOperandsPerOp, seed);
+    const auto f32 =
+        testing::generate_operands(testing::OperandMix::kArithmetic, kOperandsPerOp, seed);
     for (const auto& o : f32) operands.push_back({o.a, 0, 0});
     // binary32 values around binary16's range and precision.
     for (int i = 0; i < 4000; ++i) {
@@ -190,9 +194,10 @@ std::vector<Triple> operands_for(const OpCase& op, uint32_t seed) {
           // Near -(a*b): massive cancellation. The product comes from the library under
           // test, but only to pick operands; qemu judges the results.
           uint32_t ignored = 0;
-          const uint64_t product = op.shape.exponent_bits == 5
-                                       ? f16::mul(static_cast<uint16_t>(t.a), static_cast<uint16_t>(t.b), kRNE, ignored)
-                                       : f64::mul(t.a, t.b, kRNE, ignored);
+          const uint64_t product =
+              op.shape.exponent_bits == 5
+                  ? f16::mul(static_cast<uint16_t>(t.a), static_cast<uint16_t>(t.b), kRNE, ignored)
+                  : f64::mul(t.a, t.b, kRNE, ignored);
           t.c = (product ^ op.shape.sign_bit()) + g.rng()() % 5 - 2;
           t.c &= 2 * op.shape.sign_bit() - 1;
         }
@@ -220,7 +225,8 @@ next:
 )",
                               operands.size(), op.load, op.load, op.load);
   for (unsigned rm = 0; rm < kRoundingModes; ++rm) {
-    s += fmt::format("  li t0, {}\n  fsrm t0\n  fsflags zero\n  {}\n  frflags t1\n", rm, op.assembly);
+    s += fmt::format("  li t0, {}\n  fsrm t0\n  fsflags zero\n  {}\n  frflags t1\n", rm,
+                     op.assembly);
     s += fmt::format("  {} {}3, 0(s1)\n  sw t1, 8(s1)\n  addi s1, s1, 16\n", op.store,
                      std::string(op.store) == "sw" ? "a" : "fa");
   }
@@ -241,7 +247,8 @@ next:
 inputs:
 )",
                    output_bytes);
-  for (const Triple& t : operands) s += fmt::format("  .dword {:#x}, {:#x}, {:#x}\n", t.a, t.b, t.c);
+  for (const Triple& t : operands)
+    s += fmt::format("  .dword {:#x}, {:#x}, {:#x}\n", t.a, t.b, t.c);
   s += fmt::format(".bss\n.balign 8\noutputs:\n  .space {}\n", output_bytes);
   return s;
 }
@@ -281,9 +288,9 @@ TEST_P(QemuF16F64, MatchesBitsAndFlagsUnderEveryRoundingMode) {
       if (got == want && flags == want_flags) continue;
       ++mismatches;
       if (reported++ < 10) {
-        ADD_FAILURE() << fmt::format("{} a={:#x} b={:#x} c={:#x} rm={}: library {:#x} flags {}, qemu {:#x} flags {}",
-                                     op.name, operands[i].a, operands[i].b, operands[i].c, rm,
-                                     got, flags, want, want_flags);
+        ADD_FAILURE() << fmt::format(
+            "{} a={:#x} b={:#x} c={:#x} rm={}: library {:#x} flags {}, qemu {:#x} flags {}",
+            op.name, operands[i].a, operands[i].b, operands[i].c, rm, got, flags, want, want_flags);
       }
     }
   }
@@ -327,17 +334,25 @@ const OpCase kCases[] = {
     {"fclass_h", "flh", "sw", "fclass.h a3, fa0", kHalf, Mix::kEveryHalf,
      [](T o, uint32_t, uint32_t&) -> R { return f16::classify(h(o.a)); }},
     {"fcvt_w_h", "flh", "sw", "fcvt.w.h a3, fa0", kHalf, Mix::kEveryHalf,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return static_cast<uint32_t>(f16::to_i32(h(o.a), rm, f)); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return static_cast<uint32_t>(f16::to_i32(h(o.a), rm, f));
+     }},
     {"fcvt_wu_h", "flh", "sw", "fcvt.wu.h a3, fa0", kHalf, Mix::kEveryHalf,
      [](T o, uint32_t rm, uint32_t& f) -> R { return f16::to_u32(h(o.a), rm, f); }},
     {"fcvt_h_w", "flh", "fsh", "fcvt.h.w fa3, a0", kHalf, Mix::kFromInteger,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return f16::from_i32(static_cast<int32_t>(o.a), rm, f); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return f16::from_i32(static_cast<int32_t>(o.a), rm, f);
+     }},
     {"fcvt_h_wu", "flh", "fsh", "fcvt.h.wu fa3, a0", kHalf, Mix::kFromInteger,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return f16::from_u32(static_cast<uint32_t>(o.a), rm, f); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return f16::from_u32(static_cast<uint32_t>(o.a), rm, f);
+     }},
     {"fcvt_s_h", "flh", "fsw", "fcvt.s.h fa3, fa0", kHalf, Mix::kEveryHalf,
      [](T o, uint32_t, uint32_t& f) -> R { return f16::to_f32(h(o.a), f); }},
     {"fcvt_h_s", "flw", "fsh", "fcvt.h.s fa3, fa0", kHalf, Mix::kFromF32,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return f16::from_f32(static_cast<uint32_t>(o.a), rm, f); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return f16::from_f32(static_cast<uint32_t>(o.a), rm, f);
+     }},
 
     {"fadd_d", "fld", "fsd", "fadd.d fa3, fa0, fa1", kDouble, Mix::kArithmetic,
      [](T o, uint32_t rm, uint32_t& f) -> R { return f64::add(o.a, o.b, rm, f); }},
@@ -366,13 +381,19 @@ const OpCase kCases[] = {
     {"fclass_d", "fld", "sw", "fclass.d a3, fa0", kDouble, Mix::kArithmetic,
      [](T o, uint32_t, uint32_t&) -> R { return f64::classify(o.a); }},
     {"fcvt_w_d", "fld", "sw", "fcvt.w.d a3, fa0", kDouble, Mix::kToInteger,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return static_cast<uint32_t>(f64::to_i32(o.a, rm, f)); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return static_cast<uint32_t>(f64::to_i32(o.a, rm, f));
+     }},
     {"fcvt_wu_d", "fld", "sw", "fcvt.wu.d a3, fa0", kDouble, Mix::kToInteger,
      [](T o, uint32_t rm, uint32_t& f) -> R { return f64::to_u32(o.a, rm, f); }},
     {"fcvt_d_w", "fld", "fsd", "fcvt.d.w fa3, a0", kDouble, Mix::kFromInteger,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return f64::from_i32(static_cast<int32_t>(o.a), rm, f); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return f64::from_i32(static_cast<int32_t>(o.a), rm, f);
+     }},
     {"fcvt_d_wu", "fld", "fsd", "fcvt.d.wu fa3, a0", kDouble, Mix::kFromInteger,
-     [](T o, uint32_t rm, uint32_t& f) -> R { return f64::from_u32(static_cast<uint32_t>(o.a), rm, f); }},
+     [](T o, uint32_t rm, uint32_t& f) -> R {
+       return f64::from_u32(static_cast<uint32_t>(o.a), rm, f);
+     }},
     {"fcvt_s_d", "fld", "fsw", "fcvt.s.d fa3, fa0", kDouble, Mix::kArithmetic,
      [](T o, uint32_t rm, uint32_t& f) -> R { return f64::to_f32(o.a, rm, f); }},
     {"fcvt_d_s", "flw", "fsd", "fcvt.d.s fa3, fa0", kDouble, Mix::kFromF32,

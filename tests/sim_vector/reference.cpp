@@ -158,10 +158,18 @@ uint64_t int_mul_add(const std::string& b, uint64_t x, uint64_t y, uint64_t z) {
 // and SEW=16 (fp16: the element is the low 16 bits; integers of vfcvt are 16 bits wide).
 struct Fp32 {
   static constexpr uint32_t kSign = 0x80000000u;
-  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::add(a, b, rm, f); }
-  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::sub(a, b, rm, f); }
-  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::mul(a, b, rm, f); }
-  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::div(a, b, rm, f); }
+  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::add(a, b, rm, f);
+  }
+  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::sub(a, b, rm, f);
+  }
+  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::mul(a, b, rm, f);
+  }
+  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::div(a, b, rm, f);
+  }
   static uint32_t min(uint32_t a, uint32_t b, uint32_t& f) { return fp::min(a, b, f); }
   static uint32_t max(uint32_t a, uint32_t b, uint32_t& f) { return fp::max(a, b, f); }
   static bool eq(uint32_t a, uint32_t b, uint32_t& f) { return fp::eq(a, b, f); }
@@ -176,7 +184,9 @@ struct Fp32 {
   static uint32_t to_signed(uint32_t a, uint32_t rm, uint32_t& f) {
     return static_cast<uint32_t>(fp::to_i32(a, rm, f));
   }
-  static uint32_t from_unsigned(uint32_t a, uint32_t rm, uint32_t& f) { return fp::from_u32(a, rm, f); }
+  static uint32_t from_unsigned(uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::from_u32(a, rm, f);
+  }
   static uint32_t from_signed(uint32_t a, uint32_t rm, uint32_t& f) {
     return fp::from_i32(static_cast<int32_t>(a), rm, f);
   }
@@ -184,10 +194,18 @@ struct Fp32 {
 struct Fp16 {
   static constexpr uint32_t kSign = 0x8000u;
   static uint16_t h(uint32_t a) { return static_cast<uint16_t>(a); }
-  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::add(h(a), h(b), rm, f); }
-  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::sub(h(a), h(b), rm, f); }
-  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::mul(h(a), h(b), rm, f); }
-  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) { return fp::f16::div(h(a), h(b), rm, f); }
+  static uint32_t add(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::f16::add(h(a), h(b), rm, f);
+  }
+  static uint32_t sub(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::f16::sub(h(a), h(b), rm, f);
+  }
+  static uint32_t mul(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::f16::mul(h(a), h(b), rm, f);
+  }
+  static uint32_t div(uint32_t a, uint32_t b, uint32_t rm, uint32_t& f) {
+    return fp::f16::div(h(a), h(b), rm, f);
+  }
   static uint32_t min(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::min(h(a), h(b), f); }
   static uint32_t max(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::max(h(a), h(b), f); }
   static bool eq(uint32_t a, uint32_t b, uint32_t& f) { return fp::f16::eq(h(a), h(b), f); }
@@ -198,7 +216,9 @@ struct Fp16 {
   }
   static uint32_t sqrt(uint32_t a, uint32_t rm, uint32_t& f) { return fp::f16::sqrt(h(a), rm, f); }
   static uint32_t classify(uint32_t a) { return fp::f16::classify(h(a)); }
-  static uint32_t to_unsigned(uint32_t a, uint32_t rm, uint32_t& f) { return fp::f16::to_u16(h(a), rm, f); }
+  static uint32_t to_unsigned(uint32_t a, uint32_t rm, uint32_t& f) {
+    return fp::f16::to_u16(h(a), rm, f);
+  }
   static uint32_t to_signed(uint32_t a, uint32_t rm, uint32_t& f) {
     return static_cast<uint16_t>(fp::f16::to_i16(h(a), rm, f));
   }

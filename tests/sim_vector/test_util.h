@@ -127,10 +127,9 @@ class Rng {
   // fp16 bit patterns likewise, in the low 16 bits; the upper 16 bits are noise the fp16
   // rows must ignore.
   uint32_t half_float() {
-    static constexpr uint16_t kSpecial[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00,
-                                            0x7c01, 0xfd23, 0x7d00, 0x0001, 0x83ff, 0x0400,
-                                            0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x7800,
-                                            0xf800, 0x5bff, 0x1400, 0x37ff};
+    static constexpr uint16_t kSpecial[] = {
+        0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd23, 0x7d00, 0x0001, 0x83ff,
+        0x0400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x7800, 0xf800, 0x5bff, 0x1400, 0x37ff};
     const uint32_t noise = bits() & 0xffff0000u;
     switch (below(4)) {
       case 0: return noise | kSpecial[below(std::size(kSpecial))];

@@ -1,8 +1,8 @@
 // Every Vector/VFloat row of the instruction table against the host reference model
 // (reference.cpp) on random inputs: random SIMT masks, vl, v0 masks, SEW 8/16/32 where the
-// row allows it (fp rows: 16 and 32), LMUL 1 and 2, register numbers beyond v31 (regext), vxrm and frm. Then the
-// corner cases the random runs may miss: faults, NaN canonicalization, signed zeros, flags,
-// vxsat, the widening register pairs and the Ventus-specific moves.
+// row allows it (fp rows: 16 and 32), LMUL 1 and 2, register numbers beyond v31 (regext), vxrm and
+// frm. Then the corner cases the random runs may miss: faults, NaN canonicalization, signed zeros,
+// flags, vxsat, the widening register pairs and the Ventus-specific moves.
 #include <gtest/gtest.h>
 
 #include <algorithm>

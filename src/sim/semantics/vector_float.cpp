@@ -97,7 +97,8 @@ void fp_compare(Exec& ctx, const Insn& in, Op op) {
     const uint32_t* b = S2 == Src::V ? ops.w.v[in.rs1 + k] : ops.scalar;
     uint32_t* d = ops.w.v[in.rd + k];
     if (ops.half) {
-      vec::each_lane(ops.active, [&](unsigned i) { d[i] = op.half(as_half(a[i]), as_half(b[i]), flags); });
+      vec::each_lane(ops.active,
+                     [&](unsigned i) { d[i] = op.half(as_half(a[i]), as_half(b[i]), flags); });
     } else if (!has_nan(a, b)) {
       vec::write_lanes(d, ops.active, [&](unsigned i) { return op.ordered(a[i], b[i]); });
     } else {

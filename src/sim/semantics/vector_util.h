@@ -72,8 +72,8 @@ inline void require_sew32(const Warp& w) {
 // floating-point format. Returns whether the elements are fp16.
 inline bool require_fp_sew(const Warp& w) {
   if (w.vcfg.sew != 32 && w.vcfg.sew != 16)
-    fault("vector floating point needs SEW=16 or 32 (vtype has SEW=" +
-          std::to_string(w.vcfg.sew) + ")");
+    fault("vector floating point needs SEW=16 or 32 (vtype has SEW=" + std::to_string(w.vcfg.sew) +
+          ")");
   return w.vcfg.sew == 16;
 }
 
