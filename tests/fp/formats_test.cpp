@@ -90,6 +90,8 @@ TEST(NarrowFormats, WideningIsExactForEveryEncoding) {
         if (d.value == 0 && ((bits >> (format_info(f).bits - 1)) & 1)) want = 0x80000000u;
       }
       ASSERT_EQ(got, want) << format_info(f).name << " bits " << bits;
+      // Bits above the format are ignored.
+      ASSERT_EQ(widen_to_f32(f, bits | ~(encodings(f) - 1)), want) << format_info(f).name;
     }
   }
 }
