@@ -3,6 +3,9 @@
 // ld/sd and the .d atomics at 64-bit addresses.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <random>
 
 #include "sim_harness.h"
@@ -195,6 +198,245 @@ TEST(SimPairs, Rv64aAtomicsAt64BitAddresses) {
   const auto sc = read_words(f.device, kOut + 0x100, 2);
   EXPECT_EQ(sc[0], 0u) << "sc.d after lr.d succeeds";
   EXPECT_EQ(sc[1], 1u) << "sc.d without a reservation fails";
+}
+
+}  // namespace
+}  // namespace ventus::test
+
+namespace ventus::test {
+namespace {
+
+// The pair forms of vector rows after regpair: 64-bit lanes {v[r+1]:v[r]}, x pairs for .vx,
+// masks. Each row runs on 16 lanes with random a (v2), b (v4), c (v6, the initial vd) and
+// scalar s (a2 pair), masked by random v0 bits where the row has ", v0.t".
+TEST(SimPairs, VectorPairFormsMatchHostReference) {
+  constexpr uint32_t T = 16;
+  using Ref = uint64_t (*)(uint64_t a, uint64_t b, uint64_t c, uint64_t s);
+  const auto d = [](uint64_t v) { return std::bit_cast<double>(v); };
+  const auto bits = [](double v) { return std::bit_cast<uint64_t>(v); };
+  struct Row {
+    std::string text;  // v8 = result (initially c)
+    Ref reference;
+  };
+  // The fp references are the host's IEEE binary64 operations in round-to-nearest-even
+  // (frm = 0 at dispatch); the inputs are finite and non-zero, so no NaN or signed-zero rule
+  // is involved.
+  const std::vector<Row> rows = {
+      {"vadd.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a + b; }},
+      {"vadd.vx v8, v2, a2, v0.t", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a + s; }},
+      {"vsub.vv v8, v2, v4, v0.t", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a - b; }},
+      {"vsub.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a - s; }},
+      {"vrsub.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return s - a; }},
+      {"vmul.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a * b; }},
+      {"vmul.vx v8, v2, a2, v0.t", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a * s; }},
+      {"vand.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a & b; }},
+      {"vand.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a & s; }},
+      {"vor.vv v8, v2, v4, v0.t", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a | b; }},
+      {"vor.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a | s; }},
+      {"vxor.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a ^ b; }},
+      {"vxor.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a ^ s; }},
+      {"vsll.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a << (b & 63); }},
+      {"vsll.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a << (s & 63); }},
+      {"vsrl.vv v8, v2, v4, v0.t", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return a >> (b & 63); }},
+      {"vsrl.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return a >> (s & 63); }},
+      {"vsra.vv v8, v2, v4",
+       [](uint64_t a, uint64_t b, uint64_t, uint64_t) {
+         return static_cast<uint64_t>(static_cast<int64_t>(a) >> (b & 63));
+       }},
+      {"vsra.vx v8, v2, a2",
+       [](uint64_t a, uint64_t, uint64_t, uint64_t s) {
+         return static_cast<uint64_t>(static_cast<int64_t>(a) >> (s & 63));
+       }},
+      {"vmin.vv v8, v2, v4",
+       [](uint64_t a, uint64_t b, uint64_t, uint64_t) {
+         return static_cast<int64_t>(a) < static_cast<int64_t>(b) ? a : b;
+       }},
+      {"vmin.vx v8, v2, a2",
+       [](uint64_t a, uint64_t, uint64_t, uint64_t s) {
+         return static_cast<int64_t>(a) < static_cast<int64_t>(s) ? a : s;
+       }},
+      {"vmax.vv v8, v2, v4, v0.t",
+       [](uint64_t a, uint64_t b, uint64_t, uint64_t) {
+         return static_cast<int64_t>(a) > static_cast<int64_t>(b) ? a : b;
+       }},
+      {"vmax.vx v8, v2, a2",
+       [](uint64_t a, uint64_t, uint64_t, uint64_t s) {
+         return static_cast<int64_t>(a) > static_cast<int64_t>(s) ? a : s;
+       }},
+      {"vminu.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return std::min(a, b); }},
+      {"vminu.vx v8, v2, a2", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return std::min(a, s); }},
+      {"vmaxu.vv v8, v2, v4", [](uint64_t a, uint64_t b, uint64_t, uint64_t) { return std::max(a, b); }},
+      {"vmaxu.vx v8, v2, a2, v0.t", [](uint64_t a, uint64_t, uint64_t, uint64_t s) { return std::max(a, s); }},
+      {"vmv.v.v v8, v4", [](uint64_t, uint64_t b, uint64_t, uint64_t) { return b; }},
+      {"vmv.v.x v8, a2", [](uint64_t, uint64_t, uint64_t, uint64_t s) { return s; }},
+  };
+  struct FpRow {
+    std::string text;
+    double (*reference)(double a, double b, double c, double s);
+  };
+  const std::vector<FpRow> fp_rows = {
+      {"vfadd.vv v8, v2, v4", [](double a, double b, double, double) { return a + b; }},
+      {"vfadd.vf v8, v2, a2, v0.t", [](double a, double, double, double s) { return a + s; }},
+      {"vfsub.vv v8, v2, v4", [](double a, double b, double, double) { return a - b; }},
+      {"vfsub.vf v8, v2, a2", [](double a, double, double, double s) { return a - s; }},
+      {"vfrsub.vf v8, v2, a2", [](double a, double, double, double s) { return s - a; }},
+      {"vfmul.vv v8, v2, v4, v0.t", [](double a, double b, double, double) { return a * b; }},
+      {"vfmul.vf v8, v2, a2", [](double a, double, double, double s) { return a * s; }},
+      {"vfdiv.vv v8, v2, v4", [](double a, double b, double, double) { return a / b; }},
+      {"vfdiv.vf v8, v2, a2", [](double a, double, double, double s) { return a / s; }},
+      {"vfrdiv.vf v8, v2, a2", [](double a, double, double, double s) { return s / a; }},
+      {"vfsqrt.v v8, v6", [](double, double, double c, double) { return std::sqrt(c); }},
+      {"vfmin.vv v8, v2, v4", [](double a, double b, double, double) { return std::fmin(a, b); }},
+      {"vfmin.vf v8, v2, a2", [](double a, double, double, double s) { return std::fmin(a, s); }},
+      {"vfmax.vv v8, v2, v4, v0.t", [](double a, double b, double, double) { return std::fmax(a, b); }},
+      {"vfmax.vf v8, v2, a2", [](double a, double, double, double s) { return std::fmax(a, s); }},
+      {"vfsgnj.vv v8, v2, v4", [](double a, double b, double, double) { return std::copysign(a, b); }},
+      {"vfsgnj.vf v8, v2, a2", [](double a, double, double, double s) { return std::copysign(a, s); }},
+      {"vfsgnjn.vv v8, v2, v4", [](double a, double b, double, double) { return std::copysign(a, -b); }},
+      {"vfsgnjn.vf v8, v2, a2", [](double a, double, double, double s) { return std::copysign(a, -s); }},
+      {"vfsgnjx.vv v8, v2, v4",
+       [](double a, double b, double, double) { return std::signbit(b) ? -a : a; }},
+      {"vfsgnjx.vf v8, v2, a2",
+       [](double a, double, double, double s) { return std::signbit(s) ? -a : a; }},
+      // Multiply-add: syntax vd, vs1/rs1, vs2; x = vs1 (b) or s, y = vs2 (a), z = vd (c).
+      {"vfmacc.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(b, a, c); }},
+      {"vfmacc.vf v8, a2, v2, v0.t", [](double a, double, double c, double s) { return std::fma(s, a, c); }},
+      {"vfnmacc.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(-b, a, -c); }},
+      {"vfnmacc.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(-s, a, -c); }},
+      {"vfmsac.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(b, a, -c); }},
+      {"vfmsac.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(s, a, -c); }},
+      {"vfnmsac.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(-b, a, c); }},
+      {"vfnmsac.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(-s, a, c); }},
+      {"vfmadd.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(b, c, a); }},
+      {"vfmadd.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(s, c, a); }},
+      {"vfnmadd.vv v8, v4, v2, v0.t", [](double a, double b, double c, double) { return std::fma(-b, c, -a); }},
+      {"vfnmadd.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(-s, c, -a); }},
+      {"vfmsub.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(b, c, -a); }},
+      {"vfmsub.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(s, c, -a); }},
+      {"vfnmsub.vv v8, v4, v2", [](double a, double b, double c, double) { return std::fma(-b, c, a); }},
+      {"vfnmsub.vf v8, a2, v2", [](double a, double, double c, double s) { return std::fma(-s, c, a); }},
+  };
+  for (bool fp : {false, true}) {
+    std::mt19937_64 rng(fp ? 7 : 8);
+    // Random finite non-zero doubles of moderate magnitude (positive for vfsqrt's c).
+    const auto random_double = [&](bool positive) {
+      const double m = 1.0 + static_cast<double>(rng() >> 12) / 4503599627370496.0;
+      const int e = static_cast<int>(rng() % 61) - 30;
+      const double v = std::ldexp(m, e);
+      return bits(positive || (rng() & 1) ? v : -v);
+    };
+    std::vector<uint64_t> a(T), b(T), c(T);
+    for (uint32_t i = 0; i < T; ++i) {
+      a[i] = fp ? random_double(false) : rng();
+      b[i] = fp ? random_double(false) : rng();
+      c[i] = fp ? random_double(true) : rng();
+    }
+    b[1] = 0x20;  // shifts by 32 (integer)
+    if (fp) b[1] = bits(3.0);
+    const uint64_t s = fp ? random_double(false) : rng();
+    std::vector<uint32_t> mask(T);
+    for (uint32_t& m : mask) m = static_cast<uint32_t>(rng() & 1);
+    // Input words: lo/hi of a, b, c per lane (three rows of 2*T), then the mask, then s.
+    std::vector<uint32_t> in;
+    for (const auto* v : {&a, &b, &c}) {
+      for (uint32_t i = 0; i < T; ++i) in.push_back(static_cast<uint32_t>((*v)[i]));
+      for (uint32_t i = 0; i < T; ++i) in.push_back(static_cast<uint32_t>((*v)[i] >> 32));
+    }
+    for (uint32_t m : mask) in.push_back(m);
+    in.push_back(static_cast<uint32_t>(s));
+    in.push_back(static_cast<uint32_t>(s >> 32));
+    std::string source = R"(
+    vid.v v1
+    vsll.vi v1, v1, 2
+    li t0, 0x90000000
+    vadd.vx v20, v1, t0
+    vlw12.v v2, 0(v20)
+    vlw12.v v3, 64(v20)
+    vlw12.v v4, 128(v20)
+    vlw12.v v5, 192(v20)
+    vlw12.v v6, 256(v20)
+    vlw12.v v7, 320(v20)
+    vlw12.v v0, 384(v20)
+    lw a2, 448(t0)
+    lw a3, 452(t0)
+    li t0, 0x90001000
+    vadd.vx v30, v1, t0
+    li t6, 128
+)";
+    const size_t n = fp ? fp_rows.size() : rows.size();
+    for (size_t k = 0; k < n; ++k)
+      source += fmt::format(R"(
+    regpair zero, zero, 0
+    vmv.v.v v8, v6
+    regpair zero, zero, 0
+    {}
+    vsw12.v v8, 0(v30)
+    vsw12.v v9, 64(v30)
+    vadd.vx v30, v30, t6
+)",
+                            fp ? fp_rows[k].text : rows[k].text);
+    source += "endprg x0, x0, x0\n";
+    Fixture f;
+    ASSERT_TRUE(f.device.memory().write(kIn, in.data(), in.size() * 4));
+    load_program(f.device, source);
+    const auto r = f.device.run(launch_of(1, T));
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    for (size_t k = 0; k < n; ++k) {
+      const std::string& text = fp ? fp_rows[k].text : rows[k].text;
+      const bool masked = text.find("v0.t") != std::string::npos;
+      const auto out = read_words(f.device, kOut + 128 * k, 2 * T);
+      for (uint32_t i = 0; i < T; ++i) {
+        const uint64_t got = (uint64_t{out[T + i]} << 32) | out[i];
+        uint64_t want = c[i];
+        if (!masked || mask[i])
+          want = fp ? bits(fp_rows[k].reference(d(a[i]), d(b[i]), d(c[i]), d(s)))
+                    : rows[k].reference(a[i], b[i], c[i], s);
+        EXPECT_EQ(got, want) << text << " lane " << i << std::hex << " a=" << a[i] << " b=" << b[i]
+                             << " c=" << c[i] << " s=" << s;
+      }
+    }
+  }
+}
+
+// regpair extends register numbers like regext (v40 here) and makes the operands pairs;
+// odd pairs and rows without a pair form fault.
+TEST(SimPairs, RegpairExtendsRegistersAndFaults) {
+  Fixture f;
+  load_program(f.device, R"(
+    li a2, 5
+    li a3, 7                  # a2 pair = 7 * 2^32 + 5
+    regpair zero, zero, 1     # vd: +32
+    vmv.v.x v8, a2            # v40/v41
+    li t0, 0x90001000
+    vid.v v1
+    vsll.vi v1, v1, 2
+    vadd.vx v2, v1, t0
+    vsw12.v v40, 0(v2)
+    vsw12.v v41, 32(v2)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 8));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const auto out = read_words(f.device, kOut, 16);
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(out[i], 5u);
+    EXPECT_EQ(out[8 + i], 7u);
+  }
+  const std::vector<std::pair<std::string, std::string>> faults = {
+      {"regpair zero, zero, 0\nvadd.vv v9, v2, v4\n",
+       "vadd.vv: vd v9 is odd, but a 64-bit register pair starts at an even register"},
+      {"regpair zero, zero, 0\nvadd.vx v8, v2, a1\n", "vadd.vx: rs1 x11 is odd"},
+      {"regpair zero, zero, 0\nvfadd.vv v8, v3, v4\n", "vfadd.vv: vs2 v3 is odd"},
+      {"regpair zero, zero, 0\nvdiv.vv v8, v2, v4\n",
+       "vdiv.vv has no 64-bit pair form (a pair prefix precedes it)"},
+      {"regpairi zero, zero, 0\naddi a0, a0, 1\n", "addi has no 64-bit pair form"},
+  };
+  for (const auto& [source, message] : faults) {
+    Fixture g;
+    load_program(g.device, source + "endprg x0, x0, x0\n");
+    const auto bad = g.device.run(launch_of(1, 8));
+    EXPECT_NE(fault_text(bad).find(message), std::string::npos) << source << "\n got: " << fault_text(bad);
+  }
 }
 
 }  // namespace
