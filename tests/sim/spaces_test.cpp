@@ -303,6 +303,25 @@ TEST(SimAddressSpaces, TwelveDSeriesWith64BitSums) {
   }
 }
 
+// The range check holds for every lane even where a page is mapped outside the windows (the
+// one-page fast path of vector accesses must not bypass it).
+TEST(SimAddressSpaces, MappedPageOutsideTheWindowsStillFaults) {
+  for (const char* access : {"vlw12.v v2, 0(v1)", "vsw12.v v2, 0(v1)"}) {
+    Fixture f;
+    f.device.memory().map(0x10000000, 4096);
+    const auto r = f.run(std::string(R"(
+    vid.v v1
+    vsll.vi v1, v1, 2
+    li t0, 0x10000000
+    vadd.vx v1, v1, t0
+    )") + access + "\nendprg x0, x0, x0\n");
+    EXPECT_NE(fault_text(r).find("thread 0: "), std::string::npos) << fault_text(r);
+    EXPECT_NE(fault_text(r).find("flat address 0x10000000, which is in no address space"),
+              std::string::npos)
+        << fault_text(r);
+  }
+}
+
 struct FaultCase {
   std::string source;
   std::string message;
