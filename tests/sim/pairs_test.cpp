@@ -398,6 +398,59 @@ TEST(SimPairs, VectorPairFormsMatchHostReference) {
   }
 }
 
+// binary64 pair forms round with frm and accrue fflags: -1/3 rounds down in magnitude under
+// RUP and up under RDN (NX), 1/0 is +inf (DZ).
+TEST(SimPairs, Fp64PairFormsUseFrmAndAccrueFlags) {
+  Fixture f;
+  load_program(f.device, R"(
+    li a2, 0
+    li a3, 0xbff00000         # -1.0
+    li a4, 0
+    li a5, 0x40080000         # 3.0
+    vmv.v.x v2, a2
+    vmv.v.x v3, a3
+    li s0, 0x90001000
+    li t0, 2
+    csrw frm, t0              # RDN
+    regpair zero, zero, 0
+    vfdiv.vf v4, v2, a4
+    vmv.x.s t1, v4
+    sw t1, 0(s0)
+    vmv.x.s t1, v5
+    sw t1, 4(s0)
+    li t0, 3
+    csrw frm, t0              # RUP
+    regpair zero, zero, 0
+    vfdiv.vf v4, v2, a4
+    vmv.x.s t1, v4
+    sw t1, 8(s0)
+    vmv.x.s t1, v5
+    sw t1, 12(s0)
+    csrr t1, fflags
+    sw t1, 16(s0)
+    csrw fflags, zero
+    li s2, 0
+    li s3, 0                  # +0.0
+    regpair zero, zero, 0
+    vfdiv.vf v4, v2, s2
+    vmv.x.s t1, v4
+    sw t1, 20(s0)
+    vmv.x.s t1, v5
+    sw t1, 24(s0)
+    csrr t1, fflags
+    sw t1, 28(s0)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 4));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const auto out = read_words(f.device, kOut, 8);
+  EXPECT_EQ(u64(out, 0), 0xbfd5555555555556ull) << "RDN";
+  EXPECT_EQ(u64(out, 2), 0xbfd5555555555555ull) << "RUP";
+  EXPECT_EQ(out[4], 1u) << "NX";
+  EXPECT_EQ(u64(out, 5), 0xfff0000000000000ull) << "-1 / +0 = -inf";
+  EXPECT_EQ(out[7], 8u) << "DZ";
+}
+
 // regpair extends register numbers like regext (v40 here) and makes the operands pairs;
 // odd pairs and rows without a pair form fault.
 TEST(SimPairs, RegpairExtendsRegistersAndFaults) {
