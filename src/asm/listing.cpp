@@ -21,12 +21,15 @@ uint32_t word_at(std::span<const uint8_t> bytes, size_t i) {
   return bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | static_cast<uint32_t>(bytes[i + 3]) << 24;
 }
 
-// The register extension a preceding prefix applies (none unless it is regext/regexti).
+// The register extension a preceding prefix applies (none unless it is regext/regexti or
+// regpair/regpairi, which extend registers the same way).
 isa::RegExt extension_from(uint32_t previous_word, bool has_previous) {
   if (!has_previous) return {};
   const auto op = isa::decode_op(previous_word);
-  if (op == isa::Op::REGEXT) return isa::RegExt::from_regext(previous_word >> 20);
-  if (op == isa::Op::REGEXTI) return isa::RegExt::from_regexti(previous_word >> 20);
+  if (op == isa::Op::REGEXT || op == isa::Op::REGPAIR)
+    return isa::RegExt::from_regext(previous_word >> 20);
+  if (op == isa::Op::REGEXTI || op == isa::Op::REGPAIRI)
+    return isa::RegExt::from_regexti(previous_word >> 20);
   return {};
 }
 

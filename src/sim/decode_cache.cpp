@@ -14,9 +14,13 @@ void illegal_instruction(Exec&, const Insn& in) {
 }
 void prefix_without_instruction(Exec&, const Insn& in) {
   fault(
-      fmt::format("regext/regexti is followed by {:#010x}, which it cannot extend (another prefix "
-                  "or no instruction)",
+      fmt::format("regext/regexti/regpair/regpairi is followed by {:#010x}, which it cannot "
+                  "extend (another prefix or no instruction)",
                   in.raw));
+}
+void no_pair_form(Exec&, const Insn& in) {
+  fault(fmt::format("{} has no 64-bit pair form (a pair prefix precedes it)",
+                    isa::info(in.op).mnemonic));
 }
 void missing_scalar_register(Exec&, const Insn& in) {
   const isa::InsnInfo& row = isa::info(in.op);
@@ -52,8 +56,14 @@ bool counts_lanes(isa::Op op) {
   }
 }
 
+// regext/regexti extend register numbers (and regexti the immediate); regpair/regpairi do
+// the same and make the next instruction's operands 64-bit register pairs.
 bool is_extension_prefix(isa::Op op) {
-  return op == isa::Op::REGEXT || op == isa::Op::REGEXTI;
+  return op == isa::Op::REGEXT || op == isa::Op::REGEXTI || op == isa::Op::REGPAIR ||
+         op == isa::Op::REGPAIRI;
+}
+bool is_immediate_form(isa::Op op) {
+  return op == isa::Op::REGEXTI || op == isa::Op::REGPAIRI;
 }
 bool is_prefix(isa::Op op) {
   return isa::info(op).cls == isa::InsnClass::Prefix;
@@ -85,8 +95,9 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   auto decoded = isa::decode(word);
   if (decoded && is_extension_prefix(decoded->op)) {
     const uint32_t imm = (word >> 20) & 0xfff;
-    const isa::RegExt ext = decoded->op == isa::Op::REGEXT ? isa::RegExt::from_regext(imm)
-                                                           : isa::RegExt::from_regexti(imm);
+    const bool pair = decoded->op == isa::Op::REGPAIR || decoded->op == isa::Op::REGPAIRI;
+    const isa::RegExt ext = is_immediate_form(decoded->op) ? isa::RegExt::from_regexti(imm)
+                                                           : isa::RegExt::from_regext(imm);
     uint32_t next = 0;
     const bool mapped = memory_.read(pc + 4, &next, 4);
     e.prefix_word = word;
@@ -98,6 +109,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
       entry = e;
       return;
     }
+    decoded->pair = pair;
   }
   if (!decoded) {
     e.insn.raw = word;
@@ -105,8 +117,14 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   } else {
     e.insn = *decoded;
     e.counts_lanes = counts_lanes(decoded->op);
-    e.fn = scalar_registers_exist(e.insn) ? kSemantics[static_cast<size_t>(decoded->op)]
-                                          : &missing_scalar_register;
+    if (!scalar_registers_exist(e.insn)) {
+      e.fn = &missing_scalar_register;
+    } else if (e.insn.pair) {
+      const SemanticsFn pair_form = pair_semantics(decoded->op);
+      e.fn = pair_form ? pair_form : &no_pair_form;
+    } else {
+      e.fn = kSemantics[static_cast<size_t>(decoded->op)];
+    }
   }
   entry = e;
 }

@@ -19,6 +19,10 @@ namespace sem {
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
 
+// The 64-bit register-pair form of a row (Insn::pair set by a regpair/regpairi or PREFIX
+// prefix), or nullptr when the row has none (semantics/pair.cpp).
+SemanticsFn pair_semantics(isa::Op op);
+
 }  // namespace ventus::sim
 
 // Defines the semantics of row ID: VT_SEM(ADD) { ctx.warp.write_x(in.rd, ...); }
