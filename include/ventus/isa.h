@@ -47,16 +47,21 @@ enum class OperandKind : uint8_t {
   Rd, Rs1, Rs2, Rs3,        // x registers, ABI names (zero, ra, sp, ...)
   XRd, XRs1, XRs2,          // x registers printed as xN (endprg, barrier)
   Vd, Vs1, Vs2, Vs3,        // vector registers; Vs3 is the store-data field [11:7]
+  RdPair, Rs1Pair, Rs2Pair,  // even-aligned x register pairs {x[r+1]:x[r]} (RV64I/RV64A)
+  Vs1Pair,                  // even-aligned vector register pair {v[r+1]:v[r]} (12D address)
   V0,                       // literal "v0" (vmerge); no field
   Simm12,                   // I-type [31:20], signed
   Simm12S,                  // S-type {[31:25],[11:7]}, signed
   Uimm12,                   // [31:20], unsigned
   Simm11,                   // private load [30:20], signed
   Simm11S,                  // private store {[30:25],[11:7]}, signed
+  Simm10,                   // explicit-space load [29:20], signed
+  Simm10S,                  // explicit-space store {[29:25],[11:7]}, signed
   Bimm,                     // B-type, pc-relative, 13 bits, even
   Jimm,                     // J-type, pc-relative, 21 bits, even
   Uimm20,                   // U-type [31:12]
   Shamt,                    // [24:20]
+  Shamt6,                   // [25:20] (64-bit shifts on register pairs)
   Csr,                      // [31:20], CSR number or name
   Uimm5,                    // [19:15], unsigned (csr*i, vsetivli AVL, barrier flags, vector shifts)
   Simm5,                    // [19:15], signed (vector .vi)
@@ -171,6 +176,8 @@ uint64_t set_operand(uint64_t word, const OperandSlot& slot, int64_t value);
 bool operand_fits(const OperandSlot& slot, int64_t value, std::string* why = nullptr);
 bool is_register_kind(OperandKind kind);
 bool is_vector_register_kind(OperandKind kind);
+// An even-aligned register pair (the operand names its even register).
+bool is_pair_register_kind(OperandKind kind);
 bool is_pc_relative(OperandKind kind);
 // Which register slot (0 = rd/vd, 1 = rs1/vs1, 2 = rs2/vs2, 3 = rs3/vs3) a register kind
 // fills; regext extends that slot.

@@ -730,8 +730,15 @@ class Assembler {
     const bool vector = isa::is_vector_register_kind(kind);
     const auto x = isa::parse_xreg(t.text);
     const auto v = isa::parse_vreg(t.text);
-    if (vector && v) return static_cast<int>(*v);
-    if (!vector && x) return static_cast<int>(*x);
+    const auto checked = [&](unsigned r) {
+      if (isa::is_pair_register_kind(kind) && r % 2 != 0)
+        fail(at, fmt::format("'{}' names a 64-bit register pair here, which must start at an even "
+                             "register; '{}' is odd (syntax: {})",
+                             row.mnemonic, t.text, syntax_of(row)));
+      return static_cast<int>(r);
+    };
+    if (vector && v) return checked(*v);
+    if (!vector && x) return checked(*x);
     if (vector && x)
       fail(at,
            fmt::format(

@@ -30,6 +30,11 @@ Range range_of(OperandKind kind) {
     case OperandKind::Vd: case OperandKind::Vs1: case OperandKind::Vs2: case OperandKind::Vs3:
     case OperandKind::Shamt: case OperandKind::Uimm5:
       return {0, 31, 1};
+    case OperandKind::RdPair: case OperandKind::Rs1Pair: case OperandKind::Rs2Pair:
+    case OperandKind::Vs1Pair:
+      return {0, 30, 2};
+    case OperandKind::Shamt6: return {0, 63, 1};
+    case OperandKind::Simm10: case OperandKind::Simm10S: return {-512, 511, 1};
     case OperandKind::V0: return {0, 0, 1};
     case OperandKind::Simm12: case OperandKind::Simm12S: return {-2048, 2047, 1};
     case OperandKind::Uimm12: case OperandKind::Csr: return {0, 4095, 1};
@@ -53,11 +58,17 @@ Range range_of(OperandKind kind) {
 int64_t get_operand(uint32_t w, OperandKind kind) {
   switch (kind) {
     case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
+    case OperandKind::RdPair:
       return bits(w, 11, 7);
     case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1: case OperandKind::Uimm5:
+    case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
       return bits(w, 19, 15);
     case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2: case OperandKind::Shamt:
+    case OperandKind::Rs2Pair:
       return bits(w, 24, 20);
+    case OperandKind::Shamt6: return bits(w, 25, 20);
+    case OperandKind::Simm10: return sext(bits(w, 29, 20), 10);
+    case OperandKind::Simm10S: return sext((bits(w, 29, 25) << 5) | bits(w, 11, 7), 10);
     case OperandKind::Rs3: return bits(w, 31, 27);
     case OperandKind::V0: return 0;
     case OperandKind::Simm12: return sext(bits(w, 31, 20), 12);
@@ -90,12 +101,17 @@ uint32_t set_operand(uint32_t w, OperandKind kind, int64_t v) {
   const auto u = static_cast<uint64_t>(v);
   switch (kind) {
     case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
+    case OperandKind::RdPair:
       return place(w, 11, 7, u);
     case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1: case OperandKind::Uimm5:
-    case OperandKind::Simm5:
+    case OperandKind::Simm5: case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
       return place(w, 19, 15, u);
     case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2: case OperandKind::Shamt:
+    case OperandKind::Rs2Pair:
       return place(w, 24, 20, u);
+    case OperandKind::Shamt6: return place(w, 25, 20, u);
+    case OperandKind::Simm10: return place(w, 29, 20, u);
+    case OperandKind::Simm10S: return place(place(w, 11, 7, u), 29, 25, u >> 5);
     case OperandKind::Rs3: return place(w, 31, 27, u);
     case OperandKind::V0: return w;
     case OperandKind::Simm12: case OperandKind::Uimm12: case OperandKind::Csr:
@@ -165,6 +181,7 @@ bool is_register_kind(OperandKind kind) {
   switch (kind) {
     case OperandKind::Rd: case OperandKind::Rs1: case OperandKind::Rs2: case OperandKind::Rs3:
     case OperandKind::XRd: case OperandKind::XRs1: case OperandKind::XRs2:
+    case OperandKind::RdPair: case OperandKind::Rs1Pair: case OperandKind::Rs2Pair:
       return true;
     default:
       return is_vector_register_kind(kind);
@@ -173,7 +190,12 @@ bool is_register_kind(OperandKind kind) {
 
 bool is_vector_register_kind(OperandKind kind) {
   return kind == OperandKind::Vd || kind == OperandKind::Vs1 || kind == OperandKind::Vs2 ||
-         kind == OperandKind::Vs3;
+         kind == OperandKind::Vs3 || kind == OperandKind::Vs1Pair;
+}
+
+bool is_pair_register_kind(OperandKind kind) {
+  return kind == OperandKind::RdPair || kind == OperandKind::Rs1Pair ||
+         kind == OperandKind::Rs2Pair || kind == OperandKind::Vs1Pair;
 }
 
 bool is_pc_relative(OperandKind kind) {
@@ -183,9 +205,14 @@ bool is_pc_relative(OperandKind kind) {
 int register_slot(OperandKind kind) {
   switch (kind) {
     case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
+    case OperandKind::RdPair:
       return 0;
-    case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1: return 1;
-    case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2: return 2;
+    case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1:
+    case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
+      return 1;
+    case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2:
+    case OperandKind::Rs2Pair:
+      return 2;
     case OperandKind::Rs3: return 3;
     default: return -1;
   }

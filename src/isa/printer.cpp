@@ -47,10 +47,12 @@ std::string operand_text(uint32_t word, uint64_t pc, OperandKind kind, const Pri
                          const RegExt& ext, std::optional<uint64_t>& target) {
   switch (kind) {
     case OperandKind::Rd: case OperandKind::Rs1: case OperandKind::Rs2: case OperandKind::Rs3:
+    case OperandKind::RdPair: case OperandKind::Rs1Pair: case OperandKind::Rs2Pair:
       return xname(shown_register(word, kind, o, ext));
     case OperandKind::XRd: case OperandKind::XRs1: case OperandKind::XRs2:
       return fmt::format("x{}", shown_register(word, kind, o, ext));
     case OperandKind::Vd: case OperandKind::Vs1: case OperandKind::Vs2: case OperandKind::Vs3:
+    case OperandKind::Vs1Pair:
       return vname(shown_register(word, kind, o, ext));
     case OperandKind::V0: return "v0";
     case OperandKind::Bimm: case OperandKind::Jimm: {

@@ -56,6 +56,10 @@ OperandKind kind_from_token(std::string_view t, std::string_view row) {
       {"vtypei11", OperandKind::VtypeI11}, {"vtypei10", OperandKind::VtypeI10},
       {"vm", OperandKind::VMask},      {"rm", OperandKind::RoundingMode},
       {"pred", OperandKind::FencePred}, {"succ", OperandKind::FenceSucc},
+      {"rdp", OperandKind::RdPair},    {"rs1p", OperandKind::Rs1Pair},
+      {"rs2p", OperandKind::Rs2Pair},  {"vs1p", OperandKind::Vs1Pair},
+      {"simm10", OperandKind::Simm10}, {"simm10s", OperandKind::Simm10S},
+      {"shamt6", OperandKind::Shamt6},
   };
   auto it = kinds.find(t);
   if (it == kinds.end())
@@ -210,7 +214,8 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
       case OperandKind::VMask: d.vm = field(25, 25); break;
       case OperandKind::RoundingMode: d.rm = static_cast<uint8_t>(field(14, 12)); break;
       case OperandKind::Simm12: case OperandKind::Simm12S: case OperandKind::Uimm12:
-      case OperandKind::Simm11: case OperandKind::Simm11S: case OperandKind::Bimm:
+      case OperandKind::Simm11: case OperandKind::Simm11S: case OperandKind::Simm10:
+      case OperandKind::Simm10S: case OperandKind::Shamt6: case OperandKind::Bimm:
       case OperandKind::Jimm: case OperandKind::Uimm20: case OperandKind::Shamt:
       case OperandKind::Csr: case OperandKind::VtypeI11: case OperandKind::VtypeI10:
         d.imm = static_cast<int32_t>(get_operand(word, s.kind));
@@ -286,6 +291,11 @@ constexpr CsrInfo kCsrs[] = {
     {0x80a, "", "CSR_GIDZ", "gidz"},
     {0x80b, "", "CSR_PRINT", "print"},
     {0x80c, "", "CSR_RPC", "rpc"},
+    {0x80d, "", "CSR_GDS", "gds"},
+    {0x80e, "", "CSR_GDS_BASE", "gds_base"},
+    {0x80f, "", "CSR_GDS_LIMIT", "gds_limit"},
+    {0x810, "", "CSR_LDS_BASE", "lds_base"},
+    {0x811, "", "CSR_LDS_LIMIT", "lds_limit"},
 };
 }  // namespace
 

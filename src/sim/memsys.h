@@ -25,6 +25,20 @@ struct MemAccess {
 
 inline constexpr uint32_t kLdsWindowEnd = kCodeBase;  // [0x70000000, 0x80000000) is local
 
+// The address windows of the guide's flat range check (docs/simulator.md, "Address
+// spaces"), readable as the CSRs gds_base/gds_limit/lds_base/lds_limit. Global is
+// everything from the code base up (code, data and buffers), local is the LDS window,
+// private is every address whose top byte is zero. Limits are inclusive.
+inline constexpr uint32_t kGdsBase = kCodeBase;
+inline constexpr uint32_t kGdsLimit = 0xffffffffu;
+inline constexpr uint32_t kLdsBase = kLdsWindowBase;
+inline constexpr uint32_t kLdsLimit = kLdsWindowEnd - 1;
+inline constexpr uint32_t kPrivateLimit = 0x00ffffffu;  // a[31:24] == 0
+
+inline constexpr bool in_global_window(uint32_t a) { return a >= kGdsBase && a <= kGdsLimit; }
+inline constexpr bool in_local_window(uint32_t a) { return a >= kLdsBase && a <= kLdsLimit; }
+inline constexpr bool in_private_range(uint32_t a) { return a <= kPrivateLimit; }
+
 // The local memory of one SM: the whole LDS window, as lazily allocated zeroed pages.
 // DeviceConfig::lds_bytes_per_sm limits how many workgroups an SM holds, not which window
 // addresses work: the public start code variants space warp stacks 1 KiB or 1 MiB apart.
@@ -77,10 +91,43 @@ class MemorySystem {
     return page + (physical & (kPageSize - 1));
   }
 
-  // The "12" series (flat addressing): addresses whose top byte is zero are private, the
-  // rest are local or global as for data_pointer.
+  // The global space of thread `lane`: device address a + csr_gds, which must lie in the
+  // global window (32-bit address arithmetic, as the hardware's adder).
+  uint8_t* global_pointer(const Warp& w, unsigned /*lane*/, uint32_t a, unsigned size,
+                          bool store) const {
+    const uint32_t address = a + w.csr_gds;
+    if (!in_global_window(address)) outside_window("global", a, address, store);
+    return global_memory(address, size, store);
+  }
+
+  // The local space: window address a + csr_lds, which must lie in the LDS window.
+  uint8_t* local_pointer(const Warp& w, unsigned /*lane*/, uint32_t a, unsigned size,
+                         bool store) const {
+    const uint32_t address = a + w.csr_lds;
+    if (!in_local_window(address)) outside_window("local", a, address, store);
+    check_alignment(address, size, store);
+    return local_.at(address - kLdsBase);
+  }
+
+  // Flat addressing (the "12" and "12D" series): the guide's range check on the effective
+  // address picks the space; global and local addresses are used as they are, private
+  // ones go through the private formula. An address in no window faults.
   uint8_t* flat_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size, bool store) const {
-    return (a >> 24) == 0 ? private_pointer(w, lane, a, size, store) : data_pointer(a, size, store);
+    if (in_global_window(a)) return global_memory(a, size, store);
+    if (in_local_window(a)) {
+      check_alignment(a, size, store);
+      return local_.at(a - kLdsBase);
+    }
+    if (in_private_range(a)) return private_pointer(w, lane, a, size, store);
+    no_space(a, store);
+  }
+
+  // A 64-bit address (register pair {hi:lo} plus offset) as a device address. The device's
+  // physical address space is 32 bits (Memory is a 4 GiB space), so a non-zero high word
+  // is a fault.
+  static uint32_t device_address(uint64_t address, bool store) {
+    if ((address >> 32) != 0) beyond_32_bits(address, store);
+    return static_cast<uint32_t>(address);
   }
 
   // Fast path of vector accesses: a pointer to `first` when [first, last] lies in one
@@ -107,10 +154,20 @@ class MemorySystem {
   uint8_t* page_for(uint32_t address, bool store) const {
     return store ? global_.writable_page(address) : const_cast<uint8_t*>(global_.page(address));
   }
+  uint8_t* global_memory(uint32_t address, unsigned size, bool store) const {
+    check_alignment(address, size, store);
+    uint8_t* page = page_for(address, store);
+    if (!page) unmapped(address, store);
+    return page + (address & (kPageSize - 1));
+  }
   static void check_alignment(uint32_t address, unsigned size, bool store);
   [[noreturn]] static void misaligned(uint32_t address, unsigned size, bool store);
   [[noreturn]] static void unmapped(uint32_t address, bool store);
   [[noreturn]] static void unmapped_private(uint32_t a, uint32_t physical, bool store);
+  [[noreturn]] static void outside_window(const char* space, uint32_t a, uint32_t address,
+                                          bool store);
+  [[noreturn]] static void no_space(uint32_t a, bool store);
+  [[noreturn]] static void beyond_32_bits(uint64_t address, bool store);
 
   Memory& global_;
   LocalMemory& local_;

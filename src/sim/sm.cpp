@@ -90,7 +90,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     w.mask = w.lane_mask;
     w.vcfg = {0xd0, T, 32, 1};  // e32, m1, ta, ma; vl = threads per warp
     w.frm = w.fflags = w.vxrm = w.vxsat = 0;
-    w.rpc = w.print = 0;
+    w.rpc = w.print = w.csr_gds = 0;
     w.csr_tid = wid * T;
     w.csr_numw = W;
     w.csr_numt = T;

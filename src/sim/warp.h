@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ventus/isa.h"
@@ -55,6 +56,7 @@ struct Warp {
   uint32_t vxsat = 0;   // fixed-point saturation flag
   uint32_t rpc = 0;     // CSR_RPC (0x80c), set by setrpc
   uint32_t print = 0;   // CSR_PRINT (0x80b)
+  uint32_t csr_gds = 0;  // CSR_GDS (0x80d): base of the explicit global space, set by kernels
   uint32_t csr_tid = 0, csr_numw = 0, csr_numt = 0, csr_knl = 0, csr_wgid = 0, csr_wid = 0,
            csr_lds = 0, csr_pds = 0, csr_gid[3] = {0, 0, 0};
   uint32_t mstatus = 0, mtvec = 0, mscratch = 0;  // plain storage, seen in compiled code
@@ -78,6 +80,18 @@ struct Warp {
   void write_x(unsigned r, uint32_t value) {
     if (r != 0) x[r] = value;
   }
+
+  // 64-bit values on even-aligned scalar register pairs {x[r+1]:x[r]} (docs/isa.md, "RV64I /
+  // RV64A on register pairs"). r is even (check_pair). The pair at x0 is the zero pair:
+  // it reads 0 and writes to it are dropped, so x1 (ra) is never half of a value.
+  uint64_t x_pair(unsigned r) const {
+    return r == 0 ? 0 : (uint64_t{x[r + 1]} << 32) | x[r];
+  }
+  void write_x_pair(unsigned r, uint64_t value) {
+    if (r == 0) return;
+    x[r] = static_cast<uint32_t>(value);
+    x[r + 1] = static_cast<uint32_t>(value >> 32);
+  }
 };
 
 // Raised by semantics for an architectural fault (illegal operand, bad address, ...). The
@@ -86,6 +100,15 @@ struct ExecFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 [[noreturn]] inline void fault(const std::string& why) { throw ExecFault(why); }
+
+// A register pair operand must start at an even register: role is "rd", "rs1", "vs1", ...
+// and prefix "x" or "v".
+inline void check_pair(unsigned r, const char* role, const char* prefix,
+                       std::string_view mnemonic) {
+  if (r % 2 != 0)
+    fault(std::string(mnemonic) + ": " + role + " " + prefix + std::to_string(r) +
+          " is odd, but a 64-bit register pair starts at an even register");
+}
 
 // What an instruction asks of the scheduler after it executed.
 enum class Flow : uint8_t {

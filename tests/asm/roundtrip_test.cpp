@@ -25,6 +25,16 @@ std::string printed(uint64_t word, bool aliases) {
   return p ? p->text() : "";
 }
 
+// Words whose register-pair operands (rdp, rs1p, vs1p, ...) name an odd register decode
+// (the simulator faults on them when they run) but have no assembly text: the assembler
+// rejects odd pairs. The round trips leave them out.
+bool pairs_are_even(uint64_t word) {
+  const auto op = isa::decode_op(word);
+  for (const isa::OperandSlot& s : isa::info(*op).operands)
+    if (isa::is_pair_register_kind(s.kind) && isa::get_operand(word, s) % 2 != 0) return false;
+  return true;
+}
+
 // Assembles the samples as one file and compares word by word.
 void expect_round_trip(const std::vector<Sample>& samples) {
   std::string source;
@@ -62,6 +72,7 @@ TEST(RoundTrip, EveryRowWithRandomOperands) {
       for (int attempt = 0; attempt < 200 && made < 12; ++attempt) {
         const uint64_t word = row.match | random_fields(rng, row);
         if (isa::decode_op(word) != row.op) continue;  // a more specific row owns this word
+        if (!pairs_are_even(word)) continue;
         samples.push_back({word, printed(word, aliases)});
         ++made;
       }
@@ -80,7 +91,7 @@ TEST(RoundTrip, RandomWordsThatDecode) {
     uint64_t word = rng();
     // Every fourth word a 64-bit one: they are too sparse among random 32-bit words.
     if (i % 4 == 0) word = (word & ~uint64_t{0x7f}) | 0x3f | uint64_t{rng()} << 32;
-    if (!isa::decode_op(word)) continue;
+    if (!isa::decode_op(word) || !pairs_are_even(word)) continue;
     ++decoded;
     samples.push_back({word, printed(word, i % 2 == 0)});
   }

@@ -1,4 +1,5 @@
-// RV32A, executed once per warp on global or local memory. Global memory may be shared
+// RV32A and the RV64A .d forms (a 64-bit address in the rs1 register pair, 32-bit data:
+// docs/isa.md), executed once per warp on global or local memory. Global memory may be shared
 // with SMs simulated on other host threads, so every access goes through std::atomic_ref.
 // lr.w/sc.w: lr.w reserves the address and remembers the loaded value; sc.w succeeds when
 // the warp holds a reservation for that address and the word still holds that value, as one
@@ -16,10 +17,23 @@ inline std::atomic_ref<uint32_t> word_at(Exec& ctx, uint32_t address) {
       *reinterpret_cast<uint32_t*>(ctx.mem->data_pointer(address, 4, true)));
 }
 
+// The address an atomic acts on: x[rs1] for .w, the rs1 pair for .d (its high word must be
+// zero: the device address space is 32 bits).
+enum class Width : uint8_t { W, D };
+template <Width A>
+inline uint32_t address_of(Exec& ctx, const Insn& in, bool store) {
+  if constexpr (A == Width::W) {
+    return ctx.warp.x[in.rs1];
+  } else {
+    check_pair(in.rs1, "rs1", "x", isa::info(in.op).mnemonic);
+    return MemorySystem::device_address(ctx.warp.x_pair(in.rs1), store);
+  }
+}
+
 // rd = old; mem = op(old, rs2), atomically.
-template <class Op>
+template <Width A, class Op>
 inline void amo(Exec& ctx, const Insn& in, Op op) {
-  const uint32_t address = ctx.warp.x[in.rs1];
+  const uint32_t address = address_of<A>(ctx, in, true);
   const uint32_t operand = ctx.warp.x[in.rs2];
   auto word = word_at(ctx, address);
   uint32_t old = word.load(std::memory_order_relaxed);
@@ -30,8 +44,9 @@ inline void amo(Exec& ctx, const Insn& in, Op op) {
   ctx.warp.write_x(in.rd, old);
 }
 
+template <Width A>
 inline void load_reserved(Exec& ctx, const Insn& in) {
-  const uint32_t address = ctx.warp.x[in.rs1];
+  const uint32_t address = address_of<A>(ctx, in, false);
   const uint32_t value = word_at(ctx, address).load(std::memory_order_acquire);
   ctx.mem->record(address, value, MemorySystem::kScalarLane, 4, false);
   ctx.warp.reservation_valid = true;
@@ -40,8 +55,9 @@ inline void load_reserved(Exec& ctx, const Insn& in) {
   ctx.warp.write_x(in.rd, value);
 }
 
+template <Width A>
 inline void store_conditional(Exec& ctx, const Insn& in) {
-  const uint32_t address = ctx.warp.x[in.rs1];
+  const uint32_t address = address_of<A>(ctx, in, true);
   auto word = word_at(ctx, address);  // faults on a bad address even without a reservation
   bool stored = false;
   if (ctx.warp.reservation_valid && ctx.warp.reservation_addr == address) {
@@ -70,54 +86,38 @@ constexpr auto kMaxu = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
 }  // namespace
 
 // The .aq/.rl/.aqrl forms order memory around the access; every simulated access is
-// performed at once in program order, so they behave like the plain forms.
-#define VT_AMO_SEMANTICS(ID, OP) \
-  VT_SEM(ID) {                   \
-    amo(ctx, in, OP);            \
-  }                              \
-  VT_SEM(ID##_AQ) {              \
-    amo(ctx, in, OP);            \
-  }                              \
-  VT_SEM(ID##_RL) {              \
-    amo(ctx, in, OP);            \
-  }                              \
-  VT_SEM(ID##_AQRL) {            \
-    amo(ctx, in, OP);            \
+// performed at once in program order, so they behave like the plain forms. The .w and .d
+// forms of lr/sc share one reservation.
+#define VT_ATOMIC_SEMANTICS(ID, CALL) \
+  VT_SEM(ID) {                        \
+    CALL;                             \
+  }                                   \
+  VT_SEM(ID##_AQ) {                   \
+    CALL;                             \
+  }                                   \
+  VT_SEM(ID##_RL) {                   \
+    CALL;                             \
+  }                                   \
+  VT_SEM(ID##_AQRL) {                 \
+    CALL;                             \
   }
-VT_AMO_SEMANTICS(AMOSWAP_W, kSwap)
-VT_AMO_SEMANTICS(AMOADD_W, kAdd)
-VT_AMO_SEMANTICS(AMOXOR_W, kXor)
-VT_AMO_SEMANTICS(AMOAND_W, kAnd)
-VT_AMO_SEMANTICS(AMOOR_W, kOr)
-VT_AMO_SEMANTICS(AMOMIN_W, kMin)
-VT_AMO_SEMANTICS(AMOMAX_W, kMax)
-VT_AMO_SEMANTICS(AMOMINU_W, kMinu)
-VT_AMO_SEMANTICS(AMOMAXU_W, kMaxu)
+#define VT_AMO_SEMANTICS(OP, FN)                                  \
+  VT_ATOMIC_SEMANTICS(OP##_W, (amo<Width::W>(ctx, in, FN)))       \
+  VT_ATOMIC_SEMANTICS(OP##_D, (amo<Width::D>(ctx, in, FN)))
+VT_AMO_SEMANTICS(AMOSWAP, kSwap)
+VT_AMO_SEMANTICS(AMOADD, kAdd)
+VT_AMO_SEMANTICS(AMOXOR, kXor)
+VT_AMO_SEMANTICS(AMOAND, kAnd)
+VT_AMO_SEMANTICS(AMOOR, kOr)
+VT_AMO_SEMANTICS(AMOMIN, kMin)
+VT_AMO_SEMANTICS(AMOMAX, kMax)
+VT_AMO_SEMANTICS(AMOMINU, kMinu)
+VT_AMO_SEMANTICS(AMOMAXU, kMaxu)
+VT_ATOMIC_SEMANTICS(LR_W, load_reserved<Width::W>(ctx, in))
+VT_ATOMIC_SEMANTICS(LR_D, load_reserved<Width::D>(ctx, in))
+VT_ATOMIC_SEMANTICS(SC_W, store_conditional<Width::W>(ctx, in))
+VT_ATOMIC_SEMANTICS(SC_D, store_conditional<Width::D>(ctx, in))
 #undef VT_AMO_SEMANTICS
-
-VT_SEM(LR_W) {
-  load_reserved(ctx, in);
-}
-VT_SEM(LR_W_AQ) {
-  load_reserved(ctx, in);
-}
-VT_SEM(LR_W_RL) {
-  load_reserved(ctx, in);
-}
-VT_SEM(LR_W_AQRL) {
-  load_reserved(ctx, in);
-}
-VT_SEM(SC_W) {
-  store_conditional(ctx, in);
-}
-VT_SEM(SC_W_AQ) {
-  store_conditional(ctx, in);
-}
-VT_SEM(SC_W_RL) {
-  store_conditional(ctx, in);
-}
-VT_SEM(SC_W_AQRL) {
-  store_conditional(ctx, in);
-}
+#undef VT_ATOMIC_SEMANTICS
 
 }  // namespace ventus::sim

@@ -3,6 +3,7 @@
 // so reading a read-only CSR that way is fine.
 #include <fmt/format.h>
 
+#include "memsys.h"
 #include "semantics.h"
 
 namespace ventus::sim {
@@ -34,7 +35,12 @@ enum : uint32_t {
   kGidy,
   kGidz,
   kPrint,
-  kRpc
+  kRpc,
+  kGds,         // 0x80d: base added by the explicit global series (read/write, 0 at dispatch)
+  kGdsBaseCsr,  // 0x80e-0x811: the windows of the flat range check (read-only constants)
+  kGdsLimitCsr,
+  kLdsBaseCsr,
+  kLdsLimitCsr
 };
 
 [[noreturn]] void unknown_csr(uint32_t csr) {
@@ -69,6 +75,11 @@ uint32_t read_csr(const Warp& w, uint32_t csr) {
     case kGidz: return w.csr_gid[2];
     case kPrint: return w.print;
     case kRpc: return w.rpc;
+    case kGds: return w.csr_gds;
+    case kGdsBaseCsr: return kGdsBase;
+    case kGdsLimitCsr: return kGdsLimit;
+    case kLdsBaseCsr: return kLdsBase;
+    case kLdsLimitCsr: return kLdsLimit;
     default: unknown_csr(csr);
   }
 }
@@ -101,6 +112,7 @@ void write_csr(Exec& ctx, uint32_t csr, uint32_t value) {
       ctx.flow = Flow::Print;
       return;
     case kRpc: w.rpc = value; return;
+    case kGds: w.csr_gds = value; return;
     case kVl:
     case kVtype:
     case kVlenb:
@@ -114,7 +126,11 @@ void write_csr(Exec& ctx, uint32_t csr, uint32_t value) {
     case kPds:
     case kGidx:
     case kGidy:
-    case kGidz: fault(fmt::format("CSR {:#05x} is read-only", csr));
+    case kGidz:
+    case kGdsBaseCsr:
+    case kGdsLimitCsr:
+    case kLdsBaseCsr:
+    case kLdsLimitCsr: fault(fmt::format("CSR {:#05x} is read-only", csr));
     default: unknown_csr(csr);
   }
 }

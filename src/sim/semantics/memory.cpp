@@ -1,6 +1,8 @@
 // Vector memory: the RVV loads and stores (unit-stride, strided, indexed) and the Ventus
-// per-thread forms: the "12" series (flat addressing, vs1 + simm12) and the private-memory
-// series (vs1 + simm11, interleaved per thread). Every access acts only on the active lanes
+// per-thread forms: the "12" series (flat addressing, vs1 + simm12), the "12D" series (flat
+// addressing at a 64-bit address {vs1+1:vs1} + simm12), the private-memory series (vs1 +
+// simm11, interleaved per thread) and the explicit global/local/private series (vs1 +
+// simm10 in that space). Every access acts only on the active lanes
 // (SIMT mask, vl, v0 when vm = 0). An instruction faults before it changes anything: loads
 // collect all lanes first, stores translate all addresses first.
 #include <fmt/format.h>
@@ -13,7 +15,9 @@
 namespace ventus::sim {
 namespace {
 
-enum class Space : uint8_t { Data, Flat, Private };
+// Data: scalar-style addressing (LDS window or global memory), the RVV forms. Flat: the
+// guide's range check. Global/Local/Private: the explicit-space series.
+enum class Space : uint8_t { Data, Flat, Global, Local, Private };
 
 void check_registers(unsigned reg, unsigned regs, const char* role) {
   if (reg % regs != 0 || reg + regs > kNumVRegs)
@@ -26,6 +30,10 @@ inline uint8_t* translate(Exec& ctx, unsigned lane, uint32_t address, unsigned s
     return ctx.mem->data_pointer(address, size, store);
   else if constexpr (S == Space::Flat)
     return ctx.mem->flat_pointer(ctx.warp, lane, address, size, store);
+  else if constexpr (S == Space::Global)
+    return ctx.mem->global_pointer(ctx.warp, lane, address, size, store);
+  else if constexpr (S == Space::Local)
+    return ctx.mem->local_pointer(ctx.warp, lane, address, size, store);
   else
     return ctx.mem->private_pointer(ctx.warp, lane, address, size, store);
 }
@@ -52,13 +60,31 @@ inline void for_active(const Warp& w, uint32_t active, F&& f) {
 }
 
 // The device address lane `lane` touches for address a: private addresses are interleaved
-// into global memory.
+// into global memory, global and local ones are relative to csr_gds / csr_lds.
 template <Space S>
 inline uint32_t physical(const Warp& w, unsigned lane, uint32_t a) {
   if constexpr (S == Space::Private)
     return w.csr_pds + (a & ~3u) * w.lanes + (a & 3u) + 4u * lane;
+  else if constexpr (S == Space::Global)
+    return a + w.csr_gds;
+  else if constexpr (S == Space::Local)
+    return a + w.csr_lds;
   else
     return a;
+}
+
+// Whether the lowest device address of a one-page span may take the fast path: the span
+// lies in the space the instruction addresses. (Flat private addresses go lane by lane.)
+template <Space S>
+inline bool span_in_space(uint32_t lowest) {
+  if constexpr (S == Space::Flat)
+    return lowest >= kLdsBase;  // the local and global windows are contiguous up to 2^32 - 1
+  else if constexpr (S == Space::Global)
+    return in_global_window(lowest);
+  else if constexpr (S == Space::Local)
+    return in_local_window(lowest);
+  else
+    return true;
 }
 
 // The addresses of one register's active lanes. When they are aligned and all lie in one
@@ -75,10 +101,9 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
     bits |= a;
   });
   lowest = lo;
-  // Flat addresses with a zero top byte are private: those go lane by lane.
-  if (ctx.mem->log || (bits & (size - 1)) != 0 || (S == Space::Flat && (lo >> 24) == 0))
-    return nullptr;
-  return ctx.mem->page_span(lo, hi + size - 1, store, S == Space::Private);
+  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo)) return nullptr;
+  return ctx.mem->page_span(lo, hi + size - 1, store,
+                            S == Space::Private || S == Space::Global);
 }
 
 // v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
@@ -207,6 +232,28 @@ void thread_store(Exec& ctx, const Insn& in, unsigned size) {
                   [&](unsigned, unsigned lane) { return vs1[lane] + offset; });
 }
 
+// 12D: address = {v[vs1+1][lane] : v[vs1][lane]} + simm12, 64-bit; its high word must be zero
+// (the device address space is 32 bits), then the flat range check applies.
+template <bool Store>
+inline auto pair_address(Exec& ctx, const Insn& in) {
+  check_pair(in.rs1, "vs1", "v", isa::info(in.op).mnemonic);
+  check_registers(in.rs1, 2, "vs1");
+  const uint32_t* lo = ctx.warp.v[in.rs1];
+  const uint32_t* hi = ctx.warp.v[in.rs1 + 1];
+  const uint64_t offset = static_cast<uint64_t>(int64_t{in.imm});
+  return [lo, hi, offset](unsigned, unsigned lane) {
+    const uint64_t a = ((uint64_t{hi[lane]} << 32) | lo[lane]) + offset;
+    return in_lane(lane, [&] { return MemorySystem::device_address(a, Store); });
+  };
+}
+void pair_load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
+  vector_load<Space::Flat>(ctx, in.rd, 1, size, is_signed, ctx.warp.mask,
+                           pair_address<false>(ctx, in));
+}
+void pair_store(Exec& ctx, const Insn& in, unsigned size) {
+  vector_store<Space::Flat>(ctx, in.rs2, 1, size, ctx.warp.mask, pair_address<true>(ctx, in));
+}
+
 }  // namespace
 
 VT_SEM(VLE8_V) {
@@ -332,5 +379,60 @@ VT_SEM(VSH_V) {
 VT_SEM(VSW_V) {
   thread_store<Space::Private>(ctx, in, 4);
 }
+
+VT_SEM(VLB12D_V) {
+  pair_load(ctx, in, 1, true);
+}
+VT_SEM(VLH12D_V) {
+  pair_load(ctx, in, 2, true);
+}
+VT_SEM(VLW12D_V) {
+  pair_load(ctx, in, 4, false);
+}
+VT_SEM(VLBU12D_V) {
+  pair_load(ctx, in, 1, false);
+}
+VT_SEM(VLHU12D_V) {
+  pair_load(ctx, in, 2, false);
+}
+VT_SEM(VSB12D_V) {
+  pair_store(ctx, in, 1);
+}
+VT_SEM(VSH12D_V) {
+  pair_store(ctx, in, 2);
+}
+VT_SEM(VSW12D_V) {
+  pair_store(ctx, in, 4);
+}
+
+#define VT_SPACE_SEMANTICS(SP, SPACE)                  \
+  VT_SEM(VLB_##SP##_V) {                               \
+    thread_load<Space::SPACE>(ctx, in, 1, true);       \
+  }                                                    \
+  VT_SEM(VLH_##SP##_V) {                               \
+    thread_load<Space::SPACE>(ctx, in, 2, true);       \
+  }                                                    \
+  VT_SEM(VLW_##SP##_V) {                               \
+    thread_load<Space::SPACE>(ctx, in, 4, false);      \
+  }                                                    \
+  VT_SEM(VLBU_##SP##_V) {                              \
+    thread_load<Space::SPACE>(ctx, in, 1, false);      \
+  }                                                    \
+  VT_SEM(VLHU_##SP##_V) {                              \
+    thread_load<Space::SPACE>(ctx, in, 2, false);      \
+  }                                                    \
+  VT_SEM(VSB_##SP##_V) {                               \
+    thread_store<Space::SPACE>(ctx, in, 1);            \
+  }                                                    \
+  VT_SEM(VSH_##SP##_V) {                               \
+    thread_store<Space::SPACE>(ctx, in, 2);            \
+  }                                                    \
+  VT_SEM(VSW_##SP##_V) {                               \
+    thread_store<Space::SPACE>(ctx, in, 4);            \
+  }
+VT_SPACE_SEMANTICS(GLOBAL, Global)
+VT_SPACE_SEMANTICS(LOCAL, Local)
+VT_SPACE_SEMANTICS(PRIVATE, Private)
+#undef VT_SPACE_SEMANTICS
 
 }  // namespace ventus::sim
