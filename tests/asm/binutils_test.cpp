@@ -61,7 +61,7 @@ bool have_binutils() {
 bool is_custom(const isa::InsnInfo& row) {
   const uint32_t opcode = row.match & 0x7f;
   return opcode == 0x0b || opcode == 0x5b || opcode == 0x7b || opcode == 0x2b || opcode == 0x6b ||
-         opcode == 0x77;
+         opcode == 0x77 || opcode == 0x3f;
 }
 
 // OP-32, OP-IMM-32 and the doubleword forms of LOAD, STORE and AMO.
