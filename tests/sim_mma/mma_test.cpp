@@ -23,13 +23,14 @@
 namespace ventus::test {
 namespace {
 
-enum class Type { F32, S8, S4, B1 };
+enum class Type { F32, F16, BF16, E4M3, E5M2, S8, S4, B1 };
+enum class AccType { F32, F16, S32 };
 
 struct RowSpec {
   const isa::InsnInfo* row;
   unsigned m, n, k;
   Type ab;
-  bool float_acc;
+  AccType acc;
 };
 
 void PrintTo(const RowSpec& s, std::ostream* os) { *os << s.row->mnemonic; }
@@ -37,6 +38,10 @@ void PrintTo(const RowSpec& s, std::ostream* os) { *os << s.row->mnemonic; }
 unsigned bits_of(Type t) {
   switch (t) {
     case Type::F32: return 32;
+    case Type::F16:
+    case Type::BF16: return 16;
+    case Type::E4M3:
+    case Type::E5M2:
     case Type::S8: return 8;
     case Type::S4: return 4;
     case Type::B1: return 1;
@@ -50,9 +55,16 @@ RowSpec parse(const isa::InsnInfo& row) {
   const std::string text(row.mnemonic);
   if (!std::regex_match(text.c_str(), mt, re)) throw std::logic_error("mnemonic " + text);
   RowSpec s{&row, unsigned(std::stoi(mt[1])), unsigned(std::stoi(mt[2])),
-            unsigned(std::stoi(mt[3])), Type::F32, mt[4] == "f32"};
-  const std::string ab = mt[5];
+            unsigned(std::stoi(mt[3])), Type::F32, AccType::S32};
+  const std::string acc = mt[4], ab = mt[5];
+  if (acc == "f32") s.acc = AccType::F32;
+  else if (acc == "f16") s.acc = AccType::F16;
+  else if (acc != "s32") throw std::logic_error("accumulator of " + text);
   if (ab == "f32") s.ab = Type::F32;
+  else if (ab == "f16") s.ab = Type::F16;
+  else if (ab == "bf16") s.ab = Type::BF16;
+  else if (ab == "e4m3") s.ab = Type::E4M3;
+  else if (ab == "e5m2") s.ab = Type::E5M2;
   else if (ab == "s8") s.ab = Type::S8;
   else if (ab == "s4") s.ab = Type::S4;
   else if (ab == "b1") s.ab = Type::B1;
@@ -87,6 +99,8 @@ std::vector<uint32_t> storage(const Matrix& x, bool column_major) {
   }
   return out;
 }
+
+unsigned acc_bits(const RowSpec& s) { return s.acc == AccType::F16 ? 16 : 32; }
 
 unsigned words_of(unsigned elements, unsigned bits) { return elements * bits / 32; }
 unsigned regs_of(unsigned elements, unsigned bits, unsigned lanes) {
@@ -162,6 +176,137 @@ uint32_t host_fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& fla
   return std::isnan(r) ? 0x7fc00000u : std::bit_cast<uint32_t>(r);
 }
 
+// The narrow float formats: exponent and fraction widths, bias, whether the all-ones
+// exponent means inf/NaN (IEEE-like) and, for E4M3, the single NaN pattern S.1111.111.
+struct Narrow {
+  int exponent_bits, fraction_bits, bias;
+  bool ieee;
+};
+Narrow narrow_of(Type t) {
+  switch (t) {
+    case Type::F16: return {5, 10, 15, true};
+    case Type::BF16: return {8, 7, 127, true};
+    case Type::E4M3: return {4, 3, 7, false};
+    default: return {5, 2, 15, true};  // E5M2
+  }
+}
+
+// A narrow element as a host float (exact); NaN as NaN. *signalling: an IEEE-like NaN with
+// the quiet bit clear.
+float narrow_value(Type t, uint32_t x, bool* signalling) {
+  const Narrow f = narrow_of(t);
+  const uint32_t fraction = x & ((1u << f.fraction_bits) - 1);
+  const uint32_t exponent = (x >> f.fraction_bits) & ((1u << f.exponent_bits) - 1);
+  const bool negative = (x >> (f.fraction_bits + f.exponent_bits)) & 1;
+  const uint32_t all_ones = (1u << f.exponent_bits) - 1;
+  *signalling = false;
+  float v;
+  if (f.ieee && exponent == all_ones) {
+    *signalling = fraction != 0 && !(fraction >> (f.fraction_bits - 1));
+    v = fraction ? NAN : INFINITY;
+  } else if (!f.ieee && exponent == all_ones && fraction == (1u << f.fraction_bits) - 1) {
+    v = NAN;
+  } else if (exponent == 0) {
+    v = std::ldexp(float(fraction), 1 - f.bias - f.fraction_bits);
+  } else {
+    v = std::ldexp(float(fraction + (1u << f.fraction_bits)), int(exponent) - f.bias - f.fraction_bits);
+  }
+  return negative ? -v : v;
+}
+
+// The binary32 bits of an A/B element, and NV for a signalling NaN.
+uint32_t as_f32(Type t, uint32_t x, uint32_t& flags) {
+  if (t == Type::F32) return x;
+  bool signalling = false;
+  const float v = narrow_value(t, x, &signalling);
+  if (signalling) flags |= fp::kNV;
+  return std::isnan(v) ? 0x7fc00000u : std::bit_cast<uint32_t>(v);
+}
+
+// binary16 a*b + c with one rounding, exactly: finite values are integers times 2^-24, so
+// a*b + c is an integer N times 2^-48 (|N| < 2^81), rounded here to 11 significant bits.
+// RISC-V rules: canonical NaN 0x7e00, NV for a signalling NaN and for inf*0 (even with a
+// quiet NaN addend), tininess after rounding.
+struct Half {
+  bool negative, nan, signalling, inf;
+  __int128 units;  // |value| / 2^-24 for finite values
+};
+Half half_of(uint16_t x) {
+  const uint32_t e = (x >> 10) & 31, f = x & 1023;
+  Half h{bool(x >> 15), e == 31 && f, e == 31 && f && !(f & 512), e == 31 && !f, 0};
+  if (e != 31) h.units = e == 0 ? __int128(f) : __int128(f + 1024) << (e - 1);
+  return h;
+}
+
+uint16_t host_fma16(uint16_t a16, uint16_t b16, uint16_t c16, uint32_t rm, uint32_t& flags) {
+  const Half a = half_of(a16), b = half_of(b16), c = half_of(c16);
+  if (a.signalling || b.signalling || c.signalling) flags |= fp::kNV;
+  const bool product_invalid = (a.inf && !b.nan && b.units == 0 && !b.inf) ||
+                               (b.inf && !a.nan && a.units == 0 && !a.inf);
+  if (product_invalid) flags |= fp::kNV;
+  if (a.nan || b.nan || c.nan || product_invalid) return 0x7e00;
+  const bool p_negative = a.negative != b.negative;
+  if (a.inf || b.inf) {
+    if (c.inf && c.negative != p_negative) {
+      flags |= fp::kNV;
+      return 0x7e00;
+    }
+    return p_negative ? 0xfc00 : 0x7c00;
+  }
+  if (c.inf) return c16;
+  const __int128 p = a.units * b.units, addend = c.units << 24;
+  const __int128 sum = (p_negative ? -p : p) + (c.negative ? -addend : addend);
+  if (sum == 0) {
+    if (p == 0 && c.units == 0 && p_negative == c.negative) return p_negative ? 0x8000 : 0;
+    return rm == fp::kRDN ? 0x8000 : 0;
+  }
+  const bool negative = sum < 0;
+  const unsigned __int128 n = negative ? -sum : sum;
+  int top = 127;
+  while (!((n >> top) & 1)) --top;
+  const int exponent = top - 48;  // of the leading bit
+  // Keeps 11 bits at `exponent` (unbounded range) or at 2^-14 (subnormals); rounds.
+  const auto round_at = [&](int lsb_exponent, bool* inexact) {
+    const int shift = lsb_exponent + 48;
+    *inexact = false;
+    if (shift <= 0) return n << -shift;  // fewer than 11 significant bits: exact
+    const unsigned __int128 q = n >> shift, rest = n - (q << shift);
+    const unsigned __int128 half = (unsigned __int128)1 << (shift - 1);
+    bool up = false;
+    switch (rm) {
+      case fp::kRNE: up = rest > half || (rest == half && (q & 1)); break;
+      case fp::kRTZ: break;
+      case fp::kRDN: up = negative && rest; break;
+      case fp::kRUP: up = !negative && rest; break;
+      default: up = rest >= half; break;  // RMM
+    }
+    *inexact = rest != 0;
+    return q + up;
+  };
+  bool inexact = false;
+  const int lsb = std::max(exponent, -14) - 10;
+  unsigned __int128 m = round_at(lsb, &inexact);
+  bool unbounded_inexact = false;
+  const unsigned __int128 mu = round_at(exponent - 10, &unbounded_inexact);
+  const bool tiny = exponent < -14 && !(exponent == -15 && mu == 2048);
+  if (inexact) flags |= fp::kNX;
+  if (tiny && inexact) flags |= fp::kUF;
+  int e = lsb;
+  if (m == 2048) {
+    m = 1024;
+    ++e;
+  }
+  const uint16_t sign = negative ? 0x8000 : 0;
+  if (m >= 1024 && e + 10 > 15) {  // overflow
+    flags |= fp::kOF | fp::kNX;
+    const bool to_inf = rm == fp::kRNE || rm == fp::kRMM || (rm == fp::kRUP && !negative) ||
+                        (rm == fp::kRDN && negative);
+    return sign | (to_inf ? 0x7c00 : 0x7bff);
+  }
+  if (m < 1024) return sign | uint16_t(m);  // subnormal (or rounded up to the smallest normal)
+  return sign | uint16_t((e + 10 + 15) << 10) | uint16_t(m - 1024);
+}
+
 int64_t signed_value(uint32_t bits, unsigned width) {
   const int64_t v = bits & ((int64_t{1} << width) - 1);
   return v >= (int64_t{1} << (width - 1)) ? v - (int64_t{1} << width) : v;
@@ -171,11 +316,21 @@ int64_t signed_value(uint32_t bits, unsigned width) {
 Matrix reference(const RowSpec& s, const Matrix& a, const Matrix& b, const Matrix& c, uint32_t rm,
                  uint32_t& flags) {
   Matrix d(s.m, s.n);
+  Matrix a32 = a, b32 = b;
+  if (s.acc == AccType::F32) {
+    for (uint32_t& e : a32.e) e = as_f32(s.ab, e, flags);
+    for (uint32_t& e : b32.e) e = as_f32(s.ab, e, flags);
+  }
   for (unsigned i = 0; i < s.m; ++i) {
     for (unsigned j = 0; j < s.n; ++j) {
-      if (s.float_acc) {
+      if (s.acc == AccType::F32) {
         uint32_t acc = c.at(i, j);
-        for (unsigned k = 0; k < s.k; ++k) acc = host_fma(a.at(i, k), b.at(k, j), acc, rm, flags);
+        for (unsigned k = 0; k < s.k; ++k) acc = host_fma(a32.at(i, k), b32.at(k, j), acc, rm, flags);
+        d.at(i, j) = acc;
+      } else if (s.acc == AccType::F16) {
+        uint16_t acc = uint16_t(c.at(i, j));
+        for (unsigned k = 0; k < s.k; ++k)
+          acc = host_fma16(uint16_t(a.at(i, k)), uint16_t(b.at(k, j)), acc, rm, flags);
         d.at(i, j) = acc;
       } else {
         int64_t acc = signed_value(c.at(i, j), 32);
@@ -207,14 +362,29 @@ class Random {
                                             0x7f7fffff, 0xff7fffff, 0x3f800000, 0x00800000};
     return kSpecial[below(std::size(kSpecial))];
   }
+  // Moderate values (products and sums of a few dozen stay finite); with `specials`, one
+  // in 40 is any bit pattern (NaN, inf, subnormal, the extremes).
   uint32_t element(Type t, bool with_specials) {
     if (t == Type::F32) return with_specials && below(40) == 0 ? special_float() : moderate_float();
-    const uint32_t v = bits();
-    if (below(8) == 0) return bits_of(t) == 1 ? 1u : (1u << (bits_of(t) - 1));  // most negative
-    return bits_of(t) == 32 ? v : v & ((1u << bits_of(t)) - 1);
+    if (t == Type::S8 || t == Type::S4 || t == Type::B1) {
+      if (below(8) == 0) return bits_of(t) == 1 ? 1u : (1u << (bits_of(t) - 1));  // most negative
+      return bits() & ((1u << bits_of(t)) - 1);
+    }
+    const uint32_t any = bits() & ((1u << bits_of(t)) - 1);
+    if (with_specials && below(40) == 0) return any;
+    switch (t) {
+      case Type::F16: return (any & 0x83ff) | ((10 + below(11)) << 10);  // 2^-5..2^5
+      case Type::BF16: return (any & 0x807f) | ((119 + below(16)) << 7);
+      case Type::E4M3: return (any & 0x7f) == 0x7f ? any & 0xfe : any;  // not the NaN
+      default: return (any & 0x7c) == 0x7c ? any & 0xbf : any;        // E5M2: not inf/NaN
+    }
   }
-  uint32_t accumulator(bool float_acc, bool with_specials) {
-    if (float_acc) return with_specials && below(40) == 0 ? special_float() : moderate_float();
+  uint32_t half_accumulator(bool with_specials) {
+    return element(Type::F16, with_specials);
+  }
+  uint32_t accumulator(AccType acc, bool with_specials) {
+    if (acc == AccType::F16) return half_accumulator(with_specials);
+    if (acc == AccType::F32) return with_specials && below(40) == 0 ? special_float() : moderate_float();
     switch (below(4)) {
       case 0: return 0x7fffffffu - below(100);  // wraps past INT32_MAX
       case 1: return 0x80000000u + below(100);
@@ -241,7 +411,7 @@ Placement place_groups(Random& rng, const RowSpec& s, unsigned lanes) {
   const unsigned bits = bits_of(s.ab);
   const unsigned ra = std::bit_ceil(regs_of(s.m * s.k, bits, lanes));
   const unsigned rb = std::bit_ceil(regs_of(s.k * s.n, bits, lanes));
-  const unsigned rc = std::bit_ceil(regs_of(s.m * s.n, 32, lanes));
+  const unsigned rc = std::bit_ceil(regs_of(s.m * s.n, acc_bits(s), lanes));
   const auto align = [](unsigned x, unsigned to) { return (x + to - 1) / to * to; };
   for (;;) {
     unsigned next = rng.below(128);
@@ -263,16 +433,16 @@ void check_random_case(const RowSpec& s, unsigned lanes, Random& rng, bool speci
   const Matrix a = random_matrix(rng, s.m, s.k, s.ab, specials);
   const Matrix b = random_matrix(rng, s.k, s.n, s.ab, specials);
   Matrix c(s.m, s.n);
-  for (uint32_t& e : c.e) e = rng.accumulator(s.float_acc, specials);
+  for (uint32_t& e : c.e) e = rng.accumulator(s.acc, specials);
   const Placement p = place_groups(rng, s, lanes);
   const unsigned bits = bits_of(s.ab);
   place(w, p.a, storage(a, false), bits);
   place(w, p.b, storage(b, true), bits);
-  place(w, p.c, storage(c, false), 32);
+  place(w, p.c, storage(c, false), acc_bits(s));
   auto want = std::make_unique<sim::Warp>(w);
   uint32_t flags = 0;
   const Matrix d = reference(s, a, b, c, rm, flags);
-  place(*want, p.c, storage(d, false), 32);
+  place(*want, p.c, storage(d, false), acc_bits(s));
   want->fflags = flags;
   mach.run(*s.row, p.c, p.a, p.b);
   ASSERT_FALSE(::testing::Test::HasFailure());
@@ -291,7 +461,9 @@ TEST_P(MmaRow, MatchesHostReferenceOnRandomData) {
   Random rng(std::hash<std::string_view>{}(s.row->mnemonic));
   for (unsigned lanes : {4u, 8u, 16u, 32u}) {
     for (int trial = 0; trial < 3; ++trial) {
-      const uint32_t rm = s.float_acc ? rng.below(4) : 0;
+      // The host has no RMM: fp32 accumulation is checked in the four IEEE modes here and
+      // in RMM by MmaFloat.EveryRoundingModeOnATie; the binary16 reference has all five.
+      const uint32_t rm = s.acc == AccType::F32 ? rng.below(4) : s.acc == AccType::F16 ? rng.below(5) : 0;
       check_random_case(s, lanes, rng, trial == 2, rm);
       if (HasFailure()) return;
     }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "formats.h"
+#include "fp16.h"
 #include "fp32.h"
 #include "vector_util.h"
 
@@ -29,8 +31,22 @@ constexpr unsigned element_bits(Elem e) {
   return 32;
 }
 
+// The narrow float format of an A/B element type.
+fp::Format narrow_format(Elem e) {
+  switch (e) {
+    case Elem::F16: return fp::Format::F16;
+    case Elem::BF16: return fp::Format::BF16;
+    case Elem::E4M3: return fp::Format::E4M3;
+    default: return fp::Format::E5M2;
+  }
+}
+
 // What C and D hold.
-enum class Acc : uint8_t { F32, S32 };
+enum class Acc : uint8_t { F32, F16, S32 };
+
+unsigned accumulator_bits(Acc acc) {
+  return acc == Acc::F16 ? 16 : 32;
+}
 
 struct Shape {
   unsigned m, n, k;
@@ -95,6 +111,25 @@ class Fragment {
   unsigned base_, words_, regs_, bits_, lanes_;
 };
 
+// A/B elements as binary32 for fp32 accumulation: every narrow value widens exactly (a NaN
+// to the canonical NaN). A signalling NaN of a format that has them raises NV, as a widening
+// fcvt does; the NaN then propagates through the accumulation.
+std::vector<uint32_t> widen(Elem e, std::vector<uint32_t> elements, uint32_t& flags) {
+  if (e == Elem::F32) return elements;
+  const fp::Format f = narrow_format(e);
+  const fp::FormatInfo& info = fp::format_info(f);
+  const uint32_t exponent_all_ones = ((1u << info.exponent_bits) - 1u) << info.mantissa_bits;
+  const uint32_t quiet_bit = 1u << (info.mantissa_bits - 1);
+  const uint32_t fraction = (1u << info.mantissa_bits) - 1u;
+  for (uint32_t& x : elements) {
+    if (info.has_inf && (x & exponent_all_ones) == exponent_all_ones && (x & fraction) != 0 &&
+        (x & quiet_bit) == 0)
+      flags |= fp::kNV;
+    x = fp::widen_to_f32(f, x);
+  }
+  return elements;
+}
+
 int32_t sign_extend(uint32_t bits, unsigned width) {
   const unsigned shift = 32 - width;
   return static_cast<int32_t>(bits << shift) >> shift;
@@ -125,15 +160,20 @@ void multiply_accumulate(Exec& ctx, const MmaConfig& cfg, unsigned a_reg, unsign
   const unsigned ab_bits = element_bits(cfg.ab);
   const Fragment a(a_reg, m * k, ab_bits, w.lanes, "mma A");
   const Fragment b(b_reg, k * n, ab_bits, w.lanes, "mma B");
-  const Fragment c(c_reg, m * n, 32, w.lanes, "mma C");
-  const Fragment d(d_reg, m * n, 32, w.lanes, "mma D");
+  const Fragment c(c_reg, m * n, accumulator_bits(cfg.acc), w.lanes, "mma C");
+  const Fragment d(d_reg, m * n, accumulator_bits(cfg.acc), w.lanes, "mma D");
   if (d.overlaps(a) || d.overlaps(b))
     fault("mma D v" + std::to_string(d.first()) + "..v" + std::to_string(d.last()) +
           " overlaps A v" + std::to_string(a.first()) + "..v" + std::to_string(a.last()) +
           " or B v" + std::to_string(b.first()) + "..v" + std::to_string(b.last()));
-  const std::vector<uint32_t> av = a.read(w), bv = b.read(w), cv = c.read(w);
-  std::vector<uint32_t> dv(m * n);
   uint32_t flags = 0;
+  std::vector<uint32_t> av = a.read(w), bv = b.read(w);
+  const std::vector<uint32_t> cv = c.read(w);
+  if (cfg.acc == Acc::F32) {
+    av = widen(cfg.ab, std::move(av), flags);
+    bv = widen(cfg.ab, std::move(bv), flags);
+  }
+  std::vector<uint32_t> dv(m * n);
   for (unsigned i = 0; i < m; ++i) {
     for (unsigned j = 0; j < n; ++j) {
       const auto a_at = [&](unsigned kk) { return av[cfg.a_column_major ? kk * m + i : i * k + kk]; };
@@ -141,6 +181,12 @@ void multiply_accumulate(Exec& ctx, const MmaConfig& cfg, unsigned a_reg, unsign
       if (cfg.acc == Acc::F32) {
         uint32_t acc = cv[i * n + j];
         for (unsigned kk = 0; kk < k; ++kk) acc = fp::fma(a_at(kk), b_at(kk), acc, cfg.rm, flags);
+        dv[i * n + j] = acc;
+      } else if (cfg.acc == Acc::F16) {
+        uint16_t acc = static_cast<uint16_t>(cv[i * n + j]);
+        for (unsigned kk = 0; kk < k; ++kk)
+          acc = fp::f16::fma(static_cast<uint16_t>(a_at(kk)), static_cast<uint16_t>(b_at(kk)), acc,
+                             cfg.rm, flags);
         dv[i * n + j] = acc;
       } else {
         int64_t acc = sign_extend(cv[i * n + j], 32);
@@ -157,7 +203,7 @@ void multiply_accumulate(Exec& ctx, const MmaConfig& cfg, unsigned a_reg, unsign
 // rows wrap.
 void mma(Exec& ctx, const Insn& in, Elem ab, Acc acc, Shape shape) {
   MmaConfig cfg{ab, acc, shape};
-  if (acc == Acc::F32) cfg.rm = ctx.rounding_mode(fp::kDYN);
+  if (acc != Acc::S32) cfg.rm = ctx.rounding_mode(fp::kDYN);
   multiply_accumulate(ctx, cfg, in.rs1, in.rs2, in.rd, in.rd);
 }
 
@@ -171,6 +217,39 @@ VT_SEM(MMA_M16N8K8_F32_F32) {
 }
 VT_SEM(MMA_M16N8K16_F32_F32) {
   mma(ctx, in, Elem::F32, Acc::F32, {16, 8, 16});
+}
+VT_SEM(MMA_M8N8K8_F16_F16) {
+  mma(ctx, in, Elem::F16, Acc::F16, {8, 8, 8});
+}
+VT_SEM(MMA_M16N8K8_F16_F16) {
+  mma(ctx, in, Elem::F16, Acc::F16, {16, 8, 8});
+}
+VT_SEM(MMA_M16N8K16_F16_F16) {
+  mma(ctx, in, Elem::F16, Acc::F16, {16, 8, 16});
+}
+VT_SEM(MMA_M8N8K8_F32_F16) {
+  mma(ctx, in, Elem::F16, Acc::F32, {8, 8, 8});
+}
+VT_SEM(MMA_M16N8K8_F32_F16) {
+  mma(ctx, in, Elem::F16, Acc::F32, {16, 8, 8});
+}
+VT_SEM(MMA_M16N8K16_F32_F16) {
+  mma(ctx, in, Elem::F16, Acc::F32, {16, 8, 16});
+}
+VT_SEM(MMA_M8N8K8_F32_BF16) {
+  mma(ctx, in, Elem::BF16, Acc::F32, {8, 8, 8});
+}
+VT_SEM(MMA_M16N8K8_F32_BF16) {
+  mma(ctx, in, Elem::BF16, Acc::F32, {16, 8, 8});
+}
+VT_SEM(MMA_M16N8K16_F32_BF16) {
+  mma(ctx, in, Elem::BF16, Acc::F32, {16, 8, 16});
+}
+VT_SEM(MMA_M16N8K32_F32_E4M3) {
+  mma(ctx, in, Elem::E4M3, Acc::F32, {16, 8, 32});
+}
+VT_SEM(MMA_M16N8K32_F32_E5M2) {
+  mma(ctx, in, Elem::E5M2, Acc::F32, {16, 8, 32});
 }
 VT_SEM(MMA_M8N8K16_S32_S8) {
   mma(ctx, in, Elem::S8, Acc::S32, {8, 8, 16});
