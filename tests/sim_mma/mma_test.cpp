@@ -568,6 +568,50 @@ TEST(MmaFloat, OverflowInfinityNaNAndSubnormals) {
   EXPECT_EQ(t.mach.warp->fflags, fp::kUF | fp::kNX);
 }
 
+// fp16 accumulation at T = 32: A, B and C/D of m8n8k8 are one register each (32 words of two
+// halves); element (i, 0) of A or C is the low half of word 4i, B[0][0] the low half of word 0.
+TEST(MmaHalf, OverflowSubnormalAndTiesInEveryMode) {
+  const uint32_t want_overflow[] = {0x7c00, 0x7bff, 0x7bff, 0x7c00, 0x7c00};
+  const uint32_t want_tie[] = {0x3c00, 0x3c00, 0x3c00, 0x3c01, 0x3c01};
+  for (uint32_t rm = 0; rm <= 4; ++rm) {
+    Machine mach(32);
+    sim::Warp& w = *mach.warp;
+    w.frm = rm;
+    w.v[1][0] = 0x3c00;  // B[0][0] = 1
+    w.v[0][0] = 0x7bff;  // A[0][0] = 65504; C[0][0] = 65504: the sum overflows
+    w.v[2][0] = 0x7bff;
+    w.v[0][4] = 0x0400;  // A[1][0] = 2^-14; C[1][0] = -2^-24: an exact subnormal
+    w.v[2][4] = 0x8001;
+    w.v[0][8] = 0x1000;  // A[2][0] = 2^-11; C[2][0] = 1: halfway between 1 and 1 + 2^-10
+    w.v[2][8] = 0x3c00;
+    mach.run(row("mma.m8n8k8.f16.f16"), 2, 0, 1);
+    EXPECT_EQ(w.v[2][0], want_overflow[rm]) << "rm " << rm;
+    EXPECT_EQ(w.v[2][4], 0x03ffu) << "rm " << rm;
+    EXPECT_EQ(w.v[2][8], want_tie[rm]) << "rm " << rm;
+    EXPECT_EQ(w.v[2][12], 0u) << "rm " << rm;  // +0 * 1 + +0
+    EXPECT_EQ(w.fflags, fp::kOF | fp::kNX) << "rm " << rm;
+  }
+}
+
+// A signalling NaN among narrow inputs raises NV and gives the canonical NaN; E4M3's only
+// NaN pattern is quiet.
+TEST(MmaNarrow, SignallingNaNInputsRaiseInvalid) {
+  {
+    Machine mach(32);  // m8n8k8 f32.f16: A and B one register, C/D two
+    mach.warp->v[0][0] = 0x7d00;  // A[0][0] = signalling NaN
+    mach.run(row("mma.m8n8k8.f32.f16"), 2, 0, 1);
+    EXPECT_EQ(mach.warp->v[2][0], 0x7fc00000u);
+    EXPECT_EQ(mach.warp->fflags, fp::kNV);
+  }
+  {
+    Machine mach(32);  // m16n8k32 f32.e4m3: A four registers, B two, C/D four
+    mach.warp->v[0][0] = 0x7f;  // A[0][0] = NaN (quiet)
+    mach.run(row("mma.m16n8k32.f32.e4m3"), 8, 0, 4);
+    EXPECT_EQ(mach.warp->v[8][0], 0x7fc00000u);
+    EXPECT_EQ(mach.warp->fflags, 0u);
+  }
+}
+
 TEST(MmaInteger, WrapsAtInt32) {
   Machine mach(8);
   // m8n8k16 s8 at T = 8: A and B are 32 words (4 registers), C 64 words (8 registers).
