@@ -23,10 +23,11 @@ struct Printed {
   std::string text() const { return operands.empty() ? mnemonic : mnemonic + " " + operands; }
 };
 
-// Prints one word at address pc. Returns nullopt when the word is no instruction.
+// Prints one instruction at address pc: a 32-bit word, or a whole 64-bit instruction (low
+// word in the low half). Returns nullopt when the word is no instruction.
 // ext is the register extension of a preceding regext/regexti (used only when
 // options.extended_registers is set).
-std::optional<Printed> print_instruction(uint32_t word, uint64_t pc, const PrintOptions& options = {},
+std::optional<Printed> print_instruction(uint64_t word, uint64_t pc, const PrintOptions& options = {},
                                          const RegExt& ext = {});
 
 }  // namespace ventus::isa

@@ -66,6 +66,7 @@ enum class OperandKind : uint8_t {
   VMask,                    // [25]: optional ", v0.t" (0 = masked)
   RoundingMode,             // [14:12]: optional rounding mode (7 = dyn, not printed)
   FencePred, FenceSucc,     // [27:24], [23:20]
+  Modifier,                 // optional keyword operand "key=value" in a field the row names
 };
 
 // One operand position of a row's syntax. A memory operand "off(base)" is two operands,
@@ -74,13 +75,79 @@ struct OperandSlot {
   OperandKind kind;
   bool mem_offset = false;  // printed as "off(" ... the next slot ... ")"
   bool mem_base = false;    // register inside parentheses
+  // A field the row places itself ("vd@27:20", "al=@40"): bits [lo + width - 1 : lo] of the
+  // instruction (of its 64 bits for a 64-bit row). width 0: the kind's standard field.
+  uint8_t lo = 0, width = 0;
+  std::string_view key = {};  // Modifier: the keyword written before '='
 };
+
+// The length in bytes of the instruction whose first (low) word is low_word: 8 for the
+// RISC-V 64-bit length encoding (low 7 bits 0x3f), 4 for every other Ventus word.
+constexpr unsigned instruction_length(uint32_t low_word) {
+  return (low_word & 0x7f) == 0x3f ? 8 : 4;
+}
+
+// A field named in a row's syntax, found at compile time so that semantics read modifier
+// fields from the table rather than repeating their bit positions:
+//   constexpr isa::Field kOpsel = isa::field(isa::Op::VCOMPUTE, "opsel");
+struct Field {
+  uint8_t lo = 0, width = 0;
+  constexpr uint32_t get(uint64_t word) const {
+    return static_cast<uint32_t>((word >> lo) & ((uint64_t{1} << width) - 1));
+  }
+};
+
+namespace detail {
+inline constexpr std::string_view kRowSyntax[] = {
+#define VT_INSN(id, mn, match, mask, ops, cls) ops,
+#include "ventus/instructions.def"
+#undef VT_INSN
+};
+constexpr unsigned parse_decimal(std::string_view s) {
+  unsigned v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') throw "field position is not a number";
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  return v;
+}
+// "name@hi:lo", "name@bit", "name=@hi:lo" -> the field; name without '@' -> width 0.
+constexpr bool field_token(std::string_view token, std::string_view& name, Field& f) {
+  const size_t at = token.find('@');
+  if (at == std::string_view::npos) return false;
+  name = token.substr(0, at);
+  if (!name.empty() && name.back() == '=') name.remove_suffix(1);
+  const std::string_view pos = token.substr(at + 1);
+  const size_t colon = pos.find(':');
+  const unsigned hi = parse_decimal(pos.substr(0, colon));
+  const unsigned lo = colon == std::string_view::npos ? hi : parse_decimal(pos.substr(colon + 1));
+  if (lo > hi || hi > 63) throw "field bits out of order or beyond bit 63";
+  f = {static_cast<uint8_t>(lo), static_cast<uint8_t>(hi - lo + 1)};
+  return true;
+}
+}  // namespace detail
+
+// The field called `name` in row op's syntax; not a constant expression (a compile error
+// where used in one) when the row has no such field.
+constexpr Field field(Op op, std::string_view name) {
+  std::string_view syntax = detail::kRowSyntax[static_cast<size_t>(op)];
+  while (!syntax.empty()) {
+    const size_t comma = syntax.find(',');
+    const std::string_view token = syntax.substr(0, comma);
+    syntax = comma == std::string_view::npos ? std::string_view{} : syntax.substr(comma + 1);
+    std::string_view token_name;
+    Field f;
+    if (detail::field_token(token, token_name, f) && token_name == name) return f;
+  }
+  throw "the row has no field of this name";
+}
 
 struct InsnInfo {
   Op op;
   std::string_view mnemonic;
-  uint32_t match;
-  uint32_t mask;
+  uint64_t match;           // 64-bit rows use all bits; 32-bit rows only the low word
+  uint64_t mask;
+  unsigned length;          // bytes: instruction_length(match)
   std::string_view syntax;  // the operands string of the row
   InsnClass cls;
   std::vector<OperandSlot> operands;  // parsed from syntax once
@@ -98,6 +165,11 @@ int64_t get_operand(uint32_t word, OperandKind kind);
 uint32_t set_operand(uint32_t word, OperandKind kind, int64_t value);
 // Whether value fits the operand's field (range and alignment); the error says why not.
 bool operand_fits(OperandKind kind, int64_t value, std::string* why = nullptr);
+// The same for one slot of a row: its own field when it names one (any of the 64 bits of a
+// 64-bit instruction), else its kind's standard field.
+int64_t get_operand(uint64_t word, const OperandSlot& slot);
+uint64_t set_operand(uint64_t word, const OperandSlot& slot, int64_t value);
+bool operand_fits(const OperandSlot& slot, int64_t value, std::string* why = nullptr);
 bool is_register_kind(OperandKind kind);
 bool is_vector_register_kind(OperandKind kind);
 bool is_pc_relative(OperandKind kind);
@@ -106,7 +178,9 @@ bool is_pc_relative(OperandKind kind);
 int register_slot(OperandKind kind);
 
 // Decoding: the row matching a word, or nullopt. Built once into a lookup by major opcode.
-std::optional<Op> decode_op(uint32_t word);
+// A 64-bit instruction (instruction_length(low word) == 8) is passed whole, low word in the
+// low half; a 32-bit one zero-extended.
+std::optional<Op> decode_op(uint64_t word);
 
 // Register-number extension from a preceding regext/regexti (0 when none).
 struct RegExt {
@@ -134,8 +208,11 @@ struct Decoded {
   uint8_t mem_words = 1;  // PREFIX_MEMORY: data width in 32-bit words, 1..4
   uint8_t mem_pair = 0;   // PREFIX_MEMORY: the address is a 64-bit register pair
   uint32_t raw_hi = 0;    // the second (high) word of a 64-bit instruction
+  uint64_t word() const { return raw | uint64_t{raw_hi} << 32; }
 };
-std::optional<Decoded> decode(uint32_t word, const RegExt& ext = {});
+// Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd@.. -> rd, ...), and
+// modifiers named abs, neg and pair fill those fields.
+std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
 
 // CSRs.
 struct CsrInfo {

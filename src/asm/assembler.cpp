@@ -80,6 +80,7 @@ struct FileState {
 };
 
 struct PendingOperand {
+  const isa::OperandSlot* slot = nullptr;  // the row's slot this operand fills
   OperandKind kind = OperandKind::Rd;
   int reg = -1;       // register operands
   ExprPtr expr;       // immediates evaluated in pass 2
@@ -707,7 +708,8 @@ class Assembler {
   static bool operand_count_matches(const isa::InsnInfo& row, size_t n) {
     size_t min = 0, max = 0;
     for (const auto& s : row.operands) {
-      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode)
+      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode ||
+          s.kind == OperandKind::Modifier)
         ++max;
       else if (s.kind == OperandKind::VtypeI11 || s.kind == OperandKind::VtypeI10)
         ++min, max += 4;
@@ -758,9 +760,11 @@ class Assembler {
     for (size_t s = 0; s < row.operands.size(); ++s) {
       const isa::OperandSlot& slot = row.operands[s];
       PendingOperand op;
+      op.slot = &slot;
       op.kind = slot.kind;
       const bool have = next < tokens.size();
       switch (slot.kind) {
+        case OperandKind::Modifier: continue;  // keyword operands follow all others
         case OperandKind::VMask:
           op.fixed = 1;
           if (have && tokens[next].text == "v0.t")
@@ -837,6 +841,7 @@ class Assembler {
         insn.operands.push_back(op);
         const isa::OperandSlot& base = row.operands[++s];
         PendingOperand base_op;
+        base_op.slot = &base;
         base_op.kind = base.kind;
         const std::string reg_text = t.text.substr(open + 1, t.text.size() - open - 2);
         base_op.reg =
@@ -847,6 +852,10 @@ class Assembler {
       }
       if (isa::is_register_kind(slot.kind)) {
         op.reg = parse_register(slot.kind, t, tok_loc(t), row);
+        std::string why;
+        if (slot.width != 0 && !isa::operand_fits(slot, op.reg, &why))
+          fail(tok_loc(t), fmt::format("register '{}' does not fit the {}-bit field of '{}'",
+                                       t.text, slot.width, row.mnemonic));
       } else if (slot.kind == OperandKind::V0) {
         if (t.text != "v0") fail(tok_loc(t), fmt::format("expected 'v0', got '{}'", t.text));
       } else if (slot.kind == OperandKind::Csr) {
@@ -870,14 +879,15 @@ class Assembler {
       }
       insn.operands.push_back(op);
     }
+    modifiers(row, tokens, next, loc, insn);
     if (next < tokens.size())
       fail(tok_loc(tokens[next]),
            fmt::format("too many operands for '{}' (syntax: {})", row.mnemonic, syntax_of(row)));
 
-    // Registers above 31: a regext / regexti prefix carries the high bits.
+    // Registers above 31 in 5-bit fields: a regext / regexti prefix carries the high bits.
     uint32_t ext[4] = {0, 0, 0, 0};
     for (const PendingOperand& op : insn.operands)
-      if (isa::is_register_kind(op.kind) && op.reg > 31) {
+      if (isa::is_register_kind(op.kind) && op.reg > 31 && op.slot->width == 0) {
         const int slot = isa::register_slot(op.kind);
         ext[slot] = static_cast<uint32_t>(op.reg) >> 5;
       }
@@ -915,8 +925,49 @@ class Assembler {
     }
     if (!label.empty()) define(label, {true, {offset(), current_chunk_}, nullptr, loc});
     insn.offset = offset();
-    emit_bytes(&row.match, 4, loc);
+    emit_bytes(&row.match, row.length, loc);  // little-endian: the low word first
     pending_insns_.push_back(std::move(insn));
+  }
+
+  // The keyword operands after the positional ones: "key=value" (a constant expression) or a
+  // bare "key" meaning key=1, each at most once, in any order.
+  void modifiers(const isa::InsnInfo& row, const std::vector<Token>& tokens, size_t& next,
+                 const Loc& loc, PendingInsn& insn) {
+    std::vector<std::string_view> keys;
+    for (const isa::OperandSlot& s : row.operands)
+      if (s.kind == OperandKind::Modifier) keys.push_back(s.key);
+    if (keys.empty()) return;
+    std::set<std::string_view> seen;
+    for (; next < tokens.size(); ++next) {
+      const Token& t = tokens[next];
+      const Loc at{loc.file, loc.line, t.column};
+      const size_t eq = t.text.find('=');
+      const std::string key = t.text.substr(0, std::min(eq, t.text.size()));
+      const auto trimmed = [](std::string_view v) {
+        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+        return v;
+      };
+      const std::string_view name = trimmed(key);
+      const auto slot = std::find_if(row.operands.begin(), row.operands.end(), [&](auto& s) {
+        return s.kind == OperandKind::Modifier && s.key == name;
+      });
+      if (slot == row.operands.end()) {
+        std::string list;
+        for (std::string_view k : keys) list += (list.empty() ? "" : ", ") + std::string(k);
+        fail(at, fmt::format("'{}' is no modifier of '{}' (modifiers: {}; written key=value)",
+                             t.text, row.mnemonic, list));
+      }
+      if (!seen.insert(slot->key).second)
+        fail(at, fmt::format("modifier '{}' given twice", slot->key));
+      PendingOperand op;
+      op.slot = &*slot;
+      op.kind = OperandKind::Modifier;
+      if (eq == std::string::npos)
+        op.fixed = 1;
+      else
+        op.expr = expression({t.text.substr(eq + 1), t.column + static_cast<int>(eq) + 1}, loc.line);
+      insn.operands.push_back(std::move(op));
+    }
   }
 
   // ------------------------------------------------------------------ layout
@@ -1056,14 +1107,16 @@ class Assembler {
 
   void encode_pass2(const PendingInsn& insn) {
     const uint32_t pc = chunks_[insn.chunk].address + insn.offset;
-    uint32_t word = insn.row->match;
+    uint64_t word = insn.row->match;
     for (const PendingOperand& op : insn.operands) {
+      const isa::OperandSlot& slot = *op.slot;
       if (op.reg >= 0) {
-        word = isa::set_operand(word, op.kind, op.reg & 31);
+        // 5-bit fields hold the low bits (a regext prefix the rest); wider fields all of them.
+        word = isa::set_operand(word, slot, slot.width ? op.reg : op.reg & 31);
         continue;
       }
       if (!op.expr) {
-        word = isa::set_operand(word, op.kind, op.fixed);
+        word = isa::set_operand(word, slot, op.fixed);
         continue;
       }
       Value v;
@@ -1087,7 +1140,7 @@ class Assembler {
                fmt::format("immediate {} of '{}' does not fit its regexti prefix (bits 10:5 = {}): "
                            "the value must be a constant known where it is used",
                            value, insn.row->mnemonic, op.prefix_hi));
-        word = isa::set_operand(word, op.kind, value & 31);
+        word = isa::set_operand(word, slot, value & 31);
         continue;
       }
       if (isa::is_pc_relative(op.kind)) {
@@ -1096,7 +1149,10 @@ class Assembler {
           fail(op.expr->loc,
                value % 2 ? fmt::format("misaligned branch target: offset {} is odd", value)
                          : fmt::format("branch target out of range: offset {}", why.substr(6)));
-      } else if (!isa::operand_fits(op.kind, value, &why)) {
+      } else if (op.kind == OperandKind::Modifier) {
+        if (!isa::operand_fits(slot, value, &why))
+          fail(op.expr->loc, fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
+      } else if (!isa::operand_fits(slot, value, &why)) {
         const bool widenable =
             op.kind == OperandKind::Simm5 && insn.row->cls == isa::InsnClass::Vector;
         fail(
@@ -1108,9 +1164,9 @@ class Assembler {
                                         : " (up to [-1024, 1023] with a regexti prefix)"
                                   : ""));
       }
-      word = isa::set_operand(word, op.kind, value);
+      word = isa::set_operand(word, slot, value);
     }
-    std::memcpy(chunks_[insn.chunk].bytes.data() + insn.offset, &word, 4);
+    std::memcpy(chunks_[insn.chunk].bytes.data() + insn.offset, &word, insn.row->length);
   }
 
   // ------------------------------------------------------------------ output

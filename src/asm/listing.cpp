@@ -38,26 +38,40 @@ std::string target_annotation(const elf::Image* image, uint64_t target) {
   return fmt::format(" <{}+0x{:x}>", s->name, target - s->value);
 }
 
-std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Options& o, const elf::Image* image) {
+// One listing line for the instruction at bytes[i]; `length` is set to the bytes it takes.
+// A 64-bit instruction shows its eight bytes in memory order, as llvm-objdump shows long
+// RISC-V encodings, and one line of text.
+std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Options& o,
+                 const elf::Image* image, size_t& length) {
+  length = 4;
   if (i + 4 > bytes.size()) {
     std::string hex;
     for (size_t k = i; k < bytes.size(); ++k) hex += fmt::format("{:02x} ", bytes[k]);
+    length = bytes.size() - i;
     return fmt::format("{:8x}: {}\t<unknown>\n", pc, hex);
   }
   const uint32_t word = word_at(bytes, i);
+  uint64_t whole = word;
+  if (isa::instruction_length(word) == 8 && i + 8 <= bytes.size()) {
+    length = 8;
+    whole |= uint64_t{word_at(bytes, i + 4)} << 32;
+  }
   std::string text;
   const isa::RegExt ext = i >= 4 ? extension_from(word_at(bytes, i - 4), true) : isa::RegExt{};
   isa::PrintOptions po;
   po.aliases = o.aliases;
   po.extended_registers = o.extended_registers;
-  if (auto p = isa::print_instruction(word, pc, po, ext)) {
+  const auto p = isa::instruction_length(word) == length ? isa::print_instruction(whole, pc, po, ext)
+                                                         : std::nullopt;
+  if (p) {
     text = p->operands.empty() ? p->mnemonic : p->mnemonic + "\t" + p->operands;
     if (p->target) text += target_annotation(image, *p->target);
   } else {
     text = "<unknown>";
   }
-  return fmt::format("{:8x}: {:02x} {:02x} {:02x} {:02x}  \t{}\n", pc, bytes[i], bytes[i + 1], bytes[i + 2],
-                     bytes[i + 3], text);
+  std::string hex;
+  for (size_t k = i; k < i + length; ++k) hex += fmt::format("{:02x} ", bytes[k]);
+  return fmt::format("{:8x}: {} \t{}\n", pc, hex, text);
 }
 
 }  // namespace
@@ -81,11 +95,11 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
     for (const elf::Symbol& sym : image.symbols)
       if (sym.section == s.name) labels.emplace(sym.value, &sym);
     const std::span<const uint8_t> bytes = s.bytes;
-    for (size_t i = 0; i < bytes.size(); i += 4) {
+    for (size_t i = 0, length = 0; i < bytes.size(); i += length) {
       const uint32_t pc = s.address + static_cast<uint32_t>(i);
       auto [first, last] = labels.equal_range(pc);
       for (auto it = first; it != last; ++it) out += fmt::format("\n{:08x} <{}>:\n", pc, it->second->name);
-      out += line(pc, bytes, i, o, &image);
+      out += line(pc, bytes, i, o, &image, length);
     }
   }
   return out;
@@ -93,7 +107,8 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
 
 std::string disassemble_raw(std::span<const uint8_t> bytes, uint32_t base, const Options& o) {
   std::string out = "\nDisassembly of raw words:\n\n";
-  for (size_t i = 0; i < bytes.size(); i += 4) out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr);
+  for (size_t i = 0, length = 0; i < bytes.size(); i += length)
+    out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr, length);
   return out;
 }
 

@@ -43,6 +43,7 @@ Range range_of(OperandKind kind) {
     case OperandKind::VMask: return {0, 1, 1};
     case OperandKind::RoundingMode: return {0, 7, 1};
     case OperandKind::FencePred: case OperandKind::FenceSucc: return {0, 15, 1};
+    case OperandKind::Modifier: break;  // always a field of the row's own (see OperandSlot)
   }
   return {0, 0, 1};
 }
@@ -80,6 +81,7 @@ int64_t get_operand(uint32_t w, OperandKind kind) {
     case OperandKind::RoundingMode: return bits(w, 14, 12);
     case OperandKind::FencePred: return bits(w, 27, 24);
     case OperandKind::FenceSucc: return bits(w, 23, 20);
+    case OperandKind::Modifier: break;
   }
   return 0;
 }
@@ -118,8 +120,32 @@ uint32_t set_operand(uint32_t w, OperandKind kind, int64_t v) {
     case OperandKind::RoundingMode: return place(w, 14, 12, u);
     case OperandKind::FencePred: return place(w, 27, 24, u);
     case OperandKind::FenceSucc: return place(w, 23, 20, u);
+    case OperandKind::Modifier: break;
   }
   return w;
+}
+
+int64_t get_operand(uint64_t word, const OperandSlot& slot) {
+  if (slot.width == 0) return get_operand(static_cast<uint32_t>(word), slot.kind);
+  return static_cast<int64_t>(Field{slot.lo, slot.width}.get(word));
+}
+
+uint64_t set_operand(uint64_t word, const OperandSlot& slot, int64_t value) {
+  if (slot.width == 0)
+    return (word & ~uint64_t{0xffffffff}) |
+           set_operand(static_cast<uint32_t>(word), slot.kind, value);
+  const uint64_t field_mask = ((uint64_t{1} << slot.width) - 1) << slot.lo;
+  return (word & ~field_mask) | ((static_cast<uint64_t>(value) << slot.lo) & field_mask);
+}
+
+bool operand_fits(const OperandSlot& slot, int64_t value, std::string* why) {
+  if (slot.width == 0) return operand_fits(slot.kind, value, why);
+  const int64_t max = (int64_t{1} << slot.width) - 1;
+  if (value < 0 || value > max) {
+    if (why) *why = fmt::format("value {} out of range [0, {}]", value, max);
+    return false;
+  }
+  return true;
 }
 
 bool operand_fits(OperandKind kind, int64_t value, std::string* why) {

@@ -77,14 +77,31 @@ std::string operand_text(uint32_t word, uint64_t pc, OperandKind kind, const Pri
   }
 }
 
+// A slot with a field of the row's own: a register of that width, or a modifier printed
+// "key=value" only when non-zero (empty text then).
+std::string field_operand_text(uint64_t word, const OperandSlot& s) {
+  const int64_t value = get_operand(word, s);
+  if (s.kind == OperandKind::Modifier)
+    return value == 0 ? std::string() : fmt::format("{}={}", s.key, value);
+  if (is_vector_register_kind(s.kind)) return vname(static_cast<unsigned>(value));
+  if (is_register_kind(s.kind)) return xname(static_cast<unsigned>(value));
+  return std::to_string(value);
+}
+
 // Generic printing from the row's operand slots.
-Printed print_generic(const InsnInfo& r, uint32_t word, uint64_t pc, const PrintOptions& o,
+Printed print_generic(const InsnInfo& r, uint64_t word64, uint64_t pc, const PrintOptions& o,
                       const RegExt& ext) {
   Printed p;
   p.mnemonic = std::string(r.mnemonic);
   std::string& out = p.operands;
+  const auto word = static_cast<uint32_t>(word64);
   for (size_t i = 0; i < r.operands.size(); ++i) {
     const OperandSlot& s = r.operands[i];
+    if (s.width != 0) {
+      const std::string text = field_operand_text(word64, s);
+      if (!text.empty()) out += (out.empty() ? "" : ", ") + text;
+      continue;
+    }
     if (s.kind == OperandKind::VMask) {
       if (get_operand(word, s.kind) == 0) out += ", v0.t";
       continue;
@@ -262,12 +279,12 @@ std::optional<Printed> print_alias(Op op, uint32_t word, uint64_t pc, const Prin
 
 }  // namespace
 
-std::optional<Printed> print_instruction(uint32_t word, uint64_t pc, const PrintOptions& o,
+std::optional<Printed> print_instruction(uint64_t word, uint64_t pc, const PrintOptions& o,
                                          const RegExt& ext) {
   const auto op = decode_op(word);
   if (!op) return std::nullopt;
   if (o.aliases)
-    if (auto alias = print_alias(*op, word, pc, o, ext)) return alias;
+    if (auto alias = print_alias(*op, static_cast<uint32_t>(word), pc, o, ext)) return alias;
   return print_generic(info(*op), word, pc, o, ext);
 }
 

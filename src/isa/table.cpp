@@ -16,14 +16,24 @@ namespace {
 struct RawRow {
   Op op;
   const char* mnemonic;
-  uint32_t match, mask;
+  uint64_t match, mask;
   const char* syntax;
   InsnClass cls;
 };
 
+// A row's MATCH/MASK as 64 bits: whole for a 64-bit row, the low word of a 32-bit one (whose
+// macros may compute in int, sign-extending bit 31).
+template <class T>
+constexpr uint64_t row_bits(T match, T value) {
+  const auto low = static_cast<uint32_t>(value);
+  return instruction_length(static_cast<uint32_t>(match)) == 8 ? static_cast<uint64_t>(value)
+                                                                : uint64_t{low};
+}
+
 constexpr RawRow kRows[] = {
-#define VT_INSN(id, mn, match, mask, ops, cls) \
-  {Op::id, mn, static_cast<uint32_t>(match), static_cast<uint32_t>(mask), ops, InsnClass::cls},
+#define VT_INSN(id, mn, match, mask, ops, cls)                                           \
+  {Op::id, mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
+   InsnClass::cls},
 #include "ventus/instructions.def"
 #undef VT_INSN
 };
@@ -59,16 +69,28 @@ std::vector<OperandSlot> parse_syntax(std::string_view syntax, std::string_view 
     const size_t comma = syntax.find(',');
     std::string_view tok = syntax.substr(0, comma);
     syntax = comma == std::string_view::npos ? std::string_view{} : syntax.substr(comma + 1);
+    std::string_view name;
+    Field field;
+    if (detail::field_token(tok, name, field)) {
+      // "vd@27:20": a register in a field of the row's choosing; "al=@40": a modifier.
+      OperandSlot slot{.kind = OperandKind::Modifier};
+      if (tok[name.size()] != '=') slot.kind = kind_from_token(name, row);
+      else slot.key = name;
+      slot.lo = field.lo;
+      slot.width = field.width;
+      slots.push_back(slot);
+      continue;
+    }
     const size_t paren = tok.find('(');
     if (paren == std::string_view::npos) {
-      slots.push_back({kind_from_token(tok, row)});
+      slots.push_back({.kind = kind_from_token(tok, row)});
       continue;
     }
     // "off(base)" or "(base)"
-    if (paren > 0) slots.push_back({kind_from_token(tok.substr(0, paren), row), true, false});
+    if (paren > 0) slots.push_back({.kind = kind_from_token(tok.substr(0, paren), row), .mem_offset = true});
     std::string_view base = tok.substr(paren + 1);
     base.remove_suffix(1);
-    slots.push_back({kind_from_token(base, row), false, true});
+    slots.push_back({.kind = kind_from_token(base, row), .mem_base = true});
   }
   return slots;
 }
@@ -82,7 +104,8 @@ struct Tables {
   Tables() {
     rows.reserve(kNumOps);
     for (const RawRow& r : kRows) {
-      InsnInfo info{r.op, r.mnemonic, r.match, r.mask, r.syntax, r.cls, {}};
+      InsnInfo info{r.op, r.mnemonic, r.match, r.mask,
+                    instruction_length(static_cast<uint32_t>(r.match)), r.syntax, r.cls, {}};
       info.operands = parse_syntax(r.syntax, r.mnemonic);
       rows.push_back(std::move(info));
       by_mnemonic.emplace(r.mnemonic, r.op);
@@ -90,7 +113,7 @@ struct Tables {
     }
     for (auto& list : by_opcode)
       std::stable_sort(list.begin(), list.end(), [&](uint16_t a, uint16_t b) {
-        return __builtin_popcount(rows[a].mask) > __builtin_popcount(rows[b].mask);
+        return __builtin_popcountll(rows[a].mask) > __builtin_popcountll(rows[b].mask);
       });
   }
 };
@@ -98,6 +121,30 @@ struct Tables {
 const Tables& tables() {
   static const Tables t;
   return t;
+}
+
+// A 64-bit row: every operand is a field the row places; registers are 8 bits wide.
+Decoded decode_long(const InsnInfo& r, uint64_t word) {
+  Decoded d;
+  d.op = r.op;
+  d.raw = static_cast<uint32_t>(word);
+  d.raw_hi = static_cast<uint32_t>(word >> 32);
+  for (const OperandSlot& s : r.operands) {
+    const auto value = static_cast<uint16_t>(get_operand(word, s));
+    switch (register_slot(s.kind)) {
+      case 0: d.rd = value; continue;
+      case 1: d.rs1 = value; continue;
+      case 2: d.rs2 = value; continue;
+      case 3: d.rs3 = value; continue;
+      default: break;
+    }
+    if (s.kind == OperandKind::Modifier) {
+      if (s.key == "abs") d.abs = static_cast<uint8_t>(value);
+      if (s.key == "neg") d.neg = static_cast<uint8_t>(value);
+      if (s.key == "pair") d.pair = static_cast<uint8_t>(value);
+    }
+  }
+  return d;
 }
 
 }  // namespace
@@ -111,7 +158,7 @@ const InsnInfo* find_mnemonic(std::string_view mnemonic) {
   return it == t.by_mnemonic.end() ? nullptr : &t.rows[static_cast<size_t>(it->second)];
 }
 
-std::optional<Op> decode_op(uint32_t word) {
+std::optional<Op> decode_op(uint64_t word) {
   const auto& t = tables();
   for (uint16_t idx : t.by_opcode[word & 0x7f]) {
     const InsnInfo& r = t.rows[idx];
@@ -138,10 +185,12 @@ RegExt RegExt::from_regexti(uint32_t imm) {
   return e;
 }
 
-std::optional<Decoded> decode(uint32_t word, const RegExt& ext) {
-  auto op = decode_op(word);
+std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
+  auto op = decode_op(word64);
   if (!op) return std::nullopt;
   const InsnInfo& r = info(*op);
+  if (r.length == 8) return decode_long(r, word64);
+  const auto word = static_cast<uint32_t>(word64);
   Decoded d;
   d.op = *op;
   d.raw = word;

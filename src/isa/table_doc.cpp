@@ -15,7 +15,9 @@ std::string_view extension_group(const InsnInfo& row) {
     case 0x0b:
     case 0x2b:
     case 0x5b:
-    case 0x7b: return "Ventus";
+    case 0x7b:
+    case 0x77:
+    case 0x3f: return "Ventus";
     // OP-V, and the vector loads/stores (Zfinx has no flw/fsw on these opcodes).
     case 0x57:
     case 0x07:
@@ -66,8 +68,14 @@ std::string assembly_syntax(const InsnInfo& row) {
     const size_t comma = rest.find(',');
     const std::string_view token = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    // Optional trailing operands are shown in brackets.
-    if (token == "vm")
+    // Optional trailing operands are shown in brackets; a field's bit position is not
+    // syntax ("vd@27:20" is written vd, "al=@40" as an optional al=N).
+    const std::string_view name = token.substr(0, token.find('@'));
+    if (name.ends_with('='))
+      out += fmt::format("[, {}N]", name);
+    else if (name != token)
+      out += fmt::format("{}{}", first ? " " : ", ", name);
+    else if (token == "vm")
       out += "[, v0.t]";
     else if (token == "rm")
       out += "[, rm]";
@@ -87,8 +95,9 @@ struct Row {
 std::vector<Row> rows() {
   std::vector<Row> out;
   for (const InsnInfo& r : instructions())
-    out.push_back({std::string(r.mnemonic), assembly_syntax(r), fmt::format("0x{:08x}", r.match),
-                   fmt::format("0x{:08x}", r.mask), std::string(class_name(r.cls)),
+    out.push_back({std::string(r.mnemonic), assembly_syntax(r),
+                   fmt::format("0x{:0{}x}", r.match, 2 * r.length),
+                   fmt::format("0x{:0{}x}", r.mask, 2 * r.length), std::string(class_name(r.cls)),
                    std::string(extension_group(r))});
   return out;
 }
@@ -127,7 +136,8 @@ std::string table_markdown() {
       "kinds of [isa.md](isa.md#operand-kinds); `[, v0.t]` and `[, rm]` are optional. The group "
       "is\n"
       "derived from the encoding: RVV = OP-V and the vector loads/stores, Ventus = the custom\n"
-      "opcodes 0x0b, 0x2b, 0x5b, 0x7b.\n\n";
+      "opcodes 0x0b, 0x2b, 0x5b, 0x7b, 0x77 and the 64-bit words (low 7 bits 0x3f; match and\n"
+      "mask have 16 hex digits).\n\n";
   out += fmt::format("{} instructions:", all.size());
   for (size_t i = 0; i < group_order.size(); ++i)
     out += fmt::format("{} {} {}", i ? "," : "", group_order[i], per_group[group_order[i]]);

@@ -10,12 +10,18 @@ namespace {
 // Entries that fault when executed: the word is not an instruction, a register number
 // beyond the architecture, a prefix that extends nothing.
 void illegal_instruction(Exec&, const Insn& in) {
+  if (isa::instruction_length(in.raw) == 8)
+    fault(fmt::format("illegal instruction: {:#018x} is not a Ventus 64-bit instruction",
+                      in.word()));
   fault(fmt::format("illegal instruction: {:#010x} is not a Ventus instruction", in.raw));
+}
+void truncated_instruction(Exec&, const Insn& in) {
+  fault(fmt::format("64-bit instruction {:#010x} is cut off: its high word is not mapped", in.raw));
 }
 void prefix_without_instruction(Exec&, const Insn& in) {
   fault(
-      fmt::format("regext/regexti is followed by {:#010x}, which it cannot extend (another prefix "
-                  "or no instruction)",
+      fmt::format("regext/regexti is followed by {:#010x}, which it cannot extend (another prefix, "
+                  "a 64-bit instruction or no instruction)",
                   in.raw));
 }
 void missing_scalar_register(Exec&, const Insn& in) {
@@ -83,6 +89,10 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   uint32_t word = 0;
   memory_.read(pc, &word, 4);  // mapped: select_page checked the page
   CachedInsn e;
+  if (isa::instruction_length(word) == 8) {
+    decode_long(entry, pc, word);
+    return;
+  }
   auto decoded = isa::decode(word);
   if (decoded && is_extension_prefix(decoded->op)) {
     const uint32_t imm = (word >> 20) & 0xfff;
@@ -92,7 +102,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
     const bool mapped = memory_.read(pc + 4, &next, 4);
     e.prefix_word = word;
     e.prefixed = 1;
-    decoded = mapped ? isa::decode(next, ext) : std::nullopt;
+    decoded = mapped && isa::instruction_length(next) == 4 ? isa::decode(next, ext) : std::nullopt;
     if (!decoded || is_prefix(decoded->op)) {
       e.insn.raw = next;  // 0 when the prefix is the last mapped word
       e.fn = &prefix_without_instruction;
@@ -112,6 +122,24 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   entry = e;
 }
 
+void DecodeCache::decode_long(CachedInsn& entry, uint32_t pc, uint32_t low) {
+  CachedInsn e;
+  e.length = 8;
+  e.insn.raw = low;
+  uint32_t high = 0;
+  if (!memory_.read(pc + 4, &high, 4)) {
+    e.fn = &truncated_instruction;
+  } else if (auto decoded = isa::decode(low | uint64_t{high} << 32)) {
+    e.insn = *decoded;
+    e.counts_lanes = counts_lanes(decoded->op);
+    e.fn = kSemantics[static_cast<size_t>(decoded->op)];
+  } else {
+    e.insn.raw_hi = high;
+    e.fn = &illegal_instruction;
+  }
+  entry = e;
+}
+
 std::string disassemble(const CachedInsn& entry, uint32_t pc) {
   std::string text;
   if (entry.prefixed) {
@@ -120,8 +148,10 @@ std::string disassemble(const CachedInsn& entry, uint32_t pc) {
     pc += 4;
   }
   const auto printed =
-      entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.raw, pc);
-  return text + (printed ? printed->text() : fmt::format(".word {:#010x}", entry.insn.raw));
+      entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.word(), pc);
+  if (printed) return text + printed->text();
+  if (entry.length == 8) return text + fmt::format(".dword {:#018x}", entry.insn.word());
+  return text + fmt::format(".word {:#010x}", entry.insn.raw);
 }
 
 }  // namespace ventus::sim

@@ -1,5 +1,6 @@
 // Decoded code: every instruction word is decoded once into a CachedInsn, kept in lazily
-// filled 4 KiB pages keyed by address. A regext/regexti prefix is folded with the word that
+// filled 4 KiB pages keyed by address. A 64-bit instruction (low 7 bits 0x3f) is read
+// whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word that
 // follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix
 // never executes on its own. Host writes to device memory (Memory::generation) drop the
 // cache at the next launch; code written by a kernel while it runs is not seen by that
@@ -20,6 +21,7 @@ struct CachedInsn {
   SemanticsFn fn = nullptr;  // nullptr: not decoded yet
   uint32_t prefix_word = 0;  // the regext/regexti word when prefixed
   uint8_t prefixed = 0;      // 1: this pc holds a prefix; the instruction itself is at pc + 4
+  uint8_t length = 4;        // bytes of the instruction itself: 4, or 8 for a 64-bit word
   uint8_t counts_lanes = 0;  // vector class: a thread instruction per active lane
 };
 
@@ -44,6 +46,7 @@ class DecodeCache {
   };
   void select_page(uint32_t pc);
   void decode(CachedInsn& entry, uint32_t pc);
+  void decode_long(CachedInsn& entry, uint32_t pc, uint32_t low);
 
   const Memory& memory_;
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;

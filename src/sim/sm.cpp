@@ -272,7 +272,7 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       entry = nullptr;  // a fetch fault has no entry
       entry = &cache_.at(pc);
       ctx.pc = pc + 4 * entry->prefixed;
-      ctx.next_pc = ctx.pc + 4;
+      ctx.next_pc = ctx.pc + entry->length;
       const uint32_t mask_before = w.mask;
       if constexpr (kTrace) trace_state.before(w, memsys_);
       entry->fn(ctx, entry->insn);

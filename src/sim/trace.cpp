@@ -21,7 +21,10 @@ std::string TraceState::after(const Warp& w, MemorySystem& mem, const CachedInsn
   std::string line =
       fmt::format("core {} wg {} warp {}: {:#010x} (", sm, workgroup, w.warp_in_group, pc);
   if (entry.prefixed) line += fmt::format("{:#010x} ", entry.prefix_word);
-  line += fmt::format("{:#010x}) {}", entry.insn.raw, disassemble(entry, pc));
+  if (entry.length == 8)
+    line += fmt::format("{:#018x}) {}", entry.insn.word(), disassemble(entry, pc));
+  else
+    line += fmt::format("{:#010x}) {}", entry.insn.raw, disassemble(entry, pc));
   for (unsigned r = 1; r < kNumXRegs; ++r)
     if (w.x[r] != x_[r]) line += fmt::format(" x{} {:#010x}", r, w.x[r]);
   for (unsigned r = 0; r < kNumVRegs; ++r) {

@@ -444,6 +444,48 @@ TEST(Errors, DuplicateGlobalAcrossFiles) {
   }
 }
 
+// 64-bit rows: eight bytes, low word first; 8-bit register fields; keyword modifiers in any
+// order (a bare key is key=1), checked against fields placed by hand (docs/isa.md).
+TEST(SixtyFourBit, EncodingAndModifiers) {
+  const auto words = text_words(
+      "v64fadd.f16 v3, v200, v4, opsel=5, neg=1, abs=2\n"
+      "v64mul.i8 v255, v0, v17, abs\n"
+      "addi a0, a0, 1\n");
+  ASSERT_EQ(words.size(), 5u);
+  const auto word = [&](size_t i) { return words[i] | uint64_t{words[i + 1]} << 32; };
+  EXPECT_EQ(word(0), 0x3fu | 1u << 7 | 1u << 10 | 1u << 13 | uint64_t{3} << 20 |
+                         uint64_t{1} << 28 | uint64_t{2} << 31 | uint64_t{5} << 34 |
+                         uint64_t{4} << 41 | uint64_t{200} << 49);
+  EXPECT_EQ(word(2), 0x3fu | 1u << 7 | 2u << 10 | uint64_t{255} << 20 | uint64_t{1} << 31 |
+                         uint64_t{17} << 41 | uint64_t{0x25} << 57);
+  EXPECT_EQ(words[4], 0x00150513u);
+  const auto d = isa::decode(word(0));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->op, isa::Op::V64FADD_F16);
+  EXPECT_EQ(d->rd, 3);
+  EXPECT_EQ(d->rs2, 200);
+  EXPECT_EQ(d->rs1, 4);
+  EXPECT_EQ(d->neg, 1);
+  EXPECT_EQ(d->abs, 2);
+  EXPECT_EQ(isa::field(isa::Op::V64FADD_F16, "opsel").get(d->word()), 5u);
+  // Labels after a 64-bit instruction are 8 bytes on.
+  const auto image = assemble_text("v64add.i32 v1, v2, v3\nhere: j here\n");
+  EXPECT_EQ(load32(section(image, ".text").bytes, 8), 0x0000006fu);
+}
+
+TEST(SixtyFourBit, ModifierErrors) {
+  EXPECT_NE(assembly_error("v64add.i32 v1, v2, v3, scale=1\n")
+                .find("'scale=1' is no modifier of 'v64add.i32' (modifiers: neg, abs, opsel"),
+            std::string::npos);
+  EXPECT_NE(assembly_error("v64add.i32 v1, v2, v3, neg=1, neg=2\n").find("modifier 'neg' given twice"),
+            std::string::npos);
+  EXPECT_NE(assembly_error("v64add.i32 v1, v2, v3, opsel=8\n")
+                .find("modifier opsel of 'v64add.i32': value 8 out of range [0, 7]"),
+            std::string::npos);
+  EXPECT_NE(assembly_error("v64add.i32 v1, x2, v3\n").find("wrong register class"),
+            std::string::npos);
+}
+
 TEST(Comments, HashSlashAndSemicolonSeparators) {
   EXPECT_EQ(text_words("nop # comment\nnop // comment ; ret\nnop; ret # x\n"),
             text_words("nop\nnop\nnop\nret\n"));

@@ -54,7 +54,8 @@ bool have_binutils() {
 
 bool is_custom(const isa::InsnInfo& row) {
   const uint32_t opcode = row.match & 0x7f;
-  return opcode == 0x0b || opcode == 0x5b || opcode == 0x7b || opcode == 0x2b;
+  return opcode == 0x0b || opcode == 0x5b || opcode == 0x7b || opcode == 0x2b || opcode == 0x77 ||
+         opcode == 0x3f;
 }
 
 bool is_vector(const isa::InsnInfo& row) {

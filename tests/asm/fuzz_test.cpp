@@ -439,12 +439,13 @@ TEST(Fuzz, ElfReaderRejectsEveryTruncation) {
 TEST(Fuzz, DecoderAndPrinterOnRandomWords) {
   std::mt19937 rng(99);
   // Custom and vector opcodes get extra weight: that is where the table is densest.
-  constexpr uint32_t kOpcodes[] = {0x0b, 0x2b, 0x5b, 0x7b, 0x57, 0x07,
-                                   0x27, 0x73, 0x53, 0x2f, 0x63, 0x6f};
+  constexpr uint32_t kOpcodes[] = {0x0b, 0x2b, 0x5b, 0x7b, 0x57, 0x07, 0x27,
+                                   0x73, 0x53, 0x2f, 0x63, 0x6f, 0x77, 0x3f};
   int decoded = 0;
   for (int i = 0; i < 200000; ++i) {
-    uint32_t word = rng();
-    if (i % 2) word = (word & ~0x7fu) | kOpcodes[rng() % std::size(kOpcodes)];
+    uint64_t word = rng();
+    if (i % 2) word = (word & ~uint64_t{0x7f}) | kOpcodes[rng() % std::size(kOpcodes)];
+    if (isa::instruction_length(static_cast<uint32_t>(word)) == 8) word |= uint64_t{rng()} << 32;
     isa::RegExt ext;
     switch (rng() % 3) {
       case 0: break;
@@ -486,9 +487,13 @@ TEST(Fuzz, RawListingOfRandomBuffers) {
     o.extended_registers = rng() % 2;
     const uint32_t base = rng() % 2 ? 0xffffffe0u : rng();
     const std::string out = listing::disassemble_raw(bytes, base, o);
-    // One line per word, and one for a trailing partial word.
+    // One line per instruction (8 bytes for a whole 64-bit one, else 4), and one for a
+    // trailing partial word.
+    size_t instructions = 0;
+    for (size_t at = 0; at < bytes.size(); ++instructions)
+      at += (bytes[at] & 0x7f) == 0x3f && at + 8 <= bytes.size() ? 8 : 4;
     const size_t lines = static_cast<size_t>(std::count(out.begin(), out.end(), '\n'));
-    ASSERT_EQ(lines, 3 + (bytes.size() + 3) / 4) << out;
+    ASSERT_EQ(lines, 3 + instructions) << out;
   }
 }
 

@@ -30,7 +30,7 @@ TEST(IsaTableDoc, EveryRowIsPrinted) {
   for (const InsnInfo& r : instructions()) {
     EXPECT_NE(markdown.find("| `" + std::string(r.mnemonic) + "` |"), std::string::npos)
         << r.mnemonic;
-    EXPECT_NE(text.find(fmt::format("0x{:08x}  0x{:08x}", r.match, r.mask)), std::string::npos)
+    EXPECT_NE(text.find(fmt::format("0x{:0{}x}  0x{:0{}x}", r.match, 2 * r.length, r.mask, 2 * r.length)), std::string::npos)
         << r.mnemonic;
   }
 }

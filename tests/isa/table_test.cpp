@@ -12,7 +12,9 @@ TEST(InstructionTable, NoTwoRowsOverlap) {
   const auto rows = instructions();
   for (size_t i = 0; i < rows.size(); ++i)
     for (size_t j = i + 1; j < rows.size(); ++j) {
-      const uint32_t common = rows[i].mask & rows[j].mask;
+      // A 32-bit row's MASK covers the low word only; its low 7 bits already keep it apart
+      // from every 64-bit row (0x3f is a length encoding, never a 32-bit opcode).
+      const uint64_t common = rows[i].mask & rows[j].mask;
       EXPECT_NE((rows[i].match ^ rows[j].match) & common, 0u)
           << rows[i].mnemonic << " overlaps " << rows[j].mnemonic;
     }
@@ -31,8 +33,8 @@ TEST(InstructionTable, MnemonicsAreUnique) {
 TEST(InstructionTable, OperandFieldsAreFreeOrFixed) {
   for (const InsnInfo& r : instructions())
     for (const OperandSlot& s : r.operands) {
-      const uint32_t field = set_operand(0, s.kind, -1);
-      const uint32_t fixed = field & r.mask;
+      const uint64_t field = set_operand(uint64_t{0}, s, -1);
+      const uint64_t fixed = field & r.mask;
       EXPECT_TRUE(fixed == 0 || fixed == field) << r.mnemonic << " operand field " << std::hex << field;
     }
 }

@@ -142,6 +142,26 @@ TEST(Listing, RawWordsAtABase) {
             std::string::npos);
 }
 
+// A 64-bit instruction takes one line with its eight bytes in memory order; the words around
+// it keep their addresses. A 64-bit low word without its high word is <unknown>.
+TEST(Listing, SixtyFourBitInstructionIsOneLine) {
+  // v64fadd.f16 v3, v5, v4, neg=1, abs=2, opsel=5: fields placed by hand from docs/isa.md.
+  const uint64_t word = 0x3fu | 1u << 7 | 1u << 10 | 1u << 13 | uint64_t{3} << 20 |
+                        uint64_t{1} << 28 | uint64_t{2} << 31 | uint64_t{5} << 34 |
+                        uint64_t{4} << 41 | uint64_t{5} << 49;
+  std::vector<uint8_t> bytes = {0x13, 0x00, 0x00, 0x00};
+  for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<uint8_t>(word >> (8 * b)));
+  for (uint8_t b : {0x13, 0x00, 0x00, 0x00, 0xbf, 0x00, 0x00, 0x00}) bytes.push_back(b);
+  std::string hex;
+  for (int b = 0; b < 8; ++b) hex += fmt::format("{:02x} ", static_cast<uint8_t>(word >> (8 * b)));
+  EXPECT_EQ(listing::disassemble_raw(bytes, 0x100),
+            "\nDisassembly of raw words:\n\n"
+            "     100: 13 00 00 00  \tnop\n"
+            "     104: " + hex + " \tv64fadd.f16\tv3, v5, v4, neg=1, abs=2, opsel=5\n"
+            "     10c: 13 00 00 00  \tnop\n"
+            "     110: bf 00 00 00  \t<unknown>\n");
+}
+
 TEST(Listing, InstructionTextUsesThePreviousWord) {
   const listing::Options plain, extended{true, true};
   EXPECT_EQ(listing::instruction_text(0x022180d7, 0, extended, 0x0410200b, true),

@@ -305,6 +305,12 @@ TEST(SimFaults, MessagesAndRecovery) {
       {"li t0, 5\nvsetvli t1, t0, e64, m1\n", "unsupported vtype", 0x80000004},
       {"regext zero, zero, 2\naddi t0, t0, 1\n", "scalar register x69 does not exist", 0x80000004},
       {"regext zero, zero, 1\nregext zero, zero, 1\n", "which it cannot extend", 0x80000004},
+      {"regext zero, zero, 1\nv64add.i32 v1, v2, v3\n", "which it cannot extend", 0x80000004},
+      {"nop\n.word 0xffffffbf, 0xffffffff\n",
+       "illegal instruction: 0xffffffffffffffbf is not a Ventus 64-bit instruction", 0x80000004},
+      {"v64add.i16 v1, v2, v3, opsel=1, abs=4\n", "abs/neg bit 2 names a third source",
+       0x80000000},
+      {"v64add.i32 v1, v2, v3, opsel=1\n", "it must be 0 for 32-bit elements", 0x80000000},
       {"vid.v v1\nvmv.v.i v2, 1\nsetrpc zero, zero, 16\nvblt v1, v2, 1f\n1: endprg x0, x0, x0\n",
        "endprg while diverged: 2 SIMT stack entries pending", 0x80000010},
   };
@@ -435,6 +441,29 @@ TEST(SimTrace, CommitLogLines) {
             "v1, v1, t0 "
             "v33 [0x0000000f] 00000007 00000008 00000009 0000000a");
   EXPECT_EQ(r.stats.warp_instructions, 7u);
+}
+
+// A 64-bit instruction: one trace line with the whole word, the next pc 8 bytes on.
+TEST(SimTrace, SixtyFourBitInstruction) {
+  sim::Device device;
+  load_program(device, R"(
+    vid.v v1
+    v64sub.i32 v200, v1, v1, neg=1
+    addi t0, zero, 1
+    endprg x0, x0, x0
+)");
+  std::vector<std::string> lines;
+  sim::RunOptions options;
+  options.trace = [&](const std::string& line) { lines.push_back(line); };
+  const auto r = device.run(launch_of(1, 4), options);
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  ASSERT_EQ(lines.size(), 4u);
+  // v200 = v1 - (-v1) = 2 * lane.
+  EXPECT_EQ(lines[1],
+            "core 0 wg 0 warp 0: 0x80000004 (0x040202001c8040bf) v64sub.i32 v200, v1, v1, neg=1 "
+            "v200 [0x0000000f] 00000000 00000002 00000004 00000006");
+  EXPECT_EQ(lines[2], "core 0 wg 0 warp 0: 0x8000000c (0x00100293) li t0, 1 x5 0x00000001");
+  EXPECT_EQ(r.stats.warp_instructions, 4u);
 }
 
 }  // namespace

@@ -17,13 +17,15 @@
 #include <vector>
 
 #include "fp32.h"  // flag and rounding-mode numbers only
+#include "memsys.h"
+#include "ventus/disasm.h"
 #include "semantics.h"
 #include "sim_harness.h"
 
 namespace ventus::test {
 namespace {
 
-enum class Type { F32, F16, BF16, E4M3, E5M2, S8, S4, B1 };
+enum class Type { F32, F16, BF16, E4M3, E5M2, S8, S4, B1, E3M2, E2M3, E2M1 };
 enum class AccType { F32, F16, S32 };
 
 struct RowSpec {
@@ -31,6 +33,7 @@ struct RowSpec {
   unsigned m, n, k;
   Type ab;
   AccType acc;
+  bool wide;  // mma64
 };
 
 void PrintTo(const RowSpec& s, std::ostream* os) { *os << s.row->mnemonic; }
@@ -42,21 +45,24 @@ unsigned bits_of(Type t) {
     case Type::BF16: return 16;
     case Type::E4M3:
     case Type::E5M2:
+    case Type::E3M2:  // fp6: one per byte
+    case Type::E2M3:
     case Type::S8: return 8;
-    case Type::S4: return 4;
+    case Type::S4:
+    case Type::E2M1: return 4;
     case Type::B1: return 1;
   }
   return 0;
 }
 
 RowSpec parse(const isa::InsnInfo& row) {
-  static const std::regex re(R"(mma\.m(\d+)n(\d+)k(\d+)\.(\w+)\.(\w+))");
+  static const std::regex re(R"(mma(64)?\.m(\d+)n(\d+)k(\d+)\.(\w+)\.(\w+))");
   std::cmatch mt;
   const std::string text(row.mnemonic);
   if (!std::regex_match(text.c_str(), mt, re)) throw std::logic_error("mnemonic " + text);
-  RowSpec s{&row, unsigned(std::stoi(mt[1])), unsigned(std::stoi(mt[2])),
-            unsigned(std::stoi(mt[3])), Type::F32, AccType::S32};
-  const std::string acc = mt[4], ab = mt[5];
+  RowSpec s{&row,        unsigned(std::stoi(mt[2])), unsigned(std::stoi(mt[3])),
+            unsigned(std::stoi(mt[4])), Type::F32, AccType::S32, mt[1].matched};
+  const std::string acc = mt[5], ab = mt[6];
   if (acc == "f32") s.acc = AccType::F32;
   else if (acc == "f16") s.acc = AccType::F16;
   else if (acc != "s32") throw std::logic_error("accumulator of " + text);
@@ -68,14 +74,17 @@ RowSpec parse(const isa::InsnInfo& row) {
   else if (ab == "s8") s.ab = Type::S8;
   else if (ab == "s4") s.ab = Type::S4;
   else if (ab == "b1") s.ab = Type::B1;
+  else if (ab == "e3m2") s.ab = Type::E3M2;
+  else if (ab == "e2m3") s.ab = Type::E2M3;
+  else if (ab == "e2m1") s.ab = Type::E2M1;
   else throw std::logic_error("type of " + text);
   return s;
 }
 
-std::vector<RowSpec> mma_rows() {
+std::vector<RowSpec> matrix_rows(bool wide) {
   std::vector<RowSpec> out;
   for (const isa::InsnInfo& r : isa::instructions())
-    if (r.cls == isa::InsnClass::Matrix && r.mnemonic.starts_with("mma.")) out.push_back(parse(r));
+    if (r.cls == isa::InsnClass::Matrix && parse(r).wide == wide) out.push_back(parse(r));
   return out;
 }
 
@@ -181,13 +190,17 @@ uint32_t host_fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& fla
 struct Narrow {
   int exponent_bits, fraction_bits, bias;
   bool ieee;
+  bool one_nan;  // not IEEE-like: S.1...1.1...1 is NaN (E4M3); else every pattern is finite
 };
 Narrow narrow_of(Type t) {
   switch (t) {
-    case Type::F16: return {5, 10, 15, true};
-    case Type::BF16: return {8, 7, 127, true};
-    case Type::E4M3: return {4, 3, 7, false};
-    default: return {5, 2, 15, true};  // E5M2
+    case Type::F16: return {5, 10, 15, true, false};
+    case Type::BF16: return {8, 7, 127, true, false};
+    case Type::E4M3: return {4, 3, 7, false, true};
+    case Type::E5M2: return {5, 2, 15, true, false};
+    case Type::E3M2: return {3, 2, 3, false, false};
+    case Type::E2M3: return {2, 3, 1, false, false};
+    default: return {2, 1, 1, false, false};  // E2M1
   }
 }
 
@@ -204,7 +217,7 @@ float narrow_value(Type t, uint32_t x, bool* signalling) {
   if (f.ieee && exponent == all_ones) {
     *signalling = fraction != 0 && !(fraction >> (f.fraction_bits - 1));
     v = fraction ? NAN : INFINITY;
-  } else if (!f.ieee && exponent == all_ones && fraction == (1u << f.fraction_bits) - 1) {
+  } else if (f.one_nan && exponent == all_ones && fraction == (1u << f.fraction_bits) - 1) {
     v = NAN;
   } else if (exponent == 0) {
     v = std::ldexp(float(fraction), 1 - f.bias - f.fraction_bits);
@@ -313,34 +326,37 @@ int64_t signed_value(uint32_t bits, unsigned width) {
 }
 
 // D = A x B + C: for each element, acc = C, then acc = round(acc + a*b) for k in order.
+// Integer results wrap, or saturate once at the end with `saturate` (mma64 rd=0).
 Matrix reference(const RowSpec& s, const Matrix& a, const Matrix& b, const Matrix& c, uint32_t rm,
-                 uint32_t& flags) {
-  Matrix d(s.m, s.n);
+                 uint32_t& flags, bool saturate = false) {
+  const unsigned m = a.rows, n = b.cols, depth = a.cols;
+  Matrix d(m, n);
   Matrix a32 = a, b32 = b;
   if (s.acc == AccType::F32) {
     for (uint32_t& e : a32.e) e = as_f32(s.ab, e, flags);
     for (uint32_t& e : b32.e) e = as_f32(s.ab, e, flags);
   }
-  for (unsigned i = 0; i < s.m; ++i) {
-    for (unsigned j = 0; j < s.n; ++j) {
+  for (unsigned i = 0; i < m; ++i) {
+    for (unsigned j = 0; j < n; ++j) {
       if (s.acc == AccType::F32) {
         uint32_t acc = c.at(i, j);
-        for (unsigned k = 0; k < s.k; ++k) acc = host_fma(a32.at(i, k), b32.at(k, j), acc, rm, flags);
+        for (unsigned k = 0; k < depth; ++k) acc = host_fma(a32.at(i, k), b32.at(k, j), acc, rm, flags);
         d.at(i, j) = acc;
       } else if (s.acc == AccType::F16) {
         uint16_t acc = uint16_t(c.at(i, j));
-        for (unsigned k = 0; k < s.k; ++k)
+        for (unsigned k = 0; k < depth; ++k)
           acc = host_fma16(uint16_t(a.at(i, k)), uint16_t(b.at(k, j)), acc, rm, flags);
         d.at(i, j) = acc;
       } else {
         int64_t acc = signed_value(c.at(i, j), 32);
-        for (unsigned k = 0; k < s.k; ++k) {
+        for (unsigned k = 0; k < depth; ++k) {
           if (s.ab == Type::B1)
             acc += a.at(i, k) & b.at(k, j) & 1;
           else
             acc += signed_value(a.at(i, k), bits_of(s.ab)) * signed_value(b.at(k, j), bits_of(s.ab));
         }
-        d.at(i, j) = static_cast<uint32_t>(acc);  // mma wraps
+        if (saturate) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        d.at(i, j) = static_cast<uint32_t>(acc);
       }
     }
   }
@@ -376,7 +392,8 @@ class Random {
       case Type::F16: return (any & 0x83ff) | ((10 + below(11)) << 10);  // 2^-5..2^5
       case Type::BF16: return (any & 0x807f) | ((119 + below(16)) << 7);
       case Type::E4M3: return (any & 0x7f) == 0x7f ? any & 0xfe : any;  // not the NaN
-      default: return (any & 0x7c) == 0x7c ? any & 0xbf : any;        // E5M2: not inf/NaN
+      case Type::E5M2: return (any & 0x7c) == 0x7c ? any & 0xbf : any;  // not inf/NaN
+      default: return any;  // fp6 (with noise in the byte's top bits), fp4: all finite
     }
   }
   uint32_t half_accumulator(bool with_specials) {
@@ -475,11 +492,11 @@ std::string row_name(const ::testing::TestParamInfo<RowSpec>& p) {
   std::replace(name.begin(), name.end(), '.', '_');
   return name;
 }
-INSTANTIATE_TEST_SUITE_P(Rows, MmaRow, ::testing::ValuesIn(mma_rows()), row_name);
+INSTANTIATE_TEST_SUITE_P(Rows, MmaRow, ::testing::ValuesIn(matrix_rows(false)), row_name);
 
 TEST(MmaTable, EveryShapeOfTheGuideIsARow) {
   std::vector<std::string> names;
-  for (const RowSpec& s : mma_rows()) names.emplace_back(s.row->mnemonic);
+  for (const RowSpec& s : matrix_rows(false)) names.emplace_back(s.row->mnemonic);
   for (const char* want :
        {"mma.m8n8k8.f32.f32", "mma.m16n8k8.f32.f32", "mma.m16n8k16.f32.f32", "mma.m8n8k16.s32.s8",
         "mma.m16n16k16.s32.s8", "mma.m8n8k32.s32.s4", "mma.m16n8k32.s32.s4",
@@ -671,9 +688,268 @@ TEST(MmaFaults, MisalignedOverlappingAndDiverged) {
   }
 }
 
+// ---------------------------------------------------------------- mma64
+
+// The modifiers of one mma64 instruction.
+struct Modifiers {
+  unsigned al = 0, bl = 0, rd = 0, sp = 0, wg = 0, a = 0;
+};
+
+// Encodes an mma64 row with its operands and modifiers through the row's own fields,
+// decodes the 64-bit word and executes it.
+void run64(Machine& mach, const isa::InsnInfo& row, unsigned vd, unsigned vs1, unsigned vs2,
+           unsigned vs3, const Modifiers& mod) {
+  uint64_t word = row.match;
+  for (const isa::OperandSlot& slot : row.operands) {
+    int64_t value = 0;
+    switch (slot.kind) {
+      case isa::OperandKind::Vd: value = vd; break;
+      case isa::OperandKind::Vs1: value = vs1; break;
+      case isa::OperandKind::Vs2: value = vs2; break;
+      case isa::OperandKind::Vs3: value = vs3; break;
+      default:
+        value = slot.key == "al"   ? mod.al
+                : slot.key == "bl" ? mod.bl
+                : slot.key == "rd" ? mod.rd
+                : slot.key == "sp" ? mod.sp
+                : slot.key == "wg" ? mod.wg
+                : slot.key == "a"  ? mod.a
+                                   : throw std::logic_error("operand of " + std::string(row.mnemonic));
+    }
+    word = isa::set_operand(word, slot, value);
+  }
+  const auto d = isa::decode(word);
+  ASSERT_TRUE(d && d->op == row.op) << row.mnemonic;
+  sim::kSemantics[static_cast<size_t>(d->op)](mach.ctx, *d);
+}
+
+// Local memory for the warp-group form: a MemorySystem over an empty global memory.
+struct WithLocalMemory {
+  sim::Memory global;
+  sim::LocalMemory local;
+  sim::MemorySystem mem{global, local};
+  // Writes the matrix in storage order as `lines` lines of packed elements, line l at
+  // address + l * stride; returns nothing, the descriptor is (address, stride).
+  void store(uint32_t address, uint32_t stride, const std::vector<uint32_t>& elements,
+             unsigned lines, unsigned bits) {
+    const unsigned per_line = static_cast<unsigned>(elements.size()) / lines;
+    for (unsigned l = 0; l < lines; ++l)
+      for (unsigned e = 0; e < per_line; ++e)
+        for (unsigned bit = 0; bit < bits; ++bit) {
+          const unsigned at = e * bits + bit;
+          uint8_t* p = mem.data_pointer(address + l * stride + at / 8, 1, true);
+          const uint8_t mask = uint8_t(1u << (at % 8));
+          *p = uint8_t(((elements[l * per_line + e] >> bit) & 1u) ? (*p | mask) : (*p & ~mask));
+        }
+  }
+};
+
+// One random mma64 case: random layouts, rd, T; wg=1 takes B (and A unless a=1) from local
+// memory through descriptors with a padded stride.
+void check_random_case64(const RowSpec& s, unsigned lanes, Random& rng, bool specials, bool group) {
+  Machine mach(lanes);
+  WithLocalMemory lm;
+  mach.ctx.mem = &lm.mem;
+  sim::Warp& w = *mach.warp;
+  for (auto& reg : w.v)
+    for (uint32_t& e : reg) e = rng.bits();
+  Modifiers mod;
+  mod.al = rng.below(2);
+  mod.bl = rng.below(2);
+  mod.rd = s.acc == AccType::S32 ? rng.below(2) : rng.below(4);
+  mod.wg = group;
+  mod.a = group ? rng.below(2) : 0;
+  const unsigned m = group ? 4 * s.m : s.m, bits = bits_of(s.ab), cbits = acc_bits(s);
+  const Matrix a = random_matrix(rng, m, s.k, s.ab, specials);
+  const Matrix b = random_matrix(rng, s.k, s.n, s.ab, specials);
+  Matrix c(m, s.n);
+  for (uint32_t& e : c.e) e = rng.accumulator(s.acc, specials);
+  // Register groups, each aligned to its size.
+  const auto align = [](unsigned x, unsigned to) { return (x + to - 1) / to * to; };
+  const unsigned rc = std::bit_ceil(regs_of(m * s.n, cbits, lanes));
+  // A descriptor takes one register.
+  const unsigned ra = group && !mod.a ? 1 : std::bit_ceil(regs_of(m * s.k, bits, lanes));
+  const unsigned rb = group ? 1 : std::bit_ceil(regs_of(s.k * s.n, bits, lanes));
+  // Separate C and D two times in three (in place when they would not fit). Largest group
+  // first, so that aligning wastes no registers.
+  unsigned vd = 0, vc = 0, va = 0, vb = 0;
+  const auto allocate = [&](bool separate_c) {
+    std::vector<std::pair<unsigned, unsigned*>> groups = {{rc, &vd}, {ra, &va}, {rb, &vb}};
+    if (separate_c) groups.push_back({rc, &vc});
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    unsigned next = 0;
+    for (auto& [regs, base] : groups) {
+      next = align(next, regs);
+      *base = next;
+      next += regs;
+    }
+    if (!separate_c) vc = vd;
+    return next;
+  };
+  if (rng.below(3) == 0 || allocate(true) > sim::kNumVRegs) {
+    ASSERT_LE(allocate(false), sim::kNumVRegs);
+  }
+  place(w, vc, storage(c, false), cbits);
+  const std::vector<uint32_t> sa = storage(a, mod.al), sb = storage(b, !mod.bl);
+  if (!group || mod.a) {
+    place(w, va, sa, bits);
+  } else {  // descriptor of A in va: lanes 0 and 1
+    const unsigned lines = mod.al ? s.k : m, line_bytes = (mod.al ? m : s.k) * bits / 8;
+    const uint32_t stride = line_bytes + 4 * rng.below(3);
+    lm.store(sim::kLdsWindowBase + 0x100, stride, sa, lines, bits);
+    w.v[va][0] = sim::kLdsWindowBase + 0x100;
+    w.v[va][1] = stride;
+  }
+  if (!group) {
+    place(w, vb, sb, bits);
+  } else {
+    const unsigned lines = mod.bl ? s.k : s.n, line_bytes = (mod.bl ? s.n : s.k) * bits / 8;
+    const uint32_t stride = line_bytes + rng.below(5);  // any stride, unaligned too
+    const uint32_t address = sim::kLdsWindowBase + 0x8000 + rng.below(4);  // unaligned too
+    lm.store(address, stride, sb, lines, bits);
+    w.v[vb][0] = address;
+    w.v[vb][1] = stride;
+  }
+  auto want = std::make_unique<sim::Warp>(w);
+  uint32_t flags = 0;
+  const Matrix d = reference(s, a, b, c, s.acc == AccType::S32 ? 0 : mod.rd, flags,
+                             s.acc == AccType::S32 && mod.rd == 0);
+  place(*want, vd, storage(d, false), cbits);
+  want->fflags = flags;
+  run64(mach, *s.row, vd, va, vb, vc, mod);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  for (unsigned r = 0; r < sim::kNumVRegs; ++r)
+    for (unsigned l = 0; l < lanes; ++l)
+      ASSERT_EQ(w.v[r][l], want->v[r][l])
+          << s.row->mnemonic << " T=" << lanes << " al=" << mod.al << " bl=" << mod.bl
+          << " rd=" << mod.rd << " wg=" << mod.wg << " a=" << mod.a << " v" << r << "[" << l << "]";
+  EXPECT_EQ(w.fflags, want->fflags) << s.row->mnemonic << " T=" << lanes << " rd=" << mod.rd;
+}
+
+class Mma64Row : public ::testing::TestWithParam<RowSpec> {};
+
+TEST_P(Mma64Row, MatchesHostReferenceOnRandomData) {
+  const RowSpec& s = GetParam();
+  Random rng(std::hash<std::string_view>{}(s.row->mnemonic));
+  for (unsigned lanes : {8u, 16u, 32u}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      check_random_case64(s, lanes, rng, trial == 2, false);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+TEST_P(Mma64Row, WarpGroupFormMatchesHostReference) {
+  const RowSpec& s = GetParam();
+  Random rng(std::hash<std::string_view>{}(s.row->mnemonic) + 1);
+  for (unsigned lanes : {8u, 32u}) {
+    for (int trial = 0; trial < 2; ++trial) {
+      check_random_case64(s, lanes, rng, trial == 1, true);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, Mma64Row, ::testing::ValuesIn(matrix_rows(true)), row_name);
+
+TEST(Mma64Table, EveryMmaRowHasAnMma64RowAndFp6Fp4Exist) {
+  std::vector<std::string> names;
+  for (const RowSpec& s : matrix_rows(true)) names.emplace_back(s.row->mnemonic);
+  for (const RowSpec& s : matrix_rows(false)) {
+    const std::string wide = "mma64" + std::string(s.row->mnemonic).substr(3);
+    EXPECT_NE(std::find(names.begin(), names.end(), wide), names.end()) << wide;
+  }
+  for (const char* want : {"mma64.m16n8k32.f32.e3m2", "mma64.m16n8k32.f32.e2m3",
+                           "mma64.m16n8k32.f32.e2m1", "mma64.m16n8k64.f32.e2m1"})
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+}
+
+// The bit layout of the guide, computed here field by field: the assembler's word for a
+// line with every field set, and the disassembler's text for it.
+TEST(Mma64Encoding, AssemblerPlacesEveryFieldWhereTheGuideSays) {
+  assembler::Options options;
+  options.start_files = false;
+  const elf::Image image = assembler::assemble(
+      {{"k.s", "mma64.m16n8k16.f32.bf16 v200, v16, v129, v72, al=1, bl=1, rd=3, wg=1, a=1\n"}},
+      options);
+  std::vector<uint8_t> text;
+  for (const elf::Section& sec : image.sections)
+    if (sec.name == ".text") text = sec.bytes;
+  ASSERT_EQ(text.size(), 8u);
+  uint64_t word = 0;
+  std::memcpy(&word, text.data(), 8);
+  const uint64_t dt = 2, shape = 2;  // bf16; m16n8k16 is the third bf16 shape
+  const uint64_t want = 0x3f | (1ull << 16) | (1ull << 17) | (3ull << 18) | (200ull << 20) |
+                        (72ull << 28) | (0ull << 36) | (0ull << 38) | (1ull << 39) |
+                        (1ull << 40) | (16ull << 41) | (129ull << 49) | (shape << 57) | (dt << 60);
+  EXPECT_EQ(word, want) << std::hex << word << " != " << want;
+  const auto printed = isa::print_instruction(word, 0);
+  ASSERT_TRUE(printed);
+  EXPECT_EQ(printed->text(),
+            "mma64.m16n8k16.f32.bf16 v200, v16, v129, v72, al=1, bl=1, rd=3, wg=1, a=1");
+}
+
+TEST(Mma64Faults, SparseReservedAndMisplaced) {
+  const isa::InsnInfo& f32 = row("mma64.m8n8k8.f32.f32");  // 2 registers per matrix at T=32
+  const isa::InsnInfo& s8 = row("mma64.m8n8k16.s32.s8");
+  Machine mach(32);
+  WithLocalMemory lm;
+  mach.ctx.mem = &lm.mem;
+  EXPECT_NO_THROW(run64(mach, f32, 0, 2, 4, 6, {}));
+  EXPECT_NO_THROW(run64(mach, f32, 0, 2, 4, 0, {}));  // C = D in place
+  Modifiers sparse;
+  sparse.sp = 1;
+  EXPECT_THROW(run64(mach, f32, 0, 2, 4, 6, sparse), sim::ExecFault);
+  sparse.sp = 2;
+  EXPECT_THROW(run64(mach, f32, 0, 2, 4, 6, sparse), sim::ExecFault);
+  Modifiers a_without_group;
+  a_without_group.a = 1;
+  EXPECT_THROW(run64(mach, f32, 0, 2, 4, 6, a_without_group), sim::ExecFault);
+  Modifiers reserved_rd;
+  reserved_rd.rd = 2;
+  EXPECT_NO_THROW(run64(mach, f32, 0, 2, 4, 6, reserved_rd));  // float: rm (round down)
+  EXPECT_THROW(run64(mach, s8, 0, 2, 4, 6, reserved_rd), sim::ExecFault);
+  EXPECT_THROW(run64(mach, f32, 2, 2, 4, 6, {}), sim::ExecFault);  // D = A
+  EXPECT_THROW(run64(mach, f32, 4, 2, 4, 6, {}), sim::ExecFault);  // D = B
+  EXPECT_THROW(run64(mach, f32, 0, 2, 4, 5, {}), sim::ExecFault);  // C misaligned
+  EXPECT_THROW(run64(mach, f32, 0, 3, 4, 6, {}), sim::ExecFault);  // A misaligned
+  // Warp group: B's descriptor points outside local memory.
+  Modifiers group;
+  group.wg = 1;
+  group.a = 1;  // A (32x8 f32 = 256 words) from v8..v15
+  mach.warp->v[4][0] = 0x90000000;
+  mach.warp->v[4][1] = 32;
+  EXPECT_THROW(run64(mach, f32, 16, 8, 4, 16, group), sim::ExecFault);
+  mach.warp->v[4][0] = sim::kLdsWindowBase;
+  EXPECT_NO_THROW(run64(mach, f32, 16, 8, 4, 16, group));
+  mach.warp->v[4][0] = sim::kLdsWindowEnd - 100;  // B runs off the end of the window
+  EXPECT_THROW(run64(mach, f32, 16, 8, 4, 16, group), sim::ExecFault);
+}
+
+TEST(Mma64Integer, SaturatesOrWrapsByRd) {
+  const isa::InsnInfo& s8 = row("mma64.m8n8k16.s32.s8");  // T=8: A, B 4 registers, C/D 8
+  for (unsigned rd : {0u, 1u}) {
+    Machine mach(8);
+    mach.warp->v[16][0] = 0x7fffffff;  // C[0][0] = INT32_MAX
+    mach.warp->v[16][1] = 0x80000000;  // C[0][1] = INT32_MIN
+    mach.warp->v[0][0] = 0x00000001;   // A[0][0] = 1
+    mach.warp->v[4][0] = 0x00000001;   // B[0][0] = 1
+    mach.warp->v[4][4] = 0x00000080;   // B[0][1] = -128
+    Modifiers mod;
+    mod.rd = rd;
+    run64(mach, s8, 8, 0, 4, 16, mod);
+    EXPECT_EQ(mach.warp->v[8][0], rd == 0 ? 0x7fffffffu : 0x80000000u) << rd;
+    EXPECT_EQ(mach.warp->v[8][1], rd == 0 ? 0x80000000u : 0x7fffff80u) << rd;
+    EXPECT_EQ(mach.warp->v[16][0], 0x7fffffffu);  // C is a separate group, unchanged
+  }
+}
+
 // ---------------------------------------------------------------- through the assembler and simulator
 
-TEST(MmaKernel, AssembledKernelMultipliesMatrices) {
+// The same kernel for mma (C = D = v24, rounding with frm = RNE) and mma64 (C in v24, D in
+// v32, rd=1: toward zero), so the 64-bit word goes through the decode cache and pc + 8.
+void run_kernel(const std::string& instruction, unsigned d_reg, uint32_t rm) {
   constexpr uint32_t kData = 0x90000000;
   sim::Device device;
   device.memory().map(kData, 4096);
@@ -681,8 +957,8 @@ TEST(MmaKernel, AssembledKernelMultipliesMatrices) {
   Matrix a(8, 8), b(8, 8), c(8, 8);
   for (unsigned i = 0; i < 8; ++i)
     for (unsigned j = 0; j < 8; ++j) {
-      a.at(i, j) = std::bit_cast<uint32_t>(float(int(i) - int(j)));
-      b.at(i, j) = std::bit_cast<uint32_t>(float(i * j % 5) * 0.5f);
+      a.at(i, j) = std::bit_cast<uint32_t>(float(int(i) - int(j)) / 3.0f);
+      b.at(i, j) = std::bit_cast<uint32_t>(float(i * j % 5) * 0.7f);
       c.at(i, j) = std::bit_cast<uint32_t>(float(i + 100 * j));
     }
   const std::vector<uint32_t> sa = storage(a, false), sb = storage(b, true), sc = storage(c, false);
@@ -696,19 +972,22 @@ TEST(MmaKernel, AssembledKernelMultipliesMatrices) {
               std::to_string(8 + r) + ", (s1)\n    addi s1, s1, 256\n    vle32.v v" +
               std::to_string(16 + r) + ", (s1)\n    addi s1, s1, 256\n    vle32.v v" +
               std::to_string(24 + r) + ", (s1)\n";
-  source += "    mma.m8n8k8.f32.f32 v24, v8, v16\n";
+  source += "    " + instruction + "\n";
   for (unsigned r = 0; r < 8; ++r)
     source += "    addi s1, s0, " + std::to_string(1024 + 32 * r) + "\n    vse32.v v" +
-              std::to_string(24 + r) + ", (s1)\n";
+              std::to_string(d_reg + r) + ", (s1)\n";
   source += "    endprg x0, x0, x0\n";
   load_program(device, source);
-  sim::KernelLaunch launch = launch_of(1, 8);
-  const auto r = device.run(launch);
+  const auto r = device.run(launch_of(1, 8));
   ASSERT_TRUE(r.ok()) << fault_text(r);
   uint32_t flags = 0;
-  const RowSpec spec = parse(row("mma.m8n8k8.f32.f32"));
-  const Matrix d = reference(spec, a, b, c, fp::kRNE, flags);
-  EXPECT_EQ(read_words(device, kData + 1024, 64), d.e);
+  const Matrix d = reference(parse(row("mma.m8n8k8.f32.f32")), a, b, c, rm, flags);
+  EXPECT_EQ(read_words(device, kData + 1024, 64), d.e) << instruction;
+}
+
+TEST(MmaKernel, AssembledKernelsMultiplyMatrices) {
+  run_kernel("mma.m8n8k8.f32.f32 v24, v8, v16", 24, fp::kRNE);
+  run_kernel("mma64.m8n8k8.f32.f32 v32, v8, v16, v24, rd=1", 32, fp::kRTZ);
 }
 
 }  // namespace

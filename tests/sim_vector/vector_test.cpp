@@ -117,7 +117,9 @@ TEST(VectorRows, EveryRowHasSemanticsAndAReference) {
     EXPECT_TRUE(kVectorSemantics.count(r->op)) << r->mnemonic;
     EXPECT_NE(classify(*r).kind, Kind::Unknown) << r->mnemonic << " has no reference";
   }
-  EXPECT_EQ(rows, kVectorSemantics.size());
+  EXPECT_EQ(rows, static_cast<size_t>(std::count_if(
+                      kVectorSemantics.begin(), kVectorSemantics.end(),
+                      [](const auto& entry) { return is_vector_row(isa::info(entry.first)); })));
   EXPECT_GT(rows, 200u);
 }
 
