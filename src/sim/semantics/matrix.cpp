@@ -2,6 +2,8 @@
 // D = A x B + C over the whole warp, each matrix a "fragment" spread over a register group
 // (or, for the warp-group form of mma64, A and B in local memory). docs/isa.md "MMA and
 // MMA64" gives the encodings, the fragment layout and the order of the arithmetic.
+#include <fmt/format.h>
+
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -142,9 +144,9 @@ std::vector<uint32_t> read_local(Exec& ctx, unsigned reg, unsigned lines, unsign
     for (unsigned byte = 0; byte < line_bytes; ++byte) {
       const uint32_t at = address + l * stride + byte;
       if (at < kLdsWindowBase || at >= kLdsWindowEnd)
-        fault(role + " (descriptor v" + std::to_string(reg) + ": address " +
-              std::to_string(address) + ", stride " + std::to_string(stride) + ") reads byte " +
-              std::to_string(at) + ", outside local memory");
+        fault(fmt::format("{} (descriptor v{}: address {:#010x}, stride {}) reads byte {:#010x}, "
+                          "outside local memory",
+                          role, reg, address, stride, at));
       line[byte] = *ctx.mem->data_pointer(at, 1, false);
     }
     for (unsigned e = 0; e < per_line; ++e) {
