@@ -990,5 +990,58 @@ TEST(MmaKernel, AssembledKernelsMultiplyMatrices) {
   run_kernel("mma64.m8n8k8.f32.f32 v32, v8, v16, v24, rd=1", 32, fp::kRTZ);
 }
 
+// The warp-group form in a kernel: the kernel copies A (32x8, row-major) and B (8x8,
+// column-major) from global memory into local memory, loads their descriptors and C
+// (32x8, 32 registers at T = 8) and runs mma64 wg=1 with A and B from local memory.
+TEST(MmaKernel, WarpGroupFormReadsLocalMemory) {
+  constexpr uint32_t kData = 0x90000000;
+  sim::Device device;
+  device.memory().map(kData, 8192);
+  Matrix a(32, 8), b(8, 8), c(32, 8);
+  for (unsigned i = 0; i < 32; ++i)
+    for (unsigned j = 0; j < 8; ++j) {
+      a.at(i, j) = std::bit_cast<uint32_t>(float(int(i) - 3 * int(j)) / 7.0f);
+      c.at(i, j) = std::bit_cast<uint32_t>(float(i * 8 + j) * 0.25f);
+    }
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned j = 0; j < 8; ++j) b.at(i, j) = std::bit_cast<uint32_t>(float(i + 2 * j) * 1.5f);
+  const std::vector<uint32_t> sa = storage(a, false), sb = storage(b, true), sc = storage(c, false);
+  const uint32_t descriptors[] = {sim::kLdsWindowBase, 32, 0, 0, 0, 0, 0, 0,
+                                  sim::kLdsWindowBase + 1024, 32};
+  ASSERT_TRUE(device.memory().write(kData, sa.data(), 1024));
+  ASSERT_TRUE(device.memory().write(kData + 1024, sb.data(), 256));
+  ASSERT_TRUE(device.memory().write(kData + 2048, sc.data(), 1024));
+  ASSERT_TRUE(device.memory().write(kData + 3072, descriptors, sizeof descriptors));
+  std::string source = R"(
+    li s0, 0x90000000
+    li s2, 0x70000000
+    li t0, 40            # A and B: 40 chunks of 8 words
+1:  vle32.v v3, (s0)
+    vse32.v v3, (s2)
+    addi s0, s0, 32
+    addi s2, s2, 32
+    addi t0, t0, -1
+    bnez t0, 1b
+    li s1, 0x90000c00
+    vle32.v v1, (s1)     # A's descriptor: lane 0 address, lane 1 stride
+    li s1, 0x90000c20
+    vle32.v v2, (s1)     # B's descriptor
+)";
+  for (unsigned r = 0; r < 32; ++r)
+    source += "    li s1, " + std::to_string(kData + 2048 + 32 * r) + "\n    vle32.v v" +
+              std::to_string(32 + r) + ", (s1)\n";
+  source += "    mma64.m8n8k8.f32.f32 v64, v1, v2, v32, wg=1\n";
+  for (unsigned r = 0; r < 32; ++r)
+    source += "    li s1, " + std::to_string(kData + 4096 + 32 * r) + "\n    vse32.v v" +
+              std::to_string(64 + r) + ", (s1)\n";
+  source += "    endprg x0, x0, x0\n";
+  load_program(device, source);
+  const auto r = device.run(launch_of(1, 8));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  uint32_t flags = 0;
+  const Matrix d = reference(parse(row("mma64.m8n8k8.f32.f32")), a, b, c, fp::kRNE, flags);
+  EXPECT_EQ(read_words(device, kData + 4096, 256), d.e);
+}
+
 }  // namespace
 }  // namespace ventus::test
