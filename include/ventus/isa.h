@@ -39,6 +39,7 @@ enum class InsnClass : uint8_t {
   Join,         // SIMT reconvergence
   Prefix,       // regext/regexti/regpair/regpairi: modify the next instruction
   Control,      // endprg, barrier
+  Matrix,       // mma: one warp-wide matrix multiply-accumulate
   Unsupported,  // decoded but not supported by Ventus (ecall, ebreak)
 };
 

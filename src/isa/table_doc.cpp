@@ -52,6 +52,7 @@ std::string_view class_name(InsnClass cls) {
     case InsnClass::Join: return "Join";
     case InsnClass::Prefix: return "Prefix";
     case InsnClass::Control: return "Control";
+    case InsnClass::Matrix: return "Matrix";
     case InsnClass::Unsupported: return "Unsupported";
   }
   return "?";

@@ -47,7 +47,8 @@ bool counts_lanes(isa::Op op) {
     case isa::InsnClass::Vector:
     case isa::InsnClass::VFloat:
     case isa::InsnClass::VLoad:
-    case isa::InsnClass::VStore: return true;
+    case isa::InsnClass::VStore:
+    case isa::InsnClass::Matrix: return true;
     default: return false;
   }
 }

@@ -34,6 +34,7 @@ using isa::OperandKind;
 #define VT_ROW_Join(id)
 #define VT_ROW_Prefix(id)
 #define VT_ROW_Control(id)
+#define VT_ROW_Matrix(id)
 #define VT_ROW_Unsupported(id)
 inline const std::map<isa::Op, sim::SemanticsFn> kVectorSemantics = {
 #define VT_INSN(id, mn, match, mask, ops, cls) VT_ROW_##cls(id)
