@@ -1,6 +1,7 @@
 # gemm_fp16: C = A x B with fp16 A and B and fp32 C, tiled through local memory:
 # cp_dma_tensor stages a 16 x 16 tile of A and a 16 x 8 tile of B, cp_dma_mbarrier waits for
-# them, and mma.m16n8k16.f32.f16 multiplies them into the 16 x 8 accumulator.
+# them, and mma.m16n8k16.f32.f16 multiplies them into the 16 x 8 accumulator. Two buffers:
+# the copies of the next k step run while the current one multiplies.
 #   __kernel void gemm_fp16(__global const half *a,   // M x K, row-major
 #                           __global const half *bt,  // B column-major: N x K, row-major
 #                           __global float *c,        // M x N, row-major
@@ -8,7 +9,7 @@
 # NDRange: global (T * ceil(n / 8), ceil(m / 16)), local (T, 1) with T = threads per warp
 # (8, 16 or 32): one warp per workgroup computes the C tile whose first element is
 # c[16 gy][8 gx]. k must be a multiple of 8 (the row pitch 2k is a tensor stride, a multiple
-# of 16 bytes). Local data: 4096 bytes.
+# of 16 bytes). Local data: 4608 bytes.
 #
 # Tiles past the edges of A and B (m, n or k not a multiple of 16, 8, 16) are zero-filled by
 # the copies, so they add nothing; the result is stored with bounds checks.
@@ -19,9 +20,10 @@
 # registers, B: 8, C: 16); with more threads the extra registers are simply not used.
 #
 # Local memory, from the kernel's local data (CSR_LDS + CSR_NUMW * 1024):
-#   0     A tile (512 bytes)          512   B tile (256 bytes)
-#   1024  A parameters (vs1, vs2)     1152  B parameters (vs1, vs2)
-#   2048  the accumulator, written out fragment-wise at the end (up to 16 T words)
+#   0     buffer 0: A tile (512 bytes), B tile at 512 (256 bytes)
+#   1024  buffer 1: the same
+#   2048  A parameters (vs1, vs2)     2176  B parameters (vs1, vs2)
+#   2560  the accumulator, written out fragment-wise at the end (up to 16 T words)
 
     .text
     .globl gemm_fp16
@@ -46,11 +48,11 @@ gemm_fp16:
     slli t0, t0, 10
     csrr a1, CSR_LDS
     add a1, a1, t0            # local data
-    mv s2, t0                 # its offset from CSR_LDS: the A tile's destination
-    addi s3, t0, 512          # the B tile's destination
+    mv s2, t0                 # its offset from CSR_LDS: buffer 0's A tile
     # Tensor parameters (docs/isa.md, cp_dma_tensor): A is a k x m tensor of float16 (dimension 1
     # is the contiguous one), box 16 x 16; B's column-major form is k x n, box 16 x 8.
-    addi t2, a1, 1024
+    li t2, 2048
+    add t2, t2, a1
     li t0, 6
     sw t0, 0(t2)              # A datatype: float16
     sw t0, 128(t2)            # B datatype
@@ -127,16 +129,34 @@ gemm_fp16:
     vid.v v2
     vsll.vi v2, v2, 2
     vadd.vx v2, v2, a1
-    li t6, 0                  # k0
-.Lstep:
-    sw t4, 64(t2)             # BoxAddress (vs2[0], lane 0 of v10): &a[i0][k0]
+    # Double buffering: the tiles of step k0 + 16 are copied into the other buffer while
+    # step k0 multiplies; the mbarrier at the end of a step completes them.
+    sw t4, 64(t2)             # BoxAddress (vs2[0], lane 0 of v10): &a[i0][0]
     vlw12.v v10, 64(v4)
     cp_dma_tensor s2, v8, v10
-    sw t5, 192(t2)            # &bt[j0][k0]
+    sw t5, 192(t2)            # &bt[j0][0]
     vlw12.v v14, 192(v4)
+    addi t0, s2, 512
+    cp_dma_tensor t0, v12, v14
+    cp_dma_mbarrier           # the first tiles are in buffer 0
+    li a0, 0                  # the buffer this step multiplies: 0 or 1024
+    li t6, 0                  # k0
+.Lstep:
+    addi t0, t6, 16
+    bge t0, a7, .Lcompute     # the last step: nothing to prefetch
+    xori t1, a0, 1024
+    add s3, s2, t1            # the other buffer's A tile
+    addi t0, t4, 32
+    sw t0, 64(t2)             # &a[i0][k0 + 16]
+    vlw12.v v10, 64(v4)
+    cp_dma_tensor s3, v8, v10
+    addi t0, t5, 32
+    sw t0, 192(t2)            # &bt[j0][k0 + 16]
+    vlw12.v v14, 192(v4)
+    addi s3, s3, 512
     cp_dma_tensor s3, v12, v14
-    cp_dma_mbarrier           # the tiles are in local memory from here on
-    vmv.v.v v3, v2            # A fragment: register 32 + r = words r T .. r T + T - 1
+.Lcompute:
+    vadd.vx v3, v2, a0        # A fragment: register 32 + r = words r T .. r T + T - 1
     vlw12.v v32, 0(v3)
     vadd.vx v3, v3, t3
     vlw12.v v33, 0(v3)
@@ -168,7 +188,7 @@ gemm_fp16:
     vlw12.v v46, 0(v3)
     vadd.vx v3, v3, t3
     vlw12.v v47, 0(v3)
-    vmv.v.v v3, v2            # B fragment from the B tile (512 bytes further)
+    vadd.vx v3, v2, a0        # B fragment from the B tile (512 bytes further)
     vlw12.v v64, 512(v3)
     vadd.vx v3, v3, t3
     vlw12.v v65, 512(v3)
@@ -185,12 +205,14 @@ gemm_fp16:
     vadd.vx v3, v3, t3
     vlw12.v v71, 512(v3)
     mma.m16n8k16.f32.f16 v96, v32, v64
+    cp_dma_mbarrier           # the prefetched tiles are in the other buffer from here on
+    xori a0, a0, 1024
     addi t4, t4, 32           # the next 16 columns of A and of B's column-major form
     addi t5, t5, 32
     addi t6, t6, 16
     blt t6, a7, .Lstep
     # The accumulator to local memory, fragment order (= row-major 16 x 8), then to c.
-    li t0, 2048
+    li t0, 2560
     vadd.vx v3, v2, t0
     vsw12.v v96, 0(v3)
     vadd.vx v3, v3, t3
@@ -232,7 +254,7 @@ gemm_fp16:
     li t2, 8
     blt t1, t2, 2f
     mv t1, t2
-2:  li t2, 2048
+2:  li t2, 2560
     add t2, t2, a1            # &tile[i][0]
     mul t3, s1, a6
     add t3, t3, s0

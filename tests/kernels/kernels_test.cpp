@@ -144,7 +144,7 @@ TEST(KernelsGemm, Fp16GemmWithTensorCopiesAndMma) {
                dc(device, 4 * m * n);
     rt::LaunchOptions o;
     o.threads_per_warp = threads;
-    o.local_memory_bytes = 4096;
+    o.local_memory_bytes = 4608;
     rt::launch(device, program, "gemm_fp16", rt::Range(threads * ((n + 7) / 8), (m + 15) / 16),
                rt::Range(threads, 1), {da, db, dc, int32_t(m), int32_t(n), int32_t(k)}, o);
     const std::vector<float> got = dc.download<float>();
