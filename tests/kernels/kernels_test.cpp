@@ -104,7 +104,8 @@ TEST_P(Kernels, TensorTileTranspose) {
   const std::vector<float> got = dout.download<float>();
   for (uint32_t y = 0; y < rows; ++y)
     for (uint32_t x = 0; x < cols; ++x)
-      ASSERT_EQ(std::bit_cast<uint32_t>(got[x * rows + y]), std::bit_cast<uint32_t>(in[y * cols + x]))
+      ASSERT_EQ(std::bit_cast<uint32_t>(got[x * rows + y]),
+                std::bit_cast<uint32_t>(in[y * cols + x]))
           << "in[" << y << "][" << x << "]";
 }
 

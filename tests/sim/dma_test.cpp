@@ -147,7 +147,8 @@ TEST(AsyncCopy, PerThreadCopiesZeroFillAndCompleteAtTheMbarrier) {
       f.write(kInputs + 0x1000, from.data(), 4 * threads);
       f.write(kInputs + 0x2000, valid.data(), 4 * threads);
       const uint32_t region = 24 * threads + 32;
-      load_program(f.device, fill_local(0, region) + fmt::format(R"(
+      load_program(f.device, fill_local(0, region) +
+                                 fmt::format(R"(
     vid.v v4
     vsll.vi v4, v4, 2
     li t0, {}
@@ -160,9 +161,9 @@ TEST(AsyncCopy, PerThreadCopiesZeroFillAndCompleteAtTheMbarrier) {
     vlw12.v v2, 0(v4)
     cp_dma.{} v3, v1, v2
 )",
-                                                                 kInputs, size) +
-                                   dump_local(0, region, kBefore) + "cp_dma_mbarrier\n" +
-                                   dump_local(0, region, kAfter) + "endprg x0, x0, x0\n");
+                                             kInputs, size) +
+                                 dump_local(0, region, kBefore) + "cp_dma_mbarrier\n" +
+                                 dump_local(0, region, kAfter) + "endprg x0, x0, x0\n");
       const auto r = f.device.run(launch_of(1, threads));
       ASSERT_TRUE(r.ok()) << fault_text(r);
       std::vector<uint8_t> expected = pattern_bytes(region);
@@ -233,7 +234,8 @@ TEST(AsyncCopy, BulkSizesAndIssueOrder) {
     const uint32_t offset = 0x40, second = 16 * (size / 32), region = second + size + 64;
     // Two copies: the second overlaps the first one's destination, starting `second` bytes
     // in, so the result also shows they complete in issue order.
-    load_program(f.device, fill_local(0, offset + region) + fmt::format(R"(
+    load_program(f.device, fill_local(0, offset + region) +
+                               fmt::format(R"(
     li a0, {}
     li a1, {}
     li a2, {}
@@ -242,9 +244,8 @@ TEST(AsyncCopy, BulkSizesAndIssueOrder) {
     li a1, {}
     cp_dma_bulk a0, a1, a2
 )",
-                                                                          offset, kSource + 16,
-                                                                          size, offset + second,
-                                                                          kSource + 32 + size / 16 * 16) +
+                                           offset, kSource + 16, size, offset + second,
+                                           kSource + 32 + size / 16 * 16) +
                                dump_local(0, offset + region, kBefore) + "cp_dma_mbarrier\n" +
                                dump_local(0, offset + region, kAfter) + "endprg x0, x0, x0\n");
     const auto r = f.device.run(launch_of(1, 4));
@@ -283,14 +284,12 @@ TEST(AsyncCopy, BadOperandsAreFaults) {
                        local, from, valid);
   };
   EXPECT_TRUE(contains(run_fault(per_thread(0, kSource, 9)),
-              "cp_dma.8 thread 0: srcsize 9 (v2) exceeds the copy size 8"));
-  EXPECT_TRUE(contains(run_fault(per_thread(0, 0x70000000, 8)),
-              "lies in the local-memory window"));
+                       "cp_dma.8 thread 0: srcsize 9 (v2) exceeds the copy size 8"));
+  EXPECT_TRUE(contains(run_fault(per_thread(0, 0x70000000, 8)), "lies in the local-memory window"));
   EXPECT_TRUE(contains(run_fault(per_thread(0, 0xa0000000, 8)), "unmapped"));
-  EXPECT_TRUE(contains(run_fault(per_thread(0, 0xfffffffc, 8)),
-              "wraps around the address space"));
+  EXPECT_TRUE(contains(run_fault(per_thread(0, 0xfffffffc, 8)), "wraps around the address space"));
   EXPECT_TRUE(contains(run_fault(per_thread(0x0ffffffc, kSource, 8)),
-              "ends beyond the local-memory window"));
+                       "ends beyond the local-memory window"));
   // srcsize 0 reads nothing: an unmapped source is fine then.
   {
     Fixture f;
@@ -309,15 +308,15 @@ TEST(AsyncCopy, BadOperandsAreFaults) {
 )",
                        local, from, size);
   };
-  EXPECT_TRUE(contains(run_fault(bulk(0, kSource, 0)),
-              "cp_dma_bulk: size 0 (a2) is not a multiple of 4"));
+  EXPECT_TRUE(
+      contains(run_fault(bulk(0, kSource, 0)), "cp_dma_bulk: size 0 (a2) is not a multiple of 4"));
   EXPECT_TRUE(contains(run_fault(bulk(0, kSource, 6)), "size 6 (a2)"));
   EXPECT_TRUE(contains(run_fault(bulk(0, kSource + 4, 16)),
-              "source 0x90000004 (a1) is not 16-byte aligned"));
+                       "source 0x90000004 (a1) is not 16-byte aligned"));
   EXPECT_TRUE(contains(run_fault(bulk(8, kSource, 16)),
-              "destination offset 0x8 (a0) is not 16-byte aligned"));
-  EXPECT_TRUE(contains(run_fault(bulk(0, kSource, 0xfffffffc)),
-              "ends beyond the local-memory window"));
+                       "destination offset 0x8 (a0) is not 16-byte aligned"));
+  EXPECT_TRUE(
+      contains(run_fault(bulk(0, kSource, 0xfffffffc)), "ends beyond the local-memory window"));
   EXPECT_TRUE(contains(run_fault(bulk(0, kSource + kMapped - 16, 32)), "unmapped"));
 }
 
@@ -330,8 +329,8 @@ TEST(AsyncCopy, PendingCopiesAtEndprgAreAFault) {
     cp_dma_bulk a0, a1, a2
     endprg x0, x0, x0
 )",
-                                    kSource)),
-              "endprg with 2 asynchronous copies pending"));
+                                             kSource)),
+                       "endprg with 2 asynchronous copies pending"));
 }
 
 TEST(AsyncCopy, MbarrierSplittingAGroupOfFourIsAFault) {
@@ -354,8 +353,8 @@ TEST(AsyncCopy, MbarrierSplittingAGroupOfFourIsAFault) {
     p.replace(p.find("LIMIT"), 5, std::to_string(limit));
     return p;
   };
-  EXPECT_TRUE(contains(run_fault(with_limit(6), 8),
-              "cp_dma_mbarrier in divergent code: threads 4..7"));
+  EXPECT_TRUE(
+      contains(run_fault(with_limit(6), 8), "cp_dma_mbarrier in divergent code: threads 4..7"));
   // Whole groups may wait on their own; with 6 threads, threads 4..5 form the last group.
   for (auto [limit, threads] : {std::pair{4, 8}, std::pair{4, 6}}) {
     Fixture f;
@@ -363,8 +362,7 @@ TEST(AsyncCopy, MbarrierSplittingAGroupOfFourIsAFault) {
     const auto r = f.device.run(launch_of(1, threads));
     EXPECT_TRUE(r.ok()) << fault_text(r);
   }
-  EXPECT_TRUE(contains(run_fault(with_limit(5), 6),
-              "threads 4..5 wait as one group of 4"));
+  EXPECT_TRUE(contains(run_fault(with_limit(5), 6), "threads 4..5 wait as one group of 4"));
 }
 
 // ---------------------------------------------------------------- barriersub
@@ -384,7 +382,7 @@ TEST(BarrierSub, CompletesAtOnceConvergedAndFaultsOtherwise) {
   EXPECT_EQ(read_words(f.device, kSource, 1)[0], 42u);
   EXPECT_EQ(r.stats.barriers, 0u);  // no workgroup barrier happened
   EXPECT_TRUE(contains(run_fault("barriersub x0, x0, 8\nendprg x0, x0, x0\n"),
-              "barriersub 8: the memory-scope bits imm[4:3] must be 0"));
+                       "barriersub 8: the memory-scope bits imm[4:3] must be 0"));
   EXPECT_TRUE(contains(run_fault(R"(
     vid.v v1
     li t0, 1
@@ -399,7 +397,7 @@ TEST(BarrierSub, CompletesAtOnceConvergedAndFaultsOtherwise) {
     join zero, zero, 0
     endprg x0, x0, x0
 )"),
-              "barriersub in divergent code"));
+                       "barriersub in divergent code"));
 }
 
 // ---------------------------------------------------------------- cp_dma_tensor
@@ -434,10 +432,10 @@ bool is_float(uint32_t datatype) {
 }
 uint64_t nan_of(uint32_t datatype) {
   switch (datatype) {
-    case 6: return 0x7e00;               // binary16 quiet NaN
-    case 7: return 0x7fc00000;           // binary32
-    case 8: return 0x7ff8000000000000;   // binary64
-    default: return 0x7fc0;              // bfloat16
+    case 6: return 0x7e00;              // binary16 quiet NaN
+    case 7: return 0x7fc00000;          // binary32
+    case 8: return 0x7ff8000000000000;  // binary64
+    default: return 0x7fc0;             // bfloat16
   }
 }
 
@@ -475,7 +473,8 @@ std::vector<uint8_t> reference_tile(const TensorParams& p, const std::vector<uin
             }
             uint64_t value = p.oob_fill ? nan_of(p.datatype) : 0;
             if (inside) std::memcpy(&value, &global[address - kSource], size);
-            for (uint32_t b = 0; b < size; ++b) dense.push_back(static_cast<uint8_t>(value >> 8 * b));
+            for (uint32_t b = 0; b < size; ++b)
+              dense.push_back(static_cast<uint8_t>(value >> 8 * b));
           }
   const uint32_t mask = p.swizzle == 0 ? 0 : (1u << p.swizzle) - 1;
   for (uint32_t o = 0; o < dense.size(); ++o) {
@@ -497,7 +496,7 @@ std::string tensor_program(const TensorParams& p, uint32_t threads, uint32_t reg
     li t0, {}
     vadd.vx v3, v1, t0
 )",
-                                                                   kInputs, kInputs + 0x100);
+                                                                    kInputs, kInputs + 0x100);
   for (uint32_t j = 0; j * threads < 13; ++j)
     s += fmt::format("vlw12.v v{}, {}(v2)\n", 40 + j, 4 * j * threads);
   for (uint32_t j = 0; j * threads < 15; ++j)
@@ -575,12 +574,13 @@ TEST(TensorCopy, RandomShapesAgainstHostReference) {
     const uint32_t threads = std::array{1u, 4u, 8u, 32u}[round % 4];
     // Up to 112 bytes past the tile (a swizzled last row) plus a margin that must stay as is.
     const uint32_t region = (tile_bytes(p) + 3) / 4 * 4 + 256;
-    SCOPED_TRACE(fmt::format("round {} threads {} datatype {} rank {} dims {} strides {} box {} "
-                             "estrides {} interleave {} swizzle {} oob {} origin {:#x}",
-                             round, threads, p.datatype, p.rank, fmt::join(p.global_dim, ","),
-                             fmt::join(p.global_stride, ","), fmt::join(p.box_dim, ","),
-                             fmt::join(p.element_stride, ","), p.interleave, p.swizzle,
-                             p.oob_fill, p.box_address - p.global_address));
+    SCOPED_TRACE(
+        fmt::format("round {} threads {} datatype {} rank {} dims {} strides {} box {} "
+                    "estrides {} interleave {} swizzle {} oob {} origin {:#x}",
+                    round, threads, p.datatype, p.rank, fmt::join(p.global_dim, ","),
+                    fmt::join(p.global_stride, ","), fmt::join(p.box_dim, ","),
+                    fmt::join(p.element_stride, ","), p.interleave, p.swizzle, p.oob_fill,
+                    p.box_address - p.global_address));
     write_parameters(f, p);
     load_program(f.device, tensor_program(p, threads, region));
     const auto r = f.device.run(launch_of(1, threads));
@@ -661,7 +661,8 @@ TEST(TensorCopy, SwizzleMovesChunkCOfRowRToChunkCXorR) {
         const uint32_t dense = 4 * (y * row_words + x), line = dense / 128;
         const uint32_t chunk = (dense / 16) % 8, mask = (1u << swizzle) - 1;
         const uint32_t at = line * 128 + 16 * (chunk ^ (line & mask)) + dense % 16;
-        EXPECT_EQ(words[at / 4], m[32 * y + x]) << "swizzle " << swizzle << " x " << x << " y " << y;
+        EXPECT_EQ(words[at / 4], m[32 * y + x])
+            << "swizzle " << swizzle << " x " << x << " y " << y;
       }
   }
 }
@@ -677,7 +678,8 @@ TEST(TensorCopy, EveryParameterLimitIsAFault) {
     void (*change)(TensorParams&);
   };
   const Case cases[] = {
-      {"datatype 10 (vs1[0]) is not a data type code 0..9", [](TensorParams& p) { p.datatype = 10; }},
+      {"datatype 10 (vs1[0]) is not a data type code 0..9",
+       [](TensorParams& p) { p.datatype = 10; }},
       {"tensorRank 0 (vs1[1]) is not 1..5", [](TensorParams& p) { p.rank = 0; }},
       {"tensorRank 6 (vs1[1]) is not 1..5", [](TensorParams& p) { p.rank = 6; }},
       {"globalAddress 0x90000008 (vs1[2]) is not 16-byte aligned",
@@ -704,7 +706,9 @@ TEST(TensorCopy, EveryParameterLimitIsAFault) {
       {"interleave 2 (32B) needs swizzle 1 (32B), not 0",
        [](TensorParams& p) { p.rank = 3, p.interleave = 2; }},
       {"boxDim1 4 x 4 bytes is not the 32-byte interleave vector",
-       [](TensorParams& p) { p.rank = 3, p.interleave = 2, p.swizzle = 1, p.global_stride[1] = 192; }},
+       [](TensorParams& p) {
+         p.rank = 3, p.interleave = 2, p.swizzle = 1, p.global_stride[1] = 192;
+       }},
       {"elementStrides1 2 must be 1 for an interleaved tensor",
        [](TensorParams& p) {
          p.rank = 3, p.interleave = 1, p.element_stride[0] = 2, p.global_stride[1] = 192;

@@ -108,13 +108,15 @@ VT_SEM(BARRIER) {
 VT_SEM(BARRIERSUB) {
   const Warp& w = ctx.warp;
   if ((in.imm >> 3) != 0)
-    fault(fmt::format("barriersub {}: the memory-scope bits imm[4:3] must be 0 (the subgroup "
-                      "form has no scope; imm[2:0] are the fence flags)",
-                      in.imm));
+    fault(
+        fmt::format("barriersub {}: the memory-scope bits imm[4:3] must be 0 (the subgroup "
+                    "form has no scope; imm[2:0] are the fence flags)",
+                    in.imm));
   if (w.mask != w.lane_mask)
-    fault(fmt::format("barriersub in divergent code: every thread of the subgroup (the warp) "
-                      "must reach it, but only some are active (SIMT mask {:#010x})",
-                      w.mask));
+    fault(
+        fmt::format("barriersub in divergent code: every thread of the subgroup (the warp) "
+                    "must reach it, but only some are active (SIMT mask {:#010x})",
+                    w.mask));
 }
 
 // regext/regexti are folded into the instruction that follows them when code is decoded

@@ -25,9 +25,10 @@ void read_global(Exec& ctx, uint32_t address, uint32_t n, uint8_t* out, const ch
     fault(fmt::format("{}: source {:#010x} + {} bytes wraps around the address space", what,
                       address, n));
   if (address < kLdsWindowEnd && end > kLdsWindowBase)
-    fault(fmt::format("{}: source {:#010x}..{:#010x} lies in the local-memory window "
-                      "[{:#010x}, {:#010x}); asynchronous copies read global memory",
-                      what, address, end - 1, kLdsWindowBase, kLdsWindowEnd));
+    fault(
+        fmt::format("{}: source {:#010x}..{:#010x} lies in the local-memory window "
+                    "[{:#010x}, {:#010x}); asynchronous copies read global memory",
+                    what, address, end - 1, kLdsWindowBase, kLdsWindowEnd));
   try {
     while (n > 0) {
       const uint32_t chunk = std::min<uint32_t>(n, kPageSize - (address & (kPageSize - 1)));
@@ -46,9 +47,10 @@ void read_global(Exec& ctx, uint32_t address, uint32_t n, uint8_t* out, const ch
 uint32_t local_destination(const Exec& ctx, uint32_t offset, uint64_t bytes, const char* what) {
   const uint64_t start = uint64_t{ctx.warp.csr_lds} + offset;
   if (start + bytes > kLdsWindowEnd)
-    fault(fmt::format("{}: destination csr_lds {:#010x} + offset {:#x} + {} bytes ends beyond the "
-                      "local-memory window [{:#010x}, {:#010x})",
-                      what, ctx.warp.csr_lds, offset, bytes, kLdsWindowBase, kLdsWindowEnd));
+    fault(
+        fmt::format("{}: destination csr_lds {:#010x} + offset {:#x} + {} bytes ends beyond the "
+                    "local-memory window [{:#010x}, {:#010x})",
+                    what, ctx.warp.csr_lds, offset, bytes, kLdsWindowBase, kLdsWindowEnd));
   return static_cast<uint32_t>(start);
 }
 
@@ -111,17 +113,22 @@ enum class Interleave : uint32_t { None, Bytes16, Bytes32 };
 
 struct DataType {
   const char* name;
-  uint32_t size;      // bytes
-  uint64_t nan;       // the quiet NaN of a floating-point type; 0 for integer types
+  uint32_t size;  // bytes
+  uint64_t nan;   // the quiet NaN of a floating-point type; 0 for integer types
   bool is_float;
 };
 // Codes as CUDA's CUtensorMapDataType (the FTZ and TF32 variants are not modelled).
 constexpr DataType kDataTypes[] = {
-    {"uint8", 1, 0, false},   {"uint16", 2, 0, false},
-    {"uint32", 4, 0, false},  {"int32", 4, 0, false},
-    {"uint64", 8, 0, false},  {"int64", 8, 0, false},
-    {"float16", 2, 0x7e00, true}, {"float32", 4, 0x7fc00000, true},
-    {"float64", 8, 0x7ff8000000000000, true}, {"bfloat16", 2, 0x7fc0, true},
+    {"uint8", 1, 0, false},
+    {"uint16", 2, 0, false},
+    {"uint32", 4, 0, false},
+    {"int32", 4, 0, false},
+    {"uint64", 8, 0, false},
+    {"int64", 8, 0, false},
+    {"float16", 2, 0x7e00, true},
+    {"float32", 4, 0x7fc00000, true},
+    {"float64", 8, 0x7ff8000000000000, true},
+    {"bfloat16", 2, 0x7fc0, true},
 };
 constexpr uint32_t kRankMax = 5;
 constexpr uint32_t kTensorParams = 13, kBoxParams = 15;
@@ -142,9 +149,10 @@ uint32_t parameter(const Warp& w, unsigned reg, unsigned k) {
 void check_parameter_registers(const Warp& w, unsigned reg, unsigned count, const char* role) {
   const unsigned regs = (count + w.lanes - 1) / w.lanes;
   if (reg + regs > kNumVRegs)
-    fault(fmt::format("cp_dma_tensor: the {} parameters in {} need v{}..v{} with {} threads per "
-                      "warp, beyond v{}",
-                      count, role, reg, reg + regs - 1, w.lanes, kNumVRegs - 1));
+    fault(
+        fmt::format("cp_dma_tensor: the {} parameters in {} need v{}..v{} with {} threads per "
+                    "warp, beyond v{}",
+                    count, role, reg, reg + regs - 1, w.lanes, kNumVRegs - 1));
 }
 
 TensorCopy read_parameters(const Warp& w, const Insn& in) {
@@ -218,10 +226,11 @@ void validate(const TensorCopy& t) {
     if (k + 1 < t.rank) {
       const uint32_t stride = t.global_stride[k];
       if (stride % align != 0)
-        bad(fmt::format("globalStride{} {} (vs1[{}]) is not a multiple of {}", k + 1, stride,
-                        8 + k, align));
+        bad(fmt::format("globalStride{} {} (vs1[{}]) is not a multiple of {}", k + 1, stride, 8 + k,
+                        align));
       if (stride < extent)
-        bad(fmt::format("globalStride{} {} (vs1[{}], the stride of dimension {}) is smaller than "
+        bad(
+            fmt::format("globalStride{} {} (vs1[{}], the stride of dimension {}) is smaller than "
                         "the {} bytes of dimensions 1..{}",
                         k + 1, stride, 8 + k, k + 2, extent, k + 1));
       extent = stride;
@@ -266,7 +275,8 @@ std::array<uint64_t, kRankMax> box_origin(const TensorCopy& t) {
   bool element = offset % size == 0;
   for (unsigned k = 0; k < t.rank; ++k) element = element && c[k] < t.global_dim[k];
   if (!element)
-    bad(fmt::format("box address {:#010x} (vs2[0]) is not the address of an element of the "
+    bad(
+        fmt::format("box address {:#010x} (vs2[0]) is not the address of an element of the "
                     "tensor (offset {:#x} from globalAddress)",
                     t.box_address, t.box_address - t.global_address));
   return c;
@@ -391,9 +401,10 @@ VT_SEM(CP_DMA_MBARRIER) {
     const uint32_t group = (0xfu << g) & w.lane_mask;
     const uint32_t active = w.mask & group;
     if (active != 0 && active != group)
-      fault(fmt::format("cp_dma_mbarrier in divergent code: threads {}..{} wait as one group of "
-                        "4, but only some of them are active (SIMT mask {:#010x})",
-                        g, std::min(g + 3, w.lanes - 1), w.mask));
+      fault(
+          fmt::format("cp_dma_mbarrier in divergent code: threads {}..{} wait as one group of "
+                      "4, but only some of them are active (SIMT mask {:#010x})",
+                      g, std::min(g + 3, w.lanes - 1), w.mask));
   }
   auto& queue = w.async_copies;
   size_t kept = 0;
