@@ -82,6 +82,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
       std::memset(reused->x, 0, sizeof reused->x);
       std::memset(reused->v, 0, sizeof reused->v);
       reused->simt_stack.clear();
+      reused->async_copies.clear();  // what a faulted launch left pending
     }
     Warp& w = *reused;
     w.pc = l.start_pc;

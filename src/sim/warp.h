@@ -26,6 +26,17 @@ struct SimtEntry {
 
 enum class WarpStatus : uint8_t { Ready, AtBarrier, Ended };
 
+// An asynchronous copy into local memory (cp_dma, cp_dma_bulk, cp_dma_tensor) that waits for
+// the warp's cp_dma_mbarrier: its source was read when it was issued, its destination is
+// written when the mbarrier completes it (docs/simulator.md, "Asynchronous copies").
+struct AsyncCopy {
+  static constexpr uint8_t kWholeWarp = 0xff;
+  uint8_t lane = kWholeWarp;    // the issuing thread (cp_dma), or kWholeWarp (bulk, tensor)
+  uint8_t swizzle = 0;          // cp_dma_tensor's 16-byte-chunk XOR mask: 0, 1, 3 or 7
+  uint32_t local_address = 0;   // destination in the LDS window (csr_lds + offset)
+  std::vector<uint8_t> bytes;   // the data, in tile order before any swizzle
+};
+
 // The vtype fields the semantics need, decoded once by vsetvl*.
 struct VectorConfig {
   uint32_t vtype = 0;  // raw vtype CSR value
@@ -60,6 +71,9 @@ struct Warp {
   uint32_t csr_tid = 0, csr_numw = 0, csr_numt = 0, csr_knl = 0, csr_wgid = 0, csr_wid = 0,
            csr_lds = 0, csr_pds = 0, csr_gid[3] = {0, 0, 0};
   uint32_t mstatus = 0, mtvec = 0, mscratch = 0;  // plain storage, seen in compiled code
+
+  // Issued asynchronous copies not yet completed by a cp_dma_mbarrier, in issue order.
+  std::vector<AsyncCopy> async_copies;
 
   WarpStatus status = WarpStatus::Ready;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup

@@ -279,6 +279,56 @@ TEST(Fp32Exp, CorrectlyRoundedAgainstBinary128) {
   }
 }
 
+// Every binary32 input whose e^x overflows or is near the overflow threshold, and every one
+// whose e^x lies below about 2^-148 (results 0 and the smallest subnormals), in all five
+// modes: rounded here from binary128 with an unbounded exponent on the result's grid (2^104
+// at the top of the range, 2^-149 at the bottom), with the IEEE overflow/underflow rules.
+TEST(Fp32Exp, RangeEndsAgainstBinary128) {
+  const auto round_on_grid = [](__float128 v, __float128 quantum, uint32_t rm) {
+    const __float128 n = v / quantum, below = floorq(n), frac = n - below;
+    switch (rm) {
+      case kRTZ:
+      case kRDN: return below;  // v > 0
+      case kRUP: return frac > 0 ? below + 1 : below;
+      case kRMM: return frac >= 0.5 ? below + 1 : below;
+      default: return frac > 0.5 || (frac == 0.5 && fmodq(below, 2) != 0) ? below + 1 : below;
+    }
+  };
+  const __float128 top = 0x1p104, bottom = 0x1p-149, max_finite = 0x1.fffffep127;
+  int overflows = 0, zeros = 0;
+  // 88.5 .. 89: e^x from about 2.7e38 to 4.5e38 (the largest finite value is 3.4e38).
+  for (uint32_t x = 0x42b10000u; x <= 0x42b20000u; ++x) {
+    const __float128 v = expq(std::bit_cast<float>(x));
+    for (uint32_t rm = kRNE; rm <= kRMM; ++rm) {
+      const __float128 rounded = round_on_grid(v, top, rm) * top;
+      uint32_t expected = 0, expected_flags = kNX;
+      if (rounded > max_finite) {
+        expected_flags |= kOF;
+        expected = rm == kRTZ || rm == kRDN ? 0x7f7fffffu : kPlusInf;
+      } else {
+        expected = std::bit_cast<uint32_t>(static_cast<float>(rounded));
+      }
+      uint32_t flags = 0;
+      ASSERT_EQ(exp(x, rm, flags), expected) << std::hex << x << " rm " << rm;
+      ASSERT_EQ(flags, expected_flags) << std::hex << x << " rm " << rm;
+      overflows += (expected_flags & kOF) != 0;
+    }
+  }
+  // -103 .. -104.5: e^x from about 1.4e-45 (the smallest subnormal) down to 3.4e-46.
+  for (uint32_t x = 0xc2ce0000u; x <= 0xc2d10000u; ++x) {
+    const __float128 v = expq(std::bit_cast<float>(x));
+    for (uint32_t rm = kRNE; rm <= kRMM; ++rm) {
+      const auto expected = static_cast<uint32_t>(round_on_grid(v, bottom, rm));
+      uint32_t flags = 0;
+      ASSERT_EQ(exp(x, rm, flags), expected) << std::hex << x << " rm " << rm;
+      ASSERT_EQ(flags, kUF | kNX) << std::hex << x << " rm " << rm;
+      zeros += expected == 0;
+    }
+  }
+  EXPECT_GT(overflows, 10000);
+  EXPECT_GT(zeros, 10000);
+}
+
 // Inputs (found by an exhaustive search over RNE and RUP) whose binary64 enclosure straddles
 // a rounding boundary, so the library has to settle them in binary128.
 TEST(Fp32Exp, HardCasesNeedingBinary128) {

@@ -51,3 +51,30 @@ TEST(InstructionTable, KnownEncodingsDecode) {
   EXPECT_EQ(print_instruction(0x8060a22b, 0)->text(), "vsw.v v6, 4(v1)");
   EXPECT_EQ(print_instruction(0x1002305b, 0)->text(), "setrpc zero, tp, 256");
 }
+
+// The asynchronous-copy rows (0x2b, funct3 6 and 7; docs/isa.md "Asynchronous copies"), with
+// the words computed by hand from the field table, and the neighbouring words that are not
+// instructions.
+TEST(InstructionTable, AsyncCopyEncodings) {
+  const struct {
+    uint32_t word;
+    Op op;
+    const char* text;
+  } rows[] = {
+      {0x0020e1ab, Op::CP_DMA_4, "cp_dma.4 v3, v1, v2"},
+      {0x0220e1ab, Op::CP_DMA_8, "cp_dma.8 v3, v1, v2"},
+      {0x0420e1ab, Op::CP_DMA_16, "cp_dma.16 v3, v1, v2"},
+      {0x50c5f02b, Op::CP_DMA_BULK, "cp_dma_bulk a0, a1, a2"},
+      {0x92a4702b, Op::CP_DMA_TENSOR, "cp_dma_tensor s2, v8, v10"},
+      {0x0400702b, Op::CP_DMA_MBARRIER, "cp_dma_mbarrier"},
+  };
+  for (const auto& r : rows) {
+    EXPECT_EQ(decode_op(r.word), r.op) << std::hex << r.word;
+    EXPECT_EQ(print_instruction(r.word, 0)->text(), r.text);
+  }
+  // copysize code 3; [31:27] set on cp_dma; selector 3; rd field or rs1 field on the
+  // funct3 = 7 rows.
+  for (uint32_t word : {0x0620e1abu, 0x0820e1abu, 0x0600702bu, 0x0400712bu, 0x0400f02bu,
+                        0x50c5f0abu})
+    EXPECT_FALSE(decode_op(word).has_value()) << std::hex << word;
+}

@@ -103,6 +103,74 @@ TEST_P(Kernels, ReduceWithBarriersAndLocalMemory) {
   EXPECT_GT(stats.barriers, 0u);
 }
 
+// examples/tensor_tile.s: a transpose through 32 x 32 tiles that cp_dma_tensor copies into
+// local memory (128-byte swizzle, zero fill at the edges); 70 x 100 leaves partial tiles on
+// both edges.
+TEST_P(Kernels, TensorTileTranspose) {
+  const rt::Program program = program_from({"examples/tensor_tile.s"});
+  const uint32_t rows = 70, cols = 100;
+  Random r{5};
+  std::vector<float> in(rows * cols);
+  for (float& v : in) v = r.uniform();
+  rt::Buffer din = rt::Buffer::from(device_, in), dout(device_, 4 * rows * cols);
+  rt::LaunchOptions o = options();
+  o.local_memory_bytes = 4096 + 640;
+  rt::launch(device_, program, "tensor_tile", rt::Range(32 * ((cols + 31) / 32), (rows + 31) / 32),
+             rt::Range(32, 1), {din, dout, int32_t(rows), int32_t(cols)}, o);
+  const std::vector<float> got = dout.download<float>();
+  for (uint32_t y = 0; y < rows; ++y)
+    for (uint32_t x = 0; x < cols; ++x)
+      ASSERT_EQ(std::bit_cast<uint32_t>(got[x * rows + y]),
+                std::bit_cast<uint32_t>(in[y * cols + x]))
+          << "in[" << y << "][" << x << "]";
+}
+
+// binary16 -> float for the finite normal values the GEMM test uses.
+float half_value(uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f;
+  const float magnitude = std::ldexp(1.0f + static_cast<float>(h & 0x3ff) / 1024.0f, exponent - 15);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+// examples/gemm_fp16.s: fp16 GEMM through cp_dma_tensor tiles and mma.m16n8k16.f32.f16, for
+// 8, 16 and 32 threads per warp. m, n, k are not multiples of the tile sizes, so the edge
+// tiles are zero-filled. The reference accumulates in the order the MMA rows define (k = 0,
+// 1, ... with one fp32 fused multiply-add per step, round to nearest even).
+TEST(KernelsGemm, Fp16GemmWithTensorCopiesAndMma) {
+  const rt::Program program = program_from({"examples/gemm_fp16.s"});
+  const uint32_t m = 40, n = 20, k = 40;
+  Random r{6};
+  // Finite normal halves in [2^-5, 2^5) of either sign.
+  const auto random_half = [&] {
+    return static_cast<uint16_t>((r.below(2) << 15) | ((10 + r.below(11)) << 10) | r.below(1024));
+  };
+  std::vector<uint16_t> a(m * k), bt(n * k);  // bt: B column-major (n x k)
+  for (uint16_t& v : a) v = random_half();
+  for (uint16_t& v : bt) v = random_half();
+  std::vector<float> expected(m * n);
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (uint32_t p = 0; p < k; ++p)
+        acc = std::fma(half_value(a[i * k + p]), half_value(bt[j * k + p]), acc);
+      expected[i * n + j] = acc;
+    }
+  for (uint32_t threads : {8u, 16u, 32u}) {
+    rt::Device device;
+    rt::Buffer da = rt::Buffer::from(device, a), db = rt::Buffer::from(device, bt),
+               dc(device, 4 * m * n);
+    rt::LaunchOptions o;
+    o.threads_per_warp = threads;
+    o.local_memory_bytes = 4608;
+    rt::launch(device, program, "gemm_fp16", rt::Range(threads * ((n + 7) / 8), (m + 15) / 16),
+               rt::Range(threads, 1), {da, db, dc, int32_t(m), int32_t(n), int32_t(k)}, o);
+    const std::vector<float> got = dc.download<float>();
+    for (uint32_t i = 0; i < m * n; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(got[i]), std::bit_cast<uint32_t>(expected[i]))
+          << threads << " threads, c[" << i / n << "][" << i % n << "]";
+  }
+}
+
 TEST_P(Kernels, MatmulWithLoops) {
   const rt::Program program = program_from({"bench/kernels/matmul.s"});
   const uint32_t n = 24;

@@ -1,6 +1,8 @@
 // SIMT control: the divergent branches (vbeq ... vbgeu), join, end of program, barriers and
 // the register-extension prefixes. The SIMT stack follows ventus-facts.md exactly
 // (docs/simulator.md, "SIMT stack").
+#include <fmt/format.h>
+
 #include <bit>
 
 #include "semantics.h"
@@ -82,21 +84,40 @@ VT_SEM(JOIN) {
 }
 
 // Ending a warp whose threads have not reconverged would silently drop the paths still on
-// the SIMT stack, so it is a fault rather than an end.
+// the SIMT stack, and ending it with asynchronous copies that no cp_dma_mbarrier completed
+// would drop copies whose completion nothing can observe: both are faults rather than an end.
 VT_SEM(ENDPRG) {
   if (!ctx.warp.simt_stack.empty())
     fault("endprg while diverged: " + std::to_string(ctx.warp.simt_stack.size()) +
           " SIMT stack entries pending (a vbranch without its join?)");
+  if (!ctx.warp.async_copies.empty())
+    fault("endprg with " + std::to_string(ctx.warp.async_copies.size()) +
+          " asynchronous copies pending (cp_dma* without a cp_dma_mbarrier after it)");
   ctx.flow = Flow::End;
 }
 // The workgroup barrier; the scheduler (sm.cpp) holds the warp until every live warp of the
-// workgroup has arrived. The fence flags need nothing more: memory is coherent.
+// workgroup has arrived. imm[4:3] is the memory scope and imm[2:0] the fence flags (docs/isa.md);
+// neither needs more: memory is coherent, so every scope and fence is already satisfied.
 VT_SEM(BARRIER) {
   ctx.flow = Flow::Barrier;
 }
 // Subgroup scope: the subgroup is the warp itself, whose threads run in lockstep, so the
-// barrier is complete as soon as the warp reaches it.
-VT_SEM(BARRIERSUB) {}
+// barrier is complete as soon as the warp reaches it with all its threads. The guide fixes
+// imm[4:3] (the memory scope) to 0 here. In divergent code the inactive threads could only
+// arrive after the active ones went on, so the barrier could never complete: a fault.
+VT_SEM(BARRIERSUB) {
+  const Warp& w = ctx.warp;
+  if ((in.imm >> 3) != 0)
+    fault(
+        fmt::format("barriersub {}: the memory-scope bits imm[4:3] must be 0 (the subgroup "
+                    "form has no scope; imm[2:0] are the fence flags)",
+                    in.imm));
+  if (w.mask != w.lane_mask)
+    fault(
+        fmt::format("barriersub in divergent code: every thread of the subgroup (the warp) "
+                    "must reach it, but only some are active (SIMT mask {:#010x})",
+                    w.mask));
+}
 
 // regext/regexti are folded into the instruction that follows them when code is decoded
 // (decode_cache.cpp): the cache entry of a prefix runs the extended instruction, so these
