@@ -197,6 +197,18 @@ struct RegExt {
   static RegExt from_regexti(uint32_t imm12);
 };
 
+// What a prefix word says about the instruction after it: regext/regexti (register and
+// immediate extension), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
+// (extension, address space, width, 64-bit address). docs/isa.md, "Prefixes".
+struct PrefixInfo {
+  Op op = Op::Count;
+  RegExt ext;
+  uint8_t pair = 0, abs = 0, neg = 0;
+  uint8_t mem_space = 0, mem_words = 1, mem_pair = 0;
+};
+// nullopt for a word that is none of these (regpair/regpairi included).
+std::optional<PrefixInfo> prefix_info(uint32_t word);
+
 // Decoded operands in a form every tool uses.
 struct Decoded {
   Op op = Op::Count;
@@ -219,6 +231,8 @@ struct Decoded {
 // Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd@.. -> rd, ...), and
 // modifiers named abs, neg and pair fill those fields.
 std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
+// decode() of the instruction after a prefix, with the prefix's modifiers folded in.
+std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix);
 
 // CSRs.
 struct CsrInfo {

@@ -21,13 +21,12 @@ uint32_t word_at(std::span<const uint8_t> bytes, size_t i) {
   return bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | static_cast<uint32_t>(bytes[i + 3]) << 24;
 }
 
-// The register extension a preceding prefix applies (none unless it is regext/regexti).
+// The register extension a preceding prefix applies (regext, regexti, prefix, prefixi,
+// prefix.mem; none otherwise).
 isa::RegExt extension_from(uint32_t previous_word, bool has_previous) {
   if (!has_previous) return {};
-  const auto op = isa::decode_op(previous_word);
-  if (op == isa::Op::REGEXT) return isa::RegExt::from_regext(previous_word >> 20);
-  if (op == isa::Op::REGEXTI) return isa::RegExt::from_regexti(previous_word >> 20);
-  return {};
+  const auto prefix = isa::prefix_info(previous_word);
+  return prefix ? prefix->ext : isa::RegExt{};
 }
 
 std::string target_annotation(const elf::Image* image, uint64_t target) {
@@ -66,6 +65,10 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
   if (p) {
     text = p->operands.empty() ? p->mnemonic : p->mnemonic + "\t" + p->operands;
     if (p->target) text += target_annotation(image, *p->target);
+    // After PREFIX / PREFIXI / PREFIX_MEMORY: the instruction as it executes, as a comment.
+    if (const auto prefix = i >= 4 ? isa::prefix_info(word_at(bytes, i - 4)) : std::nullopt;
+        prefix && length == 4 && prefix->op != isa::Op::REGEXT && prefix->op != isa::Op::REGEXTI)
+      if (const auto combined = isa::prefixed_text(*prefix, word, pc)) text += "\t# " + *combined;
   } else {
     text = "<unknown>";
   }

@@ -246,6 +246,58 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
   return d;
 }
 
+std::optional<PrefixInfo> prefix_info(uint32_t word) {
+  const auto op = decode_op(word);
+  if (!op) return std::nullopt;
+  PrefixInfo p;
+  p.op = *op;
+  const auto get = [word](Field f) { return static_cast<uint8_t>(f.get(word)); };
+  switch (*op) {
+    case Op::REGEXT: p.ext = RegExt::from_regext(word >> 20); return p;
+    case Op::REGEXTI: p.ext = RegExt::from_regexti(word >> 20); return p;
+    case Op::PREFIX:
+      p.ext.rd = get(field(Op::PREFIX, "rd"));
+      p.ext.rs1 = get(field(Op::PREFIX, "rs1"));
+      p.ext.rs2 = get(field(Op::PREFIX, "rs2"));
+      p.ext.rs3 = get(field(Op::PREFIX, "rs3"));
+      p.pair = get(field(Op::PREFIX, "pair"));
+      p.abs = get(field(Op::PREFIX, "abs"));
+      p.neg = get(field(Op::PREFIX, "neg"));
+      return p;
+    case Op::PREFIXI:
+      p.ext.rd = get(field(Op::PREFIXI, "rd"));
+      p.ext.rs2 = get(field(Op::PREFIXI, "rs2"));
+      p.ext.imm_hi = get(field(Op::PREFIXI, "imm"));
+      p.ext.immediate_form = true;
+      p.pair = get(field(Op::PREFIXI, "pair"));
+      p.abs = get(field(Op::PREFIXI, "abs"));
+      p.neg = get(field(Op::PREFIXI, "neg"));
+      return p;
+    case Op::PREFIX_MEMORY:
+      p.ext.rd = get(field(Op::PREFIX_MEMORY, "rd"));
+      p.ext.rs1 = get(field(Op::PREFIX_MEMORY, "rs1"));
+      p.ext.rs2 = get(field(Op::PREFIX_MEMORY, "rs2"));
+      p.ext.rs3 = get(field(Op::PREFIX_MEMORY, "rs3"));
+      p.mem_space = get(field(Op::PREFIX_MEMORY, "space"));
+      p.mem_words = static_cast<uint8_t>(get(field(Op::PREFIX_MEMORY, "width")) + 1);
+      p.mem_pair = get(field(Op::PREFIX_MEMORY, "addr64"));
+      return p;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix) {
+  auto d = decode(word, prefix.ext);
+  if (!d) return d;
+  d->pair = prefix.pair;
+  d->abs = prefix.abs;
+  d->neg = prefix.neg;
+  d->mem_space = prefix.mem_space;
+  d->mem_words = prefix.mem_words;
+  d->mem_pair = prefix.mem_pair;
+  return d;
+}
+
 // ---------------------------------------------------------------- CSRs
 namespace {
 constexpr CsrInfo kCsrs[] = {

@@ -20,9 +20,21 @@ void truncated_instruction(Exec&, const Insn& in) {
 }
 void prefix_without_instruction(Exec&, const Insn& in) {
   fault(
-      fmt::format("regext/regexti is followed by {:#010x}, which it cannot extend (another prefix, "
-                  "a 64-bit instruction or no instruction)",
+      fmt::format("a prefix (regext, regexti, prefix, prefixi, prefix.mem) is followed by "
+                  "{:#010x}, which it cannot extend (another prefix, a 64-bit instruction or no "
+                  "instruction)",
                   in.raw));
+}
+// What PREFIX / PREFIXI / PREFIX_MEMORY ask of an instruction that cannot do it.
+void source_modifiers_refused(Exec&, const Insn& in) { fault(source_modifiers_problem(in)); }
+void memory_prefix_refused(Exec&, const Insn& in) {
+  fault(fmt::format("prefix.mem applies only to per-thread loads and stores (vlw12.v, vlw.v, "
+                    "vlw12d.v, vlw_global.v ...); {} is none",
+                    isa::info(in.op).mnemonic));
+}
+void pair_refused(Exec&, const Insn& in) {
+  fault(fmt::format("the prefix's pair bit (64-bit register pairs) is not supported for {}",
+                    isa::info(in.op).mnemonic));
 }
 void missing_scalar_register(Exec&, const Insn& in) {
   const isa::InsnInfo& row = isa::info(in.op);
@@ -58,11 +70,19 @@ bool counts_lanes(isa::Op op) {
   }
 }
 
-bool is_extension_prefix(isa::Op op) {
-  return op == isa::Op::REGEXT || op == isa::Op::REGEXTI;
-}
 bool is_prefix(isa::Op op) {
   return isa::info(op).cls == isa::InsnClass::Prefix;
+}
+
+// The semantics of an instruction with a prefix folded in (docs/isa.md, "Prefixes"): a
+// prefix that asks for nothing but register extension leaves the row's own semantics.
+SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
+  if (prefix.op == isa::Op::PREFIX_MEMORY)
+    return is_thread_memory(in.op) ? &prefixed_thread_memory : &memory_prefix_refused;
+  if (in.pair) return &pair_refused;
+  if (in.abs | in.neg)
+    return source_modifiers_problem(in).empty() ? &with_source_modifiers : &source_modifiers_refused;
+  return kSemantics[static_cast<size_t>(in.op)];
 }
 
 }  // namespace
@@ -93,15 +113,15 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
     return;
   }
   auto decoded = isa::decode(word);
-  if (decoded && is_extension_prefix(decoded->op)) {
-    const uint32_t imm = (word >> 20) & 0xfff;
-    const isa::RegExt ext = decoded->op == isa::Op::REGEXT ? isa::RegExt::from_regext(imm)
-                                                           : isa::RegExt::from_regexti(imm);
+  std::optional<isa::PrefixInfo> prefix;
+  if (decoded && is_prefix(decoded->op)) prefix = isa::prefix_info(word);
+  if (prefix) {
     uint32_t next = 0;
     const bool mapped = memory_.read(pc + 4, &next, 4);
     e.prefix_word = word;
     e.prefixed = 1;
-    decoded = mapped && isa::instruction_length(next) == 4 ? isa::decode(next, ext) : std::nullopt;
+    decoded =
+        mapped && isa::instruction_length(next) == 4 ? isa::decode(next, *prefix) : std::nullopt;
     if (!decoded || is_prefix(decoded->op)) {
       e.insn.raw = next;  // 0 when the prefix is the last mapped word
       e.fn = &prefix_without_instruction;
@@ -115,8 +135,9 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   } else {
     e.insn = *decoded;
     e.counts_lanes = counts_lanes(decoded->op);
-    e.fn = scalar_registers_exist(e.insn) ? kSemantics[static_cast<size_t>(decoded->op)]
-                                          : &missing_scalar_register;
+    e.fn = !scalar_registers_exist(e.insn) ? &missing_scalar_register
+           : prefix                        ? prefixed_semantics(*prefix, e.insn)
+                                           : kSemantics[static_cast<size_t>(decoded->op)];
   }
   entry = e;
 }
@@ -148,6 +169,10 @@ std::string disassemble(const CachedInsn& entry, uint32_t pc) {
   }
   const auto printed =
       entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.word(), pc);
+  const auto prefix = entry.prefixed ? isa::prefix_info(entry.prefix_word) : std::nullopt;
+  if (printed && prefix && prefix->op != isa::Op::REGEXT && prefix->op != isa::Op::REGEXTI)
+    return text + printed->text() + " # " +
+           isa::prefixed_text(*prefix, entry.insn.raw, pc).value_or("");
   if (printed) return text + printed->text();
   if (entry.length == 8) return text + fmt::format(".dword {:#018x}", entry.insn.word());
   return text + fmt::format(".word {:#010x}", entry.insn.raw);

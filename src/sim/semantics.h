@@ -4,6 +4,8 @@
 // to link, so the table and the simulator cannot drift apart.
 #pragma once
 
+#include <string>
+
 #include "warp.h"
 
 namespace ventus::sim {
@@ -18,6 +20,16 @@ namespace sem {
 
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
+
+// Instructions after a PREFIX / PREFIXI / PREFIX_MEMORY (docs/isa.md, "Prefixes"); the
+// decode cache picks these instead of the row's semantics when the prefix asks for them.
+// ABS/NEG on the sources: "" when they apply to the row, else why not.
+std::string source_modifiers_problem(const isa::Decoded& in);
+void with_source_modifiers(Exec& ctx, const Insn& in);  // the row's semantics on modified sources
+// PREFIX_MEMORY: whether the row is a per-thread load/store it applies to, and those
+// instructions with the prefix's space, width and address form.
+bool is_thread_memory(isa::Op op);
+void prefixed_thread_memory(Exec& ctx, const Insn& in);
 
 }  // namespace ventus::sim
 
