@@ -40,8 +40,10 @@ std::string target_annotation(const elf::Image* image, uint64_t target) {
 // One listing line for the instruction at bytes[i]; `length` is set to the bytes it takes.
 // A 64-bit instruction shows its eight bytes in memory order, as llvm-objdump shows long
 // RISC-V encodings, and one line of text.
+// `previous` is the length of the instruction before (0 at the start): the word before a
+// 64-bit instruction's successor is its high word, never a prefix.
 std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Options& o,
-                 const elf::Image* image, size_t& length) {
+                 const elf::Image* image, size_t& length, size_t previous) {
   length = 4;
   if (i + 4 > bytes.size()) {
     std::string hex;
@@ -56,7 +58,8 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
     whole |= uint64_t{word_at(bytes, i + 4)} << 32;
   }
   std::string text;
-  const isa::RegExt ext = i >= 4 ? extension_from(word_at(bytes, i - 4), true) : isa::RegExt{};
+  const bool after_word = previous == 4;
+  const isa::RegExt ext = after_word ? extension_from(word_at(bytes, i - 4), true) : isa::RegExt{};
   isa::PrintOptions po;
   po.aliases = o.aliases;
   po.extended_registers = o.extended_registers;
@@ -66,7 +69,7 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
     text = p->operands.empty() ? p->mnemonic : p->mnemonic + "\t" + p->operands;
     if (p->target) text += target_annotation(image, *p->target);
     // After PREFIX / PREFIXI / PREFIX_MEMORY: the instruction as it executes, as a comment.
-    if (const auto prefix = i >= 4 ? isa::prefix_info(word_at(bytes, i - 4)) : std::nullopt;
+    if (const auto prefix = after_word ? isa::prefix_info(word_at(bytes, i - 4)) : std::nullopt;
         prefix && length == 4 && prefix->op != isa::Op::REGEXT && prefix->op != isa::Op::REGEXTI)
       if (const auto combined = isa::prefixed_text(*prefix, word, pc)) text += "\t# " + *combined;
   } else {
@@ -98,11 +101,11 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
     for (const elf::Symbol& sym : image.symbols)
       if (sym.section == s.name) labels.emplace(sym.value, &sym);
     const std::span<const uint8_t> bytes = s.bytes;
-    for (size_t i = 0, length = 0; i < bytes.size(); i += length) {
+    for (size_t i = 0, length = 0, previous = 0; i < bytes.size(); i += length, previous = length) {
       const uint32_t pc = s.address + static_cast<uint32_t>(i);
       auto [first, last] = labels.equal_range(pc);
       for (auto it = first; it != last; ++it) out += fmt::format("\n{:08x} <{}>:\n", pc, it->second->name);
-      out += line(pc, bytes, i, o, &image, length);
+      out += line(pc, bytes, i, o, &image, length, previous);
     }
   }
   return out;
@@ -110,8 +113,8 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
 
 std::string disassemble_raw(std::span<const uint8_t> bytes, uint32_t base, const Options& o) {
   std::string out = "\nDisassembly of raw words:\n\n";
-  for (size_t i = 0, length = 0; i < bytes.size(); i += length)
-    out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr, length);
+  for (size_t i = 0, length = 0, previous = 0; i < bytes.size(); i += length, previous = length)
+    out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr, length, previous);
   return out;
 }
 
