@@ -135,6 +135,12 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
   d.raw_hi = static_cast<uint32_t>(word >> 32);
   for (const OperandSlot& s : r.operands) {
     const auto value = static_cast<uint16_t>(get_operand(word, s));
+    // A 64-bit row's vs3 is a field of its own (32-bit rows read vs3 from vd's field, hence
+    // register_slot 0 there).
+    if (s.kind == OperandKind::Vs3) {
+      d.rs3 = value;
+      continue;
+    }
     switch (register_slot(s.kind)) {
       case 0: d.rd = value; continue;
       case 1: d.rs1 = value; continue;
