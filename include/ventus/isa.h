@@ -198,7 +198,7 @@ struct RegExt {
 };
 
 // What a prefix word says about the instruction after it: regext/regexti (register and
-// immediate extension), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
+// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
 // (extension, address space, width, 64-bit address). docs/isa.md, "Prefixes".
 struct PrefixInfo {
   Op op = Op::Count;
@@ -206,8 +206,12 @@ struct PrefixInfo {
   uint8_t pair = 0, abs = 0, neg = 0;
   uint8_t mem_space = 0, mem_words = 1, mem_pair = 0;
 };
-// nullopt for a word that is none of these (regpair/regpairi included).
+// nullopt for a word that is none of these.
 std::optional<PrefixInfo> prefix_info(uint32_t word);
+// PREFIX, PREFIXI, PREFIX_MEMORY: the prefixes whose effect listings show after a '#'.
+inline bool is_modifier_prefix(Op op) {
+  return op == Op::PREFIX || op == Op::PREFIXI || op == Op::PREFIX_MEMORY;
+}
 
 // Decoded operands in a form every tool uses.
 struct Decoded {

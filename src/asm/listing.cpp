@@ -21,8 +21,8 @@ uint32_t word_at(std::span<const uint8_t> bytes, size_t i) {
   return bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | static_cast<uint32_t>(bytes[i + 3]) << 24;
 }
 
-// The register extension a preceding prefix applies (regext, regexti, prefix, prefixi,
-// prefix.mem; none otherwise).
+// The register extension a preceding prefix applies (regext, regexti, regpair, regpairi,
+// prefix, prefixi, prefix.mem; none otherwise).
 isa::RegExt extension_from(uint32_t previous_word, bool has_previous) {
   if (!has_previous) return {};
   const auto prefix = isa::prefix_info(previous_word);
@@ -70,7 +70,7 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
     if (p->target) text += target_annotation(image, *p->target);
     // After PREFIX / PREFIXI / PREFIX_MEMORY: the instruction as it executes, as a comment.
     if (const auto prefix = after_word ? isa::prefix_info(word_at(bytes, i - 4)) : std::nullopt;
-        prefix && length == 4 && prefix->op != isa::Op::REGEXT && prefix->op != isa::Op::REGEXTI)
+        prefix && length == 4 && isa::is_modifier_prefix(prefix->op))
       if (const auto combined = isa::prefixed_text(*prefix, word, pc)) text += "\t# " + *combined;
   } else {
     text = "<unknown>";

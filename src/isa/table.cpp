@@ -261,6 +261,15 @@ std::optional<PrefixInfo> prefix_info(uint32_t word) {
   switch (*op) {
     case Op::REGEXT: p.ext = RegExt::from_regext(word >> 20); return p;
     case Op::REGEXTI: p.ext = RegExt::from_regexti(word >> 20); return p;
+    // regpair/regpairi: regext/regexti that also make the operands 64-bit register pairs.
+    case Op::REGPAIR:
+      p.ext = RegExt::from_regext(word >> 20);
+      p.pair = 1;
+      return p;
+    case Op::REGPAIRI:
+      p.ext = RegExt::from_regexti(word >> 20);
+      p.pair = 1;
+      return p;
     case Op::PREFIX:
       p.ext.rd = get(field(Op::PREFIX, "rd"));
       p.ext.rs1 = get(field(Op::PREFIX, "rs1"));

@@ -15,8 +15,9 @@ std::string_view extension_group(const InsnInfo& row) {
     case 0x0b:
     case 0x2b:
     case 0x5b:
-    case 0x7b:
+    case 0x6b:
     case 0x77:
+    case 0x7b:
     case 0x3f: return "Ventus";
     // OP-V, and the vector loads/stores (Zfinx has no flw/fsw on these opcodes).
     case 0x57:
@@ -24,6 +25,12 @@ std::string_view extension_group(const InsnInfo& row) {
     case 0x27: return "RVV";
     default: break;
   }
+  // The RV64 encodings, which Ventus runs on register pairs: OP-32, OP-IMM-32 and the
+  // doubleword LOAD/STORE/AMO forms.
+  const uint32_t funct3 = (row.match >> 12) & 7;
+  if (opcode == 0x1b || opcode == 0x3b || ((opcode == 0x03 || opcode == 0x23) && funct3 == 3))
+    return "RV64I";
+  if (opcode == 0x2f && funct3 == 3) return "RV64A";
   switch (row.cls) {
     case InsnClass::Atomic: return "A";
     case InsnClass::Csr: return "Zicsr";
@@ -135,8 +142,9 @@ std::string table_markdown() {
       "kinds of [isa.md](isa.md#operand-kinds); `[, v0.t]` and `[, rm]` are optional. The group "
       "is\n"
       "derived from the encoding: RVV = OP-V and the vector loads/stores, Ventus = the custom\n"
-      "opcodes 0x0b, 0x2b, 0x5b, 0x7b, 0x77 and the 64-bit words (low 7 bits 0x3f; match and\n"
-      "mask have 16 hex digits).\n\n";
+      "opcodes 0x0b, 0x2b, 0x5b, 0x6b, 0x77, 0x7b and the 64-bit words (low 7 bits 0x3f; match\n"
+      "and mask have 16 hex digits), RV64I/RV64A = the RV64 encodings that Ventus runs on\n"
+      "register pairs.\n\n";
   out += fmt::format("{} instructions:", all.size());
   for (size_t i = 0; i < group_order.size(); ++i)
     out += fmt::format("{} {} {}", i ? "," : "", group_order[i], per_group[group_order[i]]);

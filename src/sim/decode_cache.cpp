@@ -20,10 +20,14 @@ void truncated_instruction(Exec&, const Insn& in) {
 }
 void prefix_without_instruction(Exec&, const Insn& in) {
   fault(
-      fmt::format("a prefix (regext, regexti, prefix, prefixi, prefix.mem) is followed by "
-                  "{:#010x}, which it cannot extend (another prefix, a 64-bit instruction or no "
-                  "instruction)",
+      fmt::format("a prefix (regext, regexti, regpair, regpairi, prefix, prefixi, prefix.mem) "
+                  "is followed by {:#010x}, which it cannot extend (another prefix, a 64-bit "
+                  "instruction or no instruction)",
                   in.raw));
+}
+void no_pair_form(Exec&, const Insn& in) {
+  fault(fmt::format("{} has no 64-bit pair form (a pair prefix precedes it)",
+                    isa::info(in.op).mnemonic));
 }
 // What PREFIX / PREFIXI / PREFIX_MEMORY ask of an instruction that cannot do it.
 void source_modifiers_refused(Exec&, const Insn& in) { fault(source_modifiers_problem(in)); }
@@ -32,8 +36,8 @@ void memory_prefix_refused(Exec&, const Insn& in) {
                     "vlw12d.v, vlw_global.v ...); {} is none",
                     isa::info(in.op).mnemonic));
 }
-void pair_refused(Exec&, const Insn& in) {
-  fault(fmt::format("the prefix's pair bit (64-bit register pairs) is not supported for {}",
+void pair_with_modifiers_refused(Exec&, const Insn& in) {
+  fault(fmt::format("ABS/NEG together with the pair bit: {} has no such form",
                     isa::info(in.op).mnemonic));
 }
 void missing_scalar_register(Exec&, const Insn& in) {
@@ -79,7 +83,11 @@ bool is_prefix(isa::Op op) {
 SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
   if (prefix.op == isa::Op::PREFIX_MEMORY)
     return is_thread_memory(in.op) ? &prefixed_thread_memory : &memory_prefix_refused;
-  if (in.pair) return &pair_refused;
+  if (in.pair) {
+    if (in.abs | in.neg) return &pair_with_modifiers_refused;
+    const SemanticsFn pair_form = pair_semantics(in.op);
+    return pair_form ? pair_form : &no_pair_form;
+  }
   if (in.abs | in.neg)
     return source_modifiers_problem(in).empty() ? &with_source_modifiers : &source_modifiers_refused;
   return kSemantics[static_cast<size_t>(in.op)];
@@ -170,7 +178,7 @@ std::string disassemble(const CachedInsn& entry, uint32_t pc) {
   const auto printed =
       entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.word(), pc);
   const auto prefix = entry.prefixed ? isa::prefix_info(entry.prefix_word) : std::nullopt;
-  if (printed && prefix && prefix->op != isa::Op::REGEXT && prefix->op != isa::Op::REGEXTI)
+  if (printed && prefix && isa::is_modifier_prefix(prefix->op))
     return text + printed->text() + " # " +
            isa::prefixed_text(*prefix, entry.insn.raw, pc).value_or("");
   if (printed) return text + printed->text();

@@ -30,6 +30,9 @@ void with_source_modifiers(Exec& ctx, const Insn& in);  // the row's semantics o
 // instructions with the prefix's space, width and address form.
 bool is_thread_memory(isa::Op op);
 void prefixed_thread_memory(Exec& ctx, const Insn& in);
+// The 64-bit register-pair form of a row (Insn::pair set by a regpair/regpairi or PREFIX
+// prefix), or nullptr when the row has none (semantics/pair.cpp).
+SemanticsFn pair_semantics(isa::Op op);
 
 }  // namespace ventus::sim
 

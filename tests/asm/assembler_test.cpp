@@ -417,6 +417,26 @@ TEST(Errors, TypicalMistakes) {
   for (const auto& [source, message] : cases) EXPECT_EQ(assembly_error(source), message) << source;
 }
 
+// Register pairs (RV64I/RV64A, 12D) must start at an even register; the offsets of the
+// explicit-space series are 10 bits; the 64-bit shifts take a 6-bit amount.
+TEST(Errors, RegisterPairsAndV2025Operands) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"addw a1, a2, a4\n", "test.s:1:6: error: 'addw' names a 64-bit register pair here, which must start at an even register; 'a1' is odd (syntax: addw rdp,rs1p,rs2p)"},
+      {"ld a0, 0(a3)\n", "test.s:1:10: error: 'ld' names a 64-bit register pair here, which must start at an even register; 'a3' is odd (syntax: ld rd,simm12(rs1p))"},
+      {"amoadd.d a0, a1, (s1)\n", "test.s:1:19: error: 'amoadd.d' names a 64-bit register pair here, which must start at an even register; 's1' is odd (syntax: amoadd.d rd,rs2,(rs1p))"},
+      {"vlw12d.v v1, 0(v3)\n", "test.s:1:16: error: 'vlw12d.v' names a 64-bit register pair here, which must start at an even register; 'v3' is odd (syntax: vlw12d.v vd,simm12(vs1p))"},
+      {"vlw_global.v v1, 512(v2)\n", "test.s:1:18: error: immediate out of range for 'vlw_global.v': value 512 out of range [-512, 511]"},
+      {"slliw a0, a0, 64\n", "test.s:1:15: error: immediate out of range for 'slliw': value 64 out of range [0, 63]"},
+  };
+  for (const auto& [source, message] : cases) EXPECT_EQ(assembly_error(source), message) << source;
+  // Encodings: the standard RV64 ones, shamt bit 5 in bit 25, the space in bits 31:30.
+  EXPECT_EQ(test::text_words("addw a0, a2, a4\nslliw a0, a2, 33\nld a1, -4(a2)\n"),
+            (std::vector<uint32_t>{0x00e6053b, 0x0216151b, 0xffc63583}));
+  EXPECT_EQ(test::text_words("vlw_global.v v1, -1(v2)\nvsw_local.v v3, 5(v4)\nvlw_private.v v1, 0(v2)\n"
+                             "vlw12d.v v1, 8(v2)\n"),
+            (std::vector<uint32_t>{0x7ff120f7, 0xc03262f7, 0x800120f7, 0x008120eb}));
+}
+
 TEST(Errors, AllErrorsOfAFileAreReportedUpToTheLimit) {
   std::string source;
   for (int i = 0; i < 5; ++i) source += "bogus a0\n";

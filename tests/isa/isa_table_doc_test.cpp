@@ -52,6 +52,14 @@ TEST(IsaTableDoc, ExtensionGroups) {
   EXPECT_EQ(group(Op::VBEQ), "Ventus");
   EXPECT_EQ(group(Op::VLW12_V), "Ventus");
   EXPECT_EQ(group(Op::VSW_V), "Ventus");
+  EXPECT_EQ(group(Op::ADDW), "RV64I");
+  EXPECT_EQ(group(Op::SRAIW), "RV64I");
+  EXPECT_EQ(group(Op::LD), "RV64I");
+  EXPECT_EQ(group(Op::SD), "RV64I");
+  EXPECT_EQ(group(Op::AMOMAXU_D_AQRL), "RV64A");
+  EXPECT_EQ(group(Op::LR_D), "RV64A");
+  EXPECT_EQ(group(Op::VLW12D_V), "Ventus");
+  EXPECT_EQ(group(Op::VSB_LOCAL_V), "Ventus");
 }
 
 TEST(IsaTableDoc, SyntaxStrings) {

@@ -92,6 +92,22 @@ TEST_P(Kernels, PrefixExample) {
   }
 }
 
+// 64-bit addresses: negative offsets make the high word of the per-thread sum carry.
+TEST_P(Kernels, Addr64Gather) {
+  const rt::Program program = program_from({"examples/addr64.s"});
+  const uint32_t size = 600, origin = 300, n = 555;
+  Random r{9};
+  std::vector<int32_t> src(size), offset(n);
+  for (int32_t& v : src) v = static_cast<int32_t>(r.next());
+  for (int32_t& o : offset) o = static_cast<int32_t>(r.below(size)) - static_cast<int32_t>(origin);
+  rt::Buffer dsrc = rt::Buffer::from(device_, src), doffset = rt::Buffer::from(device_, offset),
+             ddst(device_, 4 * n);
+  rt::launch(device_, program, "gather64", rt::Range(576), rt::Range(2 * threads()),
+             {dsrc, doffset, ddst, int32_t(origin), int32_t(n)}, options());
+  const std::vector<int32_t> got = ddst.download<int32_t>();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], src[origin + offset[i]]) << i;
+}
+
 TEST_P(Kernels, ReduceWithBarriersAndLocalMemory) {
   const rt::Program program = program_from({"bench/kernels/reduce.s"});
   const uint32_t local = 8 * threads(), groups = 6, n = local * groups;

@@ -191,6 +191,11 @@ TEST(Listing, InstructionTextUsesThePreviousWord) {
   EXPECT_EQ(listing::instruction_text(0x022180d7, 0, extended, 0x00000013, true),
             "vadd.vv\tv1, v2, v3");
   EXPECT_EQ(listing::instruction_text(0xffffffff, 0, plain, 0, false), "<unknown>");
+  // regpair/regpairi extend registers as regext/regexti do (same immediates as above).
+  EXPECT_EQ(listing::instruction_text(0x022180d7, 0, extended, 0x0410500b, true),
+            "vadd.vv\tv33, v34, v3");
+  EXPECT_EQ(listing::instruction_text(0x022230d7, 0, extended, 0x0c10700b, true),
+            "vadd.vi\tv33, v2, 100");
 }
 
 TEST(Listing, SymbolTable) {

@@ -125,6 +125,34 @@ TEST(Prefix, MemoryWidthSpaceAndAddressPair) {
   EXPECT_EQ(word, input[4 * 3 + 1]);
 }
 
+// The pair bit: the same 64-bit pair forms as regpair (a carry from the low word into
+// the high one shows that the operands are pairs).
+TEST(Prefix, PairBitSelectsThePairForm) {
+  Fixture f;
+  const auto r = f.run(R"(
+    vmv.v.i v8, -1
+    vid.v v9                   # {v9:v8} = (lane << 32) | 0xffffffff
+    vmv.v.i v12, 1
+    vmv.v.i v13, 0             # {v13:v12} = 1
+    prefix pair=1
+    vadd.vv v4, v8, v12
+    li s0, 0x90001000
+    vid.v v1
+    vsll.vi v1, v1, 2
+    vadd.vx v1, v1, s0
+    vsw12.v v4, 0(v1)
+    vsw12.v v5, 32(v1)
+    endprg x0, x0, x0
+)");
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const auto out = read_words(f.device, kOut, 16);
+  for (unsigned lane = 0; lane < kLanes; ++lane) {
+    const uint64_t sum = ((uint64_t{lane} << 32) | 0xffffffffu) + 1;
+    EXPECT_EQ(out[lane], static_cast<uint32_t>(sum)) << lane;
+    EXPECT_EQ(out[8 + lane], static_cast<uint32_t>(sum >> 32)) << lane;
+  }
+}
+
 TEST(Prefix, Faults) {
   struct Case {
     const char* source;
@@ -138,7 +166,8 @@ TEST(Prefix, Faults) {
       {"prefix abs=1, neg=2\nvfadd.vv v1, v2, v2\n", "which are the same register"},
       {"prefix neg=1\nvmax.vv v1, v2, v2\n", "which are the same register"},
       {"prefix.mem width=1\nvlb12.v v1, 0(v2)\n", "64-bit PREFIX_MEMORY width needs a word load"},
-      {"prefix pair=1\nadd t0, t0, t1\n", "pair bit (64-bit register pairs) is not supported"},
+      {"prefix pair=1\nadd t0, t0, t1\n", "add has no 64-bit pair form"},
+      {"prefix pair=1, neg=1\nvadd.vv v4, v8, v12\n", "ABS/NEG together with the pair bit"},
       {"prefix\nprefix\n", "which it cannot extend"},
       {"prefix.mem\nv64add.i32 v1, v2, v3\n", "which it cannot extend"},
   };

@@ -301,7 +301,7 @@ TEST(SimFaults, MessagesAndRecovery) {
        0x20000000},
       {"li t0, 0x20\nvmv.v.x v1, t0\nvlw12.v v2, 0(v1)\n", "private address 0x00000020",
        0x80000008},
-      {"regpair zero, zero, 1\naddi t0, t0, 1\n", "regpair", 0x80000000},
+      {"regpair zero, zero, 1\naddi t0, t0, 1\n", "addi has no 64-bit pair form", 0x80000004},
       {"li t0, 5\nvsetvli t1, t0, e64, m1\n", "unsupported vtype", 0x80000004},
       {"regext zero, zero, 2\naddi t0, t0, 1\n", "scalar register x69 does not exist", 0x80000004},
       {"regext zero, zero, 1\nregext zero, zero, 1\n", "which it cannot extend", 0x80000004},

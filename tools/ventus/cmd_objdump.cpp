@@ -61,7 +61,8 @@ ventus::cli::Registration reg(20, [](CLI::App& app) {
   sub->add_flag("--raw", args->raw, "the file holds raw little-endian instruction words");
   sub->add_option("--base", args->base, "address of the first raw word")->capture_default_str();
   sub->add_flag("-X,--extended-registers", args->extended_registers,
-                "show register numbers extended by a preceding regext/regexti (v33, not v1)");
+                "show register numbers extended by a preceding regext/regexti/regpair/regpairi (v33, "
+                "not v1)");
   sub->add_flag("-M,--no-aliases", args->no_aliases, "print real instructions instead of aliases (li, mv, ret...)");
   sub->add_flag("-d,--disassemble", args->disassemble, "disassemble (default unless -t/-h/-s is given)");
   sub->add_flag("-t,--syms", args->symbols, "print the symbol table");

@@ -108,10 +108,10 @@ VT_SEM(REGEXTI) {
   fault("internal error: regexti executed without the instruction it extends");
 }
 VT_SEM(REGPAIR) {
-  fault("regpair (64-bit register pairs of the older guide) is not supported by this simulator");
+  fault("internal error: regpair executed without the instruction it extends");
 }
 VT_SEM(REGPAIRI) {
-  fault("regpairi (64-bit register pairs of the older guide) is not supported by this simulator");
+  fault("internal error: regpairi executed without the instruction it extends");
 }
 
 }  // namespace ventus::sim
