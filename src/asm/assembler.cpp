@@ -950,7 +950,7 @@ class Assembler {
     const bool is_prefix =
         op == isa::Op::PREFIX || op == isa::Op::PREFIXI || op == isa::Op::PREFIX_MEMORY;
     return is_prefix && last.chunk == current_chunk_ && last.offset + 4 == offset() ? &last
-                                                                                     : nullptr;
+                                                                                    : nullptr;
   }
 
   // Registers above 31 (and a wide .vi immediate) after an explicit prefix: their high bits go
@@ -984,8 +984,8 @@ class Assembler {
         put("imm", immediate->prefix_hi);
       }
     } else if (wide_immediate) {
-      fail(loc, fmt::format("an immediate beyond 5 bits needs prefixi, not '{}'",
-                            prefix.row->mnemonic));
+      fail(loc,
+           fmt::format("an immediate beyond 5 bits needs prefixi, not '{}'", prefix.row->mnemonic));
     } else if (!has_immediate && reads_destination_field(row)) {
       ext[3] = ext[0];
     }
@@ -1031,7 +1031,8 @@ class Assembler {
       if (eq == std::string::npos)
         op.fixed = 1;
       else
-        op.expr = expression({t.text.substr(eq + 1), t.column + static_cast<int>(eq) + 1}, loc.line);
+        op.expr =
+            expression({t.text.substr(eq + 1), t.column + static_cast<int>(eq) + 1}, loc.line);
       insn.operands.push_back(std::move(op));
     }
   }
@@ -1217,7 +1218,8 @@ class Assembler {
                          : fmt::format("branch target out of range: offset {}", why.substr(6)));
       } else if (op.kind == OperandKind::Modifier) {
         if (!isa::operand_fits(slot, value, &why))
-          fail(op.expr->loc, fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
+          fail(op.expr->loc,
+               fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
       } else if (!isa::operand_fits(slot, value, &why)) {
         const bool widenable =
             op.kind == OperandKind::Simm5 && insn.row->cls == isa::InsnClass::Vector;

@@ -11,8 +11,8 @@ namespace {
 // beyond the architecture, a prefix that extends nothing.
 void illegal_instruction(Exec&, const Insn& in) {
   if (isa::instruction_length(in.raw) == 8)
-    fault(fmt::format("illegal instruction: {:#018x} is not a Ventus 64-bit instruction",
-                      in.word()));
+    fault(
+        fmt::format("illegal instruction: {:#018x} is not a Ventus 64-bit instruction", in.word()));
   fault(fmt::format("illegal instruction: {:#010x} is not a Ventus instruction", in.raw));
 }
 void truncated_instruction(Exec&, const Insn& in) {
@@ -30,11 +30,14 @@ void no_pair_form(Exec&, const Insn& in) {
                     isa::info(in.op).mnemonic));
 }
 // What PREFIX / PREFIXI / PREFIX_MEMORY ask of an instruction that cannot do it.
-void source_modifiers_refused(Exec&, const Insn& in) { fault(source_modifiers_problem(in)); }
+void source_modifiers_refused(Exec&, const Insn& in) {
+  fault(source_modifiers_problem(in));
+}
 void memory_prefix_refused(Exec&, const Insn& in) {
-  fault(fmt::format("prefix.mem applies only to per-thread loads and stores (vlw12.v, vlw.v, "
-                    "vlw12d.v, vlw_global.v ...); {} is none",
-                    isa::info(in.op).mnemonic));
+  fault(
+      fmt::format("prefix.mem applies only to per-thread loads and stores (vlw12.v, vlw.v, "
+                  "vlw12d.v, vlw_global.v ...); {} is none",
+                  isa::info(in.op).mnemonic));
 }
 void pair_with_modifiers_refused(Exec&, const Insn& in) {
   fault(fmt::format("ABS/NEG together with the pair bit: {} has no such form",
@@ -89,7 +92,8 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
     return pair_form ? pair_form : &no_pair_form;
   }
   if (in.abs | in.neg)
-    return source_modifiers_problem(in).empty() ? &with_source_modifiers : &source_modifiers_refused;
+    return source_modifiers_problem(in).empty() ? &with_source_modifiers
+                                                : &source_modifiers_refused;
   return kSemantics[static_cast<size_t>(in.op)];
 }
 
@@ -175,8 +179,9 @@ std::string disassemble(const CachedInsn& entry, uint32_t pc) {
     text = (p ? p->text() : fmt::format("{:#010x}", entry.prefix_word)) + "; ";
     pc += 4;
   }
-  const auto printed =
-      entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.word(), pc);
+  const auto printed = entry.insn.op == isa::Op::Count
+                           ? std::nullopt
+                           : isa::print_instruction(entry.insn.word(), pc);
   const auto prefix = entry.prefixed ? isa::prefix_info(entry.prefix_word) : std::nullopt;
   if (printed && prefix && isa::is_modifier_prefix(prefix->op))
     return text + printed->text() + " # " +

@@ -36,8 +36,11 @@ RowCase row_case(std::string_view mnemonic) {
   std::string_view name = mnemonic.substr(3, dot - 3);  // after "v64"
   c.fp = name.front() == 'f';
   if (c.fp) name.remove_prefix(1);
-  c.kind = name == "add" ? Kind::Add : name == "sub" ? Kind::Sub : name == "mul" ? Kind::Mul
-           : name == "min" ? Kind::Min : Kind::Max;
+  c.kind = name == "add"   ? Kind::Add
+           : name == "sub" ? Kind::Sub
+           : name == "mul" ? Kind::Mul
+           : name == "min" ? Kind::Min
+                           : Kind::Max;
   c.bits = static_cast<unsigned>(std::stoul(std::string(mnemonic.substr(dot + 2))));
   return c;
 }
@@ -129,9 +132,10 @@ uint32_t fp_reference(Kind k, uint32_t a, uint32_t b, unsigned bits, uint32_t rm
 uint32_t random_element(std::mt19937& rng, unsigned bits, bool fp) {
   const uint32_t r = rng();
   if (!fp || rng() % 4 != 0) return r;
-  static constexpr uint32_t k32[] = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
-                                     0x7f800001u, 0x00000001u, 0x00800000u, 0x7f7fffffu, 0x3f800000u};
-  static constexpr uint32_t k16[] = {0, 0x8000u, 0x7c00u, 0xfc00u, 0x7e00u,
+  static constexpr uint32_t k32[] = {0,           0x80000000u, 0x7f800000u, 0xff800000u,
+                                     0x7fc00000u, 0x7f800001u, 0x00000001u, 0x00800000u,
+                                     0x7f7fffffu, 0x3f800000u};
+  static constexpr uint32_t k16[] = {0,       0x8000u, 0x7c00u, 0xfc00u, 0x7e00u,
                                      0x7c01u, 0x0001u, 0x0400u, 0x7bffu, 0x3c00u};
   return bits == 32 ? k32[r % 10] : (r & 0xffff0000u) | k16[r % 10];
 }
@@ -198,13 +202,15 @@ TEST(Compute64, EveryRowAgainstHostReference) {
                  << 8 * byte;
           want[lane] = r;
         } else if (c.bits == 16) {
-          const uint32_t ha = (opsel & 2 ? a >> 16 : a) & 0xffff, hb = (opsel & 1 ? b >> 16 : b) & 0xffff;
-          const uint32_t r =
-              c.fp ? fp_reference(c.kind, fp_mod(ha, abs_a, neg_a), fp_mod(hb, abs_b, neg_b), 16, rm, flags)
-                   : int_reference(c.kind, ha, hb, 16, abs_a, neg_a, abs_b, neg_b);
+          const uint32_t ha = (opsel & 2 ? a >> 16 : a) & 0xffff,
+                         hb = (opsel & 1 ? b >> 16 : b) & 0xffff;
+          const uint32_t r = c.fp ? fp_reference(c.kind, fp_mod(ha, abs_a, neg_a),
+                                                 fp_mod(hb, abs_b, neg_b), 16, rm, flags)
+                                  : int_reference(c.kind, ha, hb, 16, abs_a, neg_a, abs_b, neg_b);
           want[lane] = opsel & 4 ? (old & 0xffff) | r << 16 : (old & 0xffff0000u) | r;
         } else {
-          want[lane] = c.fp ? fp_reference(c.kind, fp_mod(a, abs_a, neg_a), fp_mod(b, abs_b, neg_b), 32, rm, flags)
+          want[lane] = c.fp ? fp_reference(c.kind, fp_mod(a, abs_a, neg_a), fp_mod(b, abs_b, neg_b),
+                                           32, rm, flags)
                             : int_reference(c.kind, a, b, 32, abs_a, neg_a, abs_b, neg_b);
         }
       }
@@ -213,7 +219,8 @@ TEST(Compute64, EveryRowAgainstHostReference) {
         ASSERT_EQ(w.v[vd][lane], want[lane])
             << row.mnemonic << " lane " << lane << " abs " << abs << " neg " << neg << " opsel "
             << opsel << " rm " << rm << std::hex << " vs2 " << before_vs2[lane] << " vs1 "
-            << before_vs1[lane] << std::dec << " regs " << vd << " " << vs1 << " " << vs2 << std::hex << " mask " << w.mask << " trial " << std::dec << trial;
+            << before_vs1[lane] << std::dec << " regs " << vd << " " << vs1 << " " << vs2
+            << std::hex << " mask " << w.mask << " trial " << std::dec << trial;
       ASSERT_EQ(w.fflags, flags) << row.mnemonic << " rm " << rm;
     }
   }

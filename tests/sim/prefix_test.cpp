@@ -12,7 +12,9 @@ namespace {
 constexpr uint32_t kIn = 0x90000000, kOut = 0x90001000;
 constexpr unsigned kLanes = 8;
 
-uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
+uint32_t bits_of(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
 
 struct Fixture {
   Fixture() {

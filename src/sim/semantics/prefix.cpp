@@ -58,21 +58,24 @@ std::string source_modifiers_problem(const isa::Decoded& in) {
   for (int slot = 1; slot <= 3; ++slot) {
     if (!(((in.abs | in.neg) >> (slot - 1)) & 1)) continue;
     if (!source_slot(row, slot))
-      return fmt::format("ABS/NEG bit {} names source operand {}, which {} does not have",
-                         slot - 1, slot, row.mnemonic);
+      return fmt::format("ABS/NEG bit {} names source operand {}, which {} does not have", slot - 1,
+                         slot, row.mnemonic);
   }
   // The modifiers are applied to the register itself: two sources in one register must ask
   // for the same (vmax.vv v2, v1, v1 with NEG on one of them cannot be done).
-  const auto modifiers = [&](int slot) { return ((in.abs >> (slot - 1)) & 1) | ((in.neg >> (slot - 1)) & 1) << 1; };
+  const auto modifiers = [&](int slot) {
+    return ((in.abs >> (slot - 1)) & 1) | ((in.neg >> (slot - 1)) & 1) << 1;
+  };
   for (int a = 1; a <= 3; ++a)
     for (int b = a + 1; b <= 3; ++b) {
       const isa::OperandSlot *sa = source_slot(row, a), *sb = source_slot(row, b);
       if (!sa || !sb || modifiers(a) == modifiers(b)) continue;
       if (isa::is_vector_register_kind(sa->kind) == isa::is_vector_register_kind(sb->kind) &&
           source_register(in, a) == source_register(in, b))
-        return fmt::format("ABS/NEG differ for source operands {} and {} of {}, which are the "
-                           "same register",
-                           a, b, row.mnemonic);
+        return fmt::format(
+            "ABS/NEG differ for source operands {} and {} of {}, which are the "
+            "same register",
+            a, b, row.mnemonic);
     }
   return "";
 }
@@ -112,8 +115,8 @@ void with_source_modifiers(Exec& ctx, const Insn& in) {
     // The destination is written only in the lanes the instruction acts on: a source it
     // also writes could not be put back, so the pair is refused.
     if (vector_destination && reg < in.rd + regs && in.rd < reg + regs)
-      fault(fmt::format("ABS/NEG source v{} of {} overlaps its destination v{}", reg,
-                        row.mnemonic, in.rd));
+      fault(fmt::format("ABS/NEG source v{} of {} overlaps its destination v{}", reg, row.mnemonic,
+                        in.rd));
     k.regs = regs;
     for (unsigned r = 0; r < regs; ++r)
       for (unsigned lane = 0; lane < kMaxLanes; ++lane) {
