@@ -232,8 +232,8 @@ struct Decoded {
   uint32_t raw_hi = 0;    // the second (high) word of a 64-bit instruction
   uint64_t word() const { return raw | uint64_t{raw_hi} << 32; }
 };
-// Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd@.. -> rd, ...), and
-// modifiers named abs, neg and pair fill those fields.
+// Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd -> rd, vs1 -> rs1,
+// vs2 -> rs2, vs3 -> rs3), and modifiers named abs, neg and pair fill those fields.
 std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
 // decode() of the instruction after a prefix, with the prefix's modifiers folded in.
 std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix);

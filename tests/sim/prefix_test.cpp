@@ -63,10 +63,13 @@ TEST(Prefix, AbsNegOnVectorAndScalarSources) {
     sw a0, 96(s0)
     sw a3, 100(s0)
     sw a2, 104(s0)             # the sources are unchanged after the prefixed instruction
+    prefix neg=1
+    fadd.s zero, zero, a2      # -x0 is -0.0 for the instruction; x0 stays 0
+    sw zero, 108(s0)
     endprg x0, x0, x0
 )");
   ASSERT_TRUE(r.ok()) << fault_text(r);
-  const auto out = read_words(f.device, kOut, 27);
+  const auto out = read_words(f.device, kOut, 28);
   for (unsigned lane = 0; lane < kLanes; ++lane) {
     EXPECT_EQ(out[lane], bits_of(static_cast<float>(lane) + 1.5f)) << lane;
     EXPECT_EQ(out[8 + lane], 300u - lane) << lane;
@@ -75,6 +78,7 @@ TEST(Prefix, AbsNegOnVectorAndScalarSources) {
   EXPECT_EQ(out[24], bits_of(-3.0f));
   EXPECT_EQ(out[25], bits_of(-4.0f));
   EXPECT_EQ(out[26], bits_of(1.0f));
+  EXPECT_EQ(out[27], 0u);
 }
 
 // PREFIX_MEMORY: 128-bit loads and stores into v8..v11 from consecutive words, the global

@@ -88,49 +88,55 @@ void with_source_modifiers(Exec& ctx, const Insn& in) {
   const unsigned regs = row.cls == InsnClass::Float ? 1 : w.vcfg.lmul;
   const bool vector_destination =
       !row.operands.empty() && row.operands.front().kind == OperandKind::Vd;
-  Saved saved[3];
-  unsigned count = 0;
-  bool done[256 + 64] = {};
+  // Checked before any register changes, so that a fault leaves the sources as they were.
   for (int slot = 1; slot <= 3; ++slot) {
-    const bool abs = (in.abs >> (slot - 1)) & 1, neg = (in.neg >> (slot - 1)) & 1;
-    if (!abs && !neg) continue;
-    const isa::OperandSlot& s = *source_slot(row, slot);
+    if (!(((in.abs | in.neg) >> (slot - 1)) & 1)) continue;
     const unsigned reg = source_register(in, slot);
-    Saved& k = saved[count];
-    k.vector = isa::is_vector_register_kind(s.kind);
-    k.reg = reg;
-    if (!k.vector) {
+    if (!isa::is_vector_register_kind(source_slot(row, slot)->kind)) {
       if (reg >= kNumXRegs) fault(fmt::format("scalar register x{} does not exist", reg));
-      if (done[256 + reg]) continue;
-      done[256 + reg] = true;
-      k.x = w.x[reg];
-      w.x[reg] = modify(k.x, bits, fp, abs, neg);
-      ++count;
       continue;
     }
     if (reg % regs != 0 || reg + regs > kNumVRegs)
       fault(fmt::format("v{} is not a valid group of {} register(s)", reg, regs));
-    if (done[reg]) continue;
-    done[reg] = true;
     // The destination is written only in the lanes the instruction acts on: a source it
     // also writes could not be put back, so the pair is refused.
     if (vector_destination && reg < in.rd + regs && in.rd < reg + regs)
       fault(fmt::format("ABS/NEG source v{} of {} overlaps its destination v{}", reg, row.mnemonic,
                         in.rd));
+  }
+  Saved saved[3];
+  unsigned count = 0;
+  bool done[kNumVRegs + kNumXRegs] = {};  // a register named by two sources changes once
+  for (int slot = 1; slot <= 3; ++slot) {
+    const bool abs = (in.abs >> (slot - 1)) & 1, neg = (in.neg >> (slot - 1)) & 1;
+    if (!abs && !neg) continue;
+    const unsigned reg = source_register(in, slot);
+    const bool vector = isa::is_vector_register_kind(source_slot(row, slot)->kind);
+    if (done[vector ? reg : kNumVRegs + reg]) continue;
+    done[vector ? reg : kNumVRegs + reg] = true;
+    Saved& k = saved[count++];
+    k.vector = vector;
+    k.reg = reg;
+    if (!vector) {
+      k.x = w.x[reg];
+      w.x[reg] = modify(k.x, bits, fp, abs, neg);
+      continue;
+    }
     k.regs = regs;
     for (unsigned r = 0; r < regs; ++r)
       for (unsigned lane = 0; lane < kMaxLanes; ++lane) {
         k.v[r][lane] = w.v[reg + r][lane];
         w.v[reg + r][lane] = modify(k.v[r][lane], bits, fp, abs, neg);
       }
-    ++count;
   }
   const auto restore = [&] {
     for (unsigned i = 0; i < count; ++i) {
       const Saved& k = saved[i];
       if (!k.vector) {
-        // A scalar destination is always written: it keeps the result.
-        if (!(k.reg == in.rd && row.operands.front().kind == OperandKind::Rd)) w.x[k.reg] = k.x;
+        // A scalar destination is always written: it keeps the result (x0 is put back to 0).
+        const bool result =
+            k.reg == in.rd && k.reg != 0 && row.operands.front().kind == OperandKind::Rd;
+        if (!result) w.x[k.reg] = k.x;
         continue;
       }
       for (unsigned r = 0; r < k.regs; ++r)
