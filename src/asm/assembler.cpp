@@ -914,10 +914,6 @@ class Assembler {
                                 row.cls == isa::InsnClass::Vector && known &&
                                 (*known < -16 || *known > 15) && *known >= -1024 && *known <= 1023;
     PendingInsn* explicit_prefix = previous_prefix();
-    if (explicit_prefix && row.length == 8)
-      fail(loc, fmt::format("'{}' cannot apply to the 64-bit instruction '{}' (its register fields "
-                            "are 8 bits wide already)",
-                            explicit_prefix->row->mnemonic, row.mnemonic));
     if ((ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) && explicit_prefix) {
       merge_into_prefix(*explicit_prefix, row, ext, immediate, known, wide_immediate, loc);
     } else if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {

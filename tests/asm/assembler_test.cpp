@@ -529,9 +529,6 @@ TEST(Prefixes, HighRegisterBitsMergeIntoAnExplicitPrefix) {
             std::string::npos);
   EXPECT_NE(assembly_error("prefix\nvadd.vi v1, v1, 300\n").find("needs prefixi"),
             std::string::npos);
-  EXPECT_NE(assembly_error("prefix.mem width=3\nv64add.i32 v1, v2, v3\n")
-                .find("'prefix.mem' cannot apply to the 64-bit instruction 'v64add.i32'"),
-            std::string::npos);
 }
 
 TEST(Comments, HashSlashAndSemicolonSeparators) {

@@ -175,7 +175,7 @@ TEST(Prefix, Faults) {
       {"prefix pair=1\nadd t0, t0, t1\n", "add has no 64-bit pair form"},
       {"prefix pair=1, neg=1\nvadd.vv v4, v8, v12\n", "ABS/NEG together with the pair bit"},
       {"prefix\nprefix\n", "which it cannot extend"},
-      {".word 0x00002077  # prefix.mem\nv64add.i32 v1, v2, v3\n", "which it cannot extend"},
+      {"prefix.mem\nv64add.i32 v1, v2, v3\n", "which it cannot extend"},
   };
   for (const Case& c : cases) {
     Fixture f;
