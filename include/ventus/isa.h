@@ -198,6 +198,22 @@ struct RegExt {
   static RegExt from_regexti(uint32_t imm12);
 };
 
+// What a prefix word says about the instruction after it: regext/regexti (register and
+// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
+// (extension, address space, width, 64-bit address). docs/isa.md, "Prefixes".
+struct PrefixInfo {
+  Op op = Op::Count;
+  RegExt ext;
+  uint8_t pair = 0, abs = 0, neg = 0;
+  uint8_t mem_space = 0, mem_words = 1, mem_pair = 0;
+};
+// nullopt for a word that is none of these.
+std::optional<PrefixInfo> prefix_info(uint32_t word);
+// PREFIX, PREFIXI, PREFIX_MEMORY: the prefixes whose effect listings show after a '#'.
+inline bool is_modifier_prefix(Op op) {
+  return op == Op::PREFIX || op == Op::PREFIXI || op == Op::PREFIX_MEMORY;
+}
+
 // Decoded operands in a form every tool uses.
 struct Decoded {
   Op op = Op::Count;
@@ -217,9 +233,11 @@ struct Decoded {
   uint32_t raw_hi = 0;    // the second (high) word of a 64-bit instruction
   uint64_t word() const { return raw | uint64_t{raw_hi} << 32; }
 };
-// Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd@.. -> rd, ...), and
-// modifiers named abs, neg and pair fill those fields.
+// Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd -> rd, vs1 -> rs1,
+// vs2 -> rs2, vs3 -> rs3), and modifiers named abs, neg and pair fill those fields.
 std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
+// decode() of the instruction after a prefix, with the prefix's modifiers folded in.
+std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix);
 
 // CSRs.
 struct CsrInfo {

@@ -97,6 +97,9 @@ struct PendingInsn {
   uint32_t offset;
   const isa::InsnInfo* row;
   std::vector<PendingOperand> operands;
+  // An explicit prefix/prefixi/prefix.mem: the register (and immediate) extension the next
+  // instruction needs, merged into its fields in pass 2.
+  uint64_t merged = 0, merged_mask = 0;
 };
 
 struct PendingData {
@@ -910,7 +913,10 @@ class Assembler {
     const bool wide_immediate = immediate && immediate->kind == OperandKind::Simm5 &&
                                 row.cls == isa::InsnClass::Vector && known &&
                                 (*known < -16 || *known > 15) && *known >= -1024 && *known <= 1023;
-    if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {
+    PendingInsn* explicit_prefix = previous_prefix();
+    if ((ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) && explicit_prefix) {
+      merge_into_prefix(*explicit_prefix, row, ext, immediate, known, wide_immediate, loc);
+    } else if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {
       uint32_t prefix;
       if (has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5)) {
         if (ext[1] | ext[3])
@@ -934,6 +940,59 @@ class Assembler {
     insn.offset = offset();
     emit_bytes(&row.match, row.length, loc);  // little-endian: the low word first
     pending_insns_.push_back(std::move(insn));
+  }
+
+  // The explicit prefix/prefixi/prefix.mem emitted just before this point, if any.
+  PendingInsn* previous_prefix() {
+    if (pending_insns_.empty()) return nullptr;
+    PendingInsn& last = pending_insns_.back();
+    const isa::Op op = last.row->op;
+    const bool is_prefix =
+        op == isa::Op::PREFIX || op == isa::Op::PREFIXI || op == isa::Op::PREFIX_MEMORY;
+    return is_prefix && last.chunk == current_chunk_ && last.offset + 4 == offset() ? &last
+                                                                                    : nullptr;
+  }
+
+  // Registers above 31 (and a wide .vi immediate) after an explicit prefix: their high bits go
+  // into the prefix's fields rather than into a regext of their own (which would leave the
+  // prefix without its instruction).
+  void merge_into_prefix(PendingInsn& prefix, const isa::InsnInfo& row, uint32_t (&ext)[4],
+                         PendingOperand* immediate, std::optional<int64_t> known,
+                         bool wide_immediate, const Loc& loc) {
+    const isa::Op op = prefix.row->op;
+    const auto put = [&](const char* key, uint32_t value) {
+      if (!value) return;
+      const isa::OperandSlot* slot = nullptr;
+      for (const isa::OperandSlot& s : prefix.row->operands)
+        if (s.kind == OperandKind::Modifier && s.key == key) slot = &s;
+      if (!slot)
+        fail(loc, fmt::format("'{}' has no '{}' field for the registers of '{}'",
+                              prefix.row->mnemonic, key, row.mnemonic));
+      prefix.merged = isa::set_operand(prefix.merged, *slot, value);
+      prefix.merged_mask = isa::set_operand(prefix.merged_mask, *slot, -1);
+    };
+    const bool has_immediate =
+        has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5);
+    if (has_immediate && op == isa::Op::PREFIXI) {
+      if (ext[1] | ext[3])
+        fail(loc, fmt::format("'{}' has a 5-bit immediate: prefixi can extend only rd/vd and "
+                              "rs2/vs2",
+                              row.mnemonic));
+      if (immediate && known) {
+        immediate->after_regexti = true;
+        immediate->prefix_hi = static_cast<uint32_t>(*known >> 5) & 0x3f;
+        put("imm", immediate->prefix_hi);
+      }
+    } else if (wide_immediate) {
+      fail(loc,
+           fmt::format("an immediate beyond 5 bits needs prefixi, not '{}'", prefix.row->mnemonic));
+    } else if (!has_immediate && reads_destination_field(row)) {
+      ext[3] = ext[0];
+    }
+    put("rd", ext[0]);
+    put("rs1", ext[1]);
+    put("rs2", ext[2]);
+    put("rs3", ext[3]);
   }
 
   // The keyword operands after the positional ones: "key=value" (a constant expression) or a
@@ -972,7 +1031,8 @@ class Assembler {
       if (eq == std::string::npos)
         op.fixed = 1;
       else
-        op.expr = expression({t.text.substr(eq + 1), t.column + static_cast<int>(eq) + 1}, loc.line);
+        op.expr =
+            expression({t.text.substr(eq + 1), t.column + static_cast<int>(eq) + 1}, loc.line);
       insn.operands.push_back(std::move(op));
     }
   }
@@ -1158,7 +1218,8 @@ class Assembler {
                          : fmt::format("branch target out of range: offset {}", why.substr(6)));
       } else if (op.kind == OperandKind::Modifier) {
         if (!isa::operand_fits(slot, value, &why))
-          fail(op.expr->loc, fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
+          fail(op.expr->loc,
+               fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
       } else if (!isa::operand_fits(slot, value, &why)) {
         const bool widenable =
             op.kind == OperandKind::Simm5 && insn.row->cls == isa::InsnClass::Vector;
@@ -1172,6 +1233,14 @@ class Assembler {
                                   : ""));
       }
       word = isa::set_operand(word, slot, value);
+    }
+    if (insn.merged_mask) {
+      const uint64_t written = word & insn.merged_mask;
+      if (written != 0 && written != insn.merged)
+        fail(insn.loc, fmt::format("the register fields written in '{}' disagree with the "
+                                   "registers of the next instruction",
+                                   insn.row->mnemonic));
+      word |= insn.merged;
     }
     std::memcpy(chunks_[insn.chunk].bytes.data() + insn.offset, &word, insn.row->length);
   }

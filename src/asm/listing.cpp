@@ -21,16 +21,12 @@ uint32_t word_at(std::span<const uint8_t> bytes, size_t i) {
   return bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | static_cast<uint32_t>(bytes[i + 3]) << 24;
 }
 
-// The register extension a preceding prefix applies (none unless it is regext/regexti or
-// regpair/regpairi, which extend registers the same way).
+// The register extension a preceding prefix applies (regext, regexti, regpair, regpairi,
+// prefix, prefixi, prefix.mem; none otherwise).
 isa::RegExt extension_from(uint32_t previous_word, bool has_previous) {
   if (!has_previous) return {};
-  const auto op = isa::decode_op(previous_word);
-  if (op == isa::Op::REGEXT || op == isa::Op::REGPAIR)
-    return isa::RegExt::from_regext(previous_word >> 20);
-  if (op == isa::Op::REGEXTI || op == isa::Op::REGPAIRI)
-    return isa::RegExt::from_regexti(previous_word >> 20);
-  return {};
+  const auto prefix = isa::prefix_info(previous_word);
+  return prefix ? prefix->ext : isa::RegExt{};
 }
 
 std::string target_annotation(const elf::Image* image, uint64_t target) {
@@ -44,8 +40,10 @@ std::string target_annotation(const elf::Image* image, uint64_t target) {
 // One listing line for the instruction at bytes[i]; `length` is set to the bytes it takes.
 // A 64-bit instruction shows its eight bytes in memory order, as llvm-objdump shows long
 // RISC-V encodings, and one line of text.
+// `previous` is the length of the instruction before (0 at the start): the word before a
+// 64-bit instruction's successor is its high word, never a prefix.
 std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Options& o,
-                 const elf::Image* image, size_t& length) {
+                 const elf::Image* image, size_t& length, size_t previous) {
   length = 4;
   if (i + 4 > bytes.size()) {
     std::string hex;
@@ -60,7 +58,8 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
     whole |= uint64_t{word_at(bytes, i + 4)} << 32;
   }
   std::string text;
-  const isa::RegExt ext = i >= 4 ? extension_from(word_at(bytes, i - 4), true) : isa::RegExt{};
+  const bool after_word = previous == 4;
+  const isa::RegExt ext = after_word ? extension_from(word_at(bytes, i - 4), true) : isa::RegExt{};
   isa::PrintOptions po;
   po.aliases = o.aliases;
   po.extended_registers = o.extended_registers;
@@ -69,6 +68,10 @@ std::string line(uint32_t pc, std::span<const uint8_t> bytes, size_t i, const Op
   if (p) {
     text = p->operands.empty() ? p->mnemonic : p->mnemonic + "\t" + p->operands;
     if (p->target) text += target_annotation(image, *p->target);
+    // After PREFIX / PREFIXI / PREFIX_MEMORY: the instruction as it executes, as a comment.
+    if (const auto prefix = after_word ? isa::prefix_info(word_at(bytes, i - 4)) : std::nullopt;
+        prefix && length == 4 && isa::is_modifier_prefix(prefix->op))
+      if (const auto combined = isa::prefixed_text(*prefix, word, pc)) text += "\t# " + *combined;
   } else {
     text = "<unknown>";
   }
@@ -98,11 +101,11 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
     for (const elf::Symbol& sym : image.symbols)
       if (sym.section == s.name) labels.emplace(sym.value, &sym);
     const std::span<const uint8_t> bytes = s.bytes;
-    for (size_t i = 0, length = 0; i < bytes.size(); i += length) {
+    for (size_t i = 0, length = 0, previous = 0; i < bytes.size(); i += length, previous = length) {
       const uint32_t pc = s.address + static_cast<uint32_t>(i);
       auto [first, last] = labels.equal_range(pc);
       for (auto it = first; it != last; ++it) out += fmt::format("\n{:08x} <{}>:\n", pc, it->second->name);
-      out += line(pc, bytes, i, o, &image, length);
+      out += line(pc, bytes, i, o, &image, length, previous);
     }
   }
   return out;
@@ -110,8 +113,8 @@ std::string disassemble(const elf::Image& image, const std::string& file_name, c
 
 std::string disassemble_raw(std::span<const uint8_t> bytes, uint32_t base, const Options& o) {
   std::string out = "\nDisassembly of raw words:\n\n";
-  for (size_t i = 0, length = 0; i < bytes.size(); i += length)
-    out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr, length);
+  for (size_t i = 0, length = 0, previous = 0; i < bytes.size(); i += length, previous = length)
+    out += line(base + static_cast<uint32_t>(i), bytes, i, o, nullptr, length, previous);
   return out;
 }
 

@@ -116,11 +116,12 @@ Printed print_generic(const InsnInfo& r, uint64_t word64, uint64_t pc, const Pri
     }
     const bool follows_offset = i > 0 && r.operands[i - 1].mem_offset;
     if (!out.empty() && !follows_offset) out += ", ";
-    if (s.mem_base) {
-      out += "(" + operand_text(word, pc, s.kind, o, ext, p.target) + ")";
-    } else {
-      out += operand_text(word, pc, s.kind, o, ext, p.target);
+    std::string text = operand_text(word, pc, s.kind, o, ext, p.target);
+    if (const int slot = register_slot(s.kind); slot >= 1 && is_register_kind(s.kind)) {
+      if ((o.abs >> (slot - 1)) & 1) text = "|" + text + "|";
+      if ((o.neg >> (slot - 1)) & 1) text = "-" + text;
     }
+    out += s.mem_base ? "(" + text + ")" : text;
   }
   return p;
 }
@@ -288,6 +289,24 @@ std::optional<Printed> print_instruction(uint64_t word, uint64_t pc, const Print
   if (o.aliases)
     if (auto alias = print_alias(*op, static_cast<uint32_t>(word), pc, o, ext)) return alias;
   return print_generic(info(*op), word, pc, o, ext);
+}
+
+std::optional<std::string> prefixed_text(const PrefixInfo& prefix, uint32_t word, uint64_t pc) {
+  PrintOptions o;
+  o.aliases = false;
+  o.extended_registers = true;
+  o.abs = prefix.abs;
+  o.neg = prefix.neg;
+  const auto p = print_instruction(word, pc, o, prefix.ext);
+  if (!p) return std::nullopt;
+  std::string notes;
+  const auto note = [&](std::string_view n) { notes += (notes.empty() ? "" : ", ") + std::string(n); };
+  static constexpr const char* kSpaces[4] = {"", "global", "private", "local"};
+  if (prefix.mem_space) note(kSpaces[prefix.mem_space & 3]);
+  if (prefix.mem_words > 1) note(fmt::format("{}-bit", 32 * prefix.mem_words));
+  if (prefix.mem_pair) note("64-bit address");
+  if (prefix.pair) note("pair");
+  return notes.empty() ? p->text() : p->text() + " (" + notes + ")";
 }
 
 }  // namespace ventus::isa

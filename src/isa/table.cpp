@@ -135,6 +135,12 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
   d.raw_hi = static_cast<uint32_t>(word >> 32);
   for (const OperandSlot& s : r.operands) {
     const auto value = static_cast<uint16_t>(get_operand(word, s));
+    // A 64-bit row's vs3 is a field of its own (32-bit rows read vs3 from vd's field, hence
+    // register_slot 0 there).
+    if (s.kind == OperandKind::Vs3) {
+      d.rs3 = value;
+      continue;
+    }
     switch (register_slot(s.kind)) {
       case 0: d.rd = value; continue;
       case 1: d.rs1 = value; continue;
@@ -243,6 +249,67 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
             *op == Op::VFMERGE_VFM)
                ? 0
                : 1;
+  return d;
+}
+
+std::optional<PrefixInfo> prefix_info(uint32_t word) {
+  const auto op = decode_op(word);
+  if (!op) return std::nullopt;
+  PrefixInfo p;
+  p.op = *op;
+  const auto get = [word](Field f) { return static_cast<uint8_t>(f.get(word)); };
+  switch (*op) {
+    case Op::REGEXT: p.ext = RegExt::from_regext(word >> 20); return p;
+    case Op::REGEXTI: p.ext = RegExt::from_regexti(word >> 20); return p;
+    // regpair/regpairi: regext/regexti that also make the operands 64-bit register pairs.
+    case Op::REGPAIR:
+      p.ext = RegExt::from_regext(word >> 20);
+      p.pair = 1;
+      return p;
+    case Op::REGPAIRI:
+      p.ext = RegExt::from_regexti(word >> 20);
+      p.pair = 1;
+      return p;
+    case Op::PREFIX:
+      p.ext.rd = get(field(Op::PREFIX, "rd"));
+      p.ext.rs1 = get(field(Op::PREFIX, "rs1"));
+      p.ext.rs2 = get(field(Op::PREFIX, "rs2"));
+      p.ext.rs3 = get(field(Op::PREFIX, "rs3"));
+      p.pair = get(field(Op::PREFIX, "pair"));
+      p.abs = get(field(Op::PREFIX, "abs"));
+      p.neg = get(field(Op::PREFIX, "neg"));
+      return p;
+    case Op::PREFIXI:
+      p.ext.rd = get(field(Op::PREFIXI, "rd"));
+      p.ext.rs2 = get(field(Op::PREFIXI, "rs2"));
+      p.ext.imm_hi = get(field(Op::PREFIXI, "imm"));
+      p.ext.immediate_form = true;
+      p.pair = get(field(Op::PREFIXI, "pair"));
+      p.abs = get(field(Op::PREFIXI, "abs"));
+      p.neg = get(field(Op::PREFIXI, "neg"));
+      return p;
+    case Op::PREFIX_MEMORY:
+      p.ext.rd = get(field(Op::PREFIX_MEMORY, "rd"));
+      p.ext.rs1 = get(field(Op::PREFIX_MEMORY, "rs1"));
+      p.ext.rs2 = get(field(Op::PREFIX_MEMORY, "rs2"));
+      p.ext.rs3 = get(field(Op::PREFIX_MEMORY, "rs3"));
+      p.mem_space = get(field(Op::PREFIX_MEMORY, "space"));
+      p.mem_words = static_cast<uint8_t>(get(field(Op::PREFIX_MEMORY, "width")) + 1);
+      p.mem_pair = get(field(Op::PREFIX_MEMORY, "addr64"));
+      return p;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix) {
+  auto d = decode(word, prefix.ext);
+  if (!d) return d;
+  d->pair = prefix.pair;
+  d->abs = prefix.abs;
+  d->neg = prefix.neg;
+  d->mem_space = prefix.mem_space;
+  d->mem_words = prefix.mem_words;
+  d->mem_pair = prefix.mem_pair;
   return d;
 }
 

@@ -11,8 +11,8 @@ namespace {
 // beyond the architecture, a prefix that extends nothing.
 void illegal_instruction(Exec&, const Insn& in) {
   if (isa::instruction_length(in.raw) == 8)
-    fault(fmt::format("illegal instruction: {:#018x} is not a Ventus 64-bit instruction",
-                      in.word()));
+    fault(
+        fmt::format("illegal instruction: {:#018x} is not a Ventus 64-bit instruction", in.word()));
   fault(fmt::format("illegal instruction: {:#010x} is not a Ventus instruction", in.raw));
 }
 void truncated_instruction(Exec&, const Insn& in) {
@@ -20,12 +20,27 @@ void truncated_instruction(Exec&, const Insn& in) {
 }
 void prefix_without_instruction(Exec&, const Insn& in) {
   fault(
-      fmt::format("regext/regexti/regpair/regpairi is followed by {:#010x}, which it cannot "
-                  "extend (another prefix, a 64-bit instruction or no instruction)",
+      fmt::format("a prefix (regext, regexti, regpair, regpairi, prefix, prefixi, prefix.mem) "
+                  "is followed by {:#010x}, which it cannot extend (another prefix, a 64-bit "
+                  "instruction or no instruction)",
                   in.raw));
 }
 void no_pair_form(Exec&, const Insn& in) {
   fault(fmt::format("{} has no 64-bit pair form (a pair prefix precedes it)",
+                    isa::info(in.op).mnemonic));
+}
+// What PREFIX / PREFIXI / PREFIX_MEMORY ask of an instruction that cannot do it.
+void source_modifiers_refused(Exec&, const Insn& in) {
+  fault(source_modifiers_problem(in));
+}
+void memory_prefix_refused(Exec&, const Insn& in) {
+  fault(
+      fmt::format("prefix.mem applies only to per-thread loads and stores (vlw12.v, vlw.v, "
+                  "vlw12d.v, vlw_global.v ...); {} is none",
+                  isa::info(in.op).mnemonic));
+}
+void pair_with_modifiers_refused(Exec&, const Insn& in) {
+  fault(fmt::format("ABS/NEG together with the pair bit: {} has no such form",
                     isa::info(in.op).mnemonic));
 }
 void missing_scalar_register(Exec&, const Insn& in) {
@@ -63,17 +78,24 @@ bool counts_lanes(isa::Op op) {
   }
 }
 
-// regext/regexti extend register numbers (and regexti the immediate); regpair/regpairi do
-// the same and make the next instruction's operands 64-bit register pairs.
-bool is_extension_prefix(isa::Op op) {
-  return op == isa::Op::REGEXT || op == isa::Op::REGEXTI || op == isa::Op::REGPAIR ||
-         op == isa::Op::REGPAIRI;
-}
-bool is_immediate_form(isa::Op op) {
-  return op == isa::Op::REGEXTI || op == isa::Op::REGPAIRI;
-}
 bool is_prefix(isa::Op op) {
   return isa::info(op).cls == isa::InsnClass::Prefix;
+}
+
+// The semantics of an instruction with a prefix folded in (docs/isa.md, "Prefixes"): a
+// prefix that asks for nothing but register extension leaves the row's own semantics.
+SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
+  if (prefix.op == isa::Op::PREFIX_MEMORY)
+    return is_thread_memory(in.op) ? &prefixed_thread_memory : &memory_prefix_refused;
+  if (in.pair) {
+    if (in.abs | in.neg) return &pair_with_modifiers_refused;
+    const SemanticsFn pair_form = pair_semantics(in.op);
+    return pair_form ? pair_form : &no_pair_form;
+  }
+  if (in.abs | in.neg)
+    return source_modifiers_problem(in).empty() ? &with_source_modifiers
+                                                : &source_modifiers_refused;
+  return kSemantics[static_cast<size_t>(in.op)];
 }
 
 }  // namespace
@@ -104,23 +126,21 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
     return;
   }
   auto decoded = isa::decode(word);
-  if (decoded && is_extension_prefix(decoded->op)) {
-    const uint32_t imm = (word >> 20) & 0xfff;
-    const bool pair = decoded->op == isa::Op::REGPAIR || decoded->op == isa::Op::REGPAIRI;
-    const isa::RegExt ext = is_immediate_form(decoded->op) ? isa::RegExt::from_regexti(imm)
-                                                           : isa::RegExt::from_regext(imm);
+  std::optional<isa::PrefixInfo> prefix;
+  if (decoded && is_prefix(decoded->op)) prefix = isa::prefix_info(word);
+  if (prefix) {
     uint32_t next = 0;
     const bool mapped = memory_.read(pc + 4, &next, 4);
     e.prefix_word = word;
     e.prefixed = 1;
-    decoded = mapped && isa::instruction_length(next) == 4 ? isa::decode(next, ext) : std::nullopt;
+    decoded =
+        mapped && isa::instruction_length(next) == 4 ? isa::decode(next, *prefix) : std::nullopt;
     if (!decoded || is_prefix(decoded->op)) {
       e.insn.raw = next;  // 0 when the prefix is the last mapped word
       e.fn = &prefix_without_instruction;
       entry = e;
       return;
     }
-    decoded->pair = pair;
   }
   if (!decoded) {
     e.insn.raw = word;
@@ -128,14 +148,9 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   } else {
     e.insn = *decoded;
     e.counts_lanes = counts_lanes(decoded->op);
-    if (!scalar_registers_exist(e.insn)) {
-      e.fn = &missing_scalar_register;
-    } else if (e.insn.pair) {
-      const SemanticsFn pair_form = pair_semantics(decoded->op);
-      e.fn = pair_form ? pair_form : &no_pair_form;
-    } else {
-      e.fn = kSemantics[static_cast<size_t>(decoded->op)];
-    }
+    e.fn = !scalar_registers_exist(e.insn) ? &missing_scalar_register
+           : prefix                        ? prefixed_semantics(*prefix, e.insn)
+                                           : kSemantics[static_cast<size_t>(decoded->op)];
   }
   entry = e;
 }
@@ -165,8 +180,13 @@ std::string disassemble(const CachedInsn& entry, uint32_t pc) {
     text = (p ? p->text() : fmt::format("{:#010x}", entry.prefix_word)) + "; ";
     pc += 4;
   }
-  const auto printed =
-      entry.insn.op == isa::Op::Count ? std::nullopt : isa::print_instruction(entry.insn.word(), pc);
+  const auto printed = entry.insn.op == isa::Op::Count
+                           ? std::nullopt
+                           : isa::print_instruction(entry.insn.word(), pc);
+  const auto prefix = entry.prefixed ? isa::prefix_info(entry.prefix_word) : std::nullopt;
+  if (printed && prefix && isa::is_modifier_prefix(prefix->op))
+    return text + printed->text() + " # " +
+           isa::prefixed_text(*prefix, entry.insn.raw, pc).value_or("");
   if (printed) return text + printed->text();
   if (entry.length == 8) return text + fmt::format(".dword {:#018x}", entry.insn.word());
   return text + fmt::format(".word {:#010x}", entry.insn.raw);

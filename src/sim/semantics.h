@@ -4,6 +4,8 @@
 // to link, so the table and the simulator cannot drift apart.
 #pragma once
 
+#include <string>
+
 #include "warp.h"
 
 namespace ventus::sim {
@@ -19,6 +21,15 @@ namespace sem {
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
 
+// Instructions after a PREFIX / PREFIXI / PREFIX_MEMORY (docs/isa.md, "Prefixes"); the
+// decode cache picks these instead of the row's semantics when the prefix asks for them.
+// ABS/NEG on the sources: "" when they apply to the row, else why not.
+std::string source_modifiers_problem(const isa::Decoded& in);
+void with_source_modifiers(Exec& ctx, const Insn& in);  // the row's semantics on modified sources
+// PREFIX_MEMORY: whether the row is a per-thread load/store it applies to, and those
+// instructions with the prefix's space, width and address form.
+bool is_thread_memory(isa::Op op);
+void prefixed_thread_memory(Exec& ctx, const Insn& in);
 // The 64-bit register-pair form of a row (Insn::pair set by a regpair/regpairi or PREFIX
 // prefix), or nullptr when the row has none (semantics/pair.cpp).
 SemanticsFn pair_semantics(isa::Op op);

@@ -1,6 +1,8 @@
 // Properties of the instruction table itself.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "ventus/disasm.h"
 #include "ventus/isa.h"
 
@@ -37,6 +39,35 @@ TEST(InstructionTable, OperandFieldsAreFreeOrFixed) {
       const uint64_t fixed = field & r.mask;
       EXPECT_TRUE(fixed == 0 || fixed == field) << r.mnemonic << " operand field " << std::hex << field;
     }
+}
+
+// Every register field of every 64-bit row lands in the Decoded member of its kind (vd ->
+// rd, vs1 -> rs1, vs2 -> rs2, vs3 -> rs3), independently of the other fields.
+TEST(InstructionTable, SixtyFourBitRegisterFieldsDecodeByKind) {
+  int fields = 0;
+  for (const InsnInfo& r : instructions()) {
+    if (r.length != 8) continue;
+    uint64_t word = r.match;
+    unsigned next = 11;
+    std::vector<std::pair<OperandKind, unsigned>> expected;
+    for (const OperandSlot& s : r.operands)
+      if (is_register_kind(s.kind)) {
+        const unsigned value = next++ & ((1u << s.width) - 1);
+        word = set_operand(word, s, value);
+        expected.push_back({s.kind, value});
+      }
+    const auto d = decode(word);
+    ASSERT_TRUE(d) << r.mnemonic;
+    for (auto [kind, value] : expected) {
+      ++fields;
+      const unsigned got = kind == OperandKind::Vd || kind == OperandKind::Rd ? d->rd
+                           : kind == OperandKind::Vs1 || kind == OperandKind::Rs1 ? d->rs1
+                           : kind == OperandKind::Vs2 || kind == OperandKind::Rs2 ? d->rs2
+                                                                                  : d->rs3;
+      EXPECT_EQ(got, value) << r.mnemonic << " kind " << static_cast<int>(kind);
+    }
+  }
+  EXPECT_GT(fields, 0);
 }
 
 TEST(InstructionTable, KnownEncodingsDecode) {

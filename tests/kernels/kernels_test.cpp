@@ -67,6 +67,31 @@ TEST_P(Kernels, Vecadd) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], a[i] + b[i]) << i;
 }
 
+// examples/prefix.s: PREFIX (ABS/NEG, registers above v31), PREFIXI (NEG, an 11-bit
+// immediate) and PREFIX_MEMORY (128-bit loads and stores, the global space).
+TEST_P(Kernels, PrefixExample) {
+  const rt::Program program = program_from({"examples/prefix.s"});
+  const uint32_t n = 301;
+  Random r{7};
+  std::vector<float> a(4 * n), b(4 * n);
+  std::vector<int32_t> e(4 * n);
+  for (uint32_t i = 0; i < 4 * n; ++i) {
+    a[i] = r.uniform();
+    b[i] = r.uniform();
+    e[i] = static_cast<int32_t>(r.below(20001)) - 10000;
+  }
+  rt::Buffer da = rt::Buffer::from(device_, a), db = rt::Buffer::from(device_, b),
+             dc(device_, 16 * n), de = rt::Buffer::from(device_, e), dd(device_, 16 * n);
+  rt::launch(device_, program, "prefix", rt::Range(320), rt::Range(2 * threads()),
+             {da, db, dc, de, dd, int32_t(n)}, options());
+  const std::vector<float> c = dc.download<float>();
+  const std::vector<int32_t> d = dd.download<int32_t>();
+  for (uint32_t i = 0; i < 4 * n; ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(c[i]), std::bit_cast<uint32_t>(std::fabs(a[i]) - b[i])) << i;
+    ASSERT_EQ(d[i], 300 - e[i]) << i;
+  }
+}
+
 // 64-bit addresses: negative offsets make the high word of the per-thread sum carry.
 TEST_P(Kernels, Addr64Gather) {
   const rt::Program program = program_from({"examples/addr64.s"});

@@ -162,6 +162,24 @@ TEST(Listing, SixtyFourBitInstructionIsOneLine) {
             "     110: bf 00 00 00  \t<unknown>\n");
 }
 
+// After PREFIX / PREFIXI / PREFIX_MEMORY the line ends with the instruction as it runs.
+TEST(Listing, PrefixedInstructionShowsItsEffect) {
+  const std::vector<uint32_t> words = {
+      0x77u | 1u << 7 | 2u << 24 | 1u << 27,  // prefix rd=1, abs=2, neg=1
+      0x0a219457u,                            // vfsub.vv v8, v2, v3
+      0x77u | 2u << 12 | 1u << 24 | 3u << 26, // prefix.mem space=1, width=3
+      0x0001a47bu,                            // vlw12.v v8, 0(v3)
+  };
+  std::vector<uint8_t> bytes;
+  for (uint32_t w : words)
+    for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
+  const std::string out = listing::disassemble_raw(bytes, 0);
+  EXPECT_NE(out.find("\tvfsub.vv\tv8, v2, v3\t# vfsub.vv v40, |v2|, -v3\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\tprefix.mem\tspace=1, width=3\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("# vlw12.v v8, 0(v3) (global, 128-bit)\n"), std::string::npos) << out;
+}
+
 TEST(Listing, InstructionTextUsesThePreviousWord) {
   const listing::Options plain, extended{true, true};
   EXPECT_EQ(listing::instruction_text(0x022180d7, 0, extended, 0x0410200b, true),

@@ -19,8 +19,8 @@ namespace {
 // guide's range check. Global/Local/Private: the explicit-space series.
 enum class Space : uint8_t { Data, Flat, Global, Local, Private };
 
-void check_registers(unsigned reg, unsigned regs, const char* role) {
-  if (reg % regs != 0 || reg + regs > kNumVRegs)
+void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
+  if (reg % align != 0 || reg + regs > kNumVRegs)
     fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
 }
 
@@ -58,6 +58,9 @@ inline void for_active(const Warp& w, uint32_t active, F&& f) {
   }
   for (uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
 }
+
+// The most registers one access moves: an LMUL=2 group, or 128 bits under PREFIX_MEMORY.
+constexpr unsigned kMaxDataRegs = 4;
 
 // The device address lane `lane` touches for address a: private addresses are interleaved
 // into global memory, global and local ones are relative to csr_gds / csr_lds.
@@ -109,10 +112,10 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
 // v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
 template <Space S, class Address>
 void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_signed,
-                 uint32_t active, Address address) {
-  check_registers(vd, regs, "vd");
+                 uint32_t active, Address address, unsigned align = 0) {
+  check_registers(vd, regs, "vd", align ? align : regs);
   Warp& w = ctx.warp;
-  uint32_t loaded[2][kMaxLanes];
+  uint32_t loaded[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
     uint32_t addr[kMaxLanes], lo = 0;
     if (const uint8_t* span = gather_addresses<S>(ctx, k, active, size, false, address, addr, lo)) {
@@ -138,10 +141,10 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
 // memory[address(k, lane)] = low `size` bytes of v[vs + k][lane].
 template <Space S, class Address>
 void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t active,
-                  Address address) {
-  check_registers(vs, regs, "vs3");
+                  Address address, unsigned align = 0) {
+  check_registers(vs, regs, "vs3", align ? align : regs);
   Warp& w = ctx.warp;
-  uint8_t* where[2][kMaxLanes];
+  uint8_t* where[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
     uint32_t addr[kMaxLanes], lo = 0;
     if (uint8_t* span = gather_addresses<S>(ctx, k, active, size, true, address, addr, lo)) {
@@ -199,7 +202,7 @@ void indexed_load(Exec& ctx, const Insn& in, unsigned index_size) {
   const Warp& w = ctx.warp;
   const uint32_t base = w.x[in.rs1];
   const uint32_t index_mask = index_size == 4 ? ~0u : (1u << (8 * index_size)) - 1;
-  check_registers(in.rs2, w.vcfg.lmul, "vs2");
+  check_registers(in.rs2, w.vcfg.lmul, "vs2", w.vcfg.lmul);
   vector_load<Space::Data>(
       ctx, in.rd, w.vcfg.lmul, w.vcfg.sew / 8, false, ctx.active_lanes(in.vm),
       [&](unsigned k, unsigned lane) { return base + (w.v[in.rs2 + k][lane] & index_mask); });
@@ -208,7 +211,7 @@ void indexed_store(Exec& ctx, const Insn& in, unsigned index_size) {
   const Warp& w = ctx.warp;
   const uint32_t base = w.x[in.rs1];
   const uint32_t index_mask = index_size == 4 ? ~0u : (1u << (8 * index_size)) - 1;
-  check_registers(in.rs2, w.vcfg.lmul, "vs2");
+  check_registers(in.rs2, w.vcfg.lmul, "vs2", w.vcfg.lmul);
   vector_store<Space::Data>(
       ctx, in.rs3, w.vcfg.lmul, w.vcfg.sew / 8, ctx.active_lanes(in.vm),
       [&](unsigned k, unsigned lane) { return base + (w.v[in.rs2 + k][lane] & index_mask); });
@@ -217,7 +220,7 @@ void indexed_store(Exec& ctx, const Insn& in, unsigned index_size) {
 // Per-thread forms: address = vs1[lane] + imm, one register, SIMT-active lanes.
 template <Space S>
 void thread_load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
-  check_registers(in.rs1, 1, "vs1");
+  check_registers(in.rs1, 1, "vs1", 1);
   const uint32_t* vs1 = ctx.warp.v[in.rs1];
   const uint32_t offset = static_cast<uint32_t>(in.imm);
   vector_load<S>(ctx, in.rd, 1, size, is_signed, ctx.warp.mask,
@@ -225,7 +228,7 @@ void thread_load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
 }
 template <Space S>
 void thread_store(Exec& ctx, const Insn& in, unsigned size) {
-  check_registers(in.rs1, 1, "vs1");
+  check_registers(in.rs1, 1, "vs1", 1);
   const uint32_t* vs1 = ctx.warp.v[in.rs1];
   const uint32_t offset = static_cast<uint32_t>(in.imm);
   vector_store<S>(ctx, in.rs2, 1, size, ctx.warp.mask,
@@ -237,7 +240,7 @@ void thread_store(Exec& ctx, const Insn& in, unsigned size) {
 template <bool Store>
 inline auto pair_address(Exec& ctx, const Insn& in) {
   check_pair(in.rs1, "vs1", "v", isa::info(in.op).mnemonic);
-  check_registers(in.rs1, 2, "vs1");
+  check_registers(in.rs1, 2, "vs1", 2);
   const uint32_t* lo = ctx.warp.v[in.rs1];
   const uint32_t* hi = ctx.warp.v[in.rs1 + 1];
   const uint64_t offset = static_cast<uint64_t>(int64_t{in.imm});
@@ -254,7 +257,98 @@ void pair_store(Exec& ctx, const Insn& in, unsigned size) {
   vector_store<Space::Flat>(ctx, in.rs2, 1, size, ctx.warp.mask, pair_address<true>(ctx, in));
 }
 
+// The per-thread load/store rows PREFIX_MEMORY applies to, as the prefix needs them.
+struct ThreadRow {
+  bool valid = false, store = false, is_signed = false, pair = false;
+  unsigned size = 0;
+  Space space = Space::Flat;
+};
+
+ThreadRow thread_row(isa::Op op) {
+  using isa::Op;
+  const auto load = [](unsigned size, bool is_signed, Space space, bool pair = false) {
+    return ThreadRow{true, false, is_signed, pair, size, space};
+  };
+  const auto store = [](unsigned size, Space space, bool pair = false) {
+    return ThreadRow{true, true, false, pair, size, space};
+  };
+#define VT_THREAD_ROWS(SUFFIX, SPACE, PAIR)                                          \
+  case Op::VLB##SUFFIX: return load(1, true, Space::SPACE, PAIR);                   \
+  case Op::VLH##SUFFIX: return load(2, true, Space::SPACE, PAIR);                   \
+  case Op::VLW##SUFFIX: return load(4, false, Space::SPACE, PAIR);                  \
+  case Op::VLBU##SUFFIX: return load(1, false, Space::SPACE, PAIR);                 \
+  case Op::VLHU##SUFFIX: return load(2, false, Space::SPACE, PAIR);                 \
+  case Op::VSB##SUFFIX: return store(1, Space::SPACE, PAIR);                        \
+  case Op::VSH##SUFFIX: return store(2, Space::SPACE, PAIR);                        \
+  case Op::VSW##SUFFIX: return store(4, Space::SPACE, PAIR);
+  switch (op) {
+    VT_THREAD_ROWS(12_V, Flat, false)
+    VT_THREAD_ROWS(_V, Private, false)
+    VT_THREAD_ROWS(12D_V, Flat, true)
+    VT_THREAD_ROWS(_GLOBAL_V, Global, false)
+    VT_THREAD_ROWS(_PRIVATE_V, Private, false)
+    VT_THREAD_ROWS(_LOCAL_V, Local, false)
+    default: return {};
+  }
+#undef VT_THREAD_ROWS
+}
+
+// Runs body.template operator()<S>() for the space S a per-thread access goes to.
+template <class Body>
+void with_space(Space space, Body&& body) {
+  switch (space) {
+    case Space::Global: body.template operator()<Space::Global>(); break;
+    case Space::Local: body.template operator()<Space::Local>(); break;
+    case Space::Private: body.template operator()<Space::Private>(); break;
+    default: body.template operator()<Space::Flat>(); break;
+  }
+}
+
 }  // namespace
+
+bool is_thread_memory(isa::Op op) { return thread_row(op).valid; }
+
+// PREFIX_MEMORY: the space override (global a + csr_gds, local a + csr_lds, private the
+// interleaved formula), mem_words consecutive words at a, a + 4, ... into / from
+// registers r, r + 1, ..., and the 64-bit address {v[vs1+1]:v[vs1]} + offset.
+void prefixed_thread_memory(Exec& ctx, const Insn& in) {
+  const ThreadRow row = thread_row(in.op);
+  const char* mnemonic = isa::info(in.op).mnemonic.data();
+  const unsigned words = in.mem_words;
+  if (words > 1 && row.size != 4)
+    fault(fmt::format("a {}-bit PREFIX_MEMORY width needs a word load/store, not {}", 32 * words,
+                      mnemonic));
+  static constexpr Space kSpaces[4] = {Space::Flat, Space::Global, Space::Private, Space::Local};
+  const Space space = in.mem_space ? kSpaces[in.mem_space] : row.space;
+  const unsigned size = words > 1 ? 4 : row.size;
+  const unsigned data = row.store ? in.rs2 : in.rd;
+  if (data + words > kNumVRegs)
+    fault(fmt::format("{}-bit data v{}..v{} goes beyond v{}", 32 * words, data,
+                      data + words - 1, kNumVRegs - 1));
+  const uint32_t offset = static_cast<uint32_t>(in.imm);
+  uint32_t base[kMaxLanes] = {};
+  if (row.pair || in.mem_pair) {
+    check_pair(in.rs1, "vs1", "v", mnemonic);
+    check_registers(in.rs1, 2, "vs1", 2);
+    const uint32_t* lo = ctx.warp.v[in.rs1];
+    const uint32_t* hi = ctx.warp.v[in.rs1 + 1];
+    for_active(ctx.warp, ctx.warp.mask, [&](unsigned lane) {
+      const uint64_t a = ((uint64_t{hi[lane]} << 32) | lo[lane]) + int64_t{in.imm};
+      base[lane] = in_lane(lane, [&] { return MemorySystem::device_address(a, row.store); });
+    });
+  } else {
+    check_registers(in.rs1, 1, "vs1", 1);
+    for_active(ctx.warp, ctx.warp.mask,
+               [&](unsigned lane) { base[lane] = ctx.warp.v[in.rs1][lane] + offset; });
+  }
+  const auto address = [&](unsigned k, unsigned lane) { return base[lane] + 4 * k; };
+  with_space(space, [&]<Space S>() {
+    if (row.store)
+      vector_store<S>(ctx, data, words, size, ctx.warp.mask, address, 1);
+    else
+      vector_load<S>(ctx, data, words, size, row.is_signed, ctx.warp.mask, address, 1);
+  });
+}
 
 VT_SEM(VLE8_V) {
   unit_load(ctx, in, 1);

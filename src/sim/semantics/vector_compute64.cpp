@@ -115,8 +115,7 @@ void compute(Exec& ctx, const Insn& in) {
     } else {
       uint32_t r = 0;
       for (unsigned byte = 0; byte < 4; ++byte)
-        r |= (element<K, 8, false>(a >> 8 * byte, b >> 8 * byte, in, rm, flags) & 0xff)
-             << 8 * byte;
+        r |= (element<K, 8, false>(a >> 8 * byte, b >> 8 * byte, in, rm, flags) & 0xff) << 8 * byte;
       d[i] = r;
     }
   });
@@ -125,13 +124,23 @@ void compute(Exec& ctx, const Insn& in) {
 
 }  // namespace
 
-#define VT_C64_INT_SEM(ID, K)                                           \
-  VT_SEM(ID##_I8) { compute<Kind::K, 8, false>(ctx, in); }            \
-  VT_SEM(ID##_I16) { compute<Kind::K, 16, false>(ctx, in); }          \
-  VT_SEM(ID##_I32) { compute<Kind::K, 32, false>(ctx, in); }
-#define VT_C64_FP_SEM(ID, K)                                            \
-  VT_SEM(ID##_F16) { compute<Kind::K, 16, true>(ctx, in); }           \
-  VT_SEM(ID##_F32) { compute<Kind::K, 32, true>(ctx, in); }
+#define VT_C64_INT_SEM(ID, K)             \
+  VT_SEM(ID##_I8) {                       \
+    compute<Kind::K, 8, false>(ctx, in);  \
+  }                                       \
+  VT_SEM(ID##_I16) {                      \
+    compute<Kind::K, 16, false>(ctx, in); \
+  }                                       \
+  VT_SEM(ID##_I32) {                      \
+    compute<Kind::K, 32, false>(ctx, in); \
+  }
+#define VT_C64_FP_SEM(ID, K)             \
+  VT_SEM(ID##_F16) {                     \
+    compute<Kind::K, 16, true>(ctx, in); \
+  }                                      \
+  VT_SEM(ID##_F32) {                     \
+    compute<Kind::K, 32, true>(ctx, in); \
+  }
 
 VT_C64_INT_SEM(V64ADD, Add)
 VT_C64_INT_SEM(V64SUB, Sub)
