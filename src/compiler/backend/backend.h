@@ -1,0 +1,19 @@
+// The Ventus back end: optimized LLVM IR (SPIR address spaces, 32-bit pointers) ->
+// Ventus assembly text for the project's assembler.
+#pragma once
+
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace ventus::cc::backend {
+
+// Generates assembly for every defined function of `module` (kernels and the functions
+// they call), followed by the module's global data and the `.ventus.kernels` metadata
+// section. Throws ventus::Error("FILE:LINE:COL: error: ...") naming the construct and
+// the source line for what it cannot compile. May rewrite `module` (lowering passes).
+std::string generate_assembly(llvm::Module& module, int opt_level);
+
+}  // namespace ventus::cc::backend
