@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev
+  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev nlohmann-json3-dev
   binutils-riscv64-unknown-elf qemu-user
 )
 missing=()
