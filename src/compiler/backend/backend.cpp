@@ -224,6 +224,12 @@ std::string generate_assembly(llvm::Module& module, int) {
     summaries[mf.name] = emit_function(mf, out);
   }
 
+  for (const auto& [name, summary] : summaries)
+    if (summary.uses_printf) {
+      out += printf_routine();
+      break;
+    }
+
   DataWriter writer(dl, layout, out);
   for (llvm::GlobalVariable& gv : module.globals()) {
     if (gv.getAddressSpace() == 3) continue;

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "ventus/error.h"
 
 namespace ventus::cc::backend {
@@ -208,12 +210,25 @@ FunctionSummary emit_function(const MFunction& mf, std::string& out) {
     p.line(block.label + ":");
     if (b == 0) p.prologue();
     if (block.needs_join) p.op("join zero, zero, 0");
+    const std::string next = b + 1 < mf.blocks.size() ? mf.blocks[b + 1].label : "";
     for (size_t i = 0; i < block.insts.size(); ++i) {
       const MInst& inst = block.insts[i];
       // A jump to the next block falls through.
-      if (inst.op == "j" && inst.is_terminator && i + 1 == block.insts.size() && b + 1 < mf.blocks.size() &&
-          inst.ops[0].text == mf.blocks[b + 1].label)
-        continue;
+      if (inst.op == "j" && inst.is_terminator && i + 1 == block.insts.size() && inst.ops[0].text == next) continue;
+      // "bXX a, b, next; j other" becomes "b!XX a, b, other".
+      if (i + 2 == block.insts.size() && block.insts[i + 1].op == "j" && inst.ops.size() >= 2 &&
+          inst.ops.back().kind == Operand::Kind::Label && inst.ops.back().text == next) {
+        static const std::map<std::string, std::string> inverse = {
+            {"beq", "bne"},   {"bne", "beq"},   {"blt", "bge"},   {"bge", "blt"},   {"bltu", "bgeu"},
+            {"bgeu", "bltu"}, {"bnez", "beqz"}, {"beqz", "bnez"}};
+        if (auto inv = inverse.find(inst.op); inv != inverse.end()) {
+          MInst flipped = inst;
+          flipped.op = inv->second;
+          flipped.ops.back().text = block.insts[i + 1].ops[0].text;
+          p.instruction(flipped);
+          break;
+        }
+      }
       p.instruction(inst);
     }
   }
@@ -224,6 +239,7 @@ FunctionSummary emit_function(const MFunction& mf, std::string& out) {
   summary.sgpr = mf.max_scalar;
   summary.vgpr = mf.max_vector;
   summary.callees = mf.callees;
+  summary.uses_printf = mf.uses_printf;
   return summary;
 }
 

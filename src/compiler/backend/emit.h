@@ -13,6 +13,7 @@ struct FunctionSummary {
   uint32_t private_frame = 0;  // bytes of private memory (tp) per thread
   uint32_t sgpr = 0, vgpr = 0;  // registers used (highest index + 1)
   std::vector<std::string> callees;
+  bool uses_printf = false;
 };
 
 // Appends the function's assembly to `out`.

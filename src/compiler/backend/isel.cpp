@@ -369,6 +369,9 @@ class Selector {
   };
   Address address_of(llvm::Value* pointer, unsigned addrspace, int64_t extra, int64_t limit_bits);
   bool foldable_gep(const llvm::GetElementPtrInst* gep) const;
+  bool folded_into_fma(const llvm::Instruction* fneg) const;
+  bool only_printf_uses(const llvm::Instruction* inst) const;
+  void select_printf(llvm::CallInst& call);
 
   llvm::Function& f_;
   const ModuleLayout& layout_;
@@ -385,11 +388,33 @@ class Selector {
   llvm::DenseSet<const llvm::Instruction*> folded_;  // compares fused into branches
   std::map<const llvm::Instruction*, std::pair<uint32_t, uint32_t>> cmpxchg_parts_;
   std::map<const llvm::AllocaInst*, uint32_t> alloca_offsets_;
+  std::map<const llvm::Argument*, uint32_t> byval_offsets_;
   uint32_t local_base_ = kNoReg;
   uint32_t kernel_args_ = kNoReg;
   size_t entry_insert_point_ = 0;  // where entry-block address computations go
   unsigned label_counter_ = 0;
 };
+
+// An fneg whose every use is the first or third operand of an fma, where the fused
+// negated forms absorb it.
+bool Selector::folded_into_fma(const llvm::Instruction* fneg) const {
+  if (fneg->use_empty()) return false;
+  for (const llvm::Use& use : fneg->uses()) {
+    auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(use.getUser());
+    if (!call || (call->getIntrinsicID() != llvm::Intrinsic::fma && call->getIntrinsicID() != llvm::Intrinsic::fmuladd))
+      return false;
+    if (use.getOperandNo() == 1 || call->getArgOperand(1) == fneg) return false;
+  }
+  return true;
+}
+
+bool Selector::only_printf_uses(const llvm::Instruction* inst) const {
+  for (const llvm::User* user : inst->users()) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf") return false;
+  }
+  return !inst->use_empty();
+}
 
 bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
   llvm::APInt offset(32, 0);
@@ -457,6 +482,15 @@ MFunction Selector::run() {
     alloca_offsets_[alloca] = frame;
     frame += static_cast<uint32_t>((bytes + 3) & ~uint64_t{3});
   }
+  // Struct arguments of a kernel arrive by value in the argument buffer; the function
+  // sees a pointer to a private copy.
+  if (mf_.is_kernel)
+    for (llvm::Argument& arg : f_.args()) {
+      if (!arg.hasByValAttr()) continue;
+      frame = (frame + 3) & ~3u;
+      byval_offsets_[&arg] = frame;
+      frame += static_cast<uint32_t>((dl_.getTypeAllocSize(arg.getParamByValType()) + 3) & ~uint64_t{3});
+    }
   mf_.private_frame = frame;
 
   // Entry: incoming arguments.
@@ -468,7 +502,19 @@ MFunction Selector::run() {
     for (llvm::Argument& arg : f_.args()) {
       if (arg.use_empty()) continue;
       const KernelArgument& info = layout[arg.getArgNo()];
-      if (arg.hasByValAttr()) unsupported(&arg, "struct arguments passed by value to a kernel");
+      if (arg.hasByValAttr()) {
+        uint32_t r = result_regs(&arg)[0];
+        int64_t at = static_cast<int64_t>(byval_offsets_.at(&arg)) - mf_.private_frame;
+        emit("addi", {Operand::def_of(r), Operand::use_of(kTp), Operand::immediate(at)});
+        uint32_t base = new_v(), word = new_s(), value = new_v();
+        emit("vmv.v.x", {Operand::def_of(base), Operand::use_of(r)});
+        for (uint32_t w = 0; w < info.size; w += 4) {
+          emit_mem("lw", {Operand::def_of(word), Operand::immediate(info.offset + w), Operand::use_of(kernel_args_)});
+          emit("vmv.v.x", {Operand::def_of(value), Operand::use_of(word)});
+          emit_mem("vsw.v", {Operand::use_of(value), Operand::immediate(w), Operand::use_of(base)});
+        }
+        continue;
+      }
       const std::vector<uint32_t>& regs = result_regs(&arg);
       llvm::Type* elem = element_type(arg.getType());
       uint32_t elem_size = static_cast<uint32_t>(dl_.getTypeStoreSize(elem));
@@ -536,7 +582,10 @@ void Selector::select(llvm::Instruction& i) {
     return select_icmp(*cmp);
   }
   if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&i)) return select_fcmp(*cmp);
-  if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) return select_cast(*cast);
+  if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) {
+    if (llvm::isa<llvm::FPExtInst>(cast) && only_printf_uses(cast)) return;  // printf takes the float bits
+    return select_cast(*cast);
+  }
   if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) return select_select(*sel);
   if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) return select_load(*load);
   if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) return select_store(*store);
@@ -550,6 +599,7 @@ void Selector::select(llvm::Instruction& i) {
     return;
   }
   if (auto* fneg = llvm::dyn_cast<llvm::UnaryOperator>(&i); fneg && fneg->getOpcode() == llvm::Instruction::FNeg) {
+    if (folded_into_fma(fneg)) return;
     const std::vector<uint32_t>& d = result_regs(&i);
     for (size_t k = 0; k < d.size(); ++k) {
       Src a = src(i.getOperand(0), k);
@@ -564,6 +614,10 @@ void Selector::select(llvm::Instruction& i) {
     return;
   }
   if (llvm::isa<llvm::FreezeInst>(i)) {
+    if (!llvm::isa<llvm::Constant>(i.getOperand(0)) && regs_.count(i.getOperand(0))) {
+      regs_[&i] = regs_[i.getOperand(0)];  // same registers: freeze only stops poison
+      return;
+    }
     const std::vector<uint32_t>& d = result_regs(&i);
     for (size_t k = 0; k < d.size(); ++k) move(d[k], src(i.getOperand(0), k));
     return;
@@ -893,6 +947,14 @@ void Selector::select_select(llvm::SelectInst& inst) {
       move(d[k], c.imm ? t : e);
       continue;
     }
+    if (inst.getType()->getScalarType()->isIntegerTy(1) && (e.is_imm && e.imm == 0)) {  // c && t
+      int_op({"and", "andi", "vand", true, true, false}, d[k], c, t);
+      continue;
+    }
+    if (inst.getType()->getScalarType()->isIntegerTy(1) && (t.is_imm && t.imm == 1)) {  // c || e
+      int_op({"or", "ori", "vor", true, true, false}, d[k], c, e);
+      continue;
+    }
     if (mf_.class_of(d[k]) == RegClass::Scalar) {
       // d = e ^ ((t ^ e) & -c)
       uint32_t mask = new_s(), diff = new_s();
@@ -1079,6 +1141,7 @@ void Selector::select_call(llvm::CallInst& call) {
            src(call.getArgOperand(0)), src(call.getArgOperand(1)));
     return;
   }
+  if (name == "printf") return select_printf(call);
   if (callee->isDeclaration())
     unsupported(&call, fmt::format("a call to '{}', which is not defined (not an OpenCL builtin "
                                    "this compiler provides)", name.str()));
@@ -1119,6 +1182,53 @@ void Selector::select_call(llvm::CallInst& call) {
     return;
   }
   cur_->insts.push_back(std::move(jal));
+}
+
+// printf goes to vt_printf (docs/driver.md, "Print buffer"): a0 = format, a1 = count,
+// v0..v7 = one 32-bit value per thread; floats travel as float bits (OpenCL promotes
+// them to double in the call; the device has no double, so the promotion is undone).
+void Selector::select_printf(llvm::CallInst& call) {
+  if (call.arg_size() > 9) unsupported(&call, "printf with more than 8 values");
+  mf_.makes_calls = true;
+  mf_.uses_printf = true;
+  MInst jal = inst("jal", {Operand::def_of(kRa), Operand::literal("vt_printf")});
+  jal.is_call = true;
+  std::vector<std::pair<uint32_t, Src>> moves;
+  for (unsigned a = 1; a < call.arg_size(); ++a) {
+    llvm::Value* v = call.getArgOperand(a);
+    Src s;
+    if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v)) {
+      s = src(ext->getOperand(0));
+    } else if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(v)) {
+      llvm::APFloat f = cf->getValueAPF();
+      bool lost = false;
+      f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      s = {true, static_cast<int32_t>(f.bitcastToAPInt().getZExtValue()), kNoReg, RegClass::Scalar};
+    } else {
+      check_type(&call, v->getType());
+      if (v->getType()->isVectorTy()) unsupported(&call, "printf of a vector value");
+      s = src(v);
+    }
+    if (s.is_imm && !fits_simm5(s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+    moves.push_back({vreg_phys(a - 1), s});
+    jal.implicit_uses.push_back(vreg_phys(a - 1));
+  }
+  Src format = src(call.getArgOperand(0));
+  uint32_t format_reg = scalar_reg(format);
+  for (auto& [phys, s] : moves) {
+    if (s.is_imm)
+      emit("vmv.v.i", {Operand::def_of(phys), Operand::immediate(s.imm)});
+    else if (s.cls == RegClass::Vector)
+      emit("vmv.v.v", {Operand::def_of(phys), Operand::use_of(s.reg)});
+    else
+      emit("vmv.v.x", {Operand::def_of(phys), Operand::use_of(s.reg)});
+  }
+  emit("mv", {Operand::def_of(kA0), Operand::use_of(format_reg)});
+  emit("li", {Operand::def_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});
+  jal.implicit_uses.push_back(kA0);
+  jal.implicit_uses.push_back(kA0 + 1);
+  cur_->insts.push_back(std::move(jal));
+  if (!call.use_empty()) move(result_regs(&call)[0], {true, 0, kNoReg, RegClass::Scalar});
 }
 
 void Selector::bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x) {
@@ -1543,7 +1653,11 @@ std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel) {
     a.type_name = md_string("kernel_arg_type", arg.getArgNo());
     llvm::Type* t = arg.getType();
     uint32_t size = 0, align = 4;
-    if (t->isPointerTy()) {
+    if (arg.hasByValAttr()) {
+      a.address_space = "private";
+      size = static_cast<uint32_t>(dl.getTypeAllocSize(arg.getParamByValType()));
+      align = std::max<uint32_t>(4, static_cast<uint32_t>(arg.getParamAlign().valueOrOne().value()));
+    } else if (t->isPointerTy()) {
       switch (t->getPointerAddressSpace()) {
         case 1: a.address_space = "global"; break;
         case 2: a.address_space = "constant"; break;

@@ -71,6 +71,7 @@ struct MFunction {
   std::vector<RegClass> vreg_class;  // index: vreg - kFirstVirtual
   uint32_t private_frame = 0;        // bytes of allocas (per thread, tp-relative)
   bool makes_calls = false;
+  bool uses_printf = false;
   std::vector<std::string> callees;
   // (block, first scalar vreg) regions that divergent branches open: see regalloc.cpp.
   struct DivergentRegion {
