@@ -362,6 +362,8 @@ class Selector {
   void select_cond_branch(llvm::BranchInst& inst);
   void fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend);
   void bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x);
+  void saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b);
+  void minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b);
 
   struct Address {
     Src base;
@@ -1231,6 +1233,74 @@ void Selector::select_printf(llvm::CallInst& call) {
   if (!call.use_empty()) move(result_regs(&call)[0], {true, 0, kNoReg, RegClass::Scalar});
 }
 
+// Saturating add/subtract. Sub-word types: exact in 32 bits, then clamped; 32-bit types:
+// the wrapped result, corrected where it overflowed (sign tricks, no branches).
+void Selector::saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b) {
+  RegClass cls = mf_.class_of(dst);
+  auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
+  auto op = [&](const IntOp& o, Src x, Src y) {
+    uint32_t r = mf_.new_vreg(cls);
+    int_op(o, r, x, y);
+    return Src{false, 0, r, cls};
+  };
+  const IntOp add{"add", "addi", "vadd", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
+  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
+  const IntOp bxor{"xor", "xori", "vxor", true, true, false}, sra{"sra", "srai", "vsra", true, false, true};
+  const IntOp sltu{"sltu", nullptr, "vmsltu", false, false, false};
+  bool is_signed = id == llvm::Intrinsic::sadd_sat || id == llvm::Intrinsic::ssub_sat;
+  bool is_add = id == llvm::Intrinsic::uadd_sat || id == llvm::Intrinsic::sadd_sat;
+  if (bits < 32) {
+    Src x = extend(a, bits, is_signed), y = extend(b, bits, is_signed);
+    Src exact = op(is_add ? add : sub, x, y);
+    int64_t lo = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+    int64_t hi = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+    uint32_t t = mf_.new_vreg(cls);
+    minmax(llvm::Intrinsic::smax, t, exact, imm(lo));
+    minmax(llvm::Intrinsic::smin, dst, {false, 0, t, cls}, imm(hi));
+    return;
+  }
+  Src wrapped = op(is_add ? add : sub, a, b);
+  if (!is_signed) {
+    // Carry/borrow as 0/1, widened to a mask.
+    Src carry = is_add ? op(sltu, wrapped, a) : op(sltu, a, b);
+    Src mask = op(sub, imm(0), carry);
+    if (is_add) {
+      int_op(bor, dst, wrapped, mask);
+    } else {
+      Src keep = op(bxor, mask, imm(-1));
+      int_op(band, dst, wrapped, keep);
+    }
+    return;
+  }
+  Src overflow = is_add ? op(band, op(bxor, wrapped, a), op(bxor, wrapped, b))
+                        : op(band, op(bxor, a, b), op(bxor, a, wrapped));
+  Src mask = op(sra, overflow, imm(31));
+  Src limit = op(bxor, op(sra, a, imm(31)), imm(0x7fffffff));
+  // dst = wrapped ^ ((wrapped ^ limit) & mask)
+  int_op(bxor, dst, wrapped, op(band, op(bxor, wrapped, limit), mask));
+}
+
+void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
+  bool is_signed = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
+  bool is_min = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
+  if (mf_.class_of(dst) == RegClass::Vector) {
+    const char* name = is_min ? (is_signed ? "vmin" : "vminu") : (is_signed ? "vmax" : "vmaxu");
+    int_op({"", nullptr, name, false, true, false}, dst, a, b);
+    return;
+  }
+  // RV32 has no min/max: d = b ^ ((a ^ b) & -(a < b)) for min, (b < a) for max.
+  uint32_t less = new_s(), mask = new_s(), diff = new_s();
+  const char* slt = is_signed ? "slt" : "sltu";
+  if (is_min)
+    emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
+  else
+    emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(b)), Operand::use_of(scalar_reg(a))});
+  emit("neg", {Operand::def_of(mask), Operand::use_of(less)});
+  int_op({"xor", "xori", "vxor", true, true, false}, diff, a, b);
+  emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
+  int_op({"xor", "xori", "vxor", true, true, false}, dst, {false, 0, diff, RegClass::Scalar}, b);
+}
+
 void Selector::bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x) {
   // Branch-free bit tricks (no Zbb on Ventus).
   RegClass cls = mf_.class_of(dst);
@@ -1340,24 +1410,7 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
       case llvm::Intrinsic::umin:
       case llvm::Intrinsic::umax: {
         bool is_signed = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
-        bool is_min = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
-        Src a = extend(arg(0), bits, is_signed), b = extend(arg(1), bits, is_signed);
-        if (!scalar) {
-          const char* name = is_min ? (is_signed ? "vmin" : "vminu") : (is_signed ? "vmax" : "vmaxu");
-          int_op({"", nullptr, name, false, true, false}, d[k], a, b);
-          break;
-        }
-        // RV32 has no min/max: d = b ^ ((a ^ b) & -(a < b)) for min, (b < a) for max.
-        uint32_t less = new_s(), mask = new_s(), diff = new_s();
-        const char* slt = is_signed ? "slt" : "sltu";
-        if (is_min)
-          emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
-        else
-          emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(b)), Operand::use_of(scalar_reg(a))});
-        emit("neg", {Operand::def_of(mask), Operand::use_of(less)});
-        int_op({"xor", "xori", "vxor", true, true, false}, diff, a, b);
-        emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
-        int_op({"xor", "xori", "vxor", true, true, false}, d[k], {false, 0, diff, RegClass::Scalar}, b);
+        minmax(id, d[k], extend(arg(0), bits, is_signed), extend(arg(1), bits, is_signed));
         break;
       }
       case llvm::Intrinsic::abs: {
@@ -1381,6 +1434,12 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
       case llvm::Intrinsic::cttz:
         if (bits != 32) unsupported(&call, "bit counting on sub-word integers");
         bit_count(id, d[k], arg(0));
+        break;
+      case llvm::Intrinsic::uadd_sat:
+      case llvm::Intrinsic::usub_sat:
+      case llvm::Intrinsic::sadd_sat:
+      case llvm::Intrinsic::ssub_sat:
+        saturating(id, bits, d[k], arg(0), arg(1));
         break;
       case llvm::Intrinsic::fshl:
       case llvm::Intrinsic::fshr: {
