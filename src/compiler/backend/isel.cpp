@@ -67,6 +67,16 @@ struct Src {
   RegClass cls = RegClass::Scalar;
 };
 
+// dst = a OP b for an integer operation that has RV32 and RVV forms.
+struct IntOp {
+  const char* scalar;      // "add"
+  const char* scalar_imm;  // "addi" or nullptr
+  const char* vector;      // "vadd" (forms .vv .vx .vi)
+  bool vector_imm;         // has a .vi form
+  bool commutative;
+  bool shift;              // immediate forms take a 5-bit unsigned amount
+};
+
 class Selector {
  public:
   Selector(llvm::Function& f, const ModuleLayout& layout)
@@ -88,18 +98,27 @@ class Selector {
   RegClass class_of(const llvm::Value* v) const {
     return div_.divergent(v) ? RegClass::Vector : RegClass::Scalar;
   }
-  static unsigned elements(llvm::Type* t) {
-    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) return vt->getNumElements();
-    return 1;
-  }
-  static llvm::Type* element_type(llvm::Type* t) {
+  // Registers per value: one per vector element, two (low word, high word) per 64-bit
+  // integer, as the guide's register pairs hold 64-bit data.
+  static llvm::Type* scalar_type(llvm::Type* t) {
     if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) return vt->getElementType();
     return t;
   }
+  static unsigned parts(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64) ? 2 : 1; }
+  static bool is_i64(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64); }
+  static unsigned elements(llvm::Type* t) {
+    unsigned n = 1;
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) n = vt->getNumElements();
+    return n * parts(t);
+  }
+  // The type of one register's worth of a value (a 64-bit integer's words are i32).
+  static llvm::Type* element_type(llvm::Type* t) {
+    llvm::Type* e = scalar_type(t);
+    return e->isIntegerTy(64) ? llvm::Type::getInt32Ty(t->getContext()) : e;
+  }
   void check_type(const llvm::Value* v, llvm::Type* t) {
-    llvm::Type* e = element_type(t);
-    if (e->isIntegerTy(64)) unsupported(v, "64-bit integer arithmetic (long, ulong)");
-    if (e->isIntegerTy() && e->getIntegerBitWidth() > 32)
+    llvm::Type* e = scalar_type(t);
+    if (e->isIntegerTy() && e->getIntegerBitWidth() > 32 && e->getIntegerBitWidth() != 64)
       unsupported(v, fmt::format("{}-bit integers", e->getIntegerBitWidth()));
     if (e->isDoubleTy()) unsupported(v, "double precision (no cl_khr_fp64 on Ventus)");
     if (e->isHalfTy()) unsupported(v, "half-precision arithmetic (no cl_khr_fp16)");
@@ -113,10 +132,12 @@ class Selector {
     for (unsigned i = 0; i < elements(v->getType()); ++i) r.push_back(mf_.new_vreg(class_of(v)));
     return regs_[v] = r;
   }
-  int64_t constant_bits(const llvm::Constant* c) {
+  // Register `part` of a scalar constant (part 1: the high word of a 64-bit integer).
+  int64_t constant_bits(const llvm::Constant* c, unsigned part = 0) {
     if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
       if (ci->getBitWidth() == 1) return ci->getZExtValue();
-      if (ci->getBitWidth() > 32) unsupported(c, "64-bit integer constants");
+      if (ci->getBitWidth() == 64) return static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue() >> (32 * part)));
+      if (ci->getBitWidth() > 32) unsupported(c, "integers wider than 64 bits");
       return static_cast<int32_t>(ci->getSExtValue());
     }
     if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
@@ -132,12 +153,13 @@ class Selector {
   Src src(const llvm::Value* v, unsigned elem = 0) {
     if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
       if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c)) return {false, 0, global_address(gv), RegClass::Scalar};
+      unsigned p = parts(c->getType());
       if (auto* vec = llvm::dyn_cast<llvm::ConstantDataVector>(c))
-        return {true, constant_bits(vec->getElementAsConstant(elem)), kNoReg, RegClass::Scalar};
+        return {true, constant_bits(vec->getElementAsConstant(elem / p), elem % p), kNoReg, RegClass::Scalar};
       if (auto* vec = llvm::dyn_cast<llvm::ConstantVector>(c))
-        return {true, constant_bits(vec->getOperand(elem)), kNoReg, RegClass::Scalar};
+        return {true, constant_bits(vec->getOperand(elem / p), elem % p), kNoReg, RegClass::Scalar};
       if (llvm::isa<llvm::ConstantExpr>(c)) unsupported(v, "a constant expression");
-      return {true, constant_bits(c), kNoReg, RegClass::Scalar};
+      return {true, constant_bits(c, elem % p), kNoReg, RegClass::Scalar};
     }
     auto it = regs_.find(v);
     if (it == regs_.end()) {
@@ -265,15 +287,6 @@ class Selector {
     return {false, 0, r, RegClass::Vector};
   }
 
-  // dst = a OP b for an integer operation that has RV32 and RVV forms.
-  struct IntOp {
-    const char* scalar;      // "add"
-    const char* scalar_imm;  // "addi" or nullptr
-    const char* vector;      // "vadd" (forms .vv .vx .vi)
-    bool vector_imm;         // has a .vi form
-    bool commutative;
-    bool shift;              // immediate forms take a 5-bit unsigned amount
-  };
   void int_op(const IntOp& op, uint32_t dst, Src a, Src b) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
       if (b.is_imm && op.scalar_imm &&
@@ -349,6 +362,10 @@ class Selector {
   void select_fcmp(llvm::FCmpInst& inst);
   void fcmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, Src b);
   void select_cast(llvm::CastInst& inst);
+  void select_binary64(llvm::BinaryOperator& inst);
+  void select_cast64(llvm::CastInst& inst);
+  void icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo, Src bhi);
+  Src op2(const IntOp& o, RegClass cls, Src a, Src b);
   void select_select(llvm::SelectInst& inst);
   void select_load(llvm::LoadInst& inst);
   void select_store(llvm::StoreInst& inst);
@@ -627,24 +644,30 @@ void Selector::select(llvm::Instruction& i) {
   if (auto* ext = llvm::dyn_cast<llvm::ExtractElementInst>(&i)) {
     auto* idx = llvm::dyn_cast<llvm::ConstantInt>(ext->getIndexOperand());
     if (!idx) unsupported(&i, "a vector element selected by a variable index");
-    move(result_regs(&i)[0], src(ext->getVectorOperand(), idx->getZExtValue()));
+    const std::vector<uint32_t>& d = result_regs(&i);
+    for (size_t k = 0; k < d.size(); ++k)
+      move(d[k], src(ext->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue() * d.size() + k)));
     return;
   }
   if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
     auto* idx = llvm::dyn_cast<llvm::ConstantInt>(ins->getOperand(2));
     if (!idx) unsupported(&i, "a vector element selected by a variable index");
     const std::vector<uint32_t>& d = result_regs(&i);
+    unsigned p = parts(i.getType());
     for (size_t k = 0; k < d.size(); ++k)
-      move(d[k], k == idx->getZExtValue() ? src(ins->getOperand(1)) : src(ins->getOperand(0), k));
+      move(d[k], k / p == idx->getZExtValue() ? src(ins->getOperand(1), k % p) : src(ins->getOperand(0), k));
     return;
   }
   if (auto* shuf = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
     const std::vector<uint32_t>& d = result_regs(&i);
-    unsigned n = elements(shuf->getOperand(0)->getType());
+    unsigned p = parts(i.getType());
+    unsigned n = elements(shuf->getOperand(0)->getType()) / p;
     for (size_t k = 0; k < d.size(); ++k) {
-      int m = shuf->getMaskValue(k);
+      int m = shuf->getMaskValue(k / p);
       if (m < 0) continue;
-      move(d[k], m < static_cast<int>(n) ? src(shuf->getOperand(0), m) : src(shuf->getOperand(1), m - n));
+      unsigned part = k % p;
+      move(d[k], m < static_cast<int>(n) ? src(shuf->getOperand(0), m * p + part)
+                                          : src(shuf->getOperand(1), (m - n) * p + part));
     }
     return;
   }
@@ -664,6 +687,11 @@ void Selector::select(llvm::Instruction& i) {
 }
 
 void Selector::select_binary(llvm::BinaryOperator& inst) {
+  if (is_i64(inst.getType())) {
+    using BO = llvm::Instruction::BinaryOps;
+    BO opc = inst.getOpcode();
+    if (opc != BO::And && opc != BO::Or && opc != BO::Xor) return select_binary64(inst);
+  }
   const std::vector<uint32_t>& d = result_regs(&inst);
   unsigned bits = int_bits(element_type(inst.getType()));
   for (size_t k = 0; k < d.size(); ++k) {
@@ -710,6 +738,176 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
                       inst.getOpcode() == llvm::Instruction::Mul || inst.getOpcode() == llvm::Instruction::Shl))
       int_op({"and", "andi", "vand", true, true, false}, d[k], {false, 0, d[k], mf_.class_of(d[k])},
              {true, 1, kNoReg, RegClass::Scalar});
+  }
+}
+
+// ---- 64-bit integers on register pairs ------------------------------------------------
+
+Src Selector::op2(const IntOp& o, RegClass cls, Src a, Src b) {
+  uint32_t r = mf_.new_vreg(cls);
+  int_op(o, r, a, b);
+  return {false, 0, r, cls};
+}
+
+namespace {
+const IntOp kAdd{"add", "addi", "vadd", true, true, false};
+const IntOp kSub{"sub", nullptr, "vsub", false, false, false};
+const IntOp kAnd{"and", "andi", "vand", true, true, false};
+const IntOp kOr{"or", "ori", "vor", true, true, false};
+const IntOp kXor{"xor", "xori", "vxor", true, true, false};
+const IntOp kSll{"sll", "slli", "vsll", true, false, true};
+const IntOp kSrl{"srl", "srli", "vsrl", true, false, true};
+const IntOp kSra{"sra", "srai", "vsra", true, false, true};
+const IntOp kMul{"mul", nullptr, "vmul", false, true, false};
+const IntOp kMulhu{"mulhu", nullptr, "vmulhu", false, true, false};
+const IntOp kSltu{"sltu", nullptr, "vmsltu", false, false, false};
+const IntOp kSlt{"slt", nullptr, "vmslt", false, false, false};
+Src imm_src(int64_t v) { return {true, v, kNoReg, RegClass::Scalar}; }
+}  // namespace
+
+void Selector::select_binary64(llvm::BinaryOperator& inst) {
+  const std::vector<uint32_t>& d = result_regs(&inst);
+  using BO = llvm::Instruction::BinaryOps;
+  for (size_t k = 0; k + 1 < d.size(); k += 2) {
+    RegClass cls = mf_.class_of(d[k]);
+    Src alo = src(inst.getOperand(0), k), ahi = src(inst.getOperand(0), k + 1);
+    Src blo = src(inst.getOperand(1), k), bhi = src(inst.getOperand(1), k + 1);
+    auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
+    switch (inst.getOpcode()) {
+      case BO::Add: {
+        Src lo = op(kAdd, alo, blo);
+        Src carry = op(kSltu, lo, alo);
+        int_op(kAdd, d[k + 1], op(kAdd, ahi, bhi), carry);
+        move(d[k], lo);
+        break;
+      }
+      case BO::Sub: {
+        Src borrow = op(kSltu, alo, blo);
+        Src lo = op(kSub, alo, blo);
+        int_op(kSub, d[k + 1], op(kSub, ahi, bhi), borrow);
+        move(d[k], lo);
+        break;
+      }
+      case BO::Mul: {
+        Src hi = op(kAdd, op(kMulhu, alo, blo), op(kAdd, op(kMul, alo, bhi), op(kMul, ahi, blo)));
+        int_op(kMul, d[k], alo, blo);
+        move(d[k + 1], hi);
+        break;
+      }
+      case BO::Shl:
+      case BO::LShr:
+      case BO::AShr: {
+        bool left = inst.getOpcode() == BO::Shl;
+        bool arith = inst.getOpcode() == BO::AShr;
+        if (blo.is_imm) {
+          int64_t c = blo.imm & 63;
+          Src lo, hi;
+          if (c == 0) {
+            lo = alo, hi = ahi;
+          } else if (left) {
+            lo = c >= 32 ? imm_src(0) : op(kSll, alo, imm_src(c));
+            hi = c >= 32 ? op(kSll, alo, imm_src(c - 32)) : op(kOr, op(kSll, ahi, imm_src(c)), op(kSrl, alo, imm_src(32 - c)));
+          } else {
+            const IntOp& right = arith ? kSra : kSrl;
+            hi = c >= 32 ? (arith ? op(kSra, ahi, imm_src(31)) : imm_src(0)) : op(right, ahi, imm_src(c));
+            lo = c >= 32 ? op(right, ahi, imm_src(c - 32)) : op(kOr, op(kSrl, alo, imm_src(c)), op(kSll, ahi, imm_src(32 - c)));
+          }
+          move(d[k], lo);
+          move(d[k + 1], hi);
+          break;
+        }
+        // Variable amount s: the 32-bit shifts use s mod 32; big = s >= 32 picks the
+        // crossed-over words through a mask (no branches).
+        Src amount = op(kAnd, blo, imm_src(63));
+        Src big = op(kSrl, amount, imm_src(5));
+        Src mask = op(kSub, imm_src(0), big);
+        Src s5 = op(kAnd, amount, imm_src(31));
+        Src back = op(kSub, imm_src(31), s5);
+        auto pick = [&](Src when_big, Src otherwise) {  // otherwise ^ ((when_big ^ otherwise) & mask)
+          return op(kXor, otherwise, op(kAnd, op(kXor, when_big, otherwise), mask));
+        };
+        if (left) {
+          Src lo_s = op(kSll, alo, s5);
+          Src hi_s = op(kOr, op(kSll, ahi, s5), op(kSrl, op(kSrl, alo, imm_src(1)), back));
+          move(d[k + 1], pick(lo_s, hi_s));
+          move(d[k], pick(imm_src(0), lo_s));
+        } else {
+          const IntOp& right = arith ? kSra : kSrl;
+          Src hi_s = op(right, ahi, s5);
+          Src lo_s = op(kOr, op(kSrl, alo, s5), op(kSll, op(kSll, ahi, imm_src(1)), back));
+          Src fill = arith ? op(kSra, ahi, imm_src(31)) : imm_src(0);
+          move(d[k], pick(hi_s, lo_s));
+          move(d[k + 1], pick(fill, hi_s));
+        }
+        break;
+      }
+      default:
+        unsupported(&inst, fmt::format("64-bit integer '{}' (division and remainder of long are not "
+                                       "supported yet)",
+                                       inst.getOpcodeName()));
+    }
+  }
+}
+
+void Selector::icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo, Src bhi) {
+  using P = llvm::CmpInst::Predicate;
+  RegClass cls = mf_.class_of(dst);
+  auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
+  if (pred == P::ICMP_EQ || pred == P::ICMP_NE) {
+    Src diff = op(kOr, op(kXor, alo, blo), op(kXor, ahi, bhi));
+    icmp_element(pred, dst, diff, imm_src(0));
+    return;
+  }
+  bool swap = pred == P::ICMP_SGT || pred == P::ICMP_UGT || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
+  bool negate = pred == P::ICMP_SGE || pred == P::ICMP_UGE || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
+  bool is_signed = llvm::CmpInst::isSigned(pred);
+  if (swap) std::swap(alo, blo), std::swap(ahi, bhi);
+  // a < b  <=>  hi(a) < hi(b)  or  (hi(a) == hi(b) and lo(a) <u lo(b))
+  Src hi_less = op(is_signed ? kSlt : kSltu, ahi, bhi);
+  uint32_t eq = mf_.new_vreg(cls);
+  icmp_element(P::ICMP_EQ, eq, ahi, bhi);
+  Src hi_equal{false, 0, eq, cls};
+  Src lo_less = op(kSltu, alo, blo);
+  Src less = op(kOr, hi_less, op(kAnd, hi_equal, lo_less));
+  if (negate)
+    int_op(kXor, dst, less, imm_src(1));
+  else
+    move(dst, less);
+}
+
+void Selector::select_cast64(llvm::CastInst& inst) {
+  using CO = llvm::Instruction::CastOps;
+  const std::vector<uint32_t>& d = result_regs(&inst);
+  unsigned from_bits = int_bits(scalar_type(inst.getSrcTy()));
+  bool to_wide = is_i64(inst.getDestTy());
+  unsigned n = elements(inst.getDestTy()) / parts(inst.getDestTy());
+  for (unsigned e = 0; e < n; ++e) {
+    switch (inst.getOpcode()) {
+      case CO::ZExt:
+      case CO::SExt:
+      case CO::PtrToInt: {
+        if (!to_wide) break;
+        bool is_signed = inst.getOpcode() == CO::SExt;
+        Src lo = extend(src(inst.getOperand(0), e), from_bits, is_signed);
+        move(d[2 * e], lo);
+        if (is_signed)
+          int_op(kSra, d[2 * e + 1], lo, imm_src(31));
+        else
+          move(d[2 * e + 1], imm_src(0));
+        continue;
+      }
+      case CO::Trunc:
+      case CO::IntToPtr: {
+        Src lo = src(inst.getOperand(0), 2 * e);
+        if (scalar_type(inst.getDestTy())->isIntegerTy(1))
+          int_op(kAnd, d[e], lo, imm_src(1));
+        else
+          move(d[e], lo);
+        continue;
+      }
+      default: break;
+    }
+    unsupported(&inst, fmt::format("the '{}' conversion of a 64-bit integer", inst.getOpcodeName()));
   }
 }
 
@@ -795,6 +993,13 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
 }
 
 void Selector::select_icmp(llvm::ICmpInst& inst) {
+  if (is_i64(inst.getOperand(0)->getType())) {
+    const std::vector<uint32_t>& d = result_regs(&inst);
+    for (size_t k = 0; k < d.size(); ++k)
+      icmp64(inst.getPredicate(), d[k], src(inst.getOperand(0), 2 * k), src(inst.getOperand(0), 2 * k + 1),
+             src(inst.getOperand(1), 2 * k), src(inst.getOperand(1), 2 * k + 1));
+    return;
+  }
   const std::vector<uint32_t>& d = result_regs(&inst);
   unsigned bits = int_bits(element_type(inst.getOperand(0)->getType()));
   bool is_signed = inst.isSigned();
@@ -882,6 +1087,8 @@ void Selector::select_cast(llvm::CastInst& inst) {
   llvm::Type* from = element_type(inst.getSrcTy());
   llvm::Type* to = element_type(inst.getDestTy());
   using CO = llvm::Instruction::CastOps;
+  if ((is_i64(inst.getSrcTy()) || is_i64(inst.getDestTy())) && inst.getOpcode() != CO::BitCast)
+    return select_cast64(inst);
   switch (inst.getOpcode()) {
     case CO::BitCast:
       if (elements(inst.getSrcTy()) != elements(inst.getDestTy()))
@@ -943,7 +1150,7 @@ void Selector::select_select(llvm::SelectInst& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
   bool vector_condition = inst.getCondition()->getType()->isVectorTy();
   for (size_t k = 0; k < d.size(); ++k) {
-    Src c = src(inst.getCondition(), vector_condition ? k : 0);
+    Src c = src(inst.getCondition(), vector_condition ? static_cast<unsigned>(k / parts(inst.getType())) : 0);
     Src t = src(inst.getTrueValue(), k), e = src(inst.getFalseValue(), k);
     if (c.is_imm) {
       move(d[k], c.imm ? t : e);
@@ -1351,6 +1558,8 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
       return;
     default: break;
   }
+  if (!call.getType()->isVoidTy() && is_i64(call.getType()))
+    unsupported(&call, fmt::format("the LLVM intrinsic '{}' on 64-bit integers", call.getCalledFunction()->getName().str()));
   const std::vector<uint32_t>& d = result_regs(&call);
   unsigned bits = call.getType()->isVoidTy() ? 32 : int_bits(element_type(call.getType()));
   for (size_t k = 0; k < d.size(); ++k) {
