@@ -73,6 +73,8 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // opencl-c-base.h, with the builtin functions declared by clang itself (as the
       // clang driver does): much faster than parsing all of opencl-c.h.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-include", kFeaturesHeaderPath,
+      // The host's /usr/include is not the device's: only clang's own headers and -I.
+      "-nostdsysteminc",
       fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
       // Line tables give the back end file:line:column for its messages.
       "-debug-info-kind=line-tables-only", "-main-file-name", file_name, "-cl-kernel-arg-info",
