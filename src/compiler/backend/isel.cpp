@@ -391,6 +391,7 @@ class Selector {
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
+  void guard_extra_lanes();
 
   llvm::Function& f_;
   const ModuleLayout& layout_;
@@ -517,6 +518,7 @@ MFunction Selector::run() {
   if (mf_.is_kernel) {
     kernel_args_ = new_s();
     emit("mv", {Operand::def_of(kernel_args_), Operand::use_of(kA0)});
+    guard_extra_lanes();
     std::vector<KernelArgument> layout = kernel_arguments(f_);
     for (llvm::Argument& arg : f_.args()) {
       if (arg.use_empty()) continue;
@@ -566,6 +568,38 @@ MFunction Selector::run() {
   // Blocks in dominator-tree order so every operand is defined before use (phis aside).
   for (llvm::BasicBlock& bb : f_) select_block(bb);
   return std::move(mf_);
+}
+
+// A workgroup whose size is not a multiple of the warp width leaves lanes of its last
+// warp without a work-item; they would compute ids that belong to the next workgroup.
+// They skip the kernel: a vector branch sends them to the join before the epilogue
+// (emit.cpp), where they wait for the others. Warps whose lanes are all in range (every
+// warp but a workgroup's last) see that with scalar instructions only and skip the test.
+void Selector::guard_extra_lanes() {
+  uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(), z = new_s();
+  uint32_t lanes = new_v(), total = new_v(), rpc = new_s();
+  std::string done = fmt::format(".Lguard_done_{}", mf_.name);
+  emit("csrr", {Operand::def_of(tid), Operand::literal("0x800")});
+  emit("csrr", {Operand::def_of(numt), Operand::literal("0x802")});
+  emit("add", {Operand::def_of(last), Operand::use_of(tid), Operand::use_of(numt)});
+  emit("csrr", {Operand::def_of(knl), Operand::literal("0x803")});
+  emit_mem("lw", {Operand::def_of(x), Operand::immediate(24), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(y), Operand::immediate(28), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(z), Operand::immediate(32), Operand::use_of(knl)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(y)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(z)});
+  emit("bgeu", {Operand::use_of(x), Operand::use_of(last), Operand::literal(done)});
+  emit("vid.v", {Operand::def_of(lanes)});
+  emit("vadd.vx", {Operand::def_of(lanes), Operand::use_of(lanes), Operand::use_of(tid)});
+  emit("vmv.v.x", {Operand::def_of(total), Operand::use_of(x)});
+  std::string anchor = fmt::format(".Lguard_{}", mf_.name);
+  std::string end = kernel_end_label(mf_.name);
+  emit("", {Operand::label(anchor)});
+  emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
+  emit("setrpc", {Operand::use_of(kZero), Operand::use_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit("vbgeu", {Operand::use_of(lanes), Operand::use_of(total), Operand::literal(end)});
+  emit("", {Operand::label(done)});
+  mf_.guards_extra_lanes = true;
 }
 
 void Selector::select_block(llvm::BasicBlock& bb) {
