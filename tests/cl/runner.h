@@ -1,0 +1,43 @@
+// Implementations that run a specification's launches: pocl (the reference, through the
+// OpenCL API) and Ventus (`ventus cc` + the simulated device).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec.h"
+
+namespace ventus::clspec {
+
+// The contents of every buffer of a spec, indexed like Spec::buffers.
+using Buffers = std::vector<std::vector<uint8_t>>;
+
+Buffers initial_buffers(const Spec& spec);
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  virtual std::string name() const = 0;
+  // Compiles the program; throws ventus::Error with the compiler's diagnostics.
+  virtual void compile(const Spec& spec, std::string_view source) = 0;
+  // Runs the launches of one configuration on fresh buffers holding `initial`, returns the
+  // final contents of every buffer. Throws ventus::Error naming the launch that failed.
+  virtual Buffers execute(const Spec& spec, size_t configuration, const Buffers& initial) = 0;
+};
+
+// pocl through the ICD loader, restricted to pocl (OCL_ICD_VENDORS points at a folder with
+// only pocl's .icd when the build found one; the platform is picked by name). nullptr and
+// `why` when there is no pocl (not installed, or the build had no OpenCL headers).
+std::unique_ptr<Runner> make_pocl_runner(std::string* why);
+
+// `ventus cc` and the simulated device; nullptr and `why` when the compiler is not built.
+std::unique_ptr<Runner> make_ventus_runner(std::string* why);
+
+// The whole comparison of one spec: compile on both, run every configuration, compare the
+// checked buffers. Returns an empty string when everything matched, else the report.
+std::string compare_runs(const Spec& spec, std::string_view source, Runner& reference,
+                         Runner& tested);
+
+}  // namespace ventus::clspec
