@@ -35,9 +35,19 @@ std::unique_ptr<Runner> make_pocl_runner(std::string* why);
 // `ventus cc` and the simulated device; nullptr and `why` when the compiler is not built.
 std::unique_ptr<Runner> make_ventus_runner(std::string* why);
 
+// Compiles and runs every configuration on fresh buffers: the final buffers per configuration.
+std::vector<Buffers> run_all(const Spec& spec, std::string_view source, Runner& runner);
+
+// Checked buffers that the reference left as initialised in every configuration: such a
+// check cannot fail, so the suite reports it ("" when there is none).
+std::string vacuous_checks(const Spec& spec, const std::vector<Buffers>& reference);
+
 // The whole comparison of one spec: compile on both, run every configuration, compare the
 // checked buffers. Returns an empty string when everything matched, else the report.
 std::string compare_runs(const Spec& spec, std::string_view source, Runner& reference,
                          Runner& tested);
+std::string compare_results(const Spec& spec, const std::vector<Buffers>& reference,
+                            const std::vector<Buffers>& tested, std::string_view reference_name,
+                            std::string_view tested_name);
 
 }  // namespace ventus::clspec

@@ -153,6 +153,7 @@ uint64_t name_seed(std::string_view name) {
 struct Parser {
   std::string file;
   Spec spec;
+  bool in_group = false;
 
   ElementType type_of(int line, std::string_view text) {
     const std::optional<ElementType> type = parse_type(text);
@@ -297,7 +298,26 @@ struct Parser {
       }
       r.args.push_back(argument(line, token));
     }
+    if (in_group) {
+      if (r.repeat != 1) fail(file, line, "repeat= inside @repeat ... @end");
+      r.group = static_cast<int>(spec.groups.size()) - 1;
+    }
     spec.runs.push_back(std::move(r));
+  }
+
+  void repeat(int line, const std::vector<std::string>& t) {
+    if (in_group) fail(file, line, "@repeat inside @repeat (close the first with @end)");
+    const std::optional<uint32_t> n = t.size() == 1 ? parse_u32(t[0]) : std::nullopt;
+    if (!n || *n == 0) fail(file, line, "@repeat N");
+    spec.groups.push_back({*n, line});
+    in_group = true;
+  }
+
+  void end(int line, const std::vector<std::string>& t) {
+    if (!in_group || !t.empty()) fail(file, line, "@end without @repeat");
+    in_group = false;
+    if (spec.runs.empty() || spec.runs.back().group != static_cast<int>(spec.groups.size()) - 1)
+      fail(file, line, "@repeat ... @end holds no @run");
   }
 
   void range(int line, const std::vector<std::string>& t) {
@@ -364,6 +384,7 @@ struct Parser {
   }
 
   void validate() {
+    if (in_group) fail(file, spec.groups.back().line, "@repeat without @end");
     if (spec.runs.empty()) fail(file, 1, "no @run directive");
     if (spec.checks.empty()) fail(file, 1, "no @check directive");
     for (const RunSpec& r : spec.runs) {
@@ -376,7 +397,7 @@ struct Parser {
         fail(file, r.line, "no global/local size: add global= local= or a @range line");
       }
       for (const ArgSpec& a : r.args)
-        if (a.iteration && r.repeat == 1)
+        if (a.iteration && r.repeat == 1 && r.group < 0)
           fail(file, r.line, "$i without repeat=N is always 0");
     }
     for (const RangeSpec& r : spec.ranges) {
@@ -520,10 +541,12 @@ Spec parse(std::string_view source, const std::string& file_name) {
     else if (directive == "run") p.run(line_number, t);
     else if (directive == "range") p.range(line_number, t);
     else if (directive == "check") p.check(line_number, t);
+    else if (directive == "repeat") p.repeat(line_number, t);
+    else if (directive == "end") p.end(line_number, t);
     else if (directive == "options") p.spec.options.insert(p.spec.options.end(), t.begin(), t.end());
     else
       fail(file_name, line_number,
-           "unknown directive '@" + directive + "' (buffer run range check options)");
+           "unknown directive '@" + directive + "' (buffer run repeat end range check options)");
   }
   p.validate();
   return std::move(p.spec);
@@ -577,25 +600,36 @@ std::string Launch::text() const {
   bool any_offset = false;
   for (uint32_t d = 0; d < offset.dims; ++d) any_offset |= offset.size[d] != 0;
   if (any_offset) s += " offset=" + offset.text();
-  if (run->repeat > 1) s += " (i=" + std::to_string(iteration) + ")";
+  if (run->repeat > 1 || run->group >= 0) s += " (i=" + std::to_string(iteration) + ")";
   return s;
 }
 
 std::vector<Launch> plan(const Spec& spec, size_t configuration) {
   std::vector<Launch> launches;
   const RangeSpec* range = spec.ranges.empty() ? nullptr : &spec.ranges.at(configuration);
-  for (const RunSpec& run : spec.runs) {
+  auto launch = [&](const RunSpec& run, uint32_t iteration) {
     Launch l;
     l.run = &run;
+    l.iteration = iteration;
     l.global = run.global ? *run.global : range->global;
     l.local = run.local ? *run.local : range->local;
     if (run.offset) l.offset = *run.offset;
     else if (!run.global && range->offset) l.offset = *range->offset;
     else l.offset = Dims{l.global.dims, {0, 0, 0}};
-    for (uint32_t i = 0; i < run.repeat; ++i) {
-      l.iteration = i;
-      launches.push_back(l);
+    launches.push_back(l);
+  };
+  for (size_t r = 0; r < spec.runs.size();) {
+    const int group = spec.runs[r].group;
+    if (group < 0) {
+      for (uint32_t i = 0; i < spec.runs[r].repeat; ++i) launch(spec.runs[r], i);
+      ++r;
+      continue;
     }
+    size_t end = r;
+    while (end < spec.runs.size() && spec.runs[end].group == group) ++end;
+    for (uint32_t i = 0; i < spec.groups[group].count; ++i)
+      for (size_t k = r; k < end; ++k) launch(spec.runs[k], i);
+    r = end;
   }
   return launches;
 }

@@ -84,6 +84,13 @@ struct RunSpec {
   std::vector<ArgSpec> args;
   std::optional<Dims> global, local, offset;  // override the configuration's
   uint32_t repeat = 1;
+  int group = -1;  // index into Spec::groups for runs between `@repeat N` and `@end`
+  int line = 0;
+};
+
+// `@repeat N` ... `@end`: the runs between them, in order, N times ($i counts).
+struct GroupSpec {
+  uint32_t count = 1;
   int line = 0;
 };
 
@@ -109,6 +116,7 @@ struct Spec {
   std::vector<std::string> options;  // build options for both compilers (-D..., -cl-...)
   std::vector<BufferSpec> buffers;
   std::vector<RunSpec> runs;
+  std::vector<GroupSpec> groups;
   std::vector<RangeSpec> ranges;
   std::vector<CheckSpec> checks;
 
@@ -128,7 +136,7 @@ std::vector<uint8_t> initial_contents(const BufferSpec& buffer);
 // One kernel launch of a configuration, in order.
 struct Launch {
   const RunSpec* run = nullptr;
-  uint32_t iteration = 0;
+  uint32_t iteration = 0;  // $i: the run's repeat= index or its group's
   Dims global, local, offset;
   std::string text() const;  // "vadd global=1024 local=64 (i=3)"
 };
