@@ -38,7 +38,7 @@ __kernel void integer(__global const int* as, __global const int* bs, __global c
   ri[12 * n + i] = min(a, b);
   ri[13 * n + i] = max(a, b);
   ri[14 * n + i] = clamp(a, -1000000, s * 1000);
-  int a24 = (a << 8) >> 8, b24 = (b << 8) >> 8;
+  int a24 = (int)((uint)a << 8) >> 8, b24 = (int)((uint)b << 8) >> 8;
   ri[15 * n + i] = mul24(a24, s);
   ri[16 * n + i] = mad24(a24, s, b24);
   ri[17 * n + i] = a24 * (s >> 2);
