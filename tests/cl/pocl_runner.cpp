@@ -1,4 +1,5 @@
 // The reference implementation: pocl's CPU device through the OpenCL 1.2 API.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -86,6 +87,11 @@ class PoclRunner final : public Runner {
     ok(e, "clCreateContext");
     queue_ = clCreateCommandQueue(context_, device_, 0, &e);
     ok(e, "clCreateCommandQueue");
+    cl_uint align_bits = 0;
+    ok(clGetDeviceInfo(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                       nullptr),
+       "clGetDeviceInfo");
+    guard_ = std::max<size_t>(guard_, align_bits / 8);
   }
   ~PoclRunner() override {
     release_program();
@@ -116,19 +122,26 @@ class PoclRunner final : public Runner {
   }
 
   Buffers execute(const Spec& spec, size_t configuration, const Buffers& initial) override {
-    std::vector<cl_mem> memory;
+    // Each buffer is a sub-buffer between two guard zones of a larger one: a kernel (or a
+    // spec) that writes outside its buffer is reported instead of corrupting the heap.
+    std::vector<cl_mem> memory, parents;
     struct Release {
       std::vector<cl_mem>& m;
       ~Release() {
         for (cl_mem b : m) clReleaseMemObject(b);
       }
-    } release{memory};
+    } release_parents{parents}, release{memory};
     cl_int e = CL_SUCCESS;
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
-      memory.push_back(clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                      initial[i].size(),
-                                      const_cast<uint8_t*>(initial[i].data()), &e));
+      std::vector<uint8_t> bytes(initial[i].size() + 2 * guard_, kGuardByte);
+      std::copy(initial[i].begin(), initial[i].end(), bytes.begin() + guard_);
+      parents.push_back(clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                       bytes.size(), bytes.data(), &e));
       ok(e, "clCreateBuffer " + spec.buffers[i].name);
+      cl_buffer_region region{guard_, initial[i].size()};
+      memory.push_back(clCreateSubBuffer(parents.back(), CL_MEM_READ_WRITE,
+                                         CL_BUFFER_CREATE_TYPE_REGION, &region, &e));
+      ok(e, "clCreateSubBuffer " + spec.buffers[i].name);
     }
     for (const Launch& launch : plan(spec, configuration)) {
       const RunSpec& run = *launch.run;
@@ -163,10 +176,19 @@ class PoclRunner final : public Runner {
     }
     Buffers out(spec.buffers.size());
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
-      out[i].resize(initial[i].size());
-      ok(clEnqueueReadBuffer(queue_, memory[i], CL_TRUE, 0, out[i].size(), out[i].data(), 0,
+      std::vector<uint8_t> bytes(initial[i].size() + 2 * guard_);
+      ok(clEnqueueReadBuffer(queue_, parents[i], CL_TRUE, 0, bytes.size(), bytes.data(), 0,
                              nullptr, nullptr),
          "read " + spec.buffers[i].name);
+      for (size_t b = 0; b < bytes.size(); ++b) {
+        if (b == guard_) b += initial[i].size();
+        if (bytes[b] != kGuardByte)
+          throw Error("pocl: " + spec.file + ": the kernels write outside buffer " +
+                      spec.buffers[i].name + " (" + std::to_string(initial[i].size()) +
+                      " bytes): byte " + std::to_string(static_cast<int64_t>(b) - guard_) +
+                      " changed");
+      }
+      out[i].assign(bytes.begin() + guard_, bytes.begin() + guard_ + initial[i].size());
     }
     return out;
   }
@@ -243,6 +265,8 @@ class PoclRunner final : public Runner {
     }
   }
 
+  static constexpr uint8_t kGuardByte = 0xa5;
+  size_t guard_ = 4096;  // a multiple of the device's sub-buffer alignment
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;

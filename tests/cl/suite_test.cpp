@@ -56,7 +56,7 @@ void Kernel::run(const std::string& path) {
   EXPECT_TRUE(report.empty()) << path << ": pocl and ventus differ:\n" << report;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cl, Kernel, ::testing::ValuesIn(kFiles), test_name);
+INSTANTIATE_TEST_SUITE_P(cl, Kernel, ::testing::ValuesIn(kFiles), test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Kernel);
 
 }  // namespace

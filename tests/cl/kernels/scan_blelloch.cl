@@ -7,7 +7,7 @@
 // @buffer sums i32[32] zeros
 // @buffer sums_scanned i32[32] zeros
 // @buffer total i32[1] zeros
-// @run scan_block in out sums local:512 int:4096 global=4096 local=64
+// @run scan_block in out sums local:512 int:4096 global=2048 local=64
 // @run scan_block sums sums_scanned total local:128 int:32 global=16 local=16
 // @run add_offsets out sums_scanned int:4096 int:128 global=4096 local=128
 // @check out exact
