@@ -5,6 +5,7 @@
 // @buffer x f32[32] values 0 -0 1 -1 inf -inf nan 3.4e38 -3.4e38 1e-20 -1e-20 2 0.5 -7.25 1e30 -1e30
 // @buffer y f32[32] values -0 0 inf nan 1 -1 2 3.4e38 1e-20 1e30 -0 -inf 7 -0.5 1e-30 3
 // @buffer out f32[512] zeros   # 16 x 32
+// @options -cl-fp32-correctly-rounded-divide-sqrt
 // @run special x y out
 // @range global=32 local=32
 // @range global=32 local=8

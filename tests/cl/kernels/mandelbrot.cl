@@ -1,8 +1,9 @@
 // Mandelbrot iteration counts over 64 x 48 pixels, up to 256 iterations: a loop whose
-// exit diverges per work-item. FP_CONTRACT OFF makes every operation a rounded IEEE
-// operation on both sides, so the counts must match exactly.
+// exit diverges per work-item. FP_CONTRACT OFF and a correctly rounded division make
+// every operation a rounded IEEE operation on both sides, so the counts match exactly.
 //
 // @buffer counts i32[3072] zeros
+// @options -cl-fp32-correctly-rounded-divide-sqrt
 // @run mandelbrot counts int:64 int:48 int:256
 // @range global=64,48 local=16,4
 // @range global=64,48 local=32,2
