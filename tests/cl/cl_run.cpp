@@ -4,6 +4,8 @@
 //   cl_run --pocl FILE.cl              run on pocl only
 //   cl_run --dump NAME[:N] FILE.cl     print the first N (default 16) elements of buffer
 //                                      NAME after each configuration, from each runner
+//   -O0 .. -O3, --threads T, --ventus-arg ARG (repeatable): the Ventus side's
+//                                      optimisation level, warp width, extra compiler option
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -41,6 +43,7 @@ void dump(const Spec& spec, const Buffers& buffers, const std::string& runner,
 
 int main(int argc, char** argv) {
   bool pocl_only = false;
+  VentusOptions ventus_options;
   std::string dump_name;
   size_t dump_count = 16;
   std::vector<std::string> files;
@@ -48,6 +51,12 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--pocl") {
       pocl_only = true;
+    } else if (a.size() == 3 && a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3') {
+      ventus_options.opt_level = a[2] - '0';
+    } else if (a == "--threads" && i + 1 < argc) {
+      ventus_options.threads_per_warp = static_cast<uint32_t>(std::stoul(argv[++i]));
+    } else if (a == "--ventus-arg" && i + 1 < argc) {
+      ventus_options.extra_args.push_back(argv[++i]);
     } else if (a == "--dump" && i + 1 < argc) {
       dump_name = argv[++i];
       const size_t colon = dump_name.find(':');
@@ -56,7 +65,8 @@ int main(int argc, char** argv) {
         dump_name.resize(colon);
       }
     } else if (a.starts_with("-")) {
-      std::cerr << "usage: cl_run [--pocl] [--dump NAME[:N]] FILE.cl ...\n";
+      std::cerr << "usage: cl_run [--pocl] [--dump NAME[:N]] [-O0..3] [--threads T] "
+                   "[--ventus-arg ARG] FILE.cl ...\n";
       return 2;
     } else {
       files.push_back(a);
@@ -70,7 +80,7 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<Runner> ventus;
   if (!pocl_only) {
-    ventus = make_ventus_runner(&why);
+    ventus = make_ventus_runner(&why, ventus_options);
     if (!ventus) std::cerr << "cl_run: ventus: " << why << " (pocl only)\n";
   }
   int failures = 0;

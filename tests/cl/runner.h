@@ -33,7 +33,12 @@ class Runner {
 std::unique_ptr<Runner> make_pocl_runner(std::string* why);
 
 // `ventus cc` and the simulated device; nullptr and `why` when the compiler is not built.
-std::unique_ptr<Runner> make_ventus_runner(std::string* why);
+struct VentusOptions {
+  int opt_level = 2;                    // -O0 .. -O3
+  std::vector<std::string> extra_args;  // more compiler options, after the spec's
+  uint32_t threads_per_warp = 32;       // the device's warp width for the launches
+};
+std::unique_ptr<Runner> make_ventus_runner(std::string* why, const VentusOptions& options = {});
 
 // Compiles and runs every configuration on fresh buffers: the final buffers per configuration.
 std::vector<Buffers> run_all(const Spec& spec, std::string_view source, Runner& runner);

@@ -12,7 +12,7 @@ namespace ventus::clspec {
 
 #if !VENTUS_HAVE_CC
 
-std::unique_ptr<Runner> make_ventus_runner(std::string* why) {
+std::unique_ptr<Runner> make_ventus_runner(std::string* why, const VentusOptions&) {
   if (why) *why = "the OpenCL C compiler (ventus cc) is not part of this build";
   return nullptr;
 }
@@ -29,15 +29,18 @@ rt::Range range_of(const Dims& d) {
 
 class VentusRunner final : public Runner {
  public:
+  explicit VentusRunner(const VentusOptions& options) : options_(options) {}
   std::string name() const override { return "ventus"; }
 
   void compile(const Spec& spec, std::string_view source) override {
     cc::Options options;
     options.file_name = spec.file;
+    options.opt_level = options_.opt_level;
     for (const std::string& o : spec.options) {
       if (o.rfind("-D", 0) == 0 && o.size() > 2) options.defines.push_back(o.substr(2));
       else options.extra_args.push_back(o);
     }
+    for (const std::string& o : options_.extra_args) options.extra_args.push_back(o);
     const cc::Result result = cc::compile(source, options);
     if (!result.ok) throw Error("ventus cc: " + spec.file + ":\n" + result.diagnostics);
     program_.emplace(rt::Program::from_elf_bytes(result.elf, spec.file));
@@ -64,6 +67,7 @@ class VentusRunner final : public Runner {
         }
       }
       rt::LaunchOptions options;
+      options.threads_per_warp = options_.threads_per_warp;
       for (uint32_t d = 0; d < launch.offset.dims; ++d)
         options.global_offset[d] = launch.offset.size[d];
       try {
@@ -82,13 +86,14 @@ class VentusRunner final : public Runner {
   }
 
  private:
+  VentusOptions options_;
   std::optional<rt::Program> program_;
 };
 
 }  // namespace
 
-std::unique_ptr<Runner> make_ventus_runner(std::string*) {
-  return std::make_unique<VentusRunner>();
+std::unique_ptr<Runner> make_ventus_runner(std::string*, const VentusOptions& options) {
+  return std::make_unique<VentusRunner>(options);
 }
 
 #endif
