@@ -30,12 +30,12 @@ void dump(const Spec& spec, const Buffers& buffers, const std::string& runner,
   if (!b) throw ventus::Error("no buffer '" + name + "'");
   const BufferSpec& buffer = spec.buffers[*b];
   const uint32_t size = buffer.type.scalar_bytes();
-  const size_t scalars = std::min<size_t>(limit * buffer.type.components(),
-                                          buffer.count * buffer.type.components());
+  const size_t scalars =
+      std::min<size_t>(limit * buffer.type.components(), buffer.count * buffer.type.components());
   std::cout << runner << " " << name << ":";
   for (size_t i = 0; i < scalars; ++i)
-    std::cout << (i % 8 ? " " : "\n  ") << format_scalar(buffer.type.scalar,
-                                                         buffers[*b].data() + i * size);
+    std::cout << (i % 8 ? " " : "\n  ")
+              << format_scalar(buffer.type.scalar, buffers[*b].data() + i * size);
   std::cout << "\n";
 }
 

@@ -98,11 +98,11 @@ TEST(Spec, PlansRepeatsGroupsAndRanges) {
   const std::vector<Launch> c0 = plan(s, 0);
   std::vector<std::string> texts;
   for (const Launch& l : c0) texts.push_back(l.text());
-  EXPECT_EQ(texts, (std::vector<std::string>{
-                       "k1 global=16 local=8 (i=0)", "k1 global=16 local=8 (i=1)",
-                       "k1 global=16 local=8 (i=2)", "k2 global=8 local=4 (i=0)",
-                       "k3 global=16 local=8 (i=0)", "k2 global=8 local=4 (i=1)",
-                       "k3 global=16 local=8 (i=1)"}));
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"k1 global=16 local=8 (i=0)", "k1 global=16 local=8 (i=1)",
+                                      "k1 global=16 local=8 (i=2)", "k2 global=8 local=4 (i=0)",
+                                      "k3 global=16 local=8 (i=0)", "k2 global=8 local=4 (i=1)",
+                                      "k3 global=16 local=8 (i=1)"}));
   const std::vector<Launch> c1 = plan(s, 1);
   EXPECT_EQ(c1[0].text(), "k1 global=32,2 local=8,1 offset=1,2 (i=0)");
   EXPECT_EQ(c1[3].text(), "k2 global=8 local=4 (i=0)");  // its own range, no offset
@@ -123,8 +123,9 @@ TEST(Spec, ReportsErrorsWithLines) {
             "t.cl:1: random: need finite LOW <= HIGH");
   EXPECT_EQ(parse_error(kMinimal + "// @check a ulp 2\n"),
             "t.cl:3: 'a' holds integers: check it exact");
-  EXPECT_EQ(parse_error("// @buffer a i32[4] zeros\n// @run k a global=6 local=4\n// @check a exact\n"),
-            "t.cl:2: global 6 is not a multiple of local 4");
+  EXPECT_EQ(
+      parse_error("// @buffer a i32[4] zeros\n// @run k a global=6 local=4\n// @check a exact\n"),
+      "t.cl:2: global 6 is not a multiple of local 4");
   EXPECT_EQ(parse_error("// @buffer a i32[4] zeros\n// @run k a global=4,4 local=4\n"
                         "// @check a exact\n"),
             "t.cl:2: global 4,4 and local 4 differ in dimensions");
@@ -139,11 +140,13 @@ TEST(Spec, ReportsErrorsWithLines) {
   EXPECT_EQ(parse_error("// @buffer a i32[4] zeros\n// @repeat 2\n"
                         "// @run k a global=4 local=4\n// @check a exact\n"),
             "t.cl:2: @repeat without @end");
-  EXPECT_EQ(parse_error(kMinimal + "// @run k int4:1,2\n"), "t.cl:3: 'int4:1,2': 4 values expected");
+  EXPECT_EQ(parse_error(kMinimal + "// @run k int4:1,2\n"),
+            "t.cl:3: 'int4:1,2': 4 values expected");
   EXPECT_EQ(parse_error(kMinimal + "// @run k char:1\n"),
             "t.cl:3: by-value arguments are int, uint, float or their vectors: 'char'");
   EXPECT_EQ(parse_error(kMinimal + "// @run k local:0\n"), "t.cl:3: local:BYTES, got 'local:0'");
-  EXPECT_EQ(parse_error(kMinimal + "// @range global=8\n"), "t.cl:3: @range needs global= and local=");
+  EXPECT_EQ(parse_error(kMinimal + "// @range global=8\n"),
+            "t.cl:3: @range needs global= and local=");
   EXPECT_EQ(parse_error(kMinimal + "// @check a exact\n// @check a exact\n"),
             "t.cl:4: 'a' is checked twice");
 }
@@ -234,18 +237,21 @@ TEST(Compare, FloatBounds) {
   EXPECT_EQ(compare(loose, s.buffers[0], ref, float_bytes({1.4f, NAN, 0.3f, 5.5f})).mismatches, 0u);
   loose.abs.reset();
   loose.rel = 0.1;
-  EXPECT_EQ(compare(loose, s.buffers[0], ref, float_bytes({1.05f, NAN, 0.0f, 6.0f})).mismatches, 1u);
+  EXPECT_EQ(compare(loose, s.buffers[0], ref, float_bytes({1.05f, NAN, 0.0f, 6.0f})).mismatches,
+            1u);
 }
 
 TEST(Compare, IntegersExactWithLimitedReport) {
-  const Spec s = parse("// @buffer a i16[20] zeros\n// @run k a global=1 local=1\n"
-                       "// @check a exact\n",
-                       "t.cl");
+  const Spec s = parse(
+      "// @buffer a i16[20] zeros\n// @run k a global=1 local=1\n"
+      "// @check a exact\n",
+      "t.cl");
   std::vector<uint8_t> ref(40, 0), got(40, 0);
   for (int i = 0; i < 20; i += 2) got[2 * i] = 0xff, got[2 * i + 1] = 0xff;  // -1
   const Comparison c = compare(s.checks[0], s.buffers[0], ref, got, "ref", "dut", 3);
   EXPECT_EQ(c.mismatches, 10u);
-  EXPECT_EQ(c.report, "    a[0]: ref 0, dut -1\n    a[2]: ref 0, dut -1\n    a[4]: ref 0, dut -1\n");
+  EXPECT_EQ(c.report,
+            "    a[0]: ref 0, dut -1\n    a[2]: ref 0, dut -1\n    a[4]: ref 0, dut -1\n");
   EXPECT_THROW(compare(s.checks[0], s.buffers[0], ref, std::vector<uint8_t>(4)), ventus::Error);
 }
 

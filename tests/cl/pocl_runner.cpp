@@ -28,17 +28,19 @@ namespace {
 const char* error_name(cl_int e) {
   switch (e) {
 #define NAME(x) \
-  case x: return #x;
-    NAME(CL_DEVICE_NOT_FOUND) NAME(CL_OUT_OF_RESOURCES) NAME(CL_OUT_OF_HOST_MEMORY)
-    NAME(CL_BUILD_PROGRAM_FAILURE) NAME(CL_INVALID_VALUE) NAME(CL_INVALID_KERNEL_NAME)
-    NAME(CL_INVALID_ARG_INDEX) NAME(CL_INVALID_ARG_VALUE) NAME(CL_INVALID_ARG_SIZE)
-    NAME(CL_INVALID_KERNEL_ARGS) NAME(CL_INVALID_WORK_DIMENSION)
-    NAME(CL_INVALID_WORK_GROUP_SIZE) NAME(CL_INVALID_WORK_ITEM_SIZE)
-    NAME(CL_INVALID_GLOBAL_OFFSET) NAME(CL_INVALID_BUFFER_SIZE)
-    NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE) NAME(CL_INVALID_PLATFORM)
-    NAME(CL_INVALID_BUILD_OPTIONS) NAME(CL_INVALID_PROGRAM_EXECUTABLE)
+  case x:       \
+    return #x;
+    NAME(CL_DEVICE_NOT_FOUND)
+    NAME(CL_OUT_OF_RESOURCES) NAME(CL_OUT_OF_HOST_MEMORY) NAME(CL_BUILD_PROGRAM_FAILURE)
+        NAME(CL_INVALID_VALUE) NAME(CL_INVALID_KERNEL_NAME) NAME(CL_INVALID_ARG_INDEX)
+            NAME(CL_INVALID_ARG_VALUE) NAME(CL_INVALID_ARG_SIZE) NAME(CL_INVALID_KERNEL_ARGS)
+                NAME(CL_INVALID_WORK_DIMENSION) NAME(CL_INVALID_WORK_GROUP_SIZE)
+                    NAME(CL_INVALID_WORK_ITEM_SIZE) NAME(CL_INVALID_GLOBAL_OFFSET)
+                        NAME(CL_INVALID_BUFFER_SIZE) NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+                            NAME(CL_INVALID_PLATFORM) NAME(CL_INVALID_BUILD_OPTIONS)
+                                NAME(CL_INVALID_PROGRAM_EXECUTABLE)
 #undef NAME
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+                                    case -1001 : return "CL_PLATFORM_NOT_FOUND_KHR";
     default: return "an OpenCL error";
   }
 }
@@ -177,8 +179,8 @@ class PoclRunner final : public Runner {
     Buffers out(spec.buffers.size());
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
       std::vector<uint8_t> bytes(initial[i].size() + 2 * guard_);
-      ok(clEnqueueReadBuffer(queue_, parents[i], CL_TRUE, 0, bytes.size(), bytes.data(), 0,
-                             nullptr, nullptr),
+      ok(clEnqueueReadBuffer(queue_, parents[i], CL_TRUE, 0, bytes.size(), bytes.data(), 0, nullptr,
+                             nullptr),
          "read " + spec.buffers[i].name);
       for (size_t b = 0; b < bytes.size(); ++b) {
         if (b == guard_) b += initial[i].size();
@@ -238,16 +240,16 @@ class PoclRunner final : public Runner {
          where);
       std::string type = arg_string(k, a, CL_KERNEL_ARG_TYPE_NAME);
       const std::string name = arg_string(k, a, CL_KERNEL_ARG_NAME);
-      const std::string here = where + " argument " + std::to_string(a) + " '" + name + "' (" +
-                               type + ")";
+      const std::string here =
+          where + " argument " + std::to_string(a) + " '" + name + "' (" + type + ")";
       const bool pointer = !type.empty() && type.back() == '*';
       switch (arg.kind) {
         case ArgSpec::Kind::local:
           if (space != CL_KERNEL_ARG_ADDRESS_LOCAL) throw Error(here + " is not a __local pointer");
           break;
         case ArgSpec::Kind::buffer: {
-          if (!pointer || (space != CL_KERNEL_ARG_ADDRESS_GLOBAL &&
-                           space != CL_KERNEL_ARG_ADDRESS_CONSTANT))
+          if (!pointer ||
+              (space != CL_KERNEL_ARG_ADDRESS_GLOBAL && space != CL_KERNEL_ARG_ADDRESS_CONSTANT))
             throw Error(here + " is not a __global or __constant pointer");
           type.pop_back();
           // Buffers of structs or void: the spec's element type cannot be compared.
@@ -322,7 +324,8 @@ std::string vacuous_checks(const Spec& spec, const std::vector<Buffers>& referen
   std::string report;
   for (const CheckSpec& check : spec.checks) {
     bool changed = false;
-    for (const Buffers& result : reference) changed |= result[check.buffer] != initial[check.buffer];
+    for (const Buffers& result : reference)
+      changed |= result[check.buffer] != initial[check.buffer];
     if (!changed)
       report += spec.file + ":" + std::to_string(check.line) + ": the kernels leave buffer " +
                 spec.buffers[check.buffer].name + " as initialised: this check cannot fail\n";

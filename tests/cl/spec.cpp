@@ -46,8 +46,9 @@ std::string_view trim(std::string_view s) {
 
 bool is_identifier(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 // A number: decimal or 0x integer, a decimal/exponent float, nan, inf, -inf.
@@ -269,7 +270,8 @@ struct Parser {
     }
     if (parts.size() != a.type.width && parts.size() != 1)
       fail(file, line, "'" + token + "': " + std::to_string(a.type.width) + " values expected");
-    for (const std::string& p : parts) a.values.push_back(number(line, p, a.type.scalar, head.c_str()));
+    for (const std::string& p : parts)
+      a.values.push_back(number(line, p, a.type.scalar, head.c_str()));
     if (a.values.size() == 1) a.values.resize(a.type.width, a.values[0]);  // broadcast
     return a;
   }
@@ -284,9 +286,12 @@ struct Parser {
       const size_t eq = token.find('=');
       if (eq != std::string::npos) {
         const std::string key = token.substr(0, eq), value = token.substr(eq + 1);
-        if (key == "global") r.global = dims(line, key, value);
-        else if (key == "local") r.local = dims(line, key, value);
-        else if (key == "offset") r.offset = dims(line, key, value);
+        if (key == "global")
+          r.global = dims(line, key, value);
+        else if (key == "local")
+          r.local = dims(line, key, value);
+        else if (key == "offset")
+          r.offset = dims(line, key, value);
         else if (key == "repeat") {
           const std::optional<uint32_t> n = parse_u32(value);
           if (!n || *n == 0) fail(file, line, "bad repeat '" + value + "'");
@@ -328,10 +333,14 @@ struct Parser {
       const size_t eq = token.find('=');
       const std::string key = token.substr(0, eq == std::string::npos ? token.size() : eq);
       const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
-      if (key == "global") r.global = dims(line, key, value), global = true;
-      else if (key == "local") r.local = dims(line, key, value), local = true;
-      else if (key == "offset") r.offset = dims(line, key, value);
-      else fail(file, line, "@range global=X[,Y[,Z]] local=... [offset=...], got '" + token + "'");
+      if (key == "global")
+        r.global = dims(line, key, value), global = true;
+      else if (key == "local")
+        r.local = dims(line, key, value), local = true;
+      else if (key == "offset")
+        r.offset = dims(line, key, value);
+      else
+        fail(file, line, "@range global=X[,Y[,Z]] local=... [offset=...], got '" + token + "'");
     }
     if (!global || !local) fail(file, line, "@range needs global= and local=");
     spec.ranges.push_back(r);
@@ -354,10 +363,14 @@ struct Parser {
       for (size_t i = 1; i + 1 < t.size(); i += 2) {
         const std::optional<double> v = parse_number(t[i + 1]);
         if (!v || !(*v >= 0)) fail(file, line, "bad bound '" + t[i + 1] + "'");
-        if (t[i] == "ulp") c.ulp = *v;
-        else if (t[i] == "abs") c.abs = *v;
-        else if (t[i] == "rel") c.rel = *v;
-        else fail(file, line, "unknown bound '" + t[i] + "' (exact, ulp, abs, rel)");
+        if (t[i] == "ulp")
+          c.ulp = *v;
+        else if (t[i] == "abs")
+          c.abs = *v;
+        else if (t[i] == "rel")
+          c.rel = *v;
+        else
+          fail(file, line, "unknown bound '" + t[i] + "' (exact, ulp, abs, rel)");
       }
     }
     for (const CheckSpec& other : spec.checks)
@@ -368,18 +381,17 @@ struct Parser {
   static void check_range(const std::string& file, int line, const Dims& global, const Dims& local,
                           const std::optional<Dims>& offset) {
     if (global.dims != local.dims)
-      fail(file, line, "global " + global.text() + " and local " + local.text() +
-                           " differ in dimensions");
+      fail(file, line,
+           "global " + global.text() + " and local " + local.text() + " differ in dimensions");
     if (offset && offset->dims != global.dims)
-      fail(file, line, "offset " + offset->text() + " and global " + global.text() +
-                           " differ in dimensions");
+      fail(file, line,
+           "offset " + offset->text() + " and global " + global.text() + " differ in dimensions");
     for (uint32_t d = 0; d < global.dims; ++d) {
       if (local.size[d] == 0 || global.size[d] == 0)
-        fail(file, line, "sizes must be positive: global " + global.text() + " local " +
-                             local.text());
+        fail(file, line,
+             "sizes must be positive: global " + global.text() + " local " + local.text());
       if (global.size[d] % local.size[d])
-        fail(file, line, "global " + global.text() + " is not a multiple of local " +
-                             local.text());
+        fail(file, line, "global " + global.text() + " is not a multiple of local " + local.text());
     }
   }
 
@@ -442,11 +454,10 @@ std::string ElementType::name() const {
 
 std::optional<ElementType> parse_type(std::string_view text) {
   static const std::pair<const char*, Scalar> names[] = {
-      {"i8", Scalar::i8},      {"u8", Scalar::u8},       {"i16", Scalar::i16},
-      {"u16", Scalar::u16},    {"i32", Scalar::i32},     {"u32", Scalar::u32},
-      {"f32", Scalar::f32},    {"char", Scalar::i8},     {"uchar", Scalar::u8},
-      {"short", Scalar::i16},  {"ushort", Scalar::u16},  {"int", Scalar::i32},
-      {"uint", Scalar::u32},   {"float", Scalar::f32}};
+      {"i8", Scalar::i8},    {"u8", Scalar::u8},     {"i16", Scalar::i16},    {"u16", Scalar::u16},
+      {"i32", Scalar::i32},  {"u32", Scalar::u32},   {"f32", Scalar::f32},    {"char", Scalar::i8},
+      {"uchar", Scalar::u8}, {"short", Scalar::i16}, {"ushort", Scalar::u16}, {"int", Scalar::i32},
+      {"uint", Scalar::u32}, {"float", Scalar::f32}};
   for (const auto& [name, scalar] : names) {
     const std::string_view n(name);
     if (text.substr(0, n.size()) != n) continue;
@@ -455,8 +466,7 @@ std::optional<ElementType> parse_type(std::string_view text) {
     // Vector widths only after the OpenCL names ("float4"), not "f324".
     if (std::isdigit(static_cast<unsigned char>(n.back()))) continue;
     const std::optional<uint32_t> w = parse_u32(rest);
-    if (w && (*w == 2 || *w == 3 || *w == 4 || *w == 8 || *w == 16))
-      return ElementType{scalar, *w};
+    if (w && (*w == 2 || *w == 3 || *w == 4 || *w == 8 || *w == 16)) return ElementType{scalar, *w};
   }
   return std::nullopt;
 }
@@ -537,13 +547,20 @@ Spec parse(std::string_view source, const std::string& file_name) {
     if (t.empty()) fail(file_name, line_number, "empty directive");
     const std::string directive = t[0];
     t.erase(t.begin());
-    if (directive == "buffer") p.buffer(line_number, t);
-    else if (directive == "run") p.run(line_number, t);
-    else if (directive == "range") p.range(line_number, t);
-    else if (directive == "check") p.check(line_number, t);
-    else if (directive == "repeat") p.repeat(line_number, t);
-    else if (directive == "end") p.end(line_number, t);
-    else if (directive == "options") p.spec.options.insert(p.spec.options.end(), t.begin(), t.end());
+    if (directive == "buffer")
+      p.buffer(line_number, t);
+    else if (directive == "run")
+      p.run(line_number, t);
+    else if (directive == "range")
+      p.range(line_number, t);
+    else if (directive == "check")
+      p.check(line_number, t);
+    else if (directive == "repeat")
+      p.repeat(line_number, t);
+    else if (directive == "end")
+      p.end(line_number, t);
+    else if (directive == "options")
+      p.spec.options.insert(p.spec.options.end(), t.begin(), t.end());
     else
       fail(file_name, line_number,
            "unknown directive '@" + directive + "' (buffer run repeat end range check options)");
@@ -560,7 +577,9 @@ std::string read_text_file(const std::string& path) {
   return text.str();
 }
 
-Spec parse_file(const std::string& path) { return parse(read_text_file(path), path); }
+Spec parse_file(const std::string& path) {
+  return parse(read_text_file(path), path);
+}
 
 std::vector<uint8_t> initial_contents(const BufferSpec& buffer) {
   std::vector<uint8_t> out(buffer.bytes());
@@ -613,9 +632,12 @@ std::vector<Launch> plan(const Spec& spec, size_t configuration) {
     l.iteration = iteration;
     l.global = run.global ? *run.global : range->global;
     l.local = run.local ? *run.local : range->local;
-    if (run.offset) l.offset = *run.offset;
-    else if (!run.global && range->offset) l.offset = *range->offset;
-    else l.offset = Dims{l.global.dims, {0, 0, 0}};
+    if (run.offset)
+      l.offset = *run.offset;
+    else if (!run.global && range->offset)
+      l.offset = *range->offset;
+    else
+      l.offset = Dims{l.global.dims, {0, 0, 0}};
     launches.push_back(l);
   };
   for (size_t r = 0; r < spec.runs.size();) {

@@ -69,11 +69,11 @@ struct Dims {
 struct ArgSpec {
   enum class Kind { buffer, scalar, local };
   Kind kind = Kind::scalar;
-  size_t buffer = 0;         // buffer: index into Spec::buffers
-  ElementType type;          // scalar: its type
+  size_t buffer = 0;           // buffer: index into Spec::buffers
+  ElementType type;            // scalar: its type
   std::vector<double> values;  // scalar: one value per component
-  bool iteration = false;    // scalar: the value is the repetition index ($i)
-  uint32_t local_bytes = 0;  // local: the size of the __local buffer
+  bool iteration = false;      // scalar: the value is the repetition index ($i)
+  uint32_t local_bytes = 0;    // local: the size of the __local buffer
   // The argument's bytes (scalars only), little-endian, `iteration` substituted.
   std::vector<uint8_t> bytes(uint32_t iteration_index) const;
   std::string text() const;  // for messages

@@ -37,8 +37,10 @@ class VentusRunner final : public Runner {
     options.file_name = spec.file;
     options.opt_level = options_.opt_level;
     for (const std::string& o : spec.options) {
-      if (o.rfind("-D", 0) == 0 && o.size() > 2) options.defines.push_back(o.substr(2));
-      else options.extra_args.push_back(o);
+      if (o.rfind("-D", 0) == 0 && o.size() > 2)
+        options.defines.push_back(o.substr(2));
+      else
+        options.extra_args.push_back(o);
     }
     for (const std::string& o : options_.extra_args) options.extra_args.push_back(o);
     const cc::Result result = cc::compile(source, options);
@@ -53,7 +55,7 @@ class VentusRunner final : public Runner {
       memory.push_back(rt::Buffer::from(device, bytes));
     for (const Launch& launch : plan(spec, configuration)) {
       const RunSpec& run = *launch.run;
-      std::vector<std::vector<uint8_t>> values;  // kept alive for the spans below
+      std::vector<std::vector<uint8_t> > values;  // kept alive for the spans below
       values.reserve(run.args.size());
       std::vector<rt::Arg> args;
       for (const ArgSpec& arg : run.args) {
@@ -71,8 +73,8 @@ class VentusRunner final : public Runner {
       for (uint32_t d = 0; d < launch.offset.dims; ++d)
         options.global_offset[d] = launch.offset.size[d];
       try {
-        rt::launch(device, *program_, run.kernel, range_of(launch.global),
-                   range_of(launch.local), std::span<const rt::Arg>(args), options);
+        rt::launch(device, *program_, run.kernel, range_of(launch.global), range_of(launch.local),
+                   std::span<const rt::Arg>(args), options);
       } catch (const Error& e) {
         throw Error("ventus: " + launch.text() + ": " + e.what());
       }
