@@ -11,9 +11,9 @@
 // @buffer fast f32[768] zeros
 // @run common_geo a b t common geo vecs fast
 // @range global=256 local=32
-// @check common ulp 8 abs 1e-6
+// @check common ulp 8 abs 1e-5
 // @check geo ulp 8 abs 1e-5
-// @check vecs ulp 8 abs 1e-6
+// @check vecs ulp 8 abs 1e-5
 // @check fast ulp 16384 abs 1e-3
 
 __kernel void common_geo(__global const float4* as, __global const float4* bs,

@@ -15,7 +15,7 @@
 // @range global=256 local=64
 // @check exact4 exact
 // @check exact8 exact
-// @check bounded ulp 8
+// @check bounded ulp 8 abs 1e-6   # sin + cos may cancel
 // @check ints exact
 // @check outb exact
 
