@@ -6,8 +6,13 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev
+  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev nlohmann-json3-dev
   binutils-riscv64-unknown-elf qemu-user
+  # The OpenCL C compiler (ventus cc): clang and LLVM 15 in process and the clang-15 binary
+  # for the builtin library; LLVM 15 because Debian's pocl (the tests' reference OpenCL)
+  # links it, and a process holds one libLLVM.
+  llvm-15-dev libclang-15-dev clang-15 nlohmann-json3-dev
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,339 @@
+// The front end of `ventus cc`: clang in process, the builtin library, LLVM's optimizer.
+// See frontend.h and docs/compiler.md.
+#include "frontend.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <fmt/format.h>
+#include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "embedded.h"
+#include "frontend_config.h"
+
+namespace ventus::cc::frontend {
+namespace {
+
+// Where the in-memory device_features.h lives for clang (a path no real file has).
+constexpr char kFeaturesHeaderPath[] = "/<ventus>/device_features.h";
+// The CSR holding the address of the kernel metadata buffer (workitem.cl).
+constexpr uint64_t kCsrKnl = 0x803;
+
+// "CL1.2" for any spelling of the supported versions, "" for others.
+std::string normalized_cl_std(std::string_view s) {
+  std::string upper(s);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* v : {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"})
+    if (upper == v) return upper;
+  return "";
+}
+
+// The file name clang sees: never one that reads as an option or as stdin ("-").
+std::string main_file_name(const Options& options) {
+  if (options.file_name.empty()) return "<source>";
+  if (options.file_name[0] == '-') return "./" + options.file_name;
+  return options.file_name;
+}
+
+// clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
+// (-disable-llvm-passes) and run after the library is linked; the -O level still shapes
+// clang's IR (TBAA, lifetime markers, noinline at -O0).
+std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& options,
+                                    const std::string& cl_std, int opt_level,
+                                    llvm::LLVMContext& context, std::string& diagnostics) {
+  const std::string file_name = main_file_name(options);
+  std::vector<std::string> args = {
+      "-triple", kTriple, "-x", "cl", "-cl-std=" + cl_std, VENTUS_CL_EXT_FLAG,
+      // LLVM 15's default, and what the back end and the library are written for.
+      "-opaque-pointers", "-resource-dir", VENTUS_CLANG_RESOURCE_DIR,
+      // opencl-c-base.h, with the builtin functions declared by clang itself (as the
+      // clang driver does): much faster than parsing all of opencl-c.h.
+      "-finclude-default-header", "-fdeclare-opencl-builtins", "-include", kFeaturesHeaderPath,
+      // The host's /usr/include is not the device's: only clang's own headers and -I.
+      "-nostdsysteminc",
+      fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
+      // Line tables give the back end file:line:column for its messages.
+      "-debug-info-kind=line-tables-only", "-main-file-name", file_name, "-cl-kernel-arg-info",
+      "-ferror-limit", "20"};
+  for (const std::string& d : options.defines) args.push_back("-D" + d);
+  for (const std::string& i : options.include_dirs) args.push_back("-I" + i);
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  args.push_back(file_name);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  llvm::raw_string_ostream out(diagnostics);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    // Option errors have no source location, which TextDiagnosticPrinter prints without
+    // the source manager that does not exist yet.
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diag_options = new clang::DiagnosticOptions;
+    clang::TextDiagnosticPrinter printer(out, diag_options.get());
+    clang::DiagnosticsEngine diags(new clang::DiagnosticIDs, diag_options, &printer, false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, diags) ||
+        diags.hasErrorOccurred())
+      return nullptr;
+  }
+  if (invocation->getFrontendOpts().Inputs.size() != 1) {
+    out << "error: expected one OpenCL C source (extra arguments name more inputs)\n";
+    return nullptr;
+  }
+  clang::PreprocessorOptions& pp = invocation->getPreprocessorOpts();
+  pp.addRemappedFile(file_name, llvm::MemoryBuffer::getMemBufferCopy(source, file_name).release());
+  pp.addRemappedFile(kFeaturesHeaderPath,
+                     llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(),
+                                                      kFeaturesHeaderPath)
+                         .release());
+
+  // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
+  clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
+  clang::CompilerInstance ci;
+  ci.setInvocation(invocation);
+  ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+  if (!ci.createTarget()) return nullptr;
+  // What CompilerInstance::ExecuteAction does, without the "N errors generated." line it
+  // writes to stderr.
+  clang::EmitLLVMOnlyAction action(&context);
+  if (action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0])) {
+    if (llvm::Error error = action.Execute()) llvm::consumeError(std::move(error));
+    action.EndSourceFile();
+  }
+  printer.finish();
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  // clang's closing count: "1 warning and 2 errors generated."
+  const unsigned warnings = printer.getNumWarnings(), errors = printer.getNumErrors();
+  if (warnings) out << warnings << (warnings == 1 ? " warning" : " warnings");
+  if (warnings && errors) out << " and ";
+  if (errors) out << errors << (errors == 1 ? " error" : " errors");
+  if (warnings || errors) out << " generated.\n";
+  if (errors || ci.getDiagnostics().hasErrorOccurred() || !module) return nullptr;
+  return module;
+}
+
+// Collects LLVM's own diagnostics (linker, bitcode reader) as text.
+void llvm_diagnostic(const llvm::DiagnosticInfo& info, void* context) {
+  auto& text = *static_cast<std::string*>(context);
+  llvm::raw_string_ostream out(text);
+  llvm::DiagnosticPrinterRawOStream printer(out);
+  out << llvm::LLVMContext::getDiagnosticMessagePrefix(info.getSeverity()) << ": ";
+  info.print(printer);
+  out << "\n";
+}
+
+// Links the definitions the module needs from the embedded builtin library; the library
+// is read lazily, so only those functions are materialized.
+bool link_builtins(llvm::Module& module, std::string& diagnostics) {
+  llvm::LLVMContext& context = module.getContext();
+  auto buffer =
+      llvm::MemoryBuffer::getMemBuffer(embedded::builtin_library(), "ventus-builtins.bc", false);
+  llvm::Expected<std::unique_ptr<llvm::Module>> library =
+      llvm::getOwningLazyBitcodeModule(std::move(buffer), context);
+  if (!library) {
+    diagnostics += "error: the embedded builtin library: " + toString(library.takeError()) + "\n";
+    return false;
+  }
+  (*library)->setDataLayout(kDataLayout);
+  (*library)->setTargetTriple(kTriple);
+  // The library's version metadata describes its own build (OpenCL C 3.0), not the
+  // program's.
+  for (const char* name : {"opencl.ocl.version", "opencl.spir.version", "llvm.ident"})
+    if (llvm::NamedMDNode* node = (*library)->getNamedMetadata(name))
+      (*library)->eraseNamedMetadata(node);
+  std::string link_messages;
+  const auto old_handler = context.getDiagnosticHandlerCallBack();
+  void* old_context = context.getDiagnosticContext();
+  context.setDiagnosticHandlerCallBack(llvm_diagnostic, &link_messages);
+  const bool failed =
+      llvm::Linker::linkModules(module, std::move(*library), llvm::Linker::Flags::LinkOnlyNeeded);
+  context.setDiagnosticHandlerCallBack(old_handler, old_context);
+  diagnostics += link_messages;
+  if (failed && link_messages.empty())
+    diagnostics += "error: linking the builtin library failed\n";
+  return !failed;
+}
+
+// Only kernels are entry points: everything else becomes internal, so that the optimizer
+// can inline and drop it, and the back end emits only what kernels reach.
+void internalize(llvm::Module& module) {
+  for (llvm::Function& f : module)
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable& g : module.globals())
+    if (!g.isDeclaration() && !g.getName().startswith("llvm."))
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+// Loads from the kernel metadata buffer (at __vt_csr(CSR_KNL), workitem.cl) see the same
+// words for the whole launch: !invariant.load lets LLVM hoist and merge them across
+// stores to global memory (a grid-stride loop's get_global_size, for one).
+void mark_metadata_loads_invariant(llvm::Module& module) {
+  llvm::Function* csr = module.getFunction("__vt_csr");
+  if (!csr) return;
+  llvm::MDNode* empty = llvm::MDNode::get(module.getContext(), {});
+  std::vector<llvm::Value*> work;
+  for (llvm::User* user : csr->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user))
+      if (call->getCalledFunction() == csr && call->arg_size() == 1)
+        if (auto* number = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)))
+          if (number->getZExtValue() == kCsrKnl) work.push_back(call);
+  while (!work.empty()) {
+    llvm::Value* v = work.back();
+    work.pop_back();
+    for (llvm::User* user : v->users()) {
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (load->getPointerOperand() == v && !load->isVolatile() && !load->isAtomic())
+          load->setMetadata(llvm::LLVMContext::MD_invariant_load, empty);
+      } else if (llvm::isa<llvm::IntToPtrInst, llvm::GetElementPtrInst, llvm::BitCastInst,
+                           llvm::AddrSpaceCastInst>(user)) {
+        work.push_back(user);
+      }
+    }
+  }
+}
+
+void optimize(llvm::Module& module, int opt_level) {
+  // Declared in this order so that they are destroyed in the right order (LLVM's
+  // PassBuilder documentation).
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder;
+  // The device has no C library: no call is a known library function, so LLVM neither
+  // rewrites calls (printf -> puts) nor turns loops into memset/memcpy calls.
+  llvm::TargetLibraryInfoImpl library_info{llvm::Triple(module.getTargetTriple())};
+  library_info.disableAllFunctions();
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library_info); });
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes;
+  if (opt_level == 0) {
+    // -O0: the library's always_inline functions go into their callers (their
+    // intrinsics need constant operands) and unused functions go away; nothing else.
+    passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    passes.addPass(llvm::GlobalDCEPass());
+  } else {
+    const llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
+                                          : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                                           : llvm::OptimizationLevel::O3;
+    passes = builder.buildPerModuleDefaultPipeline(level);
+  }
+  passes.run(module, mam);
+}
+
+// "file:line:column: " of an instruction, from the line tables, or "file: ".
+std::string location_of(const llvm::Instruction& instruction, const std::string& file_name) {
+  if (const llvm::DebugLoc& loc = instruction.getDebugLoc(); loc && loc.getLine() != 0)
+    return fmt::format("{}:{}:{}: ", file_name, loc.getLine(), loc.getCol());
+  return file_name + ": ";
+}
+
+// Calls to functions that neither the program nor the library defines (the back end's
+// intrinsics __vt_* and LLVM's aside) would fail in the back end; say it here, where the
+// call's source line is known.
+bool check_undefined_functions(const llvm::Module& module, const std::string& file_name,
+                               std::string& diagnostics) {
+  bool ok = true;
+  for (const llvm::Function& f : module) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.getName().startswith("__vt_") || f.use_empty())
+      continue;
+    const llvm::Instruction* first_call = nullptr;
+    for (const llvm::User* user : f.users())
+      if (const auto* call = llvm::dyn_cast<llvm::CallBase>(user)) {
+        first_call = call;
+        break;
+      }
+    const std::string name = f.getName().str();
+    const std::string readable = llvm::demangle(name);
+    diagnostics += fmt::format(
+        "{}error: call to '{}'{}, which the Ventus builtin library does not define\n",
+        first_call ? location_of(*first_call, file_name) : file_name + ": ", readable,
+        readable == name ? "" : " (" + name + ")");
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+int effective_opt_level(const Options& options, std::string* error) {
+  if (std::find(options.extra_args.begin(), options.extra_args.end(), "-cl-opt-disable") !=
+      options.extra_args.end())
+    return 0;
+  if (options.opt_level < 0 || options.opt_level > 3) {
+    if (error) *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
+    return -1;
+  }
+  return options.opt_level;
+}
+
+std::unique_ptr<llvm::Module> build_module(std::string_view source, const Options& options,
+                                           llvm::LLVMContext& context, std::string& diagnostics) {
+  std::string message;
+  const int opt_level = effective_opt_level(options, &message);
+  if (opt_level < 0) {
+    diagnostics += message;
+    return nullptr;
+  }
+  const std::string cl_std = normalized_cl_std(options.cl_std);
+  if (cl_std.empty()) {
+    diagnostics += fmt::format(
+        "error: invalid value '{}' in '-cl-std={}' (CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0)\n",
+        options.cl_std, options.cl_std);
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> module =
+      parse(source, options, cl_std, opt_level, context, diagnostics);
+  if (!module) return nullptr;
+  module->setDataLayout(kDataLayout);
+  module->setTargetTriple(kTriple);
+  if (!link_builtins(*module, diagnostics)) return nullptr;
+  internalize(*module);
+  mark_metadata_loads_invariant(*module);
+  optimize(*module, opt_level);
+  if (!check_undefined_functions(*module, main_file_name(options), diagnostics)) return nullptr;
+  std::string broken;
+  llvm::raw_string_ostream broken_out(broken);
+  if (llvm::verifyModule(*module, &broken_out)) {
+    diagnostics += "error: internal compiler error: invalid LLVM IR after optimization:\n" + broken;
+    return nullptr;
+  }
+  return module;
+}
+
+std::string to_text(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream out(text);
+  module.print(out, nullptr);
+  out.flush();
+  return text;
+}
+
+}  // namespace ventus::cc::frontend

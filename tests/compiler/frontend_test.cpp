@@ -1,0 +1,306 @@
+// The front end (compile_to_llvm_ir, build_module): diagnostics with file:line:column,
+// -D and -I, the OpenCL C versions and the device's language level, the builtin library
+// linked and inlined, the optimization levels, what the back end receives.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_util.h"
+
+namespace {
+
+using namespace ventus::test;
+using ventus::cc::Options;
+namespace fs = std::filesystem;
+
+constexpr char kSaxpy[] = R"(kernel void saxpy(global float *y, global const float *x, float a, uint n) {
+  size_t i = get_global_id(0);
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+)";
+
+TEST(Frontend, ErrorsCarryFileLineColumn) {
+  Options options;
+  options.file_name = "bad.cl";
+  const Ir r = ir_of("kernel void k(global int *p) {\n  p[0] = missing + 1;\n}\n", options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "bad.cl:2:10: error: use of undeclared identifier 'missing'"))
+      << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "1 error generated.")) << r.diagnostics;
+}
+
+TEST(Frontend, SeveralErrorsAndTheDefaultFileName) {
+  const Ir r = ir_of("kernel void k(global int *p) {\n  p[0] = a;\n  p[1] = b;\n}\n");
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "<source>:2:10: error:")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "<source>:3:10: error:")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "2 errors generated.")) << r.diagnostics;
+}
+
+TEST(Frontend, WarningsPassUnlessWerror) {
+  const std::string source = "#warning look here\nkernel void k(global int *p) { p[0] = 1; }\n";
+  Options options;
+  options.file_name = "w.cl";
+  Ir r = ir_of(source, options);
+  EXPECT_TRUE(contains(r.text, "spir_kernel")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "w.cl:1:2: warning: look here")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "1 warning generated.")) << r.diagnostics;
+  options.extra_args = {"-Werror"};
+  r = ir_of(source, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "w.cl:1:2: error: look here")) << r.diagnostics;
+}
+
+TEST(Frontend, DefinesAndIncludeDirectories) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("ventus_cc_inc_{}", getpid());
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "values.h") << "#define FROM_HEADER 7\n";
+  const std::string source =
+      "#include \"values.h\"\n"
+      "kernel void k(global int *p) {\n"
+      "  p[0] = FROM_DEFINE + FROM_HEADER;\n"
+      "#ifdef FLAG\n"
+      "  p[1] = FLAG;\n"
+      "#endif\n"
+      "}\n";
+  Options options;
+  options.defines = {"FROM_DEFINE=35", "FLAG"};
+  options.include_dirs = {(dir / "sub").string()};
+  Ir r = ir_of(source, options);
+  EXPECT_TRUE(contains(r.text, "store i32 42,")) << r.text << r.diagnostics;
+  EXPECT_TRUE(contains(r.text, "store i32 1,")) << r.text;  // -D FLAG defines it as 1
+
+  options.include_dirs.clear();
+  r = ir_of(source, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "<source>:1:10: fatal error: 'values.h' file not found"))
+      << r.diagnostics;
+
+  options.include_dirs = {(dir / "sub").string()};
+  options.defines = {"FLAG"};
+  r = ir_of(source, options);
+  EXPECT_TRUE(contains(r.diagnostics, "<source>:3:10: error: use of undeclared identifier 'FROM_DEFINE'"))
+      << r.diagnostics;
+  fs::remove_all(dir);
+}
+
+// The version clang compiled for: the module's opencl.ocl.version {major, minor}.
+std::pair<uint64_t, uint64_t> ocl_version(const llvm::Module& module) {
+  const llvm::NamedMDNode* node = module.getNamedMetadata("opencl.ocl.version");
+  if (!node || node->getNumOperands() != 1) return {0, 0};
+  const llvm::MDNode* version = node->getOperand(0);
+  auto number = [&](unsigned i) {
+    return llvm::mdconst::extract<llvm::ConstantInt>(version->getOperand(i))->getZExtValue();
+  };
+  return {number(0), number(1)};
+}
+
+TEST(Frontend, EveryOpenCLCVersionParses) {
+  const std::pair<const char*, std::pair<uint64_t, uint64_t>> versions[] = {
+      {"CL1.0", {1, 0}}, {"CL1.1", {1, 1}}, {"CL1.2", {1, 2}},
+      {"CL2.0", {2, 0}}, {"CL3.0", {3, 0}}, {"cl3.0", {3, 0}}};
+  for (const auto& [std, expected] : versions) {
+    SCOPED_TRACE(std);
+    const Built b = build(kSaxpy, with_std(std));
+    ASSERT_TRUE(b.module);
+    // One version: the library's own (3.0) is not linked in.
+    EXPECT_EQ(ocl_version(*b.module), expected);
+  }
+  const Ir bad = ir_of(kSaxpy, with_std("CL9.9"));
+  EXPECT_EQ(bad.text, "");
+  EXPECT_TRUE(contains(bad.diagnostics, "error: invalid value 'CL9.9' in '-cl-std=CL9.9'"))
+      << bad.diagnostics;
+}
+
+TEST(Frontend, VersionDecidesWhichBuiltinsExist) {
+  // get_global_linear_id is OpenCL C 2.0: declared (and in the library) for CL3.0, an
+  // implicit declaration error for CL1.2.
+  const std::string source =
+      "kernel void k(global uint *p) {\n  p[get_global_linear_id()] = 1;\n}\n";
+  const Ir v30 = ir_of(source, with_std("CL3.0"));
+  EXPECT_TRUE(contains(v30.text, "spir_kernel")) << v30.diagnostics;
+  EXPECT_FALSE(contains(v30.text, "get_global_linear_id")) << v30.text;
+  const Ir v12 = ir_of(source, with_std("CL1.2"));
+  EXPECT_EQ(v12.text, "");
+  EXPECT_TRUE(contains(v12.diagnostics, "<source>:2:5: error:")) << v12.diagnostics;
+}
+
+// The device's extensions and features, as the preprocessor sees them.
+TEST(Frontend, DeviceLanguageLevel) {
+  struct Macro {
+    const char* name;
+    bool cl12, cl30;
+  };
+  const Macro macros[] = {
+      {"cl_khr_global_int32_base_atomics", true, true},
+      {"cl_khr_global_int32_extended_atomics", true, true},
+      {"cl_khr_local_int32_base_atomics", true, true},
+      {"cl_khr_local_int32_extended_atomics", true, true},
+      {"cl_khr_byte_addressable_store", true, true},
+      {"cl_khr_fp64", false, false},
+      {"cl_khr_fp16", false, false},
+      {"cl_khr_int64_base_atomics", false, false},
+      {"cl_khr_subgroups", false, false},
+      {"cl_khr_subgroup_ballot", false, false},
+      {"cl_khr_extended_bit_ops", false, false},
+      {"__IMAGE_SUPPORT__", false, false},
+      {"__opencl_c_int64", true, true},
+      {"__opencl_c_generic_address_space", false, false},
+      {"__opencl_c_fp64", false, false},
+      {"__opencl_c_images", false, false},
+      {"__opencl_c_pipes", false, false},
+      {"__opencl_c_subgroups", false, false},
+      {"__opencl_c_device_enqueue", false, false},
+      {"__opencl_c_work_group_collective_functions", false, false},
+      {"__opencl_c_program_scope_global_variables", false, true},
+      {"__opencl_c_atomic_order_seq_cst", false, true},
+      {"__opencl_c_atomic_scope_device", false, true},
+  };
+  for (const char* std : {"CL1.2", "CL3.0"}) {
+    std::string source;
+    for (const Macro& m : macros) {
+      const bool expected = std == std::string("CL1.2") ? m.cl12 : m.cl30;
+      source += fmt::format("#if defined({0}) != {1}\n#error {0} should be {2}\n#endif\n", m.name,
+                            expected ? 1 : 0, expected ? "defined" : "undefined");
+    }
+    source += "kernel void k(global int *p) { p[0] = 1; }\n";
+    const Ir r = ir_of(source, with_std(std));
+    EXPECT_TRUE(contains(r.text, "spir_kernel")) << std << ":\n" << r.diagnostics;
+  }
+  // Without fp64, double is an error; without the generic address space, an unqualified
+  // pointer is private in OpenCL C 3.0 and does not take a global address.
+  Ir r = ir_of("kernel void k(global float *p) { double d = p[0]; p[0] = d; }\n");
+  EXPECT_TRUE(contains(r.diagnostics, "error: use of type 'double' requires cl_khr_fp64"))
+      << r.diagnostics;
+  r = ir_of("kernel void k(global int *p) { int *q = p; q[0] = 1; }\n", with_std("CL3.0"));
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "changes address space of pointer")) << r.diagnostics;
+}
+
+TEST(Frontend, TargetAndDataLayout) {
+  const Ir r = ir_of(kSaxpy);
+  EXPECT_TRUE(contains(r.text, "target datalayout = \"e-m:e-p:32:32-i64:64-n32-S128\"")) << r.text;
+  EXPECT_TRUE(contains(r.text, "target triple = \"spir-unknown-unknown\"")) << r.text;
+}
+
+// After -O1..-O3 the library's get_global_id is linked, inlined and gone; what is left
+// reads the CSRs (group id x 0x808, the metadata buffer address 0x803, CSR_TID 0x800).
+TEST(Frontend, LibraryIsLinkedAndInlined) {
+  for (const char* std : {"CL1.2", "CL3.0"})
+    for (int level = 1; level <= 3; ++level) {
+      SCOPED_TRACE(fmt::format("{} -O{}", std, level));
+      const Ir r = ir_of(kSaxpy, with_std(std, level));
+      EXPECT_TRUE(contains(r.text, "spir_kernel void @saxpy")) << r.diagnostics;
+      EXPECT_FALSE(contains(r.text, "get_global_id")) << r.text;
+      const Built b = build(kSaxpy, with_std(std, level));
+      std::vector<uint64_t> csrs;
+      for (const llvm::CallInst* call : calls_to(*b.module, "__vt_csr")) {
+        const auto* number = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+        ASSERT_TRUE(number) << "a CSR number that is not a constant";
+        csrs.push_back(number->getZExtValue());
+      }
+      std::sort(csrs.begin(), csrs.end());
+      EXPECT_EQ(csrs, (std::vector<uint64_t>{0x800, 0x803, 0x808}));
+      EXPECT_EQ(calls_to(*b.module, "__vt_lane_id").size(), 1u);
+    }
+}
+
+// -O0 runs the always-inliner and removes dead functions, nothing else: the library's
+// functions (always_inline) are inlined, the program's own calls stay, nothing is optnone.
+TEST(Frontend, O0InlinesOnlyTheLibrary) {
+  const std::string source =
+      "int twice(int x) { return 2 * x; }\n"
+      "int unused(int x) { return x; }\n"
+      "kernel void k(global int *p) { p[get_global_id(0)] = twice(p[0]); }\n";
+  const Ir o0 = ir_of(source, with_std("CL1.2", 0));
+  EXPECT_TRUE(contains(o0.text, "define internal spir_func i32 @twice")) << o0.text << o0.diagnostics;
+  EXPECT_TRUE(contains(o0.text, "call spir_func i32 @twice")) << o0.text;
+  EXPECT_TRUE(contains(o0.text, "define dso_local spir_kernel void @k")) << o0.text;
+  EXPECT_FALSE(contains(o0.text, "@unused")) << o0.text;
+  EXPECT_FALSE(contains(o0.text, "get_global_id")) << o0.text;
+  EXPECT_FALSE(contains(o0.text, "optnone")) << o0.text;
+  EXPECT_TRUE(contains(o0.text, "alloca")) << o0.text;  // unoptimized
+  const Ir o2 = ir_of(source, with_std("CL1.2", 2));
+  EXPECT_FALSE(contains(o2.text, "@twice")) << o2.text;
+  EXPECT_FALSE(contains(o2.text, "alloca")) << o2.text;
+  Options cl_opt_disable;
+  cl_opt_disable.extra_args = {"-cl-opt-disable"};
+  EXPECT_TRUE(contains(ir_of(source, cl_opt_disable).text, "call spir_func i32 @twice"));
+}
+
+TEST(Frontend, BadOptionsAreDiagnostics) {
+  Options options;
+  options.opt_level = 7;
+  Ir r = ir_of(kSaxpy, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "error: invalid optimization level -O7")) << r.diagnostics;
+  options = {};
+  options.extra_args = {"-fno-such-option"};
+  r = ir_of(kSaxpy, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "error: unknown argument: '-fno-such-option'")) << r.diagnostics;
+  options.extra_args = {"second.cl"};
+  r = ir_of(kSaxpy, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "error: expected one OpenCL C source")) << r.diagnostics;
+  options.extra_args = {"-cl-fast-relaxed-math", "-cl-mad-enable", "-w"};
+  r = ir_of(kSaxpy, options);
+  EXPECT_TRUE(contains(r.text, "spir_kernel")) << r.diagnostics;
+}
+
+TEST(Frontend, CallToAnUndefinedFunctionIsAnError) {
+  Options options;
+  options.file_name = "k.cl";
+  const Ir r = ir_of(
+      "int helper(int);\nkernel void k(global int *p) {\n  p[0] = helper(p[1]);\n}\n", options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "k.cl:3:10: error: call to 'helper', which the Ventus "
+                                      "builtin library does not define"))
+      << r.diagnostics;
+}
+
+// Kernel metadata words are loaded once: a grid-stride loop reads get_global_size
+// outside the loop, although the loop stores to global memory.
+TEST(Frontend, MetadataLoadsAreInvariant) {
+  const Built b = build(
+      "kernel void fill(global int *p, uint n) {\n"
+      "  for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = 0;\n"
+      "}\n");
+  ASSERT_TRUE(b.module);
+  const llvm::Function* kernel = b.module->getFunction("fill");
+  ASSERT_TRUE(kernel);
+  llvm::DominatorTree dominators(const_cast<llvm::Function&>(*kernel));
+  llvm::LoopInfo loops(dominators);
+  ASSERT_EQ(loops.getTopLevelLoops().size(), 1u);
+  int invariant_loads = 0;
+  for (const llvm::BasicBlock& block : *kernel)
+    for (const llvm::Instruction& i : block)
+      if (llvm::isa<llvm::LoadInst>(i)) {
+        EXPECT_TRUE(i.hasMetadata(llvm::LLVMContext::MD_invariant_load));
+        EXPECT_EQ(loops.getLoopFor(&block), nullptr) << "a metadata load inside the loop";
+        ++invariant_loads;
+      }
+  EXPECT_GE(invariant_loads, 2);  // local size, global offset, global size
+}
+
+TEST(Frontend, CompileReportsFrontEndErrorsWithoutThrowing) {
+  Options options;
+  options.file_name = "bad.cl";
+  const ventus::cc::Result r = ventus::cc::compile("kernel void k( {\n", options);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.elf.empty());
+  EXPECT_TRUE(contains(r.diagnostics, "bad.cl:1:16: error: expected parameter declarator")) << r.diagnostics;
+  // A good kernel: whatever the back end makes of it, an answer and no exception.
+  const ventus::cc::Result good = ventus::cc::compile(kSaxpy, options);
+  if (!good.ok) {
+    EXPECT_FALSE(good.diagnostics.empty());
+  }
+}
+
+}  // namespace
