@@ -28,8 +28,9 @@
 #endif
 
 #define VT_OVL __attribute__((overloadable))
-// One static function per operation; LLVM inlines the small ones.
-#define VT_CORE static
+// One internal function per operation (inline: no unused-function warnings for the
+// cores a translation unit does not use); LLVM's inliner decides which calls to inline.
+#define VT_CORE static inline
 
 #define VT_INF as_float(0x7f800000u)
 #define VT_NAN as_float(0x7fc00000u)

@@ -4,6 +4,13 @@
 #pragma once
 #include "base.h"
 
+// The operations the device has as instructions (llvm.fabs/copysign/maxnum/minnum/fma).
+VT_CORE float vt_fabs(float x) { return __builtin_fabsf(x); }
+VT_CORE float vt_copysign(float x, float y) { return __builtin_copysignf(x, y); }
+VT_CORE float vt_fmax(float x, float y) { return __builtin_fmaxf(x, y); }  // NaN loses
+VT_CORE float vt_fmin(float x, float y) { return __builtin_fminf(x, y); }
+VT_CORE float vt_fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+
 VT_CORE float vt_trunc(float x) {
   uint u = as_uint(x);
   int e = (int)((u >> 23) & 0xff) - 127;

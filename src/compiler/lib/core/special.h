@@ -52,18 +52,18 @@ VT_CORE float vt_erf(float x) {
   return __builtin_copysignf(r, x);
 }
 
-// Gamma(1 + t) - 1 = t (t - 1) H(t) on [0, 1] (H: relative error VT_H_ERR below).
+// Gamma(1 + t) - 1 = t (t - 1) H(t) on [0, 1] (H: relative error 2^-26.3).
 VT_CORE float vt_gamma_h(float t) {
-  float h = __builtin_fmaf(t, 0x1.d60a9cp-8f, -0x1.8394c0p-5f);
-  h = __builtin_fmaf(t, h, 0x1.28ddfep-3f);
-  h = __builtin_fmaf(t, h, -0x1.1f1198p-2f);
-  h = __builtin_fmaf(t, h, 0x1.97cd12p-2f);
-  h = __builtin_fmaf(t, h, -0x1.db93fap-2f);
-  h = __builtin_fmaf(t, h, 0x1.f4583ap-2f);
-  h = __builtin_fmaf(t, h, -0x1.f0b0ecp-2f);
-  h = __builtin_fmaf(t, h, 0x1.fb71e8p-2f);
-  h = __builtin_fmaf(t, h, -0x1.a5b884p-2f);
-  return __builtin_fmaf(t, h, 0x1.2788cep-1f);
+  float h = __builtin_fmaf(t, 0x1.499ecep-7f, -0x1.005b6cp-4f);
+  h = __builtin_fmaf(t, h, 0x1.6fc1fap-3f);
+  h = __builtin_fmaf(t, h, -0x1.4bf9f0p-2f);
+  h = __builtin_fmaf(t, h, 0x1.baa200p-2f);
+  h = __builtin_fmaf(t, h, -0x1.ec9a40p-2f);
+  h = __builtin_fmaf(t, h, 0x1.f98bccp-2f);
+  h = __builtin_fmaf(t, h, -0x1.f1a4aap-2f);
+  h = __builtin_fmaf(t, h, 0x1.fb8a5ap-2f);
+  h = __builtin_fmaf(t, h, -0x1.a5b9a4p-2f);
+  return __builtin_fmaf(t, h, 0x1.2788d0p-1f);
 }
 
 // Gamma(1 + t) for t in [0, 1].
@@ -91,6 +91,8 @@ VT_CORE float vt_tgamma(float x) {
   if (x > 0x1.18521ep5f) return VT_INF;                  // 35.0401: Gamma overflows above
   if (x > 0.0f) {
     if (x < 1.0f) return vt_gamma_1p(x) / x;
+    // Near the overflow threshold the product alone would overflow: scale it down.
+    if (x > 30.0f) return vt_gamma_product(x, 0x1p-8f) * 0x1p8f;
     return vt_gamma_product(x, 1.0f);
   }
   // Reflection: Gamma(x) = pi / (a sinpi(x) Gamma(a)) with a = -x (exact).
@@ -116,7 +118,7 @@ VT_CORE float vt_lgamma_pos(float x) {
   }
   if (x <= 2.0f) {
     float t = x - 1.0f;
-    return vt_log1p(t * (t - 1.0f) * vt_gamma_h(t));
+    return vt_log1p(t * (t - 1.0f) * vt_gamma_h(t)) + 0.0f;  // lgamma(1) = +0, not -0
   }
   float p = 1.0f;
   float y = x;

@@ -44,8 +44,8 @@ VT_CORE float vt_reduce_large(float x, int* q) {
   int e = (int)((ix >> 23) & 0xff) - 127;  // 16 .. 127
   uint M = (ix << 8) | 0x80000000u;        // |x| = M * 2^(e - 31)
   // R = M * T, T = 2/pi * 2^192 as words T0 (high) .. T5; R in words r0 (low) .. r6.
-  uint r0, r1, r2, r3, r4, r5, r6, c, lo;
-  r0 = M * 0x3c439041u;
+  // (r0 itself is never needed: the fraction's lowest bit is in r1 or above.)
+  uint r1, r2, r3, r4, r5, r6, c, lo;
   c = VT_MULHU(M, 0x3c439041u);
   lo = M * 0xdb629599u;
   r1 = lo + c;
@@ -134,6 +134,7 @@ VT_CORE float vt_reduce(float x, int* q) {
 
 VT_CORE float vt_sin(float x) {
   if (!vt_isfinite(x)) return x - x;  // NaN for inf and NaN
+  if (x == 0.0f) return x;            // the kernel's fma would turn -0 into +0
   int q;
   float r = vt_reduce(x, &q);
   float v = (q & 1) ? vt_cos_kernel(r) : vt_sin_kernel(r);
@@ -155,7 +156,7 @@ VT_CORE float vt_sincos(float x, float* c) {
   }
   int q;
   float r = vt_reduce(x, &q);
-  float s = vt_sin_kernel(r), k = vt_cos_kernel(r);
+  float s = x == 0.0f ? x : vt_sin_kernel(r), k = vt_cos_kernel(r);
   float sv = (q & 1) ? k : s;
   float cv = (q & 1) ? s : k;
   *c = ((q + 1) & 2) ? -cv : cv;
@@ -164,6 +165,7 @@ VT_CORE float vt_sincos(float x, float* c) {
 
 VT_CORE float vt_tan(float x) {
   if (!vt_isfinite(x)) return x - x;
+  if (x == 0.0f) return x;
   int q;
   float r = vt_reduce(x, &q);
   float t = vt_tan_kernel(r);
