@@ -370,6 +370,7 @@ class Selector {
   void select_cast(llvm::CastInst& inst);
   void select_binary64(llvm::BinaryOperator& inst);
   void select_cast64(llvm::CastInst& inst);
+  void repack(llvm::CastInst& inst);
   void icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo, Src bhi);
   Src op2(const IntOp& o, RegClass cls, Src a, Src b);
   void select_select(llvm::SelectInst& inst);
@@ -1132,8 +1133,7 @@ void Selector::select_cast(llvm::CastInst& inst) {
     return select_cast64(inst);
   switch (inst.getOpcode()) {
     case CO::BitCast:
-      if (elements(inst.getSrcTy()) != elements(inst.getDestTy()))
-        unsupported(&inst, "a bit cast between vectors of different lengths");
+      if (elements(inst.getSrcTy()) != elements(inst.getDestTy())) return repack(inst);
       [[fallthrough]];
     case CO::PtrToInt:
     case CO::IntToPtr:
@@ -1184,6 +1184,42 @@ void Selector::select_cast(llvm::CastInst& inst) {
       case CO::UIToFP: unary("fcvt.s.wu", "vfcvt.f.xu.v", extend(a, int_bits(from), false)); break;
       default: unsupported(&inst, fmt::format("the '{}' conversion", inst.getOpcodeName()));
     }
+  }
+}
+
+// A bit cast between element sizes (as_short2(float), as_uint(uchar4)): the source
+// elements are packed into 32-bit words, the words split into the result's elements.
+void Selector::repack(llvm::CastInst& inst) {
+  unsigned from_bits = static_cast<unsigned>(dl_.getTypeSizeInBits(element_type(inst.getSrcTy())));
+  unsigned to_bits = static_cast<unsigned>(dl_.getTypeSizeInBits(element_type(inst.getDestTy())));
+  unsigned total = static_cast<unsigned>(dl_.getTypeSizeInBits(inst.getSrcTy()));
+  if (total % 32 != 0 && total > 32) unsupported(&inst, "a bit cast of this size");
+  const std::vector<uint32_t>& d = result_regs(&inst);
+  RegClass cls = mf_.class_of(d[0]);
+  auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
+  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
+  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+  std::vector<Src> words;
+  unsigned per_word = from_bits >= 32 ? 1 : 32 / from_bits;
+  unsigned n_from = elements(inst.getSrcTy());
+  for (unsigned w = 0; w * per_word < n_from; ++w) {
+    if (from_bits >= 32) {
+      words.push_back(src(inst.getOperand(0), w));
+      continue;
+    }
+    Src word = imm(0);
+    for (unsigned k = 0; k < per_word && w * per_word + k < n_from; ++k) {
+      Src part = op2(band, cls, src(inst.getOperand(0), w * per_word + k), imm((int64_t{1} << from_bits) - 1));
+      if (k) part = op2(sll, cls, part, imm(k * from_bits));
+      word = k ? op2(bor, cls, word, part) : part;
+    }
+    words.push_back(word);
+  }
+  unsigned per_dest_word = to_bits >= 32 ? 1 : 32 / to_bits;
+  for (size_t k = 0; k < d.size(); ++k) {
+    Src word = words.at(k / per_dest_word);
+    unsigned shift = static_cast<unsigned>(k % per_dest_word) * to_bits;
+    move(d[k], shift ? op2(srl, cls, word, imm(shift)) : word);  // high bits: any-extended
   }
 }
 
@@ -1727,11 +1763,39 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         break;
       case llvm::Intrinsic::fshl:
       case llvm::Intrinsic::fshr: {
-        if (bits != 32) unsupported(&call, "funnel shifts on sub-word integers");
+        if (bits != 32) {
+          // i8/i16 (rotate on char/short): the other word zero-extended, amounts mod bits;
+          // a shift by `bits` still fits the 32-bit shifter.
+          RegClass cls = mf_.class_of(d[k]);
+          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
+          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+          const IntOp band{"and", "andi", "vand", true, true, false};
+          bool left = id == llvm::Intrinsic::fshl;
+          Src amount = op2(band, cls, arg(2), {true, bits - 1, kNoReg, RegClass::Scalar});
+          Src back = op2(sub, cls, {true, bits, kNoReg, RegClass::Scalar}, amount);
+          Src low = extend(arg(1), bits, false);
+          Src main = left ? op2(sll, cls, arg(0), amount) : op2(srl, cls, low, amount);
+          Src other = left ? op2(srl, cls, low, back) : op2(sll, cls, arg(0), back);
+          int_op(bor, d[k], main, other);
+          break;
+        }
         // fshl(a, b, s) = (a << s) | (b >> (32 - s)), s mod 32, s = 0 gives a.
         Src a = arg(0), b = arg(1), s = arg(2);
         RegClass cls = mf_.class_of(d[k]);
-        if (!s.is_imm) unsupported(&call, "a funnel shift by a variable amount");
+        if (!s.is_imm) {
+          // fshl: (a << s) | ((b >> 1) >> (31 - s)); fshr: (b >> s) | ((a << 1) << (31 - s)),
+          // s mod 32 (the 32-bit shifts take it), so that s = 0 shifts the other word out.
+          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
+          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+          const IntOp band{"and", "andi", "vand", true, true, false};
+          Src amount = op2(band, cls, s, {true, 31, kNoReg, RegClass::Scalar});
+          Src back = op2(sub, cls, {true, 31, kNoReg, RegClass::Scalar}, amount);
+          bool left = id == llvm::Intrinsic::fshl;
+          Src main = op2(left ? sll : srl, cls, left ? a : b, amount);
+          Src other = op2(left ? srl : sll, cls, op2(left ? srl : sll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}), back);
+          int_op(bor, d[k], main, other);
+          break;
+        }
         int64_t amount = s.imm & 31;
         if (id == llvm::Intrinsic::fshr) amount = (32 - amount) & 31;
         if (amount == 0) {
