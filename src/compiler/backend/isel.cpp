@@ -180,8 +180,14 @@ class Selector {
     if (var && var->getAddressSpace() == 3) {
       auto off = layout_.local_offsets.find(var);
       if (off == layout_.local_offsets.end()) unsupported(gv, "this __local variable");
-      code.push_back(inst("addi", {Operand::def_of(r), Operand::use_of(local_base()),
-                                   Operand::immediate(off->second)}));
+      uint32_t base = local_base();
+      if (fits_simm12(off->second)) {
+        code.push_back(inst("addi", {Operand::def_of(r), Operand::use_of(base), Operand::immediate(off->second)}));
+      } else {
+        uint32_t offset = new_s();
+        code.push_back(inst("li", {Operand::def_of(offset), Operand::immediate(off->second)}));
+        code.push_back(inst("add", {Operand::def_of(r), Operand::use_of(base), Operand::use_of(offset)}));
+      }
     } else {
       std::string sym = gv->getName().str();
       if (auto s = layout_.symbols.find(gv); s != layout_.symbols.end()) sym = s->second;
@@ -379,6 +385,7 @@ class Selector {
   void select_cond_branch(llvm::BranchInst& inst);
   void fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend);
   void bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x);
+  void reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x);
   void saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b);
   void minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b);
 
@@ -391,6 +398,7 @@ class Selector {
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
+  void guard_extra_lanes();
 
   llvm::Function& f_;
   const ModuleLayout& layout_;
@@ -517,6 +525,7 @@ MFunction Selector::run() {
   if (mf_.is_kernel) {
     kernel_args_ = new_s();
     emit("mv", {Operand::def_of(kernel_args_), Operand::use_of(kA0)});
+    guard_extra_lanes();
     std::vector<KernelArgument> layout = kernel_arguments(f_);
     for (llvm::Argument& arg : f_.args()) {
       if (arg.use_empty()) continue;
@@ -566,6 +575,38 @@ MFunction Selector::run() {
   // Blocks in dominator-tree order so every operand is defined before use (phis aside).
   for (llvm::BasicBlock& bb : f_) select_block(bb);
   return std::move(mf_);
+}
+
+// A workgroup whose size is not a multiple of the warp width leaves lanes of its last
+// warp without a work-item; they would compute ids that belong to the next workgroup.
+// They skip the kernel: a vector branch sends them to the join before the epilogue
+// (emit.cpp), where they wait for the others. Warps whose lanes are all in range (every
+// warp but a workgroup's last) see that with scalar instructions only and skip the test.
+void Selector::guard_extra_lanes() {
+  uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(), z = new_s();
+  uint32_t lanes = new_v(), total = new_v(), rpc = new_s();
+  std::string done = fmt::format(".Lguard_done_{}", mf_.name);
+  emit("csrr", {Operand::def_of(tid), Operand::literal("0x800")});
+  emit("csrr", {Operand::def_of(numt), Operand::literal("0x802")});
+  emit("add", {Operand::def_of(last), Operand::use_of(tid), Operand::use_of(numt)});
+  emit("csrr", {Operand::def_of(knl), Operand::literal("0x803")});
+  emit_mem("lw", {Operand::def_of(x), Operand::immediate(24), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(y), Operand::immediate(28), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(z), Operand::immediate(32), Operand::use_of(knl)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(y)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(z)});
+  emit("bgeu", {Operand::use_of(x), Operand::use_of(last), Operand::literal(done)});
+  emit("vid.v", {Operand::def_of(lanes)});
+  emit("vadd.vx", {Operand::def_of(lanes), Operand::use_of(lanes), Operand::use_of(tid)});
+  emit("vmv.v.x", {Operand::def_of(total), Operand::use_of(x)});
+  std::string anchor = fmt::format(".Lguard_{}", mf_.name);
+  std::string end = kernel_end_label(mf_.name);
+  emit("", {Operand::label(anchor)});
+  emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
+  emit("setrpc", {Operand::use_of(kZero), Operand::use_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit("vbgeu", {Operand::use_of(lanes), Operand::use_of(total), Operand::literal(end)});
+  emit("", {Operand::label(done)});
+  mf_.guards_extra_lanes = true;
 }
 
 void Selector::select_block(llvm::BasicBlock& bb) {
@@ -1508,6 +1549,34 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   int_op({"xor", "xori", "vxor", true, true, false}, dst, {false, 0, diff, RegClass::Scalar}, b);
 }
 
+// Byte swap and bit reversal by swapping ever smaller fields with masks.
+void Selector::reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x) {
+  RegClass cls = mf_.class_of(dst);
+  auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
+  auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
+  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
+  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+  // swap(v, s, m) = ((v >> s) & m) | ((v & m) << s)
+  auto swap = [&](Src v, int s, uint32_t m) {
+    return op(bor, op(band, op(srl, v, imm(s)), imm(static_cast<int32_t>(m))),
+              op(sll, op(band, v, imm(static_cast<int32_t>(m))), imm(s)));
+  };
+  Src v = x;
+  if (bits == 16) {  // bswap.i16 on the low half; the high half is undefined
+    v = op(bor, op(band, op(srl, v, imm(8)), imm(0xff)), op(sll, v, imm(8)));
+    move(dst, v);
+    return;
+  }
+  v = op(bor, op(srl, v, imm(16)), op(sll, v, imm(16)));
+  v = swap(v, 8, 0x00ff00ffu);
+  if (id == llvm::Intrinsic::bitreverse) {
+    v = swap(v, 4, 0x0f0f0f0fu);
+    v = swap(v, 2, 0x33333333u);
+    v = swap(v, 1, 0x55555555u);
+  }
+  move(dst, v);
+}
+
 void Selector::bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x) {
   // Branch-free bit tricks (no Zbb on Ventus).
   RegClass cls = mf_.class_of(dst);
@@ -1638,6 +1707,12 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         }
         break;
       }
+      case llvm::Intrinsic::bitreverse:
+      case llvm::Intrinsic::bswap:
+        if (bits != 32 && !(bits == 16 && id == llvm::Intrinsic::bswap))
+          unsupported(&call, "bit or byte reversal of this width");
+        reverse(id, bits, d[k], arg(0));
+        break;
       case llvm::Intrinsic::ctpop:
       case llvm::Intrinsic::ctlz:
       case llvm::Intrinsic::cttz:
