@@ -20,8 +20,10 @@ __kernel void special(__global const float* xs, __global const float* ys, __glob
   out[1 * n + i] = x - y;
   out[2 * n + i] = x * y;
   out[3 * n + i] = x / y;
-  out[4 * n + i] = fmin(x, y);
-  out[5 * n + i] = fmax(x, y);
+  // + 0.0f: which zero fmin(-0, +0) and fmax(+0, -0) return is unspecified (x86 returns
+  // the second operand, RISC-V orders -0 below +0).
+  out[4 * n + i] = fmin(x, y) + 0.0f;
+  out[5 * n + i] = fmax(x, y) + 0.0f;
   out[6 * n + i] = sqrt(x);
   out[7 * n + i] = x * 1e30f * 1e10f;
   out[8 * n + i] = x * 1e-30f * 1e-10f;

@@ -37,7 +37,8 @@ __kernel void advance(__global Particle* particles, __global Summary* summary, f
   *p = local_copy;
   Summary s;
   s.id_low = local_copy.id & 0xff;
-  s.speed2 = dot(local_copy.vel.xy, local_copy.vel.xy);
+  // Spelled out: dot() may fuse, and the point here is the struct layout.
+  s.speed2 = local_copy.vel.x * local_copy.vel.x + local_copy.vel.y * local_copy.vel.y;
   s.quadrant = local_copy.flags;
   s.weight = local_copy.mass * 2.0f;
   summary[i] = s;
