@@ -1,7 +1,6 @@
 // Structs in global buffers (array of structs, mixed int and float fields, a float4
 // member): read, updated in place, and summarised into another struct array. FP_CONTRACT
-// OFF so the float fields are exact (no dot(): its rounding is the implementation's); the
-// output struct is compared as raw words.
+// OFF so the float fields are exact; the output struct is compared as raw words.
 //
 // @buffer particles f32[1536] random -10 10 seed=221   # 128 x Particle (12 words)
 // @buffer summary u32[512] zeros                        # 128 x Summary (4 words)
@@ -38,6 +37,7 @@ __kernel void advance(__global Particle* particles, __global Summary* summary, f
   *p = local_copy;
   Summary s;
   s.id_low = local_copy.id & 0xff;
+  // Spelled out: dot() may fuse, and the point here is the struct layout.
   s.speed2 = local_copy.vel.x * local_copy.vel.x + local_copy.vel.y * local_copy.vel.y;
   s.quadrant = local_copy.flags;
   s.weight = local_copy.mass * 2.0f;
