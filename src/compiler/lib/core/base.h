@@ -16,8 +16,11 @@
 
 #ifdef VT_POCL_TEST
 // On pocl the OpenCL names belong to pocl's own library: the families are compiled under
-// a prefix and the test calls vtcl_<name>.
-#define VT_CL(name) vtcl_##name
+// a prefix and the tests call VT_CL(name). pocl's headers #define most builtin names to
+// internal ones (fmax -> _cl_fmax), so the name is macro-expanded first, everywhere, and
+// then prefixed: every path gives the same identifier.
+#define VT_CL(name) VT_CL_(name)
+#define VT_CL_(name) vtcl_##name
 #define VT_MULHU(a, b) mul_hi((uint)(a), (uint)(b))
 #define VT_MULH(a, b) mul_hi((int)(a), (int)(b))
 #else
@@ -27,7 +30,12 @@
 #define VT_MULH(a, b) __vt_mulh((int)(a), (int)(b))
 #endif
 
+#ifdef VT_POCL_TEST
+// Only what a test calls is compiled on pocl (clang emits no unused static function).
+#define VT_OVL static inline __attribute__((overloadable))
+#else
 #define VT_OVL __attribute__((overloadable))
+#endif
 // One internal function per operation (inline: no unused-function warnings for the
 // cores a translation unit does not use); LLVM's inliner decides which calls to inline.
 #define VT_CORE static inline
