@@ -62,21 +62,43 @@ struct Raw {
 std::string load(int n, const char* p) {
   return n == 1 ? std::string(p) + "[i]" : "vload" + std::to_string(n) + "(i, " + p + ")";
 }
-std::string vec(const std::string& t, int n) { return n == 1 ? t : t + std::to_string(n); }
+std::string vec(const std::string& t, int n) {
+  return n == 1 ? t : t + std::to_string(n);
+}
 std::string store(int n, const std::string& v, const char* p) {
-  return n == 1 ? std::string(p) + "[i] = " + v : "vstore" + std::to_string(n) + "(" + v + ", i, " + p + ")";
+  return n == 1 ? std::string(p) + "[i] = " + v
+                : "vstore" + std::to_string(n) + "(" + v + ", i, " + p + ")";
 }
 
 // ---- integer functions: ids shared by the kernel generator and the reference ----
 enum IntFn {
-  kAbs, kAbsDiff, kAddSat, kSubSat, kHadd, kRhadd, kMax, kMin, kMulHi, kRotate, kClz, kCtz,
-  kPopcount, kClamp, kMadHi, kMadSat, kMaxS, kMinS, kClampS, kMul24, kMad24, kIntFnCount
+  kAbs,
+  kAbsDiff,
+  kAddSat,
+  kSubSat,
+  kHadd,
+  kRhadd,
+  kMax,
+  kMin,
+  kMulHi,
+  kRotate,
+  kClz,
+  kCtz,
+  kPopcount,
+  kClamp,
+  kMadHi,
+  kMadSat,
+  kMaxS,
+  kMinS,
+  kClampS,
+  kMul24,
+  kMad24,
+  kIntFnCount
 };
-const char* const kIntFnNames[] = {"abs",    "abs_diff", "add_sat", "sub_sat", "hadd",
-                                   "rhadd",  "max",      "min",     "mul_hi",  "rotate",
-                                   "clz",    "ctz",      "popcount", "clamp",  "mad_hi",
-                                   "mad_sat", "max",     "min",     "clamp",   "mul24",
-                                   "mad24"};
+const char* const kIntFnNames[] = {"abs",      "abs_diff", "add_sat", "sub_sat", "hadd", "rhadd",
+                                   "max",      "min",      "mul_hi",  "rotate",  "clz",  "ctz",
+                                   "popcount", "clamp",    "mad_hi",  "mad_sat", "max",  "min",
+                                   "clamp",    "mul24",    "mad24"};
 
 // Vector widths checked per type: 4 everywhere (4 -> 2 -> scalar), 3 and 16 on some.
 std::vector<int> int_widths(const IntType& t) {
@@ -90,8 +112,8 @@ std::string int_kernel(const IntType& t, int n) {
   std::string name = std::string("ki_") + t.name + "_" + std::to_string(n);
   std::string s = "kernel void " + name + "(global const " + t.name + "* x, global const " +
                   t.name + "* y, global const " + t.name + "* z, global " + t.uname +
-                  "* r, int fn) {\n  size_t i = get_global_id(0);\n  " + T + " a = " +
-                  load(n, "x") + ", b = " + load(n, "y") + ", c = " + load(n, "z") +
+                  "* r, int fn) {\n  size_t i = get_global_id(0);\n  " + T +
+                  " a = " + load(n, "x") + ", b = " + load(n, "y") + ", c = " + load(n, "z") +
                   ";\n  " + UT + " v = 0;\n";
   std::string bs = n == 1 ? "b" : "b.s0", cs = n == 1 ? "c" : "c.s0";
   s += "  switch (fn) {\n";
@@ -102,9 +124,14 @@ std::string int_kernel(const IntType& t, int n) {
     switch (f) {
       case kAbs: e = call + "(a)"; break;
       case kAbsDiff: e = call + "(a, b)"; break;
-      case kClz: case kCtz: case kPopcount: e = as_u(call + "(a)"); break;
-      case kClamp: case kMadHi: case kMadSat: e = as_u(call + "(a, b, c)"); break;
-      case kMaxS: case kMinS:
+      case kClz:
+      case kCtz:
+      case kPopcount: e = as_u(call + "(a)"); break;
+      case kClamp:
+      case kMadHi:
+      case kMadSat: e = as_u(call + "(a, b, c)"); break;
+      case kMaxS:
+      case kMinS:
         if (n == 1) continue;
         e = as_u(call + "(a, " + bs + ")");
         break;
@@ -112,7 +139,8 @@ std::string int_kernel(const IntType& t, int n) {
         if (n == 1) continue;
         e = as_u(call + "(a, " + bs + ", " + cs + ")");
         break;
-      case kMul24: case kMad24:
+      case kMul24:
+      case kMad24:
         if (t.bits != 32) continue;
         e = as_u(call + (f == kMul24 ? "(a, b)" : "(a, b, c)"));
         break;
@@ -124,8 +152,12 @@ std::string int_kernel(const IntType& t, int n) {
   return s;
 }
 
-i128 sat(const IntType& t, i128 v) { return std::clamp(v, t.min(), t.max()); }
-i128 wrap(const IntType& t, i128 v) { return t.value(uint64_t(v)); }
+i128 sat(const IntType& t, i128 v) {
+  return std::clamp(v, t.min(), t.max());
+}
+i128 wrap(const IntType& t, i128 v) {
+  return t.value(uint64_t(v));
+}
 int count_clz(const IntType& t, uint64_t u) {
   int n = 0;
   for (int b = t.bits - 1; b >= 0 && !((u >> b) & 1); --b) ++n;
@@ -186,10 +218,10 @@ uint64_t int_ref(const IntType& t, int f, i128 a, i128 b, i128 c, i128 bs, i128 
 }
 
 // ---- relational ----
-const char* const kRelFloat[] = {"isequal",  "isnotequal", "isgreater",    "isgreaterequal",
-                                 "isless",   "islessequal", "islessgreater", "isordered",
-                                 "isunordered", "isfinite", "isinf",         "isnan",
-                                 "isnormal", "signbit"};
+const char* const kRelFloat[] = {"isequal",     "isnotequal",  "isgreater",     "isgreaterequal",
+                                 "isless",      "islessequal", "islessgreater", "isordered",
+                                 "isunordered", "isfinite",    "isinf",         "isnan",
+                                 "isnormal",    "signbit"};
 constexpr int kRelBinary = 9;  // the first nine take (x, y)
 
 bool rel_ref(int f, float x, float y) {
@@ -216,8 +248,9 @@ std::string rel_kernel(int n) {
   std::string F = vec("float", n), I = vec("int", n);
   std::string s = "kernel void kr_" + std::to_string(n) +
                   "(global const float* x, global const float* y, global int* r, int fn) {\n"
-                  "  size_t i = get_global_id(0);\n  " + F + " a = " + load(n, "x") +
-                  ", b = " + load(n, "y") + ";\n  " + I + " v = 0;\n  switch (fn) {\n";
+                  "  size_t i = get_global_id(0);\n  " +
+                  F + " a = " + load(n, "x") + ", b = " + load(n, "y") + ";\n  " + I +
+                  " v = 0;\n  switch (fn) {\n";
   for (int f = 0; f < 14; ++f)
     s += "    case " + std::to_string(f) + ": v = VT_CL(" + kRelFloat[f] + ")(a" +
          (f < kRelBinary ? ", b" : "") + "); break;\n";
@@ -243,8 +276,7 @@ std::string sel_kernel(const IntType& t, int n) {
                   t.name + "* r1, global " + t.name + "* r2, global " + t.name +
                   "* r3) {\n  size_t i = get_global_id(0);\n  " + T + " a = " + load(n, "x") +
                   ", b = " + load(n, "y") + ", c = " + load(n, "z") + ";\n";
-  if (t.is_signed)
-    s += "  anyall[2 * i] = VT_CL(any)(c);\n  anyall[2 * i + 1] = VT_CL(all)(c);\n";
+  if (t.is_signed) s += "  anyall[2 * i] = VT_CL(any)(c);\n  anyall[2 * i + 1] = VT_CL(all)(c);\n";
   s += "  " + store(n, "VT_CL(select)(a, b, as_" + S + "(c))", "r1") + ";\n";
   s += "  " + store(n, "VT_CL(select)(a, b, as_" + U + "(c))", "r2") + ";\n";
   s += "  " + store(n, "VT_CL(bitselect)(a, b, c)", "r3") + ";\n}\n";
@@ -269,9 +301,11 @@ bool cvt_case_in_vector_subset(int sat, int rm) {
 std::string cvt_kernel(const CvType& s, int n) {
   std::string S = vec(s.name, n);
   std::string str = "kernel void kc_" + std::string(s.name) + "_" + std::to_string(n) +
-                    "(global const " + s.name + "* x, global ulong* r, int fn) {\n"
-                    "  size_t i = get_global_id(0);\n  " + S + " a = " + load(n, "x") +
-                    ";\n  " + vec("ulong", n) + " v = 0;\n  switch (fn) {\n";
+                    "(global const " + s.name +
+                    "* x, global ulong* r, int fn) {\n"
+                    "  size_t i = get_global_id(0);\n  " +
+                    S + " a = " + load(n, "x") + ";\n  " + vec("ulong", n) +
+                    " v = 0;\n  switch (fn) {\n";
   for (int d = 0; d < 9; ++d)
     for (int sat = 0; sat < 2; ++sat)
       for (int rm = 0; rm < 5; ++rm) {
@@ -281,14 +315,17 @@ std::string cvt_kernel(const CvType& s, int n) {
         std::string fn = std::string("convert_") + D.name + (n == 1 ? "" : std::to_string(n)) +
                          (sat ? "_sat" : "") + kRounding[rm];
         std::string u = D.int_index < 0 ? "uint" : kInts[D.int_index].uname;
-        std::string e = "convert_" + vec("ulong", n) + "(as_" + vec(u, n) + "(VT_CL(" + fn + ")(a)))";
+        std::string e =
+            "convert_" + vec("ulong", n) + "(as_" + vec(u, n) + "(VT_CL(" + fn + ")(a)))";
         str += "    case " + std::to_string(d * 10 + sat * 5 + rm) + ": v = " + e + "; break;\n";
       }
   str += "  }\n  " + store(n, "v", "r") + ";\n}\n";
   return str;
 }
 
-float f_bits(uint32_t u) { return from_bits(u); }
+float f_bits(uint32_t u) {
+  return from_bits(u);
+}
 
 std::string fmt_hex(uint64_t v) {
   char b[32];
@@ -325,7 +362,8 @@ bool cvt_ref(const CvType& S, const CvType& D, bool sat, int rm, uint64_t raw, u
   const IntType& dt = kInts[D.int_index];
   double r = x;
   switch (rm) {
-    case 0: case 2: r = std::trunc(r); break;
+    case 0:
+    case 2: r = std::trunc(r); break;
     case 1: r = std::nearbyint(r); break;
     case 3: r = std::ceil(r); break;
     case 4: r = std::floor(r); break;
@@ -349,7 +387,9 @@ bool cvt_ref(const CvType& S, const CvType& D, bool sat, int rm, uint64_t raw, u
 // binary16 -> double by definition.
 double half_value(uint16_t h) {
   int e = (h >> 10) & 31, m = h & 1023;
-  double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
+  double v = e == 0    ? std::ldexp(m, -24)
+             : e == 31 ? (m ? NAN : INFINITY)
+                       : std::ldexp(1024 + m, e - 25);
   return (h & 0x8000) ? -v : v;
 }
 // float -> binary16 bits in a rounding mode (0 rte, 1 rtz, 2 rtp, 3 rtn), by search over
@@ -363,8 +403,10 @@ uint16_t half_ref(float f, int mode) {
   int lo = 0, hi = 0x7bff;
   while (lo < hi) {
     int mid = (lo + hi + 1) / 2;
-    if (half_value(uint16_t(mid)) <= a) lo = mid;
-    else hi = mid - 1;
+    if (half_value(uint16_t(mid)) <= a)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   uint16_t down = uint16_t(lo), up = uint16_t(lo + 1);
   double vd = half_value(down);
@@ -523,7 +565,9 @@ class FamiliesTest : public ::testing::Test {
 };
 Pocl* FamiliesTest::pocl_ = nullptr;
 
-size_t pad64(size_t n) { return (n + 63) / 64 * 64; }
+size_t pad64(size_t n) {
+  return (n + 63) / 64 * 64;
+}
 
 // Edge values of a type plus uniform random bits.
 std::vector<uint64_t> int_inputs(const IntType& t, std::mt19937_64& rng, size_t n) {
@@ -638,9 +682,22 @@ TEST_F(FamiliesTest, Upsample) {
 
 TEST_F(FamiliesTest, RelationalFloat) {
   std::mt19937_64 rng(11);
-  std::vector<float> sp = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, FLT_MIN,
-                           -FLT_MIN, from_bits(1), from_bits(0x807fffff), FLT_MAX, -FLT_MAX,
-                           from_bits(0x7f800001), from_bits(0xffc00000), 2.5f};
+  std::vector<float> sp = {0.0f,
+                           -0.0f,
+                           1.0f,
+                           -1.0f,
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           FLT_MIN,
+                           -FLT_MIN,
+                           from_bits(1),
+                           from_bits(0x807fffff),
+                           FLT_MAX,
+                           -FLT_MAX,
+                           from_bits(0x7f800001),
+                           from_bits(0xffc00000),
+                           2.5f};
   std::vector<float> x, y;
   for (float a : sp)
     for (float b : sp) {
@@ -701,7 +758,8 @@ TEST_F(FamiliesTest, AnyAllSelectBitselect) {
           any |= msb;
           all &= msb;
         }
-        if (t.is_signed && (anyall[2 * i] != int(any) || anyall[2 * i + 1] != int(all)) && bad++ == 0)
+        if (t.is_signed && (anyall[2 * i] != int(any) || anyall[2 * i + 1] != int(all)) &&
+            bad++ == 0)
           first = std::string("any/all on ") + t.name + std::to_string(n);
         for (int k = 0; k < n; ++k) {
           size_t e = i * n + k;
@@ -741,8 +799,8 @@ TEST_F(FamiliesTest, Conversions) {
         while (in.size() < (1u << 15)) in.push_back(rng());
       }
     } else {
-      for (float f : {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, INFINITY,
-                      -INFINITY, NAN, FLT_MAX, -FLT_MAX, from_bits(1)})
+      for (float f : {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, INFINITY, -INFINITY,
+                      NAN, FLT_MAX, -FLT_MAX, from_bits(1)})
         in.push_back(bits(f));
       for (const IntType& d : kInts)  // the floats next to each range's ends
         for (i128 e : {d.min(), d.max() + 1})
@@ -798,7 +856,8 @@ TEST_F(FamiliesTest, HalfLoadStore) {
   std::string first;
   for (int i = 0; i < 65536; ++i) {
     double want = half_value(uint16_t(i));
-    bool ok = std::isnan(want) ? std::isnan(f[i]) : (f[i] == want && std::signbit(f[i]) == std::signbit(want));
+    bool ok = std::isnan(want) ? std::isnan(f[i])
+                               : (f[i] == want && std::signbit(f[i]) == std::signbit(want));
     if (!ok && bad++ == 0) first = "vload_half of 0x" + fmt_hex(i);
   }
   for (int i = 0; i < 1000; ++i)  // vloada_half3: stride 4
@@ -829,10 +888,11 @@ TEST_F(FamiliesTest, HalfLoadStore) {
     pocl_->run("kh_store", in.size(), {Pocl::in(in), Pocl::out(out), Pocl::scalar(m)});
     for (size_t i = 0; i < in.size(); ++i) {
       uint16_t want = half_ref(in[i], modes[m]);
-      bool ok = std::isnan(in[i]) ? ((out[i] & 0x7c00) == 0x7c00 && (out[i] & 0x3ff)) : out[i] == want;
+      bool ok =
+          std::isnan(in[i]) ? ((out[i] & 0x7c00) == 0x7c00 && (out[i] & 0x3ff)) : out[i] == want;
       if (!ok && bad++ == 0)
-        first = "vstore_half mode " + std::to_string(m) + " of " + std::to_string(in[i]) +
-                " = 0x" + fmt_hex(out[i]) + ", want 0x" + fmt_hex(want);
+        first = "vstore_half mode " + std::to_string(m) + " of " + std::to_string(in[i]) + " = 0x" +
+                fmt_hex(out[i]) + ", want 0x" + fmt_hex(want);
     }
   }
   EXPECT_EQ(bad, 0u) << bad << " wrong; first: " << first;
@@ -862,8 +922,8 @@ TEST_F(FamiliesTest, VloadVstoreShuffle) {
   std::vector<uint8_t> cx(items * 16 + 16), cm(items * 2 + 2), cr(items * 4);
   for (auto& v : cx) v = uint8_t(rng());
   for (auto& v : cm) v = uint8_t(rng());
-  pocl_->run("ksh", items, {Pocl::in(x), Pocl::in(m), Pocl::out(r), Pocl::in(cx), Pocl::in(cm),
-                            Pocl::out(cr)});
+  pocl_->run("ksh", items,
+             {Pocl::in(x), Pocl::in(m), Pocl::out(r), Pocl::in(cx), Pocl::in(cm), Pocl::out(cr)});
   bad = 0;
   for (size_t i = 0; i < items; ++i) {
     for (int k = 0; k < 4; ++k) {
@@ -930,7 +990,10 @@ TEST_F(FamiliesTest, CommonAndGeometric) {
   }
   // Specials: zero, huge, tiny and infinite vectors for length/normalize.
   auto put = [&](size_t i, float a, float b, float c, float e) {
-    x[i * 4] = a; x[i * 4 + 1] = b; x[i * 4 + 2] = c; x[i * 4 + 3] = e;
+    x[i * 4] = a;
+    x[i * 4 + 1] = b;
+    x[i * 4 + 2] = c;
+    x[i * 4 + 3] = e;
   };
   put(0, 0, 0, 0, 0);
   put(1, 3e38f, 3e38f, 0, 0);
@@ -945,12 +1008,16 @@ TEST_F(FamiliesTest, CommonAndGeometric) {
   auto check = [&](size_t i, int k, double want, double tol_ulp, double abs = 0) {
     float got = r[i * 16 + k];
     bool ok;
-    if (abs > 0) ok = std::fabs(got - want) <= abs;
-    else if (std::isnan(want)) ok = std::isnan(got);
+    if (abs > 0)
+      ok = std::fabs(got - want) <= abs;
+    else if (std::isnan(want))
+      ok = std::isnan(got);
     else if (tol_ulp == 0 || std::isinf((float)want))
       ok = got == (float)want && std::signbit(got) == std::signbit((float)want);
-    else ok = std::fabs(got - want) <= tol_ulp * std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23) ||
-              got == want;
+    else
+      ok = std::fabs(got - want) <=
+               tol_ulp * std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23) ||
+           got == want;
     if (!ok && bad++ == 0)
       first = "item " + std::to_string(i) + " result " + std::to_string(k) + " = " +
               std::to_string(got) + ", want " + std::to_string(want);
@@ -984,8 +1051,10 @@ TEST_F(FamiliesTest, CommonAndGeometric) {
     if (i >= 6) check(i, 9, std::sqrt(dist2), 3);
     for (int k = 0; k < 4; ++k) {
       double want;
-      if (has_nan) want = NAN;
-      else if (m == 0) want = p[k];
+      if (has_nan)
+        want = NAN;
+      else if (m == 0)
+        want = p[k];
       else if (has_inf) {
         double inf_count = 0;
         for (int j = 0; j < 4; ++j) inf_count += std::isinf(p[j]);

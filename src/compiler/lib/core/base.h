@@ -68,19 +68,39 @@
 #define VT_LNPI_HI 0x1.250d04p0f
 #define VT_LNPI_LO 0x1.1cf438p-25f
 
-VT_CORE int vt_isnan(float x) { return x != x; }
-VT_CORE int vt_isinf(float x) { return __builtin_fabsf(x) == VT_INF; }
-VT_CORE int vt_isfinite(float x) { return __builtin_fabsf(x) < VT_INF; }
-VT_CORE int vt_signbit(float x) { return (int)(as_uint(x) >> 31); }
+VT_CORE int vt_isnan(float x) {
+  return x != x;
+}
+VT_CORE int vt_isinf(float x) {
+  return __builtin_fabsf(x) == VT_INF;
+}
+VT_CORE int vt_isfinite(float x) {
+  return __builtin_fabsf(x) < VT_INF;
+}
+VT_CORE int vt_signbit(float x) {
+  return (int)(as_uint(x) >> 31);
+}
 
 // Count leading zeros by halving (no llvm.ctlz on the device); clz(0) = 32.
 VT_CORE uint vt_clz32(uint x) {
   uint n = 0;
   if (x == 0) return 32;
-  if ((x & 0xffff0000u) == 0) { n += 16; x <<= 16; }
-  if ((x & 0xff000000u) == 0) { n += 8; x <<= 8; }
-  if ((x & 0xf0000000u) == 0) { n += 4; x <<= 4; }
-  if ((x & 0xc0000000u) == 0) { n += 2; x <<= 2; }
+  if ((x & 0xffff0000u) == 0) {
+    n += 16;
+    x <<= 16;
+  }
+  if ((x & 0xff000000u) == 0) {
+    n += 8;
+    x <<= 8;
+  }
+  if ((x & 0xf0000000u) == 0) {
+    n += 4;
+    x <<= 4;
+  }
+  if ((x & 0xc0000000u) == 0) {
+    n += 2;
+    x <<= 2;
+  }
   if ((x & 0x80000000u) == 0) n += 1;
   return n;
 }
@@ -98,7 +118,9 @@ VT_CORE uint vt_popcount32(uint x) {
 }
 
 // 2^n for n in [-126, 127], built from bits.
-VT_CORE float vt_pow2i(int n) { return as_float((uint)(n + 127) << 23); }
+VT_CORE float vt_pow2i(int n) {
+  return as_float((uint)(n + 127) << 23);
+}
 
 // Double-float helpers: a value is hi + lo with |lo| <= ulp(hi) / 2.
 // s + *e == a + b exactly, for |a| >= |b| (or a == 0).
