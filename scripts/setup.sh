@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev
+  libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev nlohmann-json3-dev
   binutils-riscv64-unknown-elf qemu-user
   # The OpenCL C compiler (ventus cc): clang and LLVM 15 in process and the clang-15 binary
   # for the builtin library; LLVM 15 because Debian's pocl (the tests' reference OpenCL)

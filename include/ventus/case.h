@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ventus/device.h"
+#include "ventus/elf.h"
 
 namespace ventus::cases {
 
@@ -73,5 +74,12 @@ struct CaseResult {
 // Maps and loads every launch's buffers (in order, on one persistent memory), runs each
 // launch to completion, then compares the expectations.
 CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {});
+
+// The case with its code replaced by another program (e.g. `ventus cc object.cl`): every
+// launch's code buffer gets the program's loadable sections, and its kernel metadata
+// buffer the entry of the program's kernel with the same name as the one the case
+// launched. Names come from `listing` (the case's object.dump: "800000a8 <Fan1>:").
+// Errors (no listing, unknown entry, a kernel the program lacks) raise ventus::Error.
+Case with_program(const Case& c, const elf::Image& program, const std::filesystem::path& listing);
 
 }  // namespace ventus::cases

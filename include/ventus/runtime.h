@@ -118,6 +118,23 @@ class Buffer {
   uint64_t size_ = 0;
 };
 
+// What `ventus cc` records about a kernel in the ELF's `.ventus.kernels` section
+// (docs/compiler.md): resources and the argument buffer layout.
+struct KernelArgInfo {
+  std::string name;
+  std::string type;           // OpenCL type name, e.g. "float*", "int4"
+  std::string address_space;  // "global", "constant", "local" (pointers), "private" (values)
+  uint32_t offset = 0;        // byte offset in the argument buffer
+  uint32_t size = 0;          // bytes of the value (4 for pointers)
+};
+struct KernelInfo {
+  std::string name;
+  uint32_t local_bytes = 0;    // the kernel's __local variables
+  uint32_t private_bytes = 0;  // private memory per thread its frames need
+  uint32_t sgpr = 0, vgpr = 0;
+  std::vector<KernelArgInfo> args;
+};
+
 // A linked kernel program (ELF) and its kernels.
 class Program {
  public:
@@ -136,22 +153,47 @@ class Program {
   // kernels when there is none.
   uint32_t kernel_address(std::string_view name) const;
   std::vector<std::string> kernel_names() const;  // global function symbols but the start code
+  // The compiler's description of a kernel; nullptr for programs without one (assembly).
+  const KernelInfo* kernel_info(std::string_view name) const;
   uint64_t id() const { return id_; }
 
  private:
   elf::Image image_;
+  std::vector<KernelInfo> kernels_;
   uint64_t id_ = 0;
 };
 
-// One kernel argument: a buffer's address or a scalar's raw 32 bits.
+// One kernel argument: a buffer's address, a scalar's raw 32 bits, the bytes of a larger
+// value (a vector, a struct), or the size of a __local buffer the runtime places in the
+// workgroup's local memory.
 struct Arg {
   uint32_t bits = 0;
+  std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
+  uint32_t local_bytes = 0;      // with is_local: bytes of local memory
+  bool is_local = false;
+
   Arg(const Buffer& buffer) : bits(buffer.address()) {}
   Arg(int32_t value) : bits(static_cast<uint32_t>(value)) {}
   Arg(uint32_t value) : bits(value) {}
   Arg(float value) { std::memcpy(&bits, &value, sizeof bits); }
   Arg(double) = delete;  // say 2.0f: kernels take fp32
   static Arg raw(uint32_t bits) { return Arg(bits); }
+  static Arg bytes(std::span<const uint8_t> value) {
+    Arg a(0u);
+    a.data.assign(value.begin(), value.end());
+    return a;
+  }
+  template <typename T>
+  static Arg value(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&v), sizeof v));
+  }
+  static Arg local(uint32_t bytes) {
+    Arg a(0u);
+    a.is_local = true;
+    a.local_bytes = bytes;
+    return a;
+  }
 };
 
 // An NDRange of 1 to 3 dimensions.

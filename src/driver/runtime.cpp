@@ -2,6 +2,7 @@
 #include "ventus/runtime.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <fstream>
@@ -133,11 +134,49 @@ void Buffer::read(uint64_t offset, void* data, uint64_t bytes) const {
 
 // ---- Program ----
 
+namespace {
+
+// The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
+std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
+  std::vector<KernelInfo> kernels;
+  for (const elf::Section& section : image.sections) {
+    if (section.name != ".ventus.kernels") continue;
+    try {
+      const nlohmann::json doc = nlohmann::json::parse(section.bytes.begin(), section.bytes.end());
+      for (const nlohmann::json& k : doc.at("kernels")) {
+        KernelInfo info;
+        info.name = k.at("name").get<std::string>();
+        info.local_bytes = k.at("local_bytes").get<uint32_t>();
+        info.private_bytes = k.at("private_bytes").get<uint32_t>();
+        info.sgpr = k.at("sgpr").get<uint32_t>();
+        info.vgpr = k.at("vgpr").get<uint32_t>();
+        for (const nlohmann::json& a : k.at("args"))
+          info.args.push_back({a.at("name").get<std::string>(), a.at("type").get<std::string>(),
+                               a.at("address_space").get<std::string>(), a.at("offset").get<uint32_t>(),
+                               a.at("size").get<uint32_t>()});
+        kernels.push_back(std::move(info));
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("malformed .ventus.kernels section: {}", e.what()));
+    }
+  }
+  return kernels;
+}
+
+}  // namespace
+
 Program Program::from_image(elf::Image image) {
   Program p;
+  p.kernels_ = parse_kernel_info(image);
   p.image_ = std::move(image);
   p.id_ = next_program_id();
   return p;
+}
+
+const KernelInfo* Program::kernel_info(std::string_view name) const {
+  for (const KernelInfo& k : kernels_)
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 Program Program::from_elf_bytes(std::span<const uint8_t> bytes, const std::string& name) {
@@ -228,14 +267,58 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
                   const Range& global, const Range& local, std::span<const Arg> args,
                   const LaunchOptions& options) {
   try {
-    const LaunchShape shape = launch_shape(device.config(), global, local, options);
+    const KernelInfo* info = program.kernel_info(kernel);
+    LaunchOptions effective = options;
+    if (info) {
+      if (args.size() != info->args.size())
+        throw Error(fmt::format("the kernel takes {} arguments, {} given", info->args.size(), args.size()));
+      effective.private_bytes_per_thread = std::max(options.private_bytes_per_thread, info->private_bytes);
+      effective.sgpr_usage = info->sgpr;
+      effective.vgpr_usage = info->vgpr;
+    }
+    // Local memory: the warps' stacks, the kernel's __local variables, then the __local
+    // buffers of the arguments, each 16-byte aligned; an argument holds its buffer's offset
+    // from the workgroup's local memory base (CSR_LDS).
+    uint32_t local_data = info ? (info->local_bytes + 15) & ~15u : 0;
+    std::vector<uint32_t> local_offsets(args.size(), 0);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].is_local) continue;
+      if (args[i].local_bytes == 0) throw Error(fmt::format("argument {}: a __local buffer of 0 bytes", i));
+      local_offsets[i] = local_data;
+      local_data += (args[i].local_bytes + 15) & ~15u;
+    }
+    effective.local_memory_bytes = options.local_memory_bytes + local_data;
+    const LaunchShape shape = launch_shape(device.config(), global, local, effective);
     const uint32_t entry = program.kernel_address(kernel);
     device.load(program);
 
-    Buffer arg_buffer(device, std::max<uint64_t>(4, 4 * args.size()));
-    std::vector<uint32_t> arg_words;
-    for (const Arg& a : args) arg_words.push_back(a.bits);
-    if (!arg_words.empty()) arg_buffer.write(0, arg_words.data(), 4 * arg_words.size());
+    std::vector<uint8_t> arg_bytes;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Arg& a = args[i];
+      uint32_t offset = info ? info->args[i].offset : static_cast<uint32_t>(4 * i);
+      uint32_t size = info ? info->args[i].size : 4;
+      std::vector<uint8_t> value(4);
+      uint32_t word = a.is_local ? 1024 * shape.warps_per_workgroup + local_offsets[i] : a.bits;
+      std::memcpy(value.data(), &word, 4);
+      if (!a.data.empty()) value = a.data;
+      if (info) {
+        const KernelArgInfo& expected = info->args[i];
+        bool wants_local = expected.address_space == "local";
+        if (wants_local != a.is_local)
+          throw Error(fmt::format("argument {} ('{}'): the kernel expects {}", i, expected.name,
+                                  wants_local ? "a __local buffer size (Arg::local)" : "a value or buffer, not local memory"));
+        if (!a.data.empty() && a.data.size() != size)
+          throw Error(fmt::format("argument {} ('{}', {}): {} bytes given, the kernel takes {}", i, expected.name,
+                                  expected.type, a.data.size(), size));
+        if (a.data.empty() && size > 4)
+          throw Error(fmt::format("argument {} ('{}', {}): a {}-byte value needs Arg::bytes", i, expected.name,
+                                  expected.type, size));
+      }
+      if (arg_bytes.size() < offset + std::max<size_t>(4, value.size())) arg_bytes.resize(offset + std::max<size_t>(4, value.size()));
+      std::memcpy(arg_bytes.data() + offset, value.data(), value.size());
+    }
+    Buffer arg_buffer(device, std::max<uint64_t>(4, arg_bytes.size()));
+    if (!arg_bytes.empty()) arg_buffer.write(0, arg_bytes.data(), arg_bytes.size());
 
     std::optional<Buffer> print_buffer;
     if (options.print_buffer_bytes != 0) {
@@ -247,13 +330,13 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
 
     const uint64_t workgroups = uint64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
     const uint64_t private_bytes = workgroups * shape.warps_per_workgroup * shape.threads_per_warp *
-                                   uint64_t{options.private_bytes_per_thread};
+                                   uint64_t{effective.private_bytes_per_thread};
     if (private_bytes > (uint64_t{1} << 30))
       throw Error(
           fmt::format("private memory of {} workgroups x {} threads x {} bytes exceeds 1 GiB; "
                       "lower the private memory per thread",
                       workgroups, shape.warps_per_workgroup * shape.threads_per_warp,
-                      options.private_bytes_per_thread));
+                      effective.private_bytes_per_thread));
     std::optional<Buffer> private_memory;
     if (private_bytes != 0) private_memory.emplace(device, private_bytes);
 
@@ -280,10 +363,10 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     l.warps_per_workgroup = shape.warps_per_workgroup;
     l.knl_address = knl_buffer.address();
     l.lds_bytes = shape.lds_bytes;
-    l.pds_bytes_per_thread = options.private_bytes_per_thread;
+    l.pds_bytes_per_thread = effective.private_bytes_per_thread;
     l.pds_base = private_memory ? private_memory->address() : 0;
-    l.sgpr_usage = options.sgpr_usage;
-    l.vgpr_usage = options.vgpr_usage;
+    l.sgpr_usage = effective.sgpr_usage;
+    l.vgpr_usage = effective.vgpr_usage;
     device.context().start(q);
     device.context().wait(driver::Context::kWaitForever);
 

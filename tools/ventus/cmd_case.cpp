@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "ventus/case.h"
+#include "ventus/elf.h"
 #include "ventus/error.h"
 
 namespace {
@@ -31,6 +32,7 @@ struct CaseArgs {
   bool all = false;
   unsigned host_threads = 1;
   size_t max_mismatches = 8;
+  std::string program;  // run this ELF's kernels instead of the case's code
 };
 
 // Folders under root that hold a case.txt, sorted by name.
@@ -48,7 +50,9 @@ std::vector<fs::path> cases_under(const fs::path& root) {
 
 // Runs one case; prints its PASS/FAIL line (and the first mismatches). True when it passed.
 bool run_one(const fs::path& dir, const CaseArgs& a) {
-  const ventus::cases::Case c = ventus::cases::load_case(dir);
+  ventus::cases::Case c = ventus::cases::load_case(dir);
+  if (!a.program.empty())
+    c = ventus::cases::with_program(c, ventus::elf::read_file(a.program), dir / "object.dump");
   ventus::sim::DeviceConfig config;
   config.host_threads = a.host_threads;
   ventus::sim::Device device(config);
@@ -112,6 +116,10 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--max-mismatches", a->max_mismatches, "mismatching words to show per case")
       ->capture_default_str();
+  sub->add_option("--program", a->program,
+                  "run the kernels of this ELF (e.g. from `ventus cc object.cl`) on the case's "
+                  "inputs instead of the case's own code")
+      ->check(CLI::ExistingFile);
   sub->callback([a] { run(*a); });
 });
 

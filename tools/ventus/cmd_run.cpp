@@ -116,6 +116,7 @@ struct KernelArgument {
   std::string name;  // optional NAME= prefix
   std::string spec;
   bool is_buffer = false;
+  uint32_t local_bytes = 0;  // local:BYTES, a __local buffer argument
   ElementType type = ElementType::I32;
   uint32_t scalar = 0;
   std::vector<uint32_t> elements;  // buffer contents
@@ -134,6 +135,12 @@ KernelArgument parse_argument(const std::string& text) {
     throw Error(fmt::format("--arg {}: expected TYPE:VALUE or TYPE[]:CONTENTS", text));
   std::string_view type = rest.substr(0, colon);
   std::string_view value = rest.substr(colon + 1);
+  if (type == "local") {
+    const uint64_t bytes = parse_unsigned(value, "--arg " + text);
+    if (bytes == 0 || bytes > (1u << 20)) throw Error(fmt::format("--arg {}: local buffer of 1 to 2^20 bytes", text));
+    a.local_bytes = static_cast<uint32_t>(bytes);
+    return a;
+  }
   if (type.size() > 2 && type.substr(type.size() - 2) == "[]") {
     a.is_buffer = true;
     type.remove_suffix(2);
@@ -348,6 +355,8 @@ void run(const RunArgs& a) {
     if (arguments[i].is_buffer) {
       buffers[i] = rt::Buffer::from(device, arguments[i].elements);
       launch_args.emplace_back(*buffers[i]);
+    } else if (arguments[i].local_bytes) {
+      launch_args.push_back(rt::Arg::local(arguments[i].local_bytes));
     } else {
       launch_args.push_back(rt::Arg::raw(arguments[i].scalar));
     }
@@ -400,6 +409,7 @@ ventus::cli::Registration reg(30, [](CLI::App& app) {
                                   [0,1000], f32 multiples of 2^-10 in [-8,8)
   TYPE[]:file:PATH                raw little-endian 32-bit elements
   TYPE[]:text:PATH                whitespace-separated numbers
+  local:BYTES                     a __local buffer of BYTES in the workgroup's local memory
   TYPE[]:1,2,3                    the elements listed
 --dump ARG=FILE writes buffer ARG (name or index) after the run: FILE.txt as text (one
 element per line, f32 with 9 significant digits), any other name as raw binary.

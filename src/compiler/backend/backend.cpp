@@ -1,11 +1,296 @@
+// The back end's driver: IR lowering the selector relies on, then per function
+// selection -> register allocation -> emission, then global data and kernel metadata.
 #include "backend.h"
 
+#include <fmt/format.h>
+
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Utils/BreakCriticalEdges.h>
+#include <llvm/Transforms/Utils/LowerMemIntrinsics.h>
+#include <llvm/Transforms/Utils/LowerSwitch.h>
+#include <llvm/Transforms/Utils/UnifyFunctionExitNodes.h>
+
+#include <set>
+
+#include "emit.h"
+#include "isel.h"
+#include "regalloc.h"
 #include "ventus/error.h"
 
 namespace ventus::cc::backend {
 
-std::string generate_assembly(llvm::Module&, int) {
-  throw Error("the Ventus back end is not built yet");
+namespace {
+
+// Constant expressions (a GEP into a global, a cast of one) become instructions so the
+// selector sees every address computation as an instruction.
+void expand_constant_expressions(llvm::Function& f) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (llvm::Instruction& inst : llvm::instructions(f)) {
+      for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
+        auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(inst.getOperand(i));
+        if (!ce) continue;
+        llvm::Instruction* insert_before = &inst;
+        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&inst))
+          insert_before = phi->getIncomingBlock(i)->getTerminator();
+        llvm::Instruction* expanded = ce->getAsInstruction(insert_before);
+        inst.setOperand(i, expanded);
+        changed = true;
+      }
+      if (changed) break;
+    }
+  }
+}
+
+void expand_memory_intrinsics(llvm::Function& f) {
+  llvm::TargetTransformInfo tti(f.getParent()->getDataLayout());
+  std::vector<llvm::Instruction*> calls;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (llvm::isa<llvm::MemIntrinsic>(inst)) calls.push_back(&inst);
+  for (llvm::Instruction* inst : calls) {
+    if (auto* cpy = llvm::dyn_cast<llvm::MemCpyInst>(inst))
+      llvm::expandMemCpyAsLoop(cpy, tti);
+    else if (auto* mov = llvm::dyn_cast<llvm::MemMoveInst>(inst))
+      llvm::expandMemMoveAsLoop(mov);
+    else if (auto* set = llvm::dyn_cast<llvm::MemSetInst>(inst))
+      llvm::expandMemSetAsLoop(set);
+    else
+      continue;
+    inst->eraseFromParent();
+  }
+}
+
+void prepare(llvm::Module& m) {
+  llvm::PassBuilder pb;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cam;
+  llvm::ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::LowerSwitchPass());
+  fpm.addPass(llvm::UnifyFunctionExitNodesPass());
+  fpm.addPass(llvm::BreakCriticalEdgesPass());
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration()) continue;
+    expand_memory_intrinsics(f);
+    expand_constant_expressions(f);
+    fpm.run(f, fam);
+    fam.invalidate(f, llvm::PreservedAnalyses::none());
+  }
+}
+
+std::string sanitize(llvm::StringRef name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') ? c : '_';
+  return out;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<int>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+class DataWriter {
+ public:
+  DataWriter(const llvm::DataLayout& dl, const ModuleLayout& layout, std::string& out)
+      : dl_(dl), layout_(layout), out_(out) {}
+
+  void constant(const llvm::Constant* c) {
+    llvm::Type* t = c->getType();
+    uint64_t size = dl_.getTypeAllocSize(t);
+    if (llvm::isa<llvm::ConstantAggregateZero>(c) || llvm::isa<llvm::UndefValue>(c) ||
+        llvm::isa<llvm::ConstantPointerNull>(c)) {
+      line(fmt::format(".zero {}", size));
+      return;
+    }
+    if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
+      uint64_t v = ci->getZExtValue();
+      unsigned bytes = static_cast<unsigned>(dl_.getTypeStoreSize(t));
+      if (bytes == 1) line(fmt::format(".byte {}", v & 0xff));
+      else if (bytes == 2) line(fmt::format(".half {}", v & 0xffff));
+      else if (bytes == 4) line(fmt::format(".word {}", v & 0xffffffff));
+      else line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
+      return;
+    }
+    if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
+      uint64_t v = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+      if (t->isFloatTy()) line(fmt::format(".word {}", v));
+      else if (t->isHalfTy()) line(fmt::format(".half {}", v));
+      else line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
+      return;
+    }
+    if (auto* seq = llvm::dyn_cast<llvm::ConstantDataSequential>(c)) {
+      for (unsigned i = 0; i < seq->getNumElements(); ++i) constant(seq->getElementAsConstant(i));
+      pad(size - dl_.getTypeStoreSize(seq->getElementType()) * seq->getNumElements() -
+          (dl_.getTypeAllocSize(seq->getElementType()) - dl_.getTypeStoreSize(seq->getElementType())) *
+              seq->getNumElements());
+      return;
+    }
+    if (auto* st = llvm::dyn_cast<llvm::ConstantStruct>(c)) {
+      const llvm::StructLayout* sl = dl_.getStructLayout(st->getType());
+      uint64_t at = 0;
+      for (unsigned i = 0; i < st->getNumOperands(); ++i) {
+        uint64_t off = sl->getElementOffset(i);
+        pad(off - at);
+        constant(st->getOperand(i));
+        at = off + dl_.getTypeAllocSize(st->getOperand(i)->getType());
+      }
+      pad(size - at);
+      return;
+    }
+    if (llvm::isa<llvm::ConstantArray>(c) || llvm::isa<llvm::ConstantVector>(c)) {
+      for (const llvm::Use& op : c->operands()) constant(llvm::cast<llvm::Constant>(op.get()));
+      return;
+    }
+    // Addresses: a global, or a constant offset from one.
+    llvm::APInt offset(32, 0);
+    const llvm::Value* base = c->stripAndAccumulateConstantOffsets(dl_, offset, true);
+    if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(base)) {
+      if (gv->getAddressSpace() == 3) throw Error("the address of a __local variable in initialized data");
+      line(fmt::format(".word {}+{}", layout_.symbols.at(gv), offset.getSExtValue()));
+      return;
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    c->print(os);
+    throw Error("error: the Ventus back end cannot emit this initializer: " + text);
+  }
+
+ private:
+  void line(const std::string& s) { out_ += "\t" + s + "\n"; }
+  void pad(uint64_t n) {
+    if (n) line(fmt::format(".zero {}", n));
+  }
+  const llvm::DataLayout& dl_;
+  const ModuleLayout& layout_;
+  std::string& out_;
+};
+
+}  // namespace
+
+std::string generate_assembly(llvm::Module& module, int) {
+  const llvm::DataLayout& dl = module.getDataLayout();
+  prepare(module);
+
+  // Global data: __local variables get offsets in the workgroup's local data; the
+  // others get symbols in .rodata/.data/.bss of the code image.
+  ModuleLayout layout;
+  std::set<std::string> used_names;
+  for (llvm::GlobalVariable& gv : module.globals()) {
+    if (gv.getAddressSpace() == 3) {
+      uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(gv.getAlign().valueOrOne().value()));
+      layout.local_bytes = (layout.local_bytes + align - 1) & ~(align - 1);
+      layout.local_offsets[&gv] = layout.local_bytes;
+      layout.local_bytes += static_cast<uint32_t>(dl.getTypeAllocSize(gv.getValueType()));
+      continue;
+    }
+    std::string name = "__vt_data." + sanitize(gv.getName());
+    while (!used_names.insert(name).second) name += "_";
+    layout.symbols[&gv] = name;
+  }
+  layout.local_bytes = (layout.local_bytes + 15) & ~15u;
+
+  std::string out;
+  std::map<std::string, FunctionSummary> summaries;
+  std::vector<llvm::Function*> kernels;
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&f);
+    MFunction mf = select_instructions(f, layout);
+    allocate_registers(mf);
+    summaries[mf.name] = emit_function(mf, out);
+  }
+
+  for (const auto& [name, summary] : summaries)
+    if (summary.uses_printf) {
+      out += printf_routine();
+      break;
+    }
+
+  DataWriter writer(dl, layout, out);
+  for (llvm::GlobalVariable& gv : module.globals()) {
+    if (gv.getAddressSpace() == 3) continue;
+    if (!gv.hasInitializer()) throw Error(fmt::format("error: global variable '{}' has no definition", gv.getName().str()));
+    const llvm::Constant* init = gv.getInitializer();
+    bool zero = init->isNullValue();
+    const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
+    uint64_t align = std::max<uint64_t>(4, gv.getAlign().valueOrOne().value());
+    unsigned log2 = 0;
+    while ((uint64_t{1} << log2) < align) ++log2;
+    out += fmt::format("\t.section {}\n\t.p2align {}\n{}:\n", section, log2, layout.symbols[&gv]);
+    if (zero)
+      out += fmt::format("\t.zero {}\n", std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
+    else
+      writer.constant(init);
+  }
+
+  // Per-kernel metadata for the runtime: resources and the argument buffer layout.
+  std::function<FunctionSummary(const std::string&, std::set<std::string>&)> total =
+      [&](const std::string& name, std::set<std::string>& stack) {
+        FunctionSummary s = summaries.at(name);
+        if (!stack.insert(name).second) throw Error(fmt::format("error: recursion through '{}' is not supported", name));
+        uint32_t deepest_scalar = 0, deepest_private = 0;
+        for (const std::string& callee : s.callees) {
+          FunctionSummary c = total(callee, stack);
+          deepest_scalar = std::max(deepest_scalar, c.scalar_frame);
+          deepest_private = std::max(deepest_private, c.private_frame);
+          s.sgpr = std::max(s.sgpr, c.sgpr);
+          s.vgpr = std::max(s.vgpr, c.vgpr);
+        }
+        stack.erase(name);
+        s.scalar_frame += deepest_scalar;
+        s.private_frame += deepest_private;
+        return s;
+      };
+  std::string json = "{\"version\":1,\"kernels\":[";
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    std::set<std::string> stack;
+    const std::string name = kernels[k]->getName().str();
+    FunctionSummary s = total(name, stack);
+    if (s.scalar_frame > 1024)
+      throw Error(fmt::format("error: kernel '{}' needs {} bytes of scalar stack; a warp has 1 KiB", name, s.scalar_frame));
+    auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
+    json += fmt::format("{}{{\"name\":\"{}\",\"local_bytes\":{},\"private_bytes\":{},\"sgpr\":{},\"vgpr\":{},\"args\":[",
+                        k ? "," : "", json_escape(name), layout.local_bytes, s.private_frame,
+                        round4(std::max<uint32_t>(32, s.sgpr)), round4(std::max<uint32_t>(4, s.vgpr)));
+    std::vector<KernelArgument> args = kernel_arguments(*kernels[k]);
+    for (size_t a = 0; a < args.size(); ++a)
+      json += fmt::format("{}{{\"name\":\"{}\",\"type\":\"{}\",\"address_space\":\"{}\",\"offset\":{},\"size\":{}}}",
+                          a ? "," : "", json_escape(args[a].name), json_escape(args[a].type_name),
+                          args[a].address_space, args[a].offset, args[a].size);
+    json += "]}";
+  }
+  json += "]}";
+  std::string escaped;
+  for (char c : json) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  out += "\t.section .ventus.kernels, \"\"\n\t.ascii \"" + escaped + "\"\n";
+  return out;
 }
 
 }  // namespace ventus::cc::backend

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace llvm {
 class Module;
@@ -15,5 +16,9 @@ namespace ventus::cc::backend {
 // section. Throws ventus::Error("FILE:LINE:COL: error: ...") naming the construct and
 // the source line for what it cannot compile. May rewrite `module` (lowering passes).
 std::string generate_assembly(llvm::Module& module, int opt_level);
+
+// The device side of printf (examples/lib/printf.s, embedded at build time), appended to
+// programs that call printf.
+std::string_view printf_routine();
 
 }  // namespace ventus::cc::backend

@@ -1,0 +1,41 @@
+// Instruction selection: one LLVM function -> MFunction over virtual registers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mir.h"
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Value;
+}  // namespace llvm
+
+namespace ventus::cc::backend {
+
+// What instruction selection needs to know about the module.
+struct ModuleLayout {
+  std::map<const llvm::GlobalVariable*, uint32_t> local_offsets;  // __local variables
+  std::map<const llvm::Value*, std::string> symbols;              // global data names
+  uint32_t local_bytes = 0;
+};
+
+// Kernel argument placement in the argument buffer (docs/compiler.md).
+struct KernelArgument {
+  std::string name;
+  std::string type_name;
+  std::string address_space;  // "global", "constant", "local", "private" (by value)
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel);
+
+MFunction select_instructions(llvm::Function& function, const ModuleLayout& layout);
+
+// Text of an LLVM source location for error messages: "file:line:col: " or "".
+std::string source_location(const llvm::Value* value);
+
+}  // namespace ventus::cc::backend

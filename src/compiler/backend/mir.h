@@ -1,0 +1,102 @@
+// Machine IR of the back end: Ventus assembly instructions over virtual registers, in
+// the blocks of the LLVM function they came from. Instruction selection (isel.cpp)
+// builds it, the register allocator (regalloc.cpp) replaces virtual registers by
+// physical ones and inserts spill code, the emitter (emit.cpp) prints it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ventus::cc::backend {
+
+// Register numbers: x0..x63 are 0..63, v0..v255 are 64..319, virtual registers from 1024.
+inline constexpr uint32_t kVectorBase = 64;
+inline constexpr uint32_t kFirstVirtual = 1024;
+inline constexpr uint32_t kNoReg = ~0u;
+
+inline constexpr uint32_t xreg(uint32_t n) { return n; }
+inline constexpr uint32_t vreg_phys(uint32_t n) { return kVectorBase + n; }
+inline constexpr bool is_virtual(uint32_t r) { return r >= kFirstVirtual && r != kNoReg; }
+inline constexpr bool is_vector_phys(uint32_t r) { return r >= kVectorBase && r < kFirstVirtual; }
+
+enum class RegClass : uint8_t { Scalar, Vector };
+
+// Fixed scalar registers.
+inline constexpr uint32_t kZero = 0, kRa = 1, kSp = 2, kGp = 3, kTp = 4, kA0 = 10;
+// Scratch registers never given to virtual registers: spill reloads, setrpc, expansions.
+inline constexpr uint32_t kScratchS0 = 29, kScratchS1 = 30, kScratchS2 = 31;  // t4 t5 t6
+inline constexpr uint32_t kScratchV0 = kVectorBase + 253;                    // v253..v255
+
+struct Operand {
+  enum class Kind : uint8_t { Reg, Imm, Label, Text };
+  Kind kind = Kind::Imm;
+  bool def = false;
+  bool use = false;
+  bool early_clobber = false;  // a def that must not share a register with any use
+  uint32_t reg = kNoReg;
+  int64_t imm = 0;
+  std::string text;  // label or literal operand text (a symbol expression, "e32", ...)
+
+  static Operand use_of(uint32_t r) { return {Kind::Reg, false, true, false, r, 0, {}}; }
+  static Operand def_of(uint32_t r) { return {Kind::Reg, true, false, false, r, 0, {}}; }
+  static Operand def_use(uint32_t r) { return {Kind::Reg, true, true, false, r, 0, {}}; }
+  static Operand immediate(int64_t v) { return {Kind::Imm, false, false, false, kNoReg, v, {}}; }
+  static Operand label(std::string l) { return {Kind::Label, false, false, false, kNoReg, 0, std::move(l)}; }
+  static Operand literal(std::string t) { return {Kind::Text, false, false, false, kNoReg, 0, std::move(t)}; }
+};
+
+struct MInst {
+  std::string op;  // mnemonic; "" with a label text = a label definition
+  std::vector<Operand> ops;
+  bool memory_form = false;  // print the last two operands as imm(base)
+  bool is_call = false;      // clobbers the caller-saved registers
+  bool is_terminator = false;
+  std::vector<uint32_t> implicit_uses;  // physical registers read (call arguments, ret value)
+  std::vector<uint32_t> implicit_defs;  // physical registers written (call results)
+  std::string comment;
+};
+
+struct MBlock {
+  std::string label;
+  std::vector<MInst> insts;
+  std::vector<int> succs;
+  bool needs_join = false;  // reconvergence point of a divergent branch
+};
+
+struct MFunction {
+  std::string name;
+  bool is_kernel = false;
+  std::vector<MBlock> blocks;
+  std::vector<RegClass> vreg_class;  // index: vreg - kFirstVirtual
+  uint32_t private_frame = 0;        // bytes of allocas (per thread, tp-relative)
+  bool makes_calls = false;
+  bool uses_printf = false;
+  bool guards_extra_lanes = false;  // kernel: lanes past the workgroup jump to kernel_end_label
+  std::vector<std::string> callees;
+  // (block, first scalar vreg) regions that divergent branches open: see regalloc.cpp.
+  struct DivergentRegion {
+    int branch_block;
+    std::vector<int> blocks;
+  };
+  std::vector<DivergentRegion> divergent_regions;
+  // Filled by the allocator.
+  uint32_t scalar_spill_bytes = 0;
+  uint32_t vector_spill_bytes = 0;
+  std::vector<uint32_t> used_callee_saved;  // physical registers to save in the prologue
+  uint32_t max_scalar = 0, max_vector = 0;  // highest register index used + 1
+
+  uint32_t new_vreg(RegClass c) {
+    vreg_class.push_back(c);
+    return kFirstVirtual + static_cast<uint32_t>(vreg_class.size() - 1);
+  }
+  RegClass class_of(uint32_t r) const {
+    if (is_virtual(r)) return vreg_class[r - kFirstVirtual];
+    return is_vector_phys(r) ? RegClass::Vector : RegClass::Scalar;
+  }
+};
+
+std::string register_name(uint32_t r);
+inline std::string kernel_end_label(const std::string& function) { return ".Lkernel_end_" + function; }
+
+}  // namespace ventus::cc::backend

@@ -1,0 +1,255 @@
+// OpenCL C explicit conversions (s6.2.3): convert_<dst>[n][_sat][_rte|_rtz|_rtp|_rtn](src[n])
+// for every pair of char, uchar, short, ushort, int, uint, long, ulong and float.
+//  - integer -> integer: rounding modes change nothing; _sat clamps to the destination.
+//  - float -> integer: round per mode (default toward zero), then convert; _sat turns
+//    NaN into 0 and clamps. Without _sat an out-of-range value is undefined (OpenCL).
+//  - integer -> float: the device converts 32-bit values to nearest-even; the directed
+//    modes step the result by one ulp when it went the wrong way (8/16-bit values are
+//    exact in float).
+//  - float -> float: the identity.
+// as_<type> reinterpretations are clang's own operators.
+#include "core/fp_basic.h"
+
+// ---- float -> integer ----
+
+// Round to an integral float in the given mode.
+#define VT_ROUND_(x) vt_trunc(x)
+#define VT_ROUND__rtz(x) vt_trunc(x)
+#define VT_ROUND__rte(x) vt_rint(x)
+#define VT_ROUND__rtp(x) vt_ceil(x)
+#define VT_ROUND__rtn(x) vt_floor(x)
+
+// An integral float known to be in D's range -> D. 8/16-bit values go through int (the
+// device converts to 32-bit integers only).
+#define VT_F2I_char(r) ((char)(int)(r))
+#define VT_F2I_uchar(r) ((uchar)(int)(r))
+#define VT_F2I_short(r) ((short)(int)(r))
+#define VT_F2I_ushort(r) ((ushort)(int)(r))
+#define VT_F2I_int(r) ((int)(r))
+#define VT_F2I_uint(r) ((uint)(r))
+#define VT_F2I_long(r) ((long)(r))
+#define VT_F2I_ulong(r) ((ulong)(r))
+
+// D's range as floats: the minimum and the maximum + 1 (both powers of two or 0, exact).
+#define VT_FMIN_char -128.0f
+#define VT_FEND_char 128.0f
+#define VT_FMIN_uchar 0.0f
+#define VT_FEND_uchar 256.0f
+#define VT_FMIN_short -32768.0f
+#define VT_FEND_short 32768.0f
+#define VT_FMIN_ushort 0.0f
+#define VT_FEND_ushort 65536.0f
+#define VT_FMIN_int -0x1p31f
+#define VT_FEND_int 0x1p31f
+#define VT_FMIN_uint 0.0f
+#define VT_FEND_uint 0x1p32f
+#define VT_FMIN_long -0x1p63f
+#define VT_FEND_long 0x1p63f
+#define VT_FMIN_ulong 0.0f
+#define VT_FEND_ulong 0x1p64f
+
+#define VT_MIN_char CHAR_MIN
+#define VT_MAX_char CHAR_MAX
+#define VT_MIN_uchar 0
+#define VT_MAX_uchar UCHAR_MAX
+#define VT_MIN_short SHRT_MIN
+#define VT_MAX_short SHRT_MAX
+#define VT_MIN_ushort 0
+#define VT_MAX_ushort USHRT_MAX
+#define VT_MIN_int INT_MIN
+#define VT_MAX_int INT_MAX
+#define VT_MIN_uint 0u
+#define VT_MAX_uint UINT_MAX
+#define VT_MIN_long LONG_MIN
+#define VT_MAX_long LONG_MAX
+#define VT_MIN_ulong 0ul
+#define VT_MAX_ulong ULONG_MAX
+
+// Signedness and width of each integer type.
+#define VT_SIGNED_char 1
+#define VT_SIGNED_uchar 0
+#define VT_SIGNED_short 1
+#define VT_SIGNED_ushort 0
+#define VT_SIGNED_int 1
+#define VT_SIGNED_uint 0
+#define VT_SIGNED_long 1
+#define VT_SIGNED_ulong 0
+#define VT_BITS_char 8
+#define VT_BITS_uchar 8
+#define VT_BITS_short 16
+#define VT_BITS_ushort 16
+#define VT_BITS_int 32
+#define VT_BITS_uint 32
+#define VT_BITS_long 64
+#define VT_BITS_ulong 64
+
+#define VT_CVT_F2I(D, R)                                                                         \
+  VT_OVL D VT_CL(convert_##D##R)(float x) { return VT_F2I_##D(VT_ROUND_##R(x)); }                \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(float x) {                                                \
+    float r = VT_ROUND_##R(x);                                                                   \
+    if (vt_isnan(r)) return (D)0;                                                                \
+    if (r < VT_FMIN_##D) return (D)VT_MIN_##D;                                                   \
+    if (r >= VT_FEND_##D) return (D)VT_MAX_##D;                                                  \
+    return VT_F2I_##D(r);                                                                        \
+  }
+
+// ---- integer -> float in directed modes ----
+
+// The float next to a nonzero finite f, up (dir > 0) or down.
+VT_CORE float vt_step(float f, int dir) {
+  uint u = as_uint(f);
+  return as_float((f > 0.0f) == (dir > 0) ? u + 1 : u - 1);
+}
+// f = x rounded to nearest; cmp = sign(f - x) exactly; returns x rounded toward dir
+// (1 up, -1 down, 0 toward zero).
+VT_CORE float vt_fix_rounding(float f, int cmp, int negative, int dir) {
+  if (cmp == 0) return f;
+  if (dir == 0) dir = negative ? 1 : -1;
+  if ((dir > 0 && cmp < 0) || (dir < 0 && cmp > 0)) return vt_step(f, dir);
+  return f;
+}
+VT_CORE float vt_int_to_float(int x, int dir) {
+  float f = (float)x;
+  int cmp;
+  if (f >= 0x1p31f) {
+    cmp = 1;  // x <= 2^31 - 1
+  } else {
+    int g = (int)f;  // exact: f is an integer in [-2^31, 2^31)
+    cmp = g > x ? 1 : g < x ? -1 : 0;
+  }
+  return vt_fix_rounding(f, cmp, x < 0, dir);
+}
+VT_CORE float vt_uint_to_float(uint x, int dir) {
+  float f = (float)x;
+  int cmp;
+  if (f >= 0x1p32f) {
+    cmp = 1;
+  } else {
+    uint g = (uint)f;
+    cmp = g > x ? 1 : g < x ? -1 : 0;
+  }
+  return vt_fix_rounding(f, cmp, 0, dir);
+}
+VT_CORE float vt_long_to_float(long x, int dir) {
+  float f = (float)x;
+  int cmp;
+  if (f >= 0x1p63f) {
+    cmp = 1;
+  } else {
+    long g = (long)f;
+    cmp = g > x ? 1 : g < x ? -1 : 0;
+  }
+  return vt_fix_rounding(f, cmp, x < 0, dir);
+}
+VT_CORE float vt_ulong_to_float(ulong x, int dir) {
+  float f = (float)x;
+  int cmp;
+  if (f >= 0x1p64f) {
+    cmp = 1;
+  } else {
+    ulong g = (ulong)f;
+    cmp = g > x ? 1 : g < x ? -1 : 0;
+  }
+  return vt_fix_rounding(f, cmp, 0, dir);
+}
+#define VT_DIR_ 2  // nearest even: the device's conversion as it is
+#define VT_DIR__rte 2
+#define VT_DIR__rtz 0
+#define VT_DIR__rtp 1
+#define VT_DIR__rtn -1
+// 8/16-bit sources are exact in float.
+#define VT_I2F_char(x, dir) ((float)(int)(x))
+#define VT_I2F_uchar(x, dir) ((float)(int)(x))
+#define VT_I2F_short(x, dir) ((float)(int)(x))
+#define VT_I2F_ushort(x, dir) ((float)(int)(x))
+#define VT_I2F_int(x, dir) ((dir) == 2 ? (float)(x) : vt_int_to_float(x, dir))
+#define VT_I2F_uint(x, dir) ((dir) == 2 ? (float)(x) : vt_uint_to_float(x, dir))
+#define VT_I2F_long(x, dir) ((dir) == 2 ? (float)(x) : vt_long_to_float(x, dir))
+#define VT_I2F_ulong(x, dir) ((dir) == 2 ? (float)(x) : vt_ulong_to_float(x, dir))
+
+#define VT_CVT_I2F(S, R)                                                                         \
+  VT_OVL float VT_CL(convert_float##R)(S x) { return VT_I2F_##S(x, VT_DIR_##R); }
+
+// ---- integer -> integer ----
+
+// Saturation: a lower check when S reaches below D's minimum, an upper check when S
+// reaches above D's maximum (constant conditions, folded away).
+#define VT_CVT_I2I(D, S, R)                                                                      \
+  VT_OVL D VT_CL(convert_##D##R)(S x) { return (D)x; }                                           \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(S x) {                                                    \
+    if (VT_SIGNED_##S && (!VT_SIGNED_##D || VT_BITS_##D < VT_BITS_##S) &&                        \
+        x < (S)VT_MIN_##D)                                                                       \
+      return (D)VT_MIN_##D;                                                                      \
+    if ((VT_BITS_##S > VT_BITS_##D ||                                                            \
+         (VT_BITS_##S == VT_BITS_##D && !VT_SIGNED_##S && VT_SIGNED_##D)) &&                     \
+        x > (S)VT_MAX_##D)                                                                       \
+      return (D)VT_MAX_##D;                                                                      \
+    return (D)x;                                                                                 \
+  }
+
+// ---- vector forms: halves (3: elements) of the scalar conversion ----
+#define VT_CVT_VEC(D, S, SUFFIX)                                                                 \
+  VT_OVL D##2 VT_CL(convert_##D##2##SUFFIX)(S##2 x) {                                            \
+    return (D##2)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1));           \
+  }                                                                                              \
+  VT_OVL D##3 VT_CL(convert_##D##3##SUFFIX)(S##3 x) {                                            \
+    return (D##3)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1),            \
+                  VT_CL(convert_##D##SUFFIX)(x.s2));                                             \
+  }                                                                                              \
+  VT_OVL D##4 VT_CL(convert_##D##4##SUFFIX)(S##4 x) {                                            \
+    return (D##4)(VT_CL(convert_##D##2##SUFFIX)(x.lo), VT_CL(convert_##D##2##SUFFIX)(x.hi));     \
+  }                                                                                              \
+  VT_OVL D##8 VT_CL(convert_##D##8##SUFFIX)(S##8 x) {                                            \
+    return (D##8)(VT_CL(convert_##D##4##SUFFIX)(x.lo), VT_CL(convert_##D##4##SUFFIX)(x.hi));     \
+  }                                                                                              \
+  VT_OVL D##16 VT_CL(convert_##D##16##SUFFIX)(S##16 x) {                                         \
+    return (D##16)(VT_CL(convert_##D##8##SUFFIX)(x.lo), VT_CL(convert_##D##8##SUFFIX)(x.hi));    \
+  }
+
+// Every rounding suffix of one (D, S) pair.
+#define VT_FOR_ROUNDING(M, D, S) M(D, S, ) M(D, S, _rte) M(D, S, _rtz) M(D, S, _rtp) M(D, S, _rtn)
+
+#define VT_PAIR_I2I(D, S, R)                                                                     \
+  VT_CVT_I2I(D, S, R)                                                                            \
+  VT_CVT_VEC(D, S, R)                                                                            \
+  VT_CVT_VEC(D, S, _sat##R)
+#define VT_PAIR_F2I(D, S, R)                                                                     \
+  VT_CVT_F2I(D, R)                                                                               \
+  VT_CVT_VEC(D, float, R)                                                                        \
+  VT_CVT_VEC(D, float, _sat##R)
+#define VT_PAIR_I2F(D, S, R)                                                                     \
+  VT_CVT_I2F(S, R)                                                                               \
+  VT_CVT_VEC(float, S, R)
+#define VT_PAIR_F2F(D, S, R)                                                                     \
+  VT_OVL float VT_CL(convert_float##R)(float x) { return x; }                                    \
+  VT_CVT_VEC(float, float, R)
+
+// All sources for one integer destination D.
+#define VT_TO_INT(D)                                                                             \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, char)                                                          \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uchar)                                                         \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, short)                                                         \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ushort)                                                        \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, int)                                                           \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uint)                                                          \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, long)                                                          \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ulong)                                                         \
+  VT_FOR_ROUNDING(VT_PAIR_F2I, D, float)
+
+VT_TO_INT(char)
+VT_TO_INT(uchar)
+VT_TO_INT(short)
+VT_TO_INT(ushort)
+VT_TO_INT(int)
+VT_TO_INT(uint)
+VT_TO_INT(long)
+VT_TO_INT(ulong)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, char)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, uchar)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, short)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, ushort)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, int)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, uint)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, long)
+VT_FOR_ROUNDING(VT_PAIR_I2F, float, ulong)
+VT_FOR_ROUNDING(VT_PAIR_F2F, float, float)
