@@ -76,6 +76,9 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // The host's /usr/include is not the device's: only clang's own headers and -I.
       "-nostdsysteminc",
       fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
+      // clang's verifier aborts the process on a broken module (clang 15 emits one for
+      // __atomic_* builtins on __global pointers); build_module verifies and reports.
+      "-disable-llvm-verifier",
       // Line tables give the back end file:line:column for its messages.
       "-debug-info-kind=line-tables-only", "-main-file-name", file_name, "-cl-kernel-arg-info",
       // The driver launches uniform workgroups only (the global size must be a multiple
@@ -303,6 +306,30 @@ bool check_undefined_functions(const llvm::Module& module, const std::string& fi
   return ok;
 }
 
+// LLVM's verifier, reporting instead of aborting: "file:line:column: error: internal
+// compiler error: WHAT:" and the verifier's text. The location is that of the first
+// instruction the verifier prints (it names each broken instruction after its message).
+bool verify(const llvm::Module& module, const std::string& file_name, const char* what,
+            std::string& diagnostics) {
+  std::string broken;
+  llvm::raw_string_ostream out(broken);
+  if (!llvm::verifyModule(module, &out)) return true;
+  const llvm::Instruction* culprit = nullptr;
+  for (const llvm::Function& f : module)
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& i : block) {
+        if (culprit) break;
+        std::string text;
+        llvm::raw_string_ostream line(text);
+        i.print(line);
+        if (broken.find(text + "\n") != std::string::npos) culprit = &i;
+      }
+  diagnostics += fmt::format("{}error: internal compiler error: {}:\n{}",
+                             culprit ? location_of(*culprit, file_name) : file_name + ": ", what,
+                             broken);
+  return false;
+}
+
 }  // namespace
 
 int effective_opt_level(const Options& options, std::string* error) {
@@ -334,6 +361,9 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
   std::unique_ptr<llvm::Module> module =
       parse(source, options, cl_std, opt_level, context, diagnostics);
   if (!module) return nullptr;
+  if (!verify(*module, main_file_name(options),
+              "clang 15 generated invalid LLVM IR for this construct", diagnostics))
+    return nullptr;
   module->setDataLayout(kDataLayout);
   module->setTargetTriple(kTriple);
   {
@@ -344,12 +374,9 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
     optimize(*module, opt_level);
   }
   if (!check_undefined_functions(*module, main_file_name(options), diagnostics)) return nullptr;
-  std::string broken;
-  llvm::raw_string_ostream broken_out(broken);
-  if (llvm::verifyModule(*module, &broken_out)) {
-    diagnostics += "error: internal compiler error: invalid LLVM IR after optimization:\n" + broken;
+  if (!verify(*module, main_file_name(options), "invalid LLVM IR after optimization",
+              diagnostics))
     return nullptr;
-  }
   return module;
 }
 

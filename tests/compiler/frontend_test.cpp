@@ -290,6 +290,25 @@ TEST(Frontend, MetadataLoadsAreInvariant) {
   EXPECT_GE(invariant_loads, 2);  // local size, global offset, global size
 }
 
+// clang 15 emits an invalid bitcast for __atomic_* builtins on __global pointers; its own
+// verifier would abort the process. The front end reports it at the line instead.
+TEST(Frontend, InvalidIrFromClangIsADiagnostic) {
+  Options options;
+  options.file_name = "atomic.cl";
+  const std::string source =
+      "kernel void k(global int *p) {\n"
+      "  __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);\n"
+      "}\n";
+  const Ir r = ir_of(source, options);
+  EXPECT_EQ(r.text, "");
+  EXPECT_TRUE(contains(r.diagnostics, "atomic.cl:2:3: error: internal compiler error: clang 15 "
+                                      "generated invalid LLVM IR"))
+      << r.diagnostics;
+  const ventus::cc::Result compiled = ventus::cc::compile(source, options);
+  EXPECT_FALSE(compiled.ok);
+  EXPECT_TRUE(contains(compiled.diagnostics, "atomic.cl:2:3: error:")) << compiled.diagnostics;
+}
+
 TEST(Frontend, CompileReportsFrontEndErrorsWithoutThrowing) {
   Options options;
   options.file_name = "bad.cl";
