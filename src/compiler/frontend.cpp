@@ -140,10 +140,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
 // udiv/sdiv/urem/srem of the program (clang's unoptimized IR; element by element for
 // vectors of long) becomes a call to the library's __vt_udiv64, __vt_sdiv64,
 // __vt_urem64 or __vt_srem64 (lib/int64.cl, RISC-V results for x / 0 and LONG_MIN / -1).
-// It runs before the library is linked, so LinkOnlyNeeded pulls the functions in and
-// the optimizer inlines them like other library code; LLVM's passes do not create
-// 64-bit divisions. Division by a constant power of two (what clang emits unoptimized
-// and the optimizer would have turned into shifts) becomes shifts here directly.
+// It runs before the library is linked, so LinkOnlyNeeded pulls the functions in (they
+// are always_inline); LLVM's passes do not create 64-bit divisions afterwards. Division
+// by a constant power of two (clang's IR is unoptimized here; the optimizer would have
+// turned it into shifts) becomes shifts directly.
 llvm::Value* lower_int64_division_element(llvm::IRBuilder<>& b, llvm::Module& module,
                                           llvm::Instruction::BinaryOps op, llvm::Value* x,
                                           llvm::Value* y) {

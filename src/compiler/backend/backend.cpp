@@ -77,16 +77,14 @@ void expand_memory_intrinsics(llvm::Function& f) {
 void expand_int64_min_max(llvm::Function& f) {
   std::vector<llvm::IntrinsicInst*> calls;
   for (llvm::Instruction& inst : llvm::instructions(f))
-    if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
-      if (call->getType()->getScalarType()->isIntegerTy(64))
-        switch (call->getIntrinsicID()) {
-          case llvm::Intrinsic::abs:
-          case llvm::Intrinsic::smin:
-          case llvm::Intrinsic::smax:
-          case llvm::Intrinsic::umin:
-          case llvm::Intrinsic::umax: calls.push_back(call); break;
-          default: break;
-        }
+    if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst)) {
+      const llvm::Intrinsic::ID id = call->getIntrinsicID();
+      if (call->getType()->getScalarType()->isIntegerTy(64) &&
+          (id == llvm::Intrinsic::abs || id == llvm::Intrinsic::smin ||
+           id == llvm::Intrinsic::smax || id == llvm::Intrinsic::umin ||
+           id == llvm::Intrinsic::umax))
+        calls.push_back(call);
+    }
   for (llvm::IntrinsicInst* call : calls) {
     llvm::IRBuilder<> b(call);
     llvm::Value* x = call->getArgOperand(0);

@@ -1,7 +1,9 @@
 // 64-bit integer division and remainder. The device has 32-bit div/rem only; the front
 // end (frontend.cpp, lower_int64_division) replaces every i64 udiv/sdiv/urem/srem of a
 // program by a call to one of these functions before the library is linked, so that
-// LinkOnlyNeeded pulls them in and the optimizer inlines them like any library code.
+// LinkOnlyNeeded pulls them in. They are always_inline (at -O0 too): inlined, a division
+// of uniform operands runs on scalar registers once per warp (a call's arguments and
+// result live in vector registers), and constant operands fold into the code.
 //
 // They must not contain a 64-bit `/` or `%` themselves (that would be a call to
 // themselves after the rewrite, and the back end cannot compile it in the library): the
@@ -14,7 +16,8 @@
 //
 // External, not static and not overloadable: the front end calls them by these plain
 // names (spir_func, like every library function), and the linker only pulls in
-// definitions that are visible outside this file.
+// definitions that are visible outside this file. (No prototypes needed: -Wall has no
+// -Wmissing-prototypes.)
 #include "core/base.h"
 
 // a / b and a % b for b != 0. Shift b up to a's highest bit, then one compare and
@@ -49,13 +52,13 @@ static inline __attribute__((always_inline)) ulong vt_udivrem64(ulong a, ulong b
   return q;
 }
 
-ulong __vt_udiv64(ulong a, ulong b) {
+__attribute__((always_inline)) ulong __vt_udiv64(ulong a, ulong b) {
   if (b == 0) return ~(ulong)0;
   ulong r;
   return vt_udivrem64(a, b, &r);
 }
 
-ulong __vt_urem64(ulong a, ulong b) {
+__attribute__((always_inline)) ulong __vt_urem64(ulong a, ulong b) {
   if (b == 0) return a;
   ulong r;
   vt_udivrem64(a, b, &r);
@@ -65,7 +68,7 @@ ulong __vt_urem64(ulong a, ulong b) {
 // Magnitudes as ulong (|LONG_MIN| = 2^63 is exact there); the quotient is negative when
 // the signs differ, the remainder has the dividend's sign (C's truncating division).
 // LONG_MIN / -1 = 2^63 as ulong, which converts back to LONG_MIN.
-long __vt_sdiv64(long a, long b) {
+__attribute__((always_inline)) long __vt_sdiv64(long a, long b) {
   if (b == 0) return -1;
   ulong ua = a < 0 ? 0 - (ulong)a : (ulong)a;
   ulong ub = b < 0 ? 0 - (ulong)b : (ulong)b;
@@ -74,7 +77,7 @@ long __vt_sdiv64(long a, long b) {
   return (long)((a < 0) != (b < 0) ? 0 - q : q);
 }
 
-long __vt_srem64(long a, long b) {
+__attribute__((always_inline)) long __vt_srem64(long a, long b) {
   if (b == 0) return a;
   ulong ua = a < 0 ? 0 - (ulong)a : (ulong)a;
   ulong ub = b < 0 ? 0 - (ulong)b : (ulong)b;
