@@ -17,6 +17,8 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -137,6 +139,79 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   if (warnings || errors) out << " generated.\n";
   if (errors || ci.getDiagnostics().hasErrorOccurred() || !module) return nullptr;
   return module;
+}
+
+// 64-bit division and remainder: the device divides 32-bit words only, so every i64
+// udiv/sdiv/urem/srem of the program (clang's unoptimized IR; element by element for
+// vectors of long) becomes a call to the library's __vt_udiv64, __vt_sdiv64,
+// __vt_urem64 or __vt_srem64 (lib/int64.cl, RISC-V results for x / 0 and LONG_MIN / -1).
+// It runs before the library is linked, so LinkOnlyNeeded pulls the functions in (they
+// are always_inline); LLVM's passes do not create 64-bit divisions afterwards. Division
+// by a constant power of two (clang's IR is unoptimized here; the optimizer would have
+// turned it into shifts) becomes shifts directly.
+llvm::Value* lower_int64_division_element(llvm::IRBuilder<>& b, llvm::Module& module,
+                                          llvm::Instruction::BinaryOps op, llvm::Value* x,
+                                          llvm::Value* y) {
+  using BO = llvm::Instruction::BinaryOps;
+  const bool is_signed = op == BO::SDiv || op == BO::SRem;
+  const bool is_div = op == BO::UDiv || op == BO::SDiv;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(y)) {
+    const llvm::APInt& d = c->getValue();
+    // Unsigned: any power of two; signed: 1 .. 2^62 (2^63 is LONG_MIN there).
+    if (d.isPowerOf2() && (!is_signed || !d.isNegative())) {
+      const uint64_t k = d.logBase2();
+      if (!is_signed) return is_div ? b.CreateLShr(x, k) : b.CreateAnd(x, d.getZExtValue() - 1);
+      if (k == 0) return is_div ? x : b.getInt64(0);
+      // Truncating toward zero: negative dividends get 2^k - 1 added before the shift.
+      llvm::Value* bias = b.CreateLShr(b.CreateAShr(x, 63), 64 - k);
+      llvm::Value* biased = b.CreateAdd(x, bias);
+      if (is_div) return b.CreateAShr(biased, k);
+      return b.CreateSub(b.CreateAnd(biased, d.getZExtValue() - 1), bias);
+    }
+  }
+  const char* name = op == BO::UDiv   ? "__vt_udiv64"
+                     : op == BO::SDiv ? "__vt_sdiv64"
+                     : op == BO::URem ? "__vt_urem64"
+                                      : "__vt_srem64";
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::FunctionCallee callee =
+      module.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i64, i64}, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  llvm::CallInst* call = b.CreateCall(callee, {x, y});
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+void lower_int64_division(llvm::Module& module) {
+  using BO = llvm::Instruction::BinaryOps;
+  std::vector<llvm::BinaryOperator*> work;
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+        if ((op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
+             op->getOpcode() == BO::URem || op->getOpcode() == BO::SRem) &&
+            op->getType()->getScalarType()->isIntegerTy(64))
+          work.push_back(op);
+  for (llvm::BinaryOperator* op : work) {
+    llvm::IRBuilder<> b(op);  // inserts before it, with its line
+    llvm::Value* result;
+    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(op->getType())) {
+      result = llvm::PoisonValue::get(vector);
+      for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+        llvm::Value* element = lower_int64_division_element(
+            b, module, op->getOpcode(), b.CreateExtractElement(op->getOperand(0), i),
+            b.CreateExtractElement(op->getOperand(1), i));
+        result = b.CreateInsertElement(result, element, i);
+      }
+    } else {
+      result = lower_int64_division_element(b, module, op->getOpcode(), op->getOperand(0),
+                                            op->getOperand(1));
+    }
+    if (llvm::isa<llvm::Instruction>(result) && result != op->getOperand(0)) result->takeName(op);
+    op->replaceAllUsesWith(result);
+    op->eraseFromParent();
+  }
 }
 
 // Collects LLVM's own diagnostics (linker, bitcode reader) as text.
@@ -368,6 +443,7 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
   module->setTargetTriple(kTriple);
   {
     CollectLlvmDiagnostics collect(context, diagnostics);
+    lower_int64_division(*module);
     if (!link_builtins(*module, diagnostics)) return nullptr;
     internalize(*module);
     mark_metadata_loads_invariant(*module);

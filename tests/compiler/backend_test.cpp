@@ -340,14 +340,14 @@ __kernel void k(__global float* out, __local int* tmp, int4 v, char c, __constan
 
 TEST(Backend, UnsupportedConstructsNameTheSourceLine) {
   ventus::cc::Options options;
-  options.file_name = "div.cl";
+  options.file_name = "conv.cl";
   ventus::cc::Result r = ventus::cc::compile(R"(
-__kernel void k(__global long* p, long d) {
-  p[get_global_id(0)] /= d;
+__kernel void k(__global float* p, long d) {
+  p[get_global_id(0)] = (float)d;
 })",
                                              options);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("div.cl:3:"), std::string::npos) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("conv.cl:3:"), std::string::npos) << r.diagnostics;
   EXPECT_NE(r.diagnostics.find("64-bit integer"), std::string::npos) << r.diagnostics;
 }
 

@@ -8,6 +8,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -70,6 +71,43 @@ void expand_memory_intrinsics(llvm::Function& f) {
   }
 }
 
+// llvm.abs/smin/smax/umin/umax on 64-bit integers (InstCombine makes them from compares
+// and selects, in the library's 64-bit division among others) become the compare and
+// select again: the selector has both for register pairs.
+void expand_int64_min_max(llvm::Function& f) {
+  std::vector<llvm::IntrinsicInst*> calls;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst)) {
+      const llvm::Intrinsic::ID id = call->getIntrinsicID();
+      if (call->getType()->getScalarType()->isIntegerTy(64) &&
+          (id == llvm::Intrinsic::abs || id == llvm::Intrinsic::smin ||
+           id == llvm::Intrinsic::smax || id == llvm::Intrinsic::umin ||
+           id == llvm::Intrinsic::umax))
+        calls.push_back(call);
+    }
+  for (llvm::IntrinsicInst* call : calls) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value* x = call->getArgOperand(0);
+    llvm::Value* result;
+    if (call->getIntrinsicID() == llvm::Intrinsic::abs) {
+      llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
+      result = b.CreateSelect(b.CreateICmpSLT(x, zero), b.CreateSub(zero, x), x);
+    } else {
+      llvm::Value* y = call->getArgOperand(1);
+      llvm::CmpInst::Predicate pred = llvm::CmpInst::ICMP_SLT;
+      switch (call->getIntrinsicID()) {
+        case llvm::Intrinsic::smax: pred = llvm::CmpInst::ICMP_SGT; break;
+        case llvm::Intrinsic::umin: pred = llvm::CmpInst::ICMP_ULT; break;
+        case llvm::Intrinsic::umax: pred = llvm::CmpInst::ICMP_UGT; break;
+        default: break;
+      }
+      result = b.CreateSelect(b.CreateICmp(pred, x, y), x, y);
+    }
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+}
+
 void prepare(llvm::Module& m) {
   llvm::PassBuilder pb;
   llvm::LoopAnalysisManager lam;
@@ -88,6 +126,7 @@ void prepare(llvm::Module& m) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     expand_memory_intrinsics(f);
+    expand_int64_min_max(f);
     expand_constant_expressions(f);
     fpm.run(f, fam);
     fam.invalidate(f, llvm::PreservedAnalyses::none());
