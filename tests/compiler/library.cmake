@@ -10,4 +10,9 @@ add_executable(test_compiler_library library_accuracy_test.cpp)
 target_link_libraries(test_compiler_library PRIVATE OpenCL::OpenCL GTest::gtest_main)
 target_compile_definitions(test_compiler_library PRIVATE
                            VENTUS_COMPILER_LIB_DIR="${CMAKE_SOURCE_DIR}/src/compiler/lib")
-gtest_discover_tests(test_compiler_library DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 120)
+gtest_discover_tests(test_compiler_library DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300)
+add_executable(test_compiler_library_families library_families_test.cpp)
+target_link_libraries(test_compiler_library_families PRIVATE OpenCL::OpenCL GTest::gtest_main)
+target_compile_definitions(test_compiler_library_families PRIVATE
+                           VENTUS_COMPILER_LIB_DIR="${CMAKE_SOURCE_DIR}/src/compiler/lib")
+gtest_discover_tests(test_compiler_library_families DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300)

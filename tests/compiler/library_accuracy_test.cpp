@@ -22,7 +22,9 @@ constexpr double kInf = INFINITY;
 
 // ---- host references (OpenCL's definitions where C's differ) ----
 
-long double pi_l() { return 3.141592653589793238462643383279502884L; }
+long double pi_l() {
+  return 3.141592653589793238462643383279502884L;
+}
 
 // sin(pi x), cos(pi x), tan(pi x) in long double with an exact reduction; the OpenCL
 // rules for integers and half-integers.
@@ -59,8 +61,10 @@ double ref_tanpi(float xf) {
   int q = (int)std::fmod(j, 4.0L);
   long double v;
   if (r == 0) {
-    if (q & 1) v = (q & 2) ? -kInf : kInf;
-    else v = (q & 2) ? -0.0L : 0.0L;
+    if (q & 1)
+      v = (q & 2) ? -kInf : kInf;
+    else
+      v = (q & 2) ? -0.0L : 0.0L;
   } else {
     v = std::tan(pi_l() * r);
     if (q & 1) v = -1 / v;
@@ -146,11 +150,11 @@ double ulp_error(float got, double ref) {
 // ---- inputs ----
 
 std::vector<float> special_values() {
-  std::vector<float> v = {0.0f,     INFINITY,  NAN,        from_bits(1),     from_bits(0x007fffff),
-                          FLT_MIN,  FLT_MAX,   1.0f,       0.5f,             2.0f,
-                          1.5f,     3.0f,      0.25f,      0.75f,            10.0f,
-                          100.0f,   1e6f,      1e-6f,      0x1p23f,          0x1p24f,
-                          0x1p-24f, 0x1p31f,   0x1p32f,    1.5707964f,       3.1415927f,
+  std::vector<float> v = {0.0f,       INFINITY,  NAN,       from_bits(1),   from_bits(0x007fffff),
+                          FLT_MIN,    FLT_MAX,   1.0f,      0.5f,           2.0f,
+                          1.5f,       3.0f,      0.25f,     0.75f,          10.0f,
+                          100.0f,     1e6f,      1e-6f,     0x1p23f,        0x1p24f,
+                          0x1p-24f,   0x1p31f,   0x1p32f,   1.5707964f,     3.1415927f,
                           0.7853982f, 105615.0f, 105616.0f, 0x1.fffffep-1f, 0x1.000002p0f};
   size_t n = v.size();
   for (size_t i = 0; i < n; ++i) v.push_back(-v[i]);
@@ -181,7 +185,9 @@ struct Sampler {
 constexpr size_t kRandom = 1 << 20;  // random bit patterns per function
 constexpr size_t kDense = 1 << 18;   // samples per dense interval
 
-size_t padded(size_t n) { return (n + 63) / 64 * 64; }
+size_t padded(size_t n) {
+  return (n + 63) / 64 * 64;
+}
 
 // ---- the functions ----
 
@@ -199,11 +205,11 @@ struct MathFn {
   std::function<double(float, float)> ref2;
   std::function<double(float, float, float)> ref3;
   std::function<double(float, int)> ref_fi;
-  std::vector<Interval> dense;          // for x (and y for F_FF: dense2)
-  std::vector<Interval> dense2;         // y intervals, paired with dense by index
-  std::vector<float> extra;             // function-specific boundary points
-  bool zero_sign_free = false;          // fmax/fmin: the sign of a zero result is free
-  bool positive_only = false;           // lgamma: x > 0 here, x < 0 in its own test
+  std::vector<Interval> dense;   // for x (and y for F_FF: dense2)
+  std::vector<Interval> dense2;  // y intervals, paired with dense by index
+  std::vector<float> extra;      // function-specific boundary points
+  bool zero_sign_free = false;   // fmax/fmin: the sign of a zero result is free
+  bool positive_only = false;    // lgamma: x > 0 here, x < 0 in its own test
 };
 
 using F1 = double (*)(double);
@@ -263,8 +269,7 @@ std::vector<MathFn> math_functions() {
   v.push_back(f1("cbrt", 2, d1(std::cbrt), {{-10, 10}}));
   v.push_back(f1("ceil", 0, d1(std::ceil), {{-1e3, 1e3}, {-0x1p24, 0x1p24}}));
   v.push_back(f1("cos", 4, d1(std::cos), {{-10, 10}, {-105615, 105615}, {105615, 1e7}}));
-  v.push_back(f1("cosh", 4, d1(std::cosh), {{-90, 90}, {-2, 2}},
-                 {0x1.65a9f8p6f, 0x1.65a9fap6f}));
+  v.push_back(f1("cosh", 4, d1(std::cosh), {{-90, 90}, {-2, 2}}, {0x1.65a9f8p6f, 0x1.65a9fap6f}));
   v.push_back(f1("cospi", 4, ref_cospi, {{-4, 4}, {-1e6, 1e6}}));
   v.push_back(f1("erfc", 16, l1(std::erfc), {{-5, 11}, {-1, 1}}, {0x1.41bbf6p3f, 0x1.41bbf8p3f}));
   v.push_back(f1("erf", 16, l1(std::erf), {{-5, 5}, {-0.01, 0.01}}));
@@ -309,12 +314,12 @@ std::vector<MathFn> math_functions() {
   v.push_back(f2("powr", 16, ref_powr, {{0, 4}, {0.99, 1.01}}, {{-40, 40}, {-1e4, 1e4}}));
   v.push_back(f2("hypot", 4, [](float x, float y) { return std::hypot((double)x, (double)y); },
                  {{-1e3, 1e3}}, {{-1e3, 1e3}}));
-  v.push_back(f2("fmod", 0, [](float x, float y) { return (double)std::fmod(x, y); },
-                 {{-1e3, 1e3}}, {{-10, 10}}));
+  v.push_back(f2("fmod", 0, [](float x, float y) { return (double)std::fmod(x, y); }, {{-1e3, 1e3}},
+                 {{-10, 10}}));
   v.push_back(f2("remainder", 0, [](float x, float y) { return (double)std::remainder(x, y); },
                  {{-1e3, 1e3}}, {{-10, 10}}));
-  v.push_back(f2("fdim", 0, [](float x, float y) { return (double)std::fdim(x, y); },
-                 {{-10, 10}}, {{-10, 10}}));
+  v.push_back(f2("fdim", 0, [](float x, float y) { return (double)std::fdim(x, y); }, {{-10, 10}},
+                 {{-10, 10}}));
   v.push_back(f2("copysign", 0, [](float x, float y) { return (double)std::copysign(x, y); },
                  {{-10, 10}}, {{-10, 10}}));
   v.push_back(f2("nextafter", 0, [](float x, float y) { return (double)std::nextafter(x, y); },
@@ -330,8 +335,8 @@ std::vector<MathFn> math_functions() {
     v.push_back(f);
   }
 
-  v.push_back(ffi("ldexp", 0, [](float x, int n) { return (double)std::ldexp(x, n); },
-                  {{-10, 10}}));
+  v.push_back(
+      ffi("ldexp", 0, [](float x, int n) { return (double)std::ldexp(x, n); }, {{-10, 10}}));
   v.push_back(ffi("pown", 16, ref_pown, {{-4, 4}, {0.9, 1.1}}));
   v.push_back(ffi("rootn", 16, ref_rootn, {{-100, 100}, {0, 1e-30}}));
 
@@ -475,8 +480,8 @@ double error_of(const MathFn& f, float got, double ref) {
 }
 
 void report(const MathFn& f, const Worst& w) {
-  std::printf("[ ulp ] %-10s max %8.3f ulp  bound %5.1f  inputs %zu  worst at %s\n",
-              f.name.c_str(), w.err, f.bound, w.count, w.at.c_str());
+  std::printf("[ ulp ] %-10s max %8.3f ulp  bound %5.1f  inputs %zu  worst at %s\n", f.name.c_str(),
+              w.err, f.bound, w.count, w.at.c_str());
   EXPECT_EQ(w.failures, 0u) << f.name << ": " << w.failures << " results beyond " << f.bound
                             << " ulp, the first at " << w.first_failure << "; worst " << w.err
                             << " ulp at " << w.at;
@@ -510,7 +515,8 @@ TEST_F(MathTest, EveryFunctionWithinOpenCLBounds) {
         std::vector<int32_t> out(x.size());
         pocl_->run("k_i_f", x.size(), {Pocl::in(x), Pocl::out(out), Pocl::scalar((int)fi)});
         for (size_t i = 0; i < x.size(); ++i)
-          account(w, out[i] == (int32_t)f.ref1(x[i]) ? 0 : kInf, 0, [&] { return fmt_float(x[i]); });
+          account(w, out[i] == (int32_t)f.ref1(x[i]) ? 0 : kInf, 0,
+                  [&] { return fmt_float(x[i]); });
       }
     } else if (f.kind == Kind::F_FF) {
       std::vector<float> x, y;
@@ -546,8 +552,9 @@ TEST_F(MathTest, EveryFunctionWithinOpenCLBounds) {
     } else if (f.kind == Kind::F_FI) {
       std::vector<float> x;
       std::vector<int32_t> n;
-      std::vector<int> ns = {0, 1, -1, 2, -2, 3, -3, 7, -7, 127, -127, 128, -128, 149, -149,
-                             300, -300, INT_MAX, INT_MIN, 0x1000001, -0x1000001};
+      std::vector<int> ns = {0,    1,   -1,   2,       -2,      3,         -3,
+                             7,    -7,  127,  -127,    128,     -128,      149,
+                             -149, 300, -300, INT_MAX, INT_MIN, 0x1000001, -0x1000001};
       for (float a : specials)
         for (int k : ns) {
           x.push_back(a);
@@ -598,9 +605,8 @@ TEST_F(MathTest, EveryFunctionWithinOpenCLBounds) {
       pocl_->run("k_f_fff", x.size(),
                  {Pocl::in(x), Pocl::in(y), Pocl::in(z), Pocl::out(out), Pocl::scalar((int)fi)});
       for (size_t i = 0; i < x.size(); ++i)
-        account(w, error_of(f, out[i], f.ref3(x[i], y[i], z[i])), f.bound, [&] {
-          return fmt_float(x[i]) + ", " + fmt_float(y[i]) + ", " + fmt_float(z[i]);
-        });
+        account(w, error_of(f, out[i], f.ref3(x[i], y[i], z[i])), f.bound,
+                [&] { return fmt_float(x[i]) + ", " + fmt_float(y[i]) + ", " + fmt_float(z[i]); });
     }
     report(f, w);
   }
@@ -625,9 +631,9 @@ TEST_F(MathTest, FunctionsWithTwoResults) {
     r1.assign(n, 0);
     r2.assign(n, 0);
     ri.assign(n, 0);
-    pocl_->run("k_two", n,
-               {Pocl::in(x), Pocl::in(y), Pocl::out(r1), Pocl::out(r2), Pocl::out(ri),
-                Pocl::scalar(fn)});
+    pocl_->run(
+        "k_two", n,
+        {Pocl::in(x), Pocl::in(y), Pocl::out(r1), Pocl::out(r2), Pocl::out(ri), Pocl::scalar(fn)});
   };
   auto same = [](float a, float b) {
     return (std::isnan(a) && std::isnan(b)) || bits(a) == bits(b);
@@ -644,9 +650,12 @@ TEST_F(MathTest, FunctionsWithTwoResults) {
   for (size_t i = 0; i < n; ++i) {
     float a = x[i];
     float fl = std::floor(a), want;
-    if (std::isnan(a)) want = a;
-    else if (std::isinf(a) || a == 0) want = std::copysign(0.0f, a);
-    else want = std::fmin(a - fl, 0x1.fffffep-1f);
+    if (std::isnan(a))
+      want = a;
+    else if (std::isinf(a) || a == 0)
+      want = std::copysign(0.0f, a);
+    else
+      want = std::fmin(a - fl, 0x1.fffffep-1f);
     if (!same(r1[i], want) || !same(r2[i], fl)) fail("fract", i);
   }
   run(1, r1, r2, ri);  // modf
@@ -685,8 +694,10 @@ TEST_F(MathTest, FunctionsWithTwoResults) {
     int q = 0;
     float want = std::remquo(x[i], y[i], &q);
     bool nan = std::isnan(want);
-    if (!same(r1[i], want)) fail("remquo", i);
-    else if (nan && ri[i] != 0) fail("remquo quo (NaN)", i);
+    if (!same(r1[i], want))
+      fail("remquo", i);
+    else if (nan && ri[i] != 0)
+      fail("remquo quo (NaN)", i);
     else if (!nan && (((ri[i] - q) & 7) != 0 ||
                       (ri[i] != 0 && (ri[i] < 0) != (std::signbit(x[i]) != std::signbit(y[i])))))
       fail("remquo quo", i);  // glibc keeps 3 bits (and loses the sign when they are 0)
@@ -709,89 +720,241 @@ TEST_F(MathTest, SpecialValues) {
   };
   // Unary functions ignore y.
   const Case cases[] = {
-      {"acos", 1, 0, 0},         {"acos", -1, 0, pi},       {"acos", 1.5f, 0, nan},
-      {"asin", -0.0f, 0, -0.0f}, {"asin", 1, 0, pio2},      {"asin", -2, 0, nan},
-      {"atan", -0.0f, 0, -0.0f}, {"atan", inf, 0, pio2},    {"atan", -inf, 0, -pio2},
-      {"acospi", 1, 0, 0},       {"acospi", -1, 0, 1},      {"asinpi", -0.0f, 0, -0.0f},
-      {"asinpi", 1, 0, 0.5f},    {"atanpi", -0.0f, 0, -0.0f}, {"atanpi", inf, 0, 0.5f},
+      {"acos", 1, 0, 0},
+      {"acos", -1, 0, pi},
+      {"acos", 1.5f, 0, nan},
+      {"asin", -0.0f, 0, -0.0f},
+      {"asin", 1, 0, pio2},
+      {"asin", -2, 0, nan},
+      {"atan", -0.0f, 0, -0.0f},
+      {"atan", inf, 0, pio2},
+      {"atan", -inf, 0, -pio2},
+      {"acospi", 1, 0, 0},
+      {"acospi", -1, 0, 1},
+      {"asinpi", -0.0f, 0, -0.0f},
+      {"asinpi", 1, 0, 0.5f},
+      {"atanpi", -0.0f, 0, -0.0f},
+      {"atanpi", inf, 0, 0.5f},
       {"atanpi", -inf, 0, -0.5f},
-      {"atan2", 0, -0.0f, pi},   {"atan2", -0.0f, -0.0f, -pi}, {"atan2", 0, 0, 0},
-      {"atan2", -0.0f, 0, -0.0f}, {"atan2", 0, -1, pi},     {"atan2", -0.0f, -1, -pi},
-      {"atan2", 0, 1, 0},        {"atan2", -0.0f, 1, -0.0f}, {"atan2", -1, 0, -pio2},
-      {"atan2", 1, -0.0f, pio2}, {"atan2", 1, -inf, pi},    {"atan2", -1, -inf, -pi},
-      {"atan2", 1, inf, 0},      {"atan2", -1, inf, -0.0f}, {"atan2", inf, 5, pio2},
-      {"atan2", -inf, 5, -pio2}, {"atan2", inf, -inf, tpio4}, {"atan2", -inf, -inf, -tpio4},
-      {"atan2", inf, inf, pio4}, {"atan2", -inf, inf, -pio4}, {"atan2", nan, 1, nan},
-      {"atan2pi", 0, -0.0f, 1},  {"atan2pi", -0.0f, -0.0f, -1}, {"atan2pi", 0, 0, 0},
-      {"atan2pi", -0.0f, 0, -0.0f}, {"atan2pi", 0, -1, 1},  {"atan2pi", -0.0f, 2, -0.0f},
-      {"atan2pi", -1, 0, -0.5f}, {"atan2pi", 1, -0.0f, 0.5f}, {"atan2pi", 1, -inf, 1},
-      {"atan2pi", -1, inf, -0.0f}, {"atan2pi", inf, 3, 0.5f}, {"atan2pi", -inf, -inf, -0.75f},
+      {"atan2", 0, -0.0f, pi},
+      {"atan2", -0.0f, -0.0f, -pi},
+      {"atan2", 0, 0, 0},
+      {"atan2", -0.0f, 0, -0.0f},
+      {"atan2", 0, -1, pi},
+      {"atan2", -0.0f, -1, -pi},
+      {"atan2", 0, 1, 0},
+      {"atan2", -0.0f, 1, -0.0f},
+      {"atan2", -1, 0, -pio2},
+      {"atan2", 1, -0.0f, pio2},
+      {"atan2", 1, -inf, pi},
+      {"atan2", -1, -inf, -pi},
+      {"atan2", 1, inf, 0},
+      {"atan2", -1, inf, -0.0f},
+      {"atan2", inf, 5, pio2},
+      {"atan2", -inf, 5, -pio2},
+      {"atan2", inf, -inf, tpio4},
+      {"atan2", -inf, -inf, -tpio4},
+      {"atan2", inf, inf, pio4},
+      {"atan2", -inf, inf, -pio4},
+      {"atan2", nan, 1, nan},
+      {"atan2pi", 0, -0.0f, 1},
+      {"atan2pi", -0.0f, -0.0f, -1},
+      {"atan2pi", 0, 0, 0},
+      {"atan2pi", -0.0f, 0, -0.0f},
+      {"atan2pi", 0, -1, 1},
+      {"atan2pi", -0.0f, 2, -0.0f},
+      {"atan2pi", -1, 0, -0.5f},
+      {"atan2pi", 1, -0.0f, 0.5f},
+      {"atan2pi", 1, -inf, 1},
+      {"atan2pi", -1, inf, -0.0f},
+      {"atan2pi", inf, 3, 0.5f},
+      {"atan2pi", -inf, -inf, -0.75f},
       {"atan2pi", inf, inf, 0.25f},
-      {"acosh", 1, 0, 0},        {"acosh", 0.5f, 0, nan},   {"acosh", inf, 0, inf},
-      {"asinh", -0.0f, 0, -0.0f}, {"asinh", -inf, 0, -inf}, {"atanh", -0.0f, 0, -0.0f},
-      {"atanh", 1, 0, inf},      {"atanh", -1, 0, -inf},    {"atanh", 2, 0, nan},
-      {"cosh", -0.0f, 0, 1},     {"cosh", -inf, 0, inf},    {"sinh", -0.0f, 0, -0.0f},
-      {"sinh", -inf, 0, -inf},   {"tanh", -0.0f, 0, -0.0f}, {"tanh", inf, 0, 1},
+      {"acosh", 1, 0, 0},
+      {"acosh", 0.5f, 0, nan},
+      {"acosh", inf, 0, inf},
+      {"asinh", -0.0f, 0, -0.0f},
+      {"asinh", -inf, 0, -inf},
+      {"atanh", -0.0f, 0, -0.0f},
+      {"atanh", 1, 0, inf},
+      {"atanh", -1, 0, -inf},
+      {"atanh", 2, 0, nan},
+      {"cosh", -0.0f, 0, 1},
+      {"cosh", -inf, 0, inf},
+      {"sinh", -0.0f, 0, -0.0f},
+      {"sinh", -inf, 0, -inf},
+      {"tanh", -0.0f, 0, -0.0f},
+      {"tanh", inf, 0, 1},
       {"tanh", -inf, 0, -1},
-      {"exp", -0.0f, 0, 1},      {"exp", inf, 0, inf},      {"exp", -inf, 0, 0},
-      {"exp2", -0.0f, 0, 1},     {"exp2", -inf, 0, 0},      {"exp2", 3, 0, 8},
-      {"exp10", 0, 0, 1},        {"exp10", -0.0f, 0, 1},    {"exp10", -inf, 0, 0},
-      {"exp10", inf, 0, inf},    {"expm1", -0.0f, 0, -0.0f}, {"expm1", inf, 0, inf},
+      {"exp", -0.0f, 0, 1},
+      {"exp", inf, 0, inf},
+      {"exp", -inf, 0, 0},
+      {"exp2", -0.0f, 0, 1},
+      {"exp2", -inf, 0, 0},
+      {"exp2", 3, 0, 8},
+      {"exp10", 0, 0, 1},
+      {"exp10", -0.0f, 0, 1},
+      {"exp10", -inf, 0, 0},
+      {"exp10", inf, 0, inf},
+      {"expm1", -0.0f, 0, -0.0f},
+      {"expm1", inf, 0, inf},
       {"expm1", -inf, 0, -1},
-      {"log", 0, 0, -inf},       {"log", -0.0f, 0, -inf},   {"log", 1, 0, 0},
-      {"log", -1, 0, nan},       {"log", inf, 0, inf},      {"log2", 1, 0, 0},
-      {"log2", -0.0f, 0, -inf},  {"log2", 8, 0, 3},         {"log10", 1, 0, 0},
-      {"log10", 0, 0, -inf},     {"log1p", -0.0f, 0, -0.0f}, {"log1p", -1, 0, -inf},
-      {"log1p", -2, 0, nan},     {"log1p", inf, 0, inf},    {"logb", -0.0f, 0, -inf},
-      {"logb", -inf, 0, inf},    {"logb", tiny, 0, -149},
-      {"cbrt", -0.0f, 0, -0.0f}, {"cbrt", -inf, 0, -inf},   {"cbrt", -8, 0, -2},
-      {"fabs", -0.0f, 0, 0},     {"fabs", -inf, 0, inf},
-      {"hypot", inf, nan, inf},  {"hypot", nan, -inf, inf}, {"hypot", -3, 0, 3},
-      {"pow", 0, -3, inf},       {"pow", -0.0f, -3, -inf},  {"pow", -0.0f, -2, inf},
-      {"pow", -0.0f, -2.5f, inf}, {"pow", 0, 3, 0},         {"pow", -0.0f, 3, -0.0f},
-      {"pow", -0.0f, 2, 0},      {"pow", -0.0f, 0.5f, 0},   {"pow", -1, inf, 1},
-      {"pow", -1, -inf, 1},      {"pow", 1, nan, 1},        {"pow", nan, 0, 1},
-      {"pow", nan, -0.0f, 1},    {"pow", 0.5f, -inf, inf},  {"pow", 2, -inf, 0},
-      {"pow", -0.5f, inf, 0},    {"pow", -2, inf, inf},     {"pow", -inf, -3, -0.0f},
-      {"pow", -inf, -2, 0},      {"pow", -inf, 3, -inf},    {"pow", -inf, 2, inf},
-      {"pow", inf, -1, 0},       {"pow", inf, 0.5f, inf},   {"pow", -2, 0.5f, nan},
-      {"pow", 0, -inf, inf},     {"pow", -0.0f, -inf, inf}, {"pow", 2, 10, 1024},
-      {"powr", 2, 0, 1},         {"powr", 0, -1, inf},      {"powr", -0.0f, -inf, inf},
-      {"powr", 0, 2, 0},         {"powr", 1, 5, 1},         {"powr", -1, 2, nan},
-      {"powr", 0, 0, nan},       {"powr", -0.0f, 0, nan},   {"powr", inf, 0, nan},
-      {"powr", 1, inf, nan},     {"powr", 1, -inf, nan},    {"powr", 2, nan, nan},
-      {"powr", nan, 1, nan},     {"powr", inf, 2, inf},     {"powr", inf, -2, 0},
-      {"sqrt", -0.0f, 0, -0.0f}, {"sqrt", -1, 0, nan},      {"sqrt", inf, 0, inf},
-      {"rsqrt", 0, 0, inf},      {"rsqrt", inf, 0, 0},      {"rsqrt", 4, 0, 0.5f},
-      {"erf", -0.0f, 0, -0.0f},  {"erf", inf, 0, 1},        {"erf", -inf, 0, -1},
-      {"erfc", -inf, 0, 2},      {"erfc", inf, 0, 0},
-      {"tgamma", 0, 0, inf},     {"tgamma", -0.0f, 0, -inf}, {"tgamma", -1, 0, nan},
-      {"tgamma", -inf, 0, nan},  {"tgamma", inf, 0, inf},   {"tgamma", 1, 0, 1},
-      {"tgamma", 4, 0, 6},       {"lgamma", 1, 0, 0},       {"lgamma", 2, 0, 0},
-      {"lgamma", 0, 0, inf},     {"lgamma", -0.0f, 0, inf}, {"lgamma", -2, 0, inf},
-      {"lgamma", -inf, 0, inf},  {"lgamma", inf, 0, inf},
-      {"sin", -0.0f, 0, -0.0f},  {"sin", inf, 0, nan},      {"cos", -0.0f, 0, 1},
-      {"cos", -inf, 0, nan},     {"tan", -0.0f, 0, -0.0f},  {"tan", inf, 0, nan},
-      {"sinpi", -0.0f, 0, -0.0f}, {"sinpi", 3, 0, 0},       {"sinpi", -3, 0, -0.0f},
-      {"sinpi", 2, 0, 0},        {"sinpi", -2, 0, -0.0f},   {"sinpi", 0.5f, 0, 1},
-      {"sinpi", inf, 0, nan},    {"cospi", -0.0f, 0, 1},    {"cospi", 0.5f, 0, 0},
-      {"cospi", -1.5f, 0, 0},    {"cospi", 1, 0, -1},       {"cospi", inf, 0, nan},
-      {"tanpi", -0.0f, 0, -0.0f}, {"tanpi", 2, 0, 0},       {"tanpi", -2, 0, -0.0f},
-      {"tanpi", 3, 0, -0.0f},    {"tanpi", -3, 0, 0},       {"tanpi", 0.5f, 0, inf},
-      {"tanpi", 1.5f, 0, -inf},  {"tanpi", -0.5f, 0, -inf}, {"tanpi", 2.5f, 0, inf},
-      {"tanpi", 0x1p24f, 0, 0},  {"tanpi", inf, 0, nan},
-      {"ceil", -0.5f, 0, -0.0f}, {"floor", -0.0f, 0, -0.0f}, {"floor", -0.5f, 0, -1},
-      {"trunc", -0.5f, 0, -0.0f}, {"round", -0.4f, 0, -0.0f}, {"round", -0.5f, 0, -1},
-      {"round", 2.5f, 0, 3},     {"rint", -0.5f, 0, -0.0f}, {"rint", 0.5f, 0, 0},
-      {"rint", 1.5f, 0, 2},      {"rint", 2.5f, 0, 2},      {"rint", -inf, 0, -inf},
-      {"fmod", -0.0f, 3, -0.0f}, {"fmod", inf, 3, nan},     {"fmod", 3, 0, nan},
-      {"fmod", 3, inf, 3},       {"fmod", 0, nan, nan},     {"fmod", -7, 2, -1},
-      {"remainder", 3, 0, nan},  {"remainder", inf, 1, nan}, {"remainder", 5, 2, 1},
-      {"remainder", 7, 2, -1},   {"remainder", -0.0f, 1, -0.0f},
-      {"fdim", 1, nan, nan},     {"fdim", nan, 1, nan},     {"fdim", 1, 3, 0},
-      {"fmax", nan, 1, 1},       {"fmax", 1, nan, 1},       {"fmin", nan, -1, -1},
-      {"maxmag", -3, 2, -3},     {"minmag", -3, 2, 2},      {"maxmag", nan, 2, 2},
-      {"nextafter", -0.0f, 1, tiny}, {"nextafter", 0, -1, -tiny}, {"nextafter", 1, nan, nan},
+      {"log", 0, 0, -inf},
+      {"log", -0.0f, 0, -inf},
+      {"log", 1, 0, 0},
+      {"log", -1, 0, nan},
+      {"log", inf, 0, inf},
+      {"log2", 1, 0, 0},
+      {"log2", -0.0f, 0, -inf},
+      {"log2", 8, 0, 3},
+      {"log10", 1, 0, 0},
+      {"log10", 0, 0, -inf},
+      {"log1p", -0.0f, 0, -0.0f},
+      {"log1p", -1, 0, -inf},
+      {"log1p", -2, 0, nan},
+      {"log1p", inf, 0, inf},
+      {"logb", -0.0f, 0, -inf},
+      {"logb", -inf, 0, inf},
+      {"logb", tiny, 0, -149},
+      {"cbrt", -0.0f, 0, -0.0f},
+      {"cbrt", -inf, 0, -inf},
+      {"cbrt", -8, 0, -2},
+      {"fabs", -0.0f, 0, 0},
+      {"fabs", -inf, 0, inf},
+      {"hypot", inf, nan, inf},
+      {"hypot", nan, -inf, inf},
+      {"hypot", -3, 0, 3},
+      {"pow", 0, -3, inf},
+      {"pow", -0.0f, -3, -inf},
+      {"pow", -0.0f, -2, inf},
+      {"pow", -0.0f, -2.5f, inf},
+      {"pow", 0, 3, 0},
+      {"pow", -0.0f, 3, -0.0f},
+      {"pow", -0.0f, 2, 0},
+      {"pow", -0.0f, 0.5f, 0},
+      {"pow", -1, inf, 1},
+      {"pow", -1, -inf, 1},
+      {"pow", 1, nan, 1},
+      {"pow", nan, 0, 1},
+      {"pow", nan, -0.0f, 1},
+      {"pow", 0.5f, -inf, inf},
+      {"pow", 2, -inf, 0},
+      {"pow", -0.5f, inf, 0},
+      {"pow", -2, inf, inf},
+      {"pow", -inf, -3, -0.0f},
+      {"pow", -inf, -2, 0},
+      {"pow", -inf, 3, -inf},
+      {"pow", -inf, 2, inf},
+      {"pow", inf, -1, 0},
+      {"pow", inf, 0.5f, inf},
+      {"pow", -2, 0.5f, nan},
+      {"pow", 0, -inf, inf},
+      {"pow", -0.0f, -inf, inf},
+      {"pow", 2, 10, 1024},
+      {"powr", 2, 0, 1},
+      {"powr", 0, -1, inf},
+      {"powr", -0.0f, -inf, inf},
+      {"powr", 0, 2, 0},
+      {"powr", 1, 5, 1},
+      {"powr", -1, 2, nan},
+      {"powr", 0, 0, nan},
+      {"powr", -0.0f, 0, nan},
+      {"powr", inf, 0, nan},
+      {"powr", 1, inf, nan},
+      {"powr", 1, -inf, nan},
+      {"powr", 2, nan, nan},
+      {"powr", nan, 1, nan},
+      {"powr", inf, 2, inf},
+      {"powr", inf, -2, 0},
+      {"sqrt", -0.0f, 0, -0.0f},
+      {"sqrt", -1, 0, nan},
+      {"sqrt", inf, 0, inf},
+      {"rsqrt", 0, 0, inf},
+      {"rsqrt", inf, 0, 0},
+      {"rsqrt", 4, 0, 0.5f},
+      {"erf", -0.0f, 0, -0.0f},
+      {"erf", inf, 0, 1},
+      {"erf", -inf, 0, -1},
+      {"erfc", -inf, 0, 2},
+      {"erfc", inf, 0, 0},
+      {"tgamma", 0, 0, inf},
+      {"tgamma", -0.0f, 0, -inf},
+      {"tgamma", -1, 0, nan},
+      {"tgamma", -inf, 0, nan},
+      {"tgamma", inf, 0, inf},
+      {"tgamma", 1, 0, 1},
+      {"tgamma", 4, 0, 6},
+      {"lgamma", 1, 0, 0},
+      {"lgamma", 2, 0, 0},
+      {"lgamma", 0, 0, inf},
+      {"lgamma", -0.0f, 0, inf},
+      {"lgamma", -2, 0, inf},
+      {"lgamma", -inf, 0, inf},
+      {"lgamma", inf, 0, inf},
+      {"sin", -0.0f, 0, -0.0f},
+      {"sin", inf, 0, nan},
+      {"cos", -0.0f, 0, 1},
+      {"cos", -inf, 0, nan},
+      {"tan", -0.0f, 0, -0.0f},
+      {"tan", inf, 0, nan},
+      {"sinpi", -0.0f, 0, -0.0f},
+      {"sinpi", 3, 0, 0},
+      {"sinpi", -3, 0, -0.0f},
+      {"sinpi", 2, 0, 0},
+      {"sinpi", -2, 0, -0.0f},
+      {"sinpi", 0.5f, 0, 1},
+      {"sinpi", inf, 0, nan},
+      {"cospi", -0.0f, 0, 1},
+      {"cospi", 0.5f, 0, 0},
+      {"cospi", -1.5f, 0, 0},
+      {"cospi", 1, 0, -1},
+      {"cospi", inf, 0, nan},
+      {"tanpi", -0.0f, 0, -0.0f},
+      {"tanpi", 2, 0, 0},
+      {"tanpi", -2, 0, -0.0f},
+      {"tanpi", 3, 0, -0.0f},
+      {"tanpi", -3, 0, 0},
+      {"tanpi", 0.5f, 0, inf},
+      {"tanpi", 1.5f, 0, -inf},
+      {"tanpi", -0.5f, 0, -inf},
+      {"tanpi", 2.5f, 0, inf},
+      {"tanpi", 0x1p24f, 0, 0},
+      {"tanpi", inf, 0, nan},
+      {"ceil", -0.5f, 0, -0.0f},
+      {"floor", -0.0f, 0, -0.0f},
+      {"floor", -0.5f, 0, -1},
+      {"trunc", -0.5f, 0, -0.0f},
+      {"round", -0.4f, 0, -0.0f},
+      {"round", -0.5f, 0, -1},
+      {"round", 2.5f, 0, 3},
+      {"rint", -0.5f, 0, -0.0f},
+      {"rint", 0.5f, 0, 0},
+      {"rint", 1.5f, 0, 2},
+      {"rint", 2.5f, 0, 2},
+      {"rint", -inf, 0, -inf},
+      {"fmod", -0.0f, 3, -0.0f},
+      {"fmod", inf, 3, nan},
+      {"fmod", 3, 0, nan},
+      {"fmod", 3, inf, 3},
+      {"fmod", 0, nan, nan},
+      {"fmod", -7, 2, -1},
+      {"remainder", 3, 0, nan},
+      {"remainder", inf, 1, nan},
+      {"remainder", 5, 2, 1},
+      {"remainder", 7, 2, -1},
+      {"remainder", -0.0f, 1, -0.0f},
+      {"fdim", 1, nan, nan},
+      {"fdim", nan, 1, nan},
+      {"fdim", 1, 3, 0},
+      {"fmax", nan, 1, 1},
+      {"fmax", 1, nan, 1},
+      {"fmin", nan, -1, -1},
+      {"maxmag", -3, 2, -3},
+      {"minmag", -3, 2, 2},
+      {"maxmag", nan, 2, 2},
+      {"nextafter", -0.0f, 1, tiny},
+      {"nextafter", 0, -1, -tiny},
+      {"nextafter", 1, nan, nan},
       {"nextafter", FLT_MAX, inf, inf},
   };
   std::map<std::string, size_t> index;
@@ -824,15 +987,20 @@ TEST_F(MathTest, SpecialValues) {
     float want;
   };
   const CaseI icases[] = {
-      {"pown", nan, 0, 1},     {"pown", 0, 0, 1},         {"pown", inf, 0, 1},
-      {"pown", -0.0f, -3, -inf}, {"pown", 0, -3, inf},    {"pown", -0.0f, -2, inf},
-      {"pown", -0.0f, 2, 0},   {"pown", -0.0f, 3, -0.0f}, {"pown", -2, 3, -8},
-      {"pown", -inf, 3, -inf}, {"pown", -inf, -3, -0.0f}, {"pown", -inf, 2, inf},
-      {"rootn", -0.0f, -3, -inf}, {"rootn", 0, -3, inf},  {"rootn", -0.0f, -2, inf},
-      {"rootn", -0.0f, 2, 0},  {"rootn", -0.0f, 3, -0.0f}, {"rootn", -8, 2, nan},
-      {"rootn", 8, 0, nan},    {"rootn", -inf, 3, -inf},  {"rootn", inf, -2, 0},
-      {"ldexp", 1, -149, tiny}, {"ldexp", 1, -150, 0},    {"ldexp", 1.5f, -149, 2 * tiny},
-      {"ldexp", 1, 128, inf},  {"ldexp", tiny, 276, 0x1p127f}, {"ldexp", -0.0f, 5, -0.0f},
+      {"pown", nan, 0, 1},        {"pown", 0, 0, 1},
+      {"pown", inf, 0, 1},        {"pown", -0.0f, -3, -inf},
+      {"pown", 0, -3, inf},       {"pown", -0.0f, -2, inf},
+      {"pown", -0.0f, 2, 0},      {"pown", -0.0f, 3, -0.0f},
+      {"pown", -2, 3, -8},        {"pown", -inf, 3, -inf},
+      {"pown", -inf, -3, -0.0f},  {"pown", -inf, 2, inf},
+      {"rootn", -0.0f, -3, -inf}, {"rootn", 0, -3, inf},
+      {"rootn", -0.0f, -2, inf},  {"rootn", -0.0f, 2, 0},
+      {"rootn", -0.0f, 3, -0.0f}, {"rootn", -8, 2, nan},
+      {"rootn", 8, 0, nan},       {"rootn", -inf, 3, -inf},
+      {"rootn", inf, -2, 0},      {"ldexp", 1, -149, tiny},
+      {"ldexp", 1, -150, 0},      {"ldexp", 1.5f, -149, 2 * tiny},
+      {"ldexp", 1, 128, inf},     {"ldexp", tiny, 276, 0x1p127f},
+      {"ldexp", -0.0f, 5, -0.0f},
   };
   for (const CaseI& c : icases) {
     size_t fi = index.at(c.fn);

@@ -167,8 +167,8 @@ class Pocl {
     ASSERT_EQ(err, CL_SUCCESS) << "launch of " << name;
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].is_buffer && args[i].out)
-        clEnqueueReadBuffer(queue_, buffers[i], CL_TRUE, 0, args[i].bytes, args[i].data, 0,
-                            nullptr, nullptr);
+        clEnqueueReadBuffer(queue_, buffers[i], CL_TRUE, 0, args[i].bytes, args[i].data, 0, nullptr,
+                            nullptr);
     clFinish(queue_);
     for (auto m : buffers)
       if (m) clReleaseMemObject(m);

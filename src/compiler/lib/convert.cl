@@ -83,14 +83,16 @@
 #define VT_BITS_long 64
 #define VT_BITS_ulong 64
 
-#define VT_CVT_F2I(D, R)                                                                         \
-  VT_OVL D VT_CL(convert_##D##R)(float x) { return VT_F2I_##D(VT_ROUND_##R(x)); }                \
-  VT_OVL D VT_CL(convert_##D##_sat##R)(float x) {                                                \
-    float r = VT_ROUND_##R(x);                                                                   \
-    if (vt_isnan(r)) return (D)0;                                                                \
-    if (r < VT_FMIN_##D) return (D)VT_MIN_##D;                                                   \
-    if (r >= VT_FEND_##D) return (D)VT_MAX_##D;                                                  \
-    return VT_F2I_##D(r);                                                                        \
+#define VT_CVT_F2I(D, R)                          \
+  VT_OVL D VT_CL(convert_##D##R)(float x) {       \
+    return VT_F2I_##D(VT_ROUND_##R(x));           \
+  }                                               \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(float x) { \
+    float r = VT_ROUND_##R(x);                    \
+    if (vt_isnan(r)) return (D)0;                 \
+    if (r < VT_FMIN_##D) return (D)VT_MIN_##D;    \
+    if (r >= VT_FEND_##D) return (D)VT_MAX_##D;   \
+    return VT_F2I_##D(r);                         \
   }
 
 // ---- integer -> float in directed modes ----
@@ -167,73 +169,78 @@ VT_CORE float vt_ulong_to_float(ulong x, int dir) {
 #define VT_I2F_long(x, dir) ((dir) == 2 ? (float)(x) : vt_long_to_float(x, dir))
 #define VT_I2F_ulong(x, dir) ((dir) == 2 ? (float)(x) : vt_ulong_to_float(x, dir))
 
-#define VT_CVT_I2F(S, R)                                                                         \
-  VT_OVL float VT_CL(convert_float##R)(S x) { return VT_I2F_##S(x, VT_DIR_##R); }
+#define VT_CVT_I2F(S, R)                      \
+  VT_OVL float VT_CL(convert_float##R)(S x) { \
+    return VT_I2F_##S(x, VT_DIR_##R);         \
+  }
 
 // ---- integer -> integer ----
 
 // Saturation: a lower check when S reaches below D's minimum, an upper check when S
 // reaches above D's maximum (constant conditions, folded away).
-#define VT_CVT_I2I(D, S, R)                                                                      \
-  VT_OVL D VT_CL(convert_##D##R)(S x) { return (D)x; }                                           \
-  VT_OVL D VT_CL(convert_##D##_sat##R)(S x) {                                                    \
-    if (VT_SIGNED_##S && (!VT_SIGNED_##D || VT_BITS_##D < VT_BITS_##S) &&                        \
-        x < (S)VT_MIN_##D)                                                                       \
-      return (D)VT_MIN_##D;                                                                      \
-    if ((VT_BITS_##S > VT_BITS_##D ||                                                            \
-         (VT_BITS_##S == VT_BITS_##D && !VT_SIGNED_##S && VT_SIGNED_##D)) &&                     \
-        x > (S)VT_MAX_##D)                                                                       \
-      return (D)VT_MAX_##D;                                                                      \
-    return (D)x;                                                                                 \
+#define VT_CVT_I2I(D, S, R)                                                                  \
+  VT_OVL D VT_CL(convert_##D##R)(S x) {                                                      \
+    return (D)x;                                                                             \
+  }                                                                                          \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(S x) {                                                \
+    if (VT_SIGNED_##S && (!VT_SIGNED_##D || VT_BITS_##D < VT_BITS_##S) && x < (S)VT_MIN_##D) \
+      return (D)VT_MIN_##D;                                                                  \
+    if ((VT_BITS_##S > VT_BITS_##D ||                                                        \
+         (VT_BITS_##S == VT_BITS_##D && !VT_SIGNED_##S && VT_SIGNED_##D)) &&                 \
+        x > (S)VT_MAX_##D)                                                                   \
+      return (D)VT_MAX_##D;                                                                  \
+    return (D)x;                                                                             \
   }
 
 // ---- vector forms: halves (3: elements) of the scalar conversion ----
-#define VT_CVT_VEC(D, S, SUFFIX)                                                                 \
-  VT_OVL D##2 VT_CL(convert_##D##2##SUFFIX)(S##2 x) {                                            \
-    return (D##2)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1));           \
-  }                                                                                              \
-  VT_OVL D##3 VT_CL(convert_##D##3##SUFFIX)(S##3 x) {                                            \
-    return (D##3)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1),            \
-                  VT_CL(convert_##D##SUFFIX)(x.s2));                                             \
-  }                                                                                              \
-  VT_OVL D##4 VT_CL(convert_##D##4##SUFFIX)(S##4 x) {                                            \
-    return (D##4)(VT_CL(convert_##D##2##SUFFIX)(x.lo), VT_CL(convert_##D##2##SUFFIX)(x.hi));     \
-  }                                                                                              \
-  VT_OVL D##8 VT_CL(convert_##D##8##SUFFIX)(S##8 x) {                                            \
-    return (D##8)(VT_CL(convert_##D##4##SUFFIX)(x.lo), VT_CL(convert_##D##4##SUFFIX)(x.hi));     \
-  }                                                                                              \
-  VT_OVL D##16 VT_CL(convert_##D##16##SUFFIX)(S##16 x) {                                         \
-    return (D##16)(VT_CL(convert_##D##8##SUFFIX)(x.lo), VT_CL(convert_##D##8##SUFFIX)(x.hi));    \
+#define VT_CVT_VEC(D, S, SUFFIX)                                                              \
+  VT_OVL D##2 VT_CL(convert_##D##2##SUFFIX)(S##2 x) {                                         \
+    return (D##2)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1));        \
+  }                                                                                           \
+  VT_OVL D##3 VT_CL(convert_##D##3##SUFFIX)(S##3 x) {                                         \
+    return (D##3)(VT_CL(convert_##D##SUFFIX)(x.s0), VT_CL(convert_##D##SUFFIX)(x.s1),         \
+                  VT_CL(convert_##D##SUFFIX)(x.s2));                                          \
+  }                                                                                           \
+  VT_OVL D##4 VT_CL(convert_##D##4##SUFFIX)(S##4 x) {                                         \
+    return (D##4)(VT_CL(convert_##D##2##SUFFIX)(x.lo), VT_CL(convert_##D##2##SUFFIX)(x.hi));  \
+  }                                                                                           \
+  VT_OVL D##8 VT_CL(convert_##D##8##SUFFIX)(S##8 x) {                                         \
+    return (D##8)(VT_CL(convert_##D##4##SUFFIX)(x.lo), VT_CL(convert_##D##4##SUFFIX)(x.hi));  \
+  }                                                                                           \
+  VT_OVL D##16 VT_CL(convert_##D##16##SUFFIX)(S##16 x) {                                      \
+    return (D##16)(VT_CL(convert_##D##8##SUFFIX)(x.lo), VT_CL(convert_##D##8##SUFFIX)(x.hi)); \
   }
 
 // Every rounding suffix of one (D, S) pair.
 #define VT_FOR_ROUNDING(M, D, S) M(D, S, ) M(D, S, _rte) M(D, S, _rtz) M(D, S, _rtp) M(D, S, _rtn)
 
-#define VT_PAIR_I2I(D, S, R)                                                                     \
-  VT_CVT_I2I(D, S, R)                                                                            \
-  VT_CVT_VEC(D, S, R)                                                                            \
+#define VT_PAIR_I2I(D, S, R) \
+  VT_CVT_I2I(D, S, R)        \
+  VT_CVT_VEC(D, S, R)        \
   VT_CVT_VEC(D, S, _sat##R)
-#define VT_PAIR_F2I(D, S, R)                                                                     \
-  VT_CVT_F2I(D, R)                                                                               \
-  VT_CVT_VEC(D, float, R)                                                                        \
+#define VT_PAIR_F2I(D, S, R) \
+  VT_CVT_F2I(D, R)           \
+  VT_CVT_VEC(D, float, R)    \
   VT_CVT_VEC(D, float, _sat##R)
-#define VT_PAIR_I2F(D, S, R)                                                                     \
-  VT_CVT_I2F(S, R)                                                                               \
+#define VT_PAIR_I2F(D, S, R) \
+  VT_CVT_I2F(S, R)           \
   VT_CVT_VEC(float, S, R)
-#define VT_PAIR_F2F(D, S, R)                                                                     \
-  VT_OVL float VT_CL(convert_float##R)(float x) { return x; }                                    \
+#define VT_PAIR_F2F(D, S, R)                      \
+  VT_OVL float VT_CL(convert_float##R)(float x) { \
+    return x;                                     \
+  }                                               \
   VT_CVT_VEC(float, float, R)
 
 // All sources for one integer destination D.
-#define VT_TO_INT(D)                                                                             \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, char)                                                          \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uchar)                                                         \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, short)                                                         \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ushort)                                                        \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, int)                                                           \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uint)                                                          \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, long)                                                          \
-  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ulong)                                                         \
+#define VT_TO_INT(D)                      \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, char)   \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uchar)  \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, short)  \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ushort) \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, int)    \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, uint)   \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, long)   \
+  VT_FOR_ROUNDING(VT_PAIR_I2I, D, ulong)  \
   VT_FOR_ROUNDING(VT_PAIR_F2I, D, float)
 
 VT_TO_INT(char)

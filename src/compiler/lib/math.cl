@@ -6,14 +6,20 @@
 #include "core/special.h"
 #include "core/vector.h"
 
-#define VT_F1(name, core)                                      \
-  VT_OVL float VT_CL(name)(float x) { return core(x); }        \
+#define VT_F1(name, core)             \
+  VT_OVL float VT_CL(name)(float x) { \
+    return core(x);                   \
+  }                                   \
   VT_V1(float, float, VT_CL(name))
-#define VT_F2(name, core)                                      \
-  VT_OVL float VT_CL(name)(float x, float y) { return core(x, y); } \
+#define VT_F2(name, core)                      \
+  VT_OVL float VT_CL(name)(float x, float y) { \
+    return core(x, y);                         \
+  }                                            \
   VT_V2(float, float, float, VT_CL(name))
-#define VT_F3(name, core)                                                \
-  VT_OVL float VT_CL(name)(float x, float y, float z) { return core(x, y, z); } \
+#define VT_F3(name, core)                               \
+  VT_OVL float VT_CL(name)(float x, float y, float z) { \
+    return core(x, y, z);                               \
+  }                                                     \
   VT_V3(float, float, float, float, VT_CL(name))
 
 VT_F1(acos, vt_acos)
@@ -76,42 +82,68 @@ VT_F1(tgamma, vt_tgamma)
 VT_F1(trunc, vt_trunc)
 
 // int ilogb(float), intn ilogb(floatn)
-VT_OVL int VT_CL(ilogb)(float x) { return vt_ilogb(x); }
+VT_OVL int VT_CL(ilogb)(float x) {
+  return vt_ilogb(x);
+}
 VT_V1(int, float, VT_CL(ilogb))
 
 // floatn ldexp(floatn, intn) and ldexp(floatn, int)
-VT_OVL float VT_CL(ldexp)(float x, int n) { return vt_ldexp(x, n); }
+VT_OVL float VT_CL(ldexp)(float x, int n) {
+  return vt_ldexp(x, n);
+}
 VT_V2(float, float, int, VT_CL(ldexp))
 VT_V2S(float, float, int, VT_CL(ldexp))
 
-VT_OVL float VT_CL(pown)(float x, int n) { return vt_pown(x, n); }
+VT_OVL float VT_CL(pown)(float x, int n) {
+  return vt_pown(x, n);
+}
 VT_V2(float, float, int, VT_CL(pown))
-VT_OVL float VT_CL(rootn)(float x, int n) { return vt_rootn(x, n); }
+VT_OVL float VT_CL(rootn)(float x, int n) {
+  return vt_rootn(x, n);
+}
 VT_V2(float, float, int, VT_CL(rootn))
 
 // nan(uint nancode)
-VT_OVL float VT_CL(nan)(uint c) { return vt_nan(c); }
+VT_OVL float VT_CL(nan)(uint c) {
+  return vt_nan(c);
+}
 VT_V1(float, uint, VT_CL(nan))
 
 // Functions with a pointer result, in the private, global and local address spaces.
-VT_OVL float VT_CL(fract)(float x, __private float* p) { return vt_fract(x, p); }
+VT_OVL float VT_CL(fract)(float x, __private float* p) {
+  return vt_fract(x, p);
+}
 VT_VP1(float, float, float, VT_CL(fract))
-VT_OVL float VT_CL(modf)(float x, __private float* p) { return vt_modf(x, p); }
+VT_OVL float VT_CL(modf)(float x, __private float* p) {
+  return vt_modf(x, p);
+}
 VT_VP1(float, float, float, VT_CL(modf))
-VT_OVL float VT_CL(sincos)(float x, __private float* p) { return vt_sincos(x, p); }
+VT_OVL float VT_CL(sincos)(float x, __private float* p) {
+  return vt_sincos(x, p);
+}
 VT_VP1(float, float, float, VT_CL(sincos))
-VT_OVL float VT_CL(frexp)(float x, __private int* p) { return vt_frexp(x, p); }
+VT_OVL float VT_CL(frexp)(float x, __private int* p) {
+  return vt_frexp(x, p);
+}
 VT_VP1(float, float, int, VT_CL(frexp))
-VT_OVL float VT_CL(lgamma_r)(float x, __private int* p) { return vt_lgamma_r(x, p); }
+VT_OVL float VT_CL(lgamma_r)(float x, __private int* p) {
+  return vt_lgamma_r(x, p);
+}
 VT_VP1(float, float, int, VT_CL(lgamma_r))
-VT_OVL float VT_CL(remquo)(float x, float y, __private int* p) { return vt_remquo(x, y, p); }
+VT_OVL float VT_CL(remquo)(float x, float y, __private int* p) {
+  return vt_remquo(x, y, p);
+}
 VT_VP2(float, float, int, VT_CL(remquo))
 
 // half_* (OpenCL: at most 8192 ulp) and native_* (implementation-defined accuracy): the
 // full-precision functions; division, reciprocal and square root are the device's own
 // correctly rounded instructions.
-VT_CORE float vt_divide(float x, float y) { return x / y; }
-VT_CORE float vt_recip(float x) { return 1.0f / x; }
+VT_CORE float vt_divide(float x, float y) {
+  return x / y;
+}
+VT_CORE float vt_recip(float x) {
+  return 1.0f / x;
+}
 #define VT_HALF_NATIVE(name, core) VT_F1(half_##name, core) VT_F1(native_##name, core)
 VT_HALF_NATIVE(cos, vt_cos)
 VT_HALF_NATIVE(exp, vt_exp)

@@ -16,8 +16,11 @@
 
 #ifdef VT_POCL_TEST
 // On pocl the OpenCL names belong to pocl's own library: the families are compiled under
-// a prefix and the test calls vtcl_<name>.
-#define VT_CL(name) vtcl_##name
+// a prefix and the tests call VT_CL(name). pocl's headers #define most builtin names to
+// internal ones (fmax -> _cl_fmax), so the name is macro-expanded first, everywhere, and
+// then prefixed: every path gives the same identifier.
+#define VT_CL(name) VT_CL_(name)
+#define VT_CL_(name) vtcl_##name
 #define VT_MULHU(a, b) mul_hi((uint)(a), (uint)(b))
 #define VT_MULH(a, b) mul_hi((int)(a), (int)(b))
 #else
@@ -27,7 +30,12 @@
 #define VT_MULH(a, b) __vt_mulh((int)(a), (int)(b))
 #endif
 
+#ifdef VT_POCL_TEST
+// Only what a test calls is compiled on pocl (clang emits no unused static function).
+#define VT_OVL static inline __attribute__((overloadable))
+#else
 #define VT_OVL __attribute__((overloadable))
+#endif
 // One internal function per operation (inline: no unused-function warnings for the
 // cores a translation unit does not use); LLVM's inliner decides which calls to inline.
 #define VT_CORE static inline
@@ -60,19 +68,39 @@
 #define VT_LNPI_HI 0x1.250d04p0f
 #define VT_LNPI_LO 0x1.1cf438p-25f
 
-VT_CORE int vt_isnan(float x) { return x != x; }
-VT_CORE int vt_isinf(float x) { return __builtin_fabsf(x) == VT_INF; }
-VT_CORE int vt_isfinite(float x) { return __builtin_fabsf(x) < VT_INF; }
-VT_CORE int vt_signbit(float x) { return (int)(as_uint(x) >> 31); }
+VT_CORE int vt_isnan(float x) {
+  return x != x;
+}
+VT_CORE int vt_isinf(float x) {
+  return __builtin_fabsf(x) == VT_INF;
+}
+VT_CORE int vt_isfinite(float x) {
+  return __builtin_fabsf(x) < VT_INF;
+}
+VT_CORE int vt_signbit(float x) {
+  return (int)(as_uint(x) >> 31);
+}
 
 // Count leading zeros by halving (no llvm.ctlz on the device); clz(0) = 32.
 VT_CORE uint vt_clz32(uint x) {
   uint n = 0;
   if (x == 0) return 32;
-  if ((x & 0xffff0000u) == 0) { n += 16; x <<= 16; }
-  if ((x & 0xff000000u) == 0) { n += 8; x <<= 8; }
-  if ((x & 0xf0000000u) == 0) { n += 4; x <<= 4; }
-  if ((x & 0xc0000000u) == 0) { n += 2; x <<= 2; }
+  if ((x & 0xffff0000u) == 0) {
+    n += 16;
+    x <<= 16;
+  }
+  if ((x & 0xff000000u) == 0) {
+    n += 8;
+    x <<= 8;
+  }
+  if ((x & 0xf0000000u) == 0) {
+    n += 4;
+    x <<= 4;
+  }
+  if ((x & 0xc0000000u) == 0) {
+    n += 2;
+    x <<= 2;
+  }
   if ((x & 0x80000000u) == 0) n += 1;
   return n;
 }
@@ -90,7 +118,9 @@ VT_CORE uint vt_popcount32(uint x) {
 }
 
 // 2^n for n in [-126, 127], built from bits.
-VT_CORE float vt_pow2i(int n) { return as_float((uint)(n + 127) << 23); }
+VT_CORE float vt_pow2i(int n) {
+  return as_float((uint)(n + 127) << 23);
+}
 
 // Double-float helpers: a value is hi + lo with |lo| <= ulp(hi) / 2.
 // s + *e == a + b exactly, for |a| >= |b| (or a == 0).

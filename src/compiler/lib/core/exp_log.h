@@ -178,9 +178,12 @@ VT_CORE float vt_log2_df(float x, float* lo) {
 // Returns 1 when x is special, with the result in *r.
 VT_CORE int vt_log_special(float x, float* r) {
   if (x > 0.0f && x < VT_INF) return 0;
-  if (x == 0.0f) *r = -VT_INF;
-  else if (x == VT_INF) *r = x;
-  else *r = vt_isnan(x) ? x + x : VT_NAN;
+  if (x == 0.0f)
+    *r = -VT_INF;
+  else if (x == VT_INF)
+    *r = x;
+  else
+    *r = vt_isnan(x) ? x + x : VT_NAN;
   return 1;
 }
 
@@ -342,9 +345,13 @@ VT_CORE float vt_rootn(float x, int n) {
 
 // ---- roots and hypot ----
 
-VT_CORE float vt_sqrt(float x) { return __builtin_sqrtf(x); }
+VT_CORE float vt_sqrt(float x) {
+  return __builtin_sqrtf(x);
+}
 
-VT_CORE float vt_rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
+VT_CORE float vt_rsqrt(float x) {
+  return 1.0f / __builtin_sqrtf(x);
+}
 
 VT_CORE float vt_cbrt(float x) {
   if (x == 0.0f || !vt_isfinite(x)) return x + x;

@@ -5,11 +5,21 @@
 #include "base.h"
 
 // The operations the device has as instructions (llvm.fabs/copysign/maxnum/minnum/fma).
-VT_CORE float vt_fabs(float x) { return __builtin_fabsf(x); }
-VT_CORE float vt_copysign(float x, float y) { return __builtin_copysignf(x, y); }
-VT_CORE float vt_fmax(float x, float y) { return __builtin_fmaxf(x, y); }  // NaN loses
-VT_CORE float vt_fmin(float x, float y) { return __builtin_fminf(x, y); }
-VT_CORE float vt_fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+VT_CORE float vt_fabs(float x) {
+  return __builtin_fabsf(x);
+}
+VT_CORE float vt_copysign(float x, float y) {
+  return __builtin_copysignf(x, y);
+}
+VT_CORE float vt_fmax(float x, float y) {
+  return __builtin_fmaxf(x, y);
+}  // NaN loses
+VT_CORE float vt_fmin(float x, float y) {
+  return __builtin_fminf(x, y);
+}
+VT_CORE float vt_fma(float a, float b, float c) {
+  return __builtin_fmaf(a, b, c);
+}
 
 VT_CORE float vt_trunc(float x) {
   uint u = as_uint(x);
@@ -88,8 +98,8 @@ VT_CORE float vt_frexp(float x, int* e) {
 // The unbiased exponent as an integer, subnormals included.
 VT_CORE int vt_ilogb(float x) {
   uint u = as_uint(x) & 0x7fffffffu;
-  if (u == 0) return (int)0x80000000u;  // FP_ILOGB0 = INT_MIN
-  if (u >= 0x7f800000u) return 0x7fffffff;  // inf: INT_MAX; NaN: FP_ILOGBNAN = INT_MAX
+  if (u == 0) return (int)0x80000000u;                  // FP_ILOGB0 = INT_MIN
+  if (u >= 0x7f800000u) return 0x7fffffff;              // inf: INT_MAX; NaN: FP_ILOGBNAN = INT_MAX
   if (u < 0x00800000u) return -118 - (int)vt_clz32(u);  // subnormal: -127 - (clz - 9)
   return (int)(u >> 23) - 127;
 }
@@ -107,8 +117,10 @@ VT_CORE float vt_nextafter(float x, float y) {
   uint u = as_uint(x);
   if ((u << 1) == 0) return __builtin_copysignf(as_float(1u), y);  // smallest subnormal towards y
   // Away from zero when y is further out on the same side.
-  if ((x < y) == (x > 0.0f)) u += 1;
-  else u -= 1;
+  if ((x < y) == (x > 0.0f))
+    u += 1;
+  else
+    u -= 1;
   return as_float(u);
 }
 
@@ -131,7 +143,9 @@ VT_CORE float vt_minmag(float x, float y) {
   return __builtin_fminf(x, y);
 }
 
-VT_CORE float vt_nan(uint code) { return as_float(0x7fc00000u | (code & 0x003fffffu)); }
+VT_CORE float vt_nan(uint code) {
+  return as_float(0x7fc00000u | (code & 0x003fffffu));
+}
 
 // Splits the bits of a finite nonzero |x| into a 24-bit integer significand (bit 23 set)
 // and the unbiased exponent e: |x| = m * 2^(e - 23), subnormals included.
@@ -162,7 +176,7 @@ VT_CORE float vt_rem_core(float x, float y, int nearest, int* quo) {
     r = ax;
     // |x| < |y|: quotient 0, or 1 when rounding and |x| > |y| / 2 (ties go to the even 0).
     if (nearest && ax + ax > ay) {  // ax + ax is exact unless it overflows to inf, still right
-      r = ay - ax;                   // exact: |y|/2 < |x| < |y|
+      r = ay - ax;                  // exact: |y|/2 < |x| < |y|
       q = 1;
       r = -r;
     }

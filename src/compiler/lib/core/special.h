@@ -67,7 +67,9 @@ VT_CORE float vt_gamma_h(float t) {
 }
 
 // Gamma(1 + t) for t in [0, 1].
-VT_CORE float vt_gamma_1p(float t) { return __builtin_fmaf(t * (t - 1.0f), vt_gamma_h(t), 1.0f); }
+VT_CORE float vt_gamma_1p(float t) {
+  return __builtin_fmaf(t * (t - 1.0f), vt_gamma_h(t), 1.0f);
+}
 
 // Gamma(y) * start for y >= 1: start * (y-1)(y-2)...(y-n) Gamma(y - n), y - n in [1, 2);
 // the product is a double-float (every y - k is exact), so only the last step rounds.
@@ -99,7 +101,7 @@ VT_CORE float vt_tgamma(float x) {
   float a = -x;
   float s = vt_sinpi(x);
   if (a < 1.0f) return VT_PI_HI / (s * vt_gamma_1p(a));  // Gamma(a) = Gamma(1 + a) / a
-  if (a > 46.0f) return __builtin_copysignf(0.0f, s);     // |Gamma(x)| < 2^-150
+  if (a > 46.0f) return __builtin_copysignf(0.0f, s);    // |Gamma(x)| < 2^-150
   // Gamma(a) * 2^-64 stays finite for a <= 46, and the quotient then fits as well; only
   // the final scaling rounds (into the subnormals for a > ~38).
   float g = vt_gamma_product(a, 0x1p-64f);
@@ -150,9 +152,9 @@ VT_CORE float vt_lgamma_pos(float x) {
   float ix = 1.0f / x;
   float iz = ix * ix;
   float ser = __builtin_fmaf(iz, -0x1.381382p-11f, 0x1.a01a02p-11f);  // -1/1680, 1/1260
-  ser = __builtin_fmaf(iz, ser, -0x1.6c16c2p-9f);                      // -1/360
-  ser = __builtin_fmaf(iz, ser, 0x1.555556p-4f);                       // 1/12
-  return ph + (pl + __builtin_fmaf(ix, ser, 0x1.acfe3ap-2f));          // log(2 pi)/2 - 1/2
+  ser = __builtin_fmaf(iz, ser, -0x1.6c16c2p-9f);                     // -1/360
+  ser = __builtin_fmaf(iz, ser, 0x1.555556p-4f);                      // 1/12
+  return ph + (pl + __builtin_fmaf(ix, ser, 0x1.acfe3ap-2f));         // log(2 pi)/2 - 1/2
 }
 
 VT_CORE float vt_lgamma_r(float x, int* sign) {

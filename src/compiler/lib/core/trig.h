@@ -249,8 +249,10 @@ VT_CORE float vt_tanpi(float x) {
     float r = vt_reduce_half(a, &j);
     if (r == 0.0f) {
       // n/2 exactly: even n: +-0, odd n: +-inf, the sign by n/2's parity (OpenCL 7.5).
-      if (j & 1) v = (j & 2) ? -VT_INF : VT_INF;
-      else v = (j & 2) ? -0.0f : 0.0f;
+      if (j & 1)
+        v = (j & 2) ? -VT_INF : VT_INF;
+      else
+        v = (j & 2) ? -0.0f : 0.0f;
     } else {
       float t = vt_tanpi_kernel(r);
       v = (j & 1) ? -1.0f / t : t;
@@ -313,18 +315,26 @@ VT_CORE float vt_atan2_core(float y, float x, int pi_units) {
       // a / pi as a double-float product, then the base in turns of pi.
       float al = a * VT_INVPI_LO;
       float ah = __builtin_fmaf(a, VT_INVPI_HI, al);
-      if (!swap) r = xneg ? 1.0f - ah : ah;
-      else r = xneg ? 0.5f + ah : 0.5f - ah;
+      if (!swap)
+        r = xneg ? 1.0f - ah : ah;
+      else
+        r = xneg ? 0.5f + ah : 0.5f - ah;
     } else {
-      if (!swap) r = xneg ? VT_PI_HI - (a - VT_PI_LO) : a;
-      else r = xneg ? VT_PIO2_HI + (a + VT_PIO2_MID) : VT_PIO2_HI - (a - VT_PIO2_MID);
+      if (!swap)
+        r = xneg ? VT_PI_HI - (a - VT_PI_LO) : a;
+      else
+        r = xneg ? VT_PIO2_HI + (a + VT_PIO2_MID) : VT_PIO2_HI - (a - VT_PIO2_MID);
     }
   }
   return __builtin_copysignf(r, y);
 }
 
-VT_CORE float vt_atan2(float y, float x) { return vt_atan2_core(y, x, 0); }
-VT_CORE float vt_atan2pi(float y, float x) { return vt_atan2_core(y, x, 1); }
+VT_CORE float vt_atan2(float y, float x) {
+  return vt_atan2_core(y, x, 0);
+}
+VT_CORE float vt_atan2pi(float y, float x) {
+  return vt_atan2_core(y, x, 1);
+}
 
 VT_CORE float vt_atanpi(float x) {
   if (vt_isnan(x)) return x + x;
@@ -384,7 +394,7 @@ VT_CORE float vt_acos(float x) {
   }
   float twos;
   float tail = vt_asin_far(ax, &twos);
-  if (x > 0.0f) return twos + tail;                // 2 asin(s)
+  if (x > 0.0f) return twos + tail;              // 2 asin(s)
   return (VT_PI_HI - twos) - (tail - VT_PI_LO);  // pi - 2 asin(s)
 }
 
