@@ -143,7 +143,8 @@ TEST(Spec, ReportsErrorsWithLines) {
   EXPECT_EQ(parse_error(kMinimal + "// @run k int4:1,2\n"),
             "t.cl:3: 'int4:1,2': 4 values expected");
   EXPECT_EQ(parse_error(kMinimal + "// @run k char:1\n"),
-            "t.cl:3: by-value arguments are int, uint, float or their vectors: 'char'");
+            "t.cl:3: by-value arguments are int, uint, long, ulong, float or their vectors: "
+            "'char'");
   EXPECT_EQ(parse_error(kMinimal + "// @run k local:0\n"), "t.cl:3: local:BYTES, got 'local:0'");
   EXPECT_EQ(parse_error(kMinimal + "// @range global=8\n"),
             "t.cl:3: @range needs global= and local=");
@@ -166,6 +167,8 @@ TEST(Data, InitialContents) {
       "// @buffer f float2[500] random 2 4 seed=9\n"
       "// @buffer w u8[300] iota\n"
       "// @buffer s f32[3] values nan -inf -0\n"
+      "// @buffer l i64[1000] random -9e18 9e18 seed=3\n"
+      "// @buffer u ulong[3] values 0 18446744073709549568 0x7fffffff\n"
       "// @run k i global=1 local=1\n// @check i exact\n",
       "t.cl");
   auto typed = [](const std::vector<uint8_t>& bytes, auto zero) {
@@ -193,6 +196,15 @@ TEST(Data, InitialContents) {
   EXPECT_TRUE(std::isnan(sp[0]));
   EXPECT_EQ(sp[1], -INFINITY);
   EXPECT_TRUE(std::signbit(sp[2]));
+  const std::vector<int64_t> l = typed(initial_contents(s.buffers[8]), int64_t{});
+  EXPECT_LT(*std::min_element(l.begin(), l.end()), -8'000'000'000'000'000'000);
+  EXPECT_GT(*std::max_element(l.begin(), l.end()), 8'000'000'000'000'000'000);
+  EXPECT_NE(l[0] & 0xfff, 0);  // all 64 bits random, not a double's 53
+  EXPECT_EQ(typed(initial_contents(s.buffers[9]), uint64_t{}),
+            (std::vector<uint64_t>{0, 18446744073709549568ull, 0x7fffffff}));
+  EXPECT_EQ(parse_type("ulong2"), (ElementType{Scalar::u64, 2}));
+  EXPECT_EQ(format_scalar(Scalar::i64, initial_contents(s.buffers[8]).data()),
+            std::to_string(l[0]));
 }
 
 std::vector<uint8_t> float_bytes(std::initializer_list<float> values) {

@@ -108,6 +108,8 @@ bool fits(Scalar scalar, double v) {
     case Scalar::i32: return v >= -2147483648.0 && v <= 2147483647.0;
     case Scalar::u32: return v >= 0 && v <= 4294967295.0;
     case Scalar::f32: return true;
+    case Scalar::i64: return v >= -0x1p63 && v < 0x1p63;
+    case Scalar::u64: return v >= 0 && v < 0x1p64;
   }
   return false;
 }
@@ -119,8 +121,10 @@ void store(Scalar scalar, double value, uint8_t* out) {
     std::memcpy(out, &f, 4);
     return;
   }
-  const int64_t wide = static_cast<int64_t>(value);
-  const uint32_t bits = static_cast<uint32_t>(static_cast<uint64_t>(wide));
+  // Values are integral here; u64 values of 2^63 and more do not fit int64_t.
+  const uint64_t wide = value >= 0x1p63 ? static_cast<uint64_t>(value)
+                                        : static_cast<uint64_t>(static_cast<int64_t>(value));
+  const uint32_t bits = static_cast<uint32_t>(wide);
   switch (scalar) {
     case Scalar::i8:
     case Scalar::u8: out[0] = static_cast<uint8_t>(bits); break;
@@ -130,6 +134,8 @@ void store(Scalar scalar, double value, uint8_t* out) {
       std::memcpy(out, &h, 2);
       break;
     }
+    case Scalar::i64:
+    case Scalar::u64: std::memcpy(out, &wide, 8); break;
     default: std::memcpy(out, &bits, 4); break;
   }
 }
@@ -258,8 +264,11 @@ struct Parser {
     a.kind = ArgSpec::Kind::scalar;
     a.type = type_of(line, head);
     if (a.type.scalar != Scalar::i32 && a.type.scalar != Scalar::u32 &&
-        a.type.scalar != Scalar::f32)
-      fail(file, line, "by-value arguments are int, uint, float or their vectors: '" + head + "'");
+        a.type.scalar != Scalar::f32 && a.type.scalar != Scalar::i64 &&
+        a.type.scalar != Scalar::u64)
+      fail(file, line,
+           "by-value arguments are int, uint, long, ulong, float or their vectors: '" + head +
+               "'");
     const std::vector<std::string> parts = split(value, ',');
     if (parts.size() == 1 && parts[0] == "$i") {
       if (a.type.width != 1 || a.type.is_float())
@@ -436,17 +445,20 @@ uint32_t ElementType::scalar_bytes() const {
     case Scalar::u8: return 1;
     case Scalar::i16:
     case Scalar::u16: return 2;
+    case Scalar::i64:
+    case Scalar::u64: return 8;
     default: return 4;
   }
 }
 
 bool ElementType::is_signed() const {
   return scalar == Scalar::i8 || scalar == Scalar::i16 || scalar == Scalar::i32 ||
-         scalar == Scalar::f32;
+         scalar == Scalar::f32 || scalar == Scalar::i64;
 }
 
 std::string ElementType::name() const {
-  static const char* const names[] = {"char", "uchar", "short", "ushort", "int", "uint", "float"};
+  static const char* const names[] = {"char", "uchar", "short", "ushort", "int",
+                                      "uint", "float", "long",  "ulong"};
   std::string n = names[static_cast<int>(scalar)];
   if (width > 1) n += std::to_string(width);
   return n;
@@ -457,7 +469,8 @@ std::optional<ElementType> parse_type(std::string_view text) {
       {"i8", Scalar::i8},    {"u8", Scalar::u8},     {"i16", Scalar::i16},    {"u16", Scalar::u16},
       {"i32", Scalar::i32},  {"u32", Scalar::u32},   {"f32", Scalar::f32},    {"char", Scalar::i8},
       {"uchar", Scalar::u8}, {"short", Scalar::i16}, {"ushort", Scalar::u16}, {"int", Scalar::i32},
-      {"uint", Scalar::u32}, {"float", Scalar::f32}};
+      {"uint", Scalar::u32}, {"float", Scalar::f32}, {"i64", Scalar::i64},   {"u64", Scalar::u64},
+      {"long", Scalar::i64}, {"ulong", Scalar::u64}};
   for (const auto& [name, scalar] : names) {
     const std::string_view n(name);
     if (text.substr(0, n.size()) != n) continue;
@@ -597,6 +610,19 @@ std::vector<uint8_t> initial_contents(const BufferSpec& buffer) {
       case Init::Kind::values: v = init.values[i % init.values.size()]; break;
       case Init::Kind::random: {
         const uint64_t r = random.next();
+        if (size == 8) {
+          // 64-bit integers: drawn and stored as integers (doubles hold only 53 bits).
+          const uint64_t low = type.scalar == Scalar::u64 && init.low >= 0x1p63
+                                   ? static_cast<uint64_t>(init.low)
+                                   : static_cast<uint64_t>(static_cast<int64_t>(init.low));
+          const uint64_t high = type.scalar == Scalar::u64 && init.high >= 0x1p63
+                                    ? static_cast<uint64_t>(init.high)
+                                    : static_cast<uint64_t>(static_cast<int64_t>(init.high));
+          const uint64_t span = high - low + 1;  // 0: the whole 64-bit range
+          const uint64_t value = low + (span ? r % span : r);
+          std::memcpy(out.data() + i * size, &value, 8);
+          continue;
+        }
         if (type.is_float()) {
           // 24 random bits: uniform in [low, high), rounded to float.
           v = init.low + (init.high - init.low) * static_cast<double>(r >> 40) / 16777216.0;
@@ -688,6 +714,16 @@ std::string format_scalar(Scalar scalar, const uint8_t* p) {
     case Scalar::u32: {
       uint32_t v;
       std::memcpy(&v, p, 4);
+      return std::to_string(v);
+    }
+    case Scalar::i64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return std::to_string(v);
+    }
+    case Scalar::u64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
       return std::to_string(v);
     }
     case Scalar::f32: {

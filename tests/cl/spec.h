@@ -21,7 +21,7 @@
 
 namespace ventus::clspec {
 
-enum class Scalar { i8, u8, i16, u16, i32, u32, f32 };
+enum class Scalar { i8, u8, i16, u16, i32, u32, f32, i64, u64 };
 
 // A buffer element or by-value argument type: a scalar or an OpenCL vector of 2, 3, 4, 8
 // or 16 of them (3-vectors occupy 4 elements, as in OpenCL).
@@ -38,7 +38,7 @@ struct ElementType {
   bool operator==(const ElementType&) const = default;
 };
 
-// "f32", "u8", "float4", "uchar16", "int" ... ; nullopt for anything else.
+// "f32", "u8", "i64", "float4", "uchar16", "long" ... ; nullopt for anything else.
 std::optional<ElementType> parse_type(std::string_view text);
 
 struct Init {
