@@ -16,6 +16,7 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Utils/BreakCriticalEdges.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LowerMemIntrinsics.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/UnifyFunctionExitNodes.h>
@@ -108,7 +109,58 @@ void expand_int64_min_max(llvm::Function& f) {
   }
 }
 
+// Funnel shifts of 64-bit integers (rotate(long)) as two shifts and an or; a zero
+// amount selects the first operand (the shifts by 64 it implies would be poison).
+void expand_int64_funnel_shifts(llvm::Function& f) {
+  std::vector<llvm::IntrinsicInst*> calls;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+      if (call->getType()->getScalarType()->isIntegerTy(64) &&
+          (call->getIntrinsicID() == llvm::Intrinsic::fshl || call->getIntrinsicID() == llvm::Intrinsic::fshr))
+        calls.push_back(call);
+  for (llvm::IntrinsicInst* call : calls) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value* x = call->getArgOperand(0);
+    llvm::Value* y = call->getArgOperand(1);
+    llvm::Type* t = x->getType();
+    llvm::Value* amount = b.CreateAnd(call->getArgOperand(2), llvm::ConstantInt::get(t, 63));
+    llvm::Value* back = b.CreateSub(llvm::ConstantInt::get(t, 64), amount);
+    bool left = call->getIntrinsicID() == llvm::Intrinsic::fshl;
+    llvm::Value* joined = left ? b.CreateOr(b.CreateShl(x, amount), b.CreateLShr(y, back))
+                               : b.CreateOr(b.CreateLShr(y, amount), b.CreateShl(x, back));
+    llvm::Value* zero = b.CreateICmpEQ(amount, llvm::Constant::getNullValue(t));
+    call->replaceAllUsesWith(b.CreateSelect(zero, left ? x : y, joined));
+    call->eraseFromParent();
+  }
+}
+
+// A kernel called from device code (OpenCL allows it) is an ordinary function there:
+// the calls go to a copy with the device-function convention (arguments in vector
+// registers), the kernel itself stays the launch entry.
+void clone_called_kernels(llvm::Module& m) {
+  std::vector<llvm::Function*> kernels;
+  for (llvm::Function& f : m)
+    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration()) kernels.push_back(&f);
+  for (llvm::Function* kernel : kernels) {
+    std::vector<llvm::CallInst*> calls;
+    for (llvm::User* user : kernel->users())
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == kernel)
+        calls.push_back(call);
+    if (calls.empty()) continue;
+    llvm::ValueToValueMapTy map;
+    llvm::Function* copy = llvm::CloneFunction(kernel, map);
+    copy->setName(kernel->getName() + ".device");
+    copy->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    copy->setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (llvm::CallInst* call : calls) {
+      call->setCalledFunction(copy);
+      call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    }
+  }
+}
+
 void prepare(llvm::Module& m) {
+  clone_called_kernels(m);
   llvm::PassBuilder pb;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -127,6 +179,7 @@ void prepare(llvm::Module& m) {
     if (f.isDeclaration()) continue;
     expand_memory_intrinsics(f);
     expand_int64_min_max(f);
+    expand_int64_funnel_shifts(f);
     expand_constant_expressions(f);
     fpm.run(f, fam);
     fam.invalidate(f, llvm::PreservedAnalyses::none());
