@@ -76,9 +76,14 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // The host's /usr/include is not the device's: only clang's own headers and -I.
       "-nostdsysteminc",
       fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
+      // clang's verifier aborts the process on a broken module (clang 15 emits one for
+      // __atomic_* builtins on __global pointers); build_module verifies and reports.
+      "-disable-llvm-verifier",
       // Line tables give the back end file:line:column for its messages.
       "-debug-info-kind=line-tables-only", "-main-file-name", file_name, "-cl-kernel-arg-info",
-      "-ferror-limit", "20"};
+      // The driver launches uniform workgroups only (the global size must be a multiple
+      // of the local size), in every OpenCL C version.
+      "-cl-uniform-work-group-size", "-ferror-limit", "20"};
   for (const std::string& d : options.defines) args.push_back("-D" + d);
   for (const std::string& i : options.include_dirs) args.push_back("-I" + i);
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
@@ -144,6 +149,26 @@ void llvm_diagnostic(const llvm::DiagnosticInfo& info, void* context) {
   out << "\n";
 }
 
+// Sends LLVM's diagnostics (the linker's errors, warnings of optimization passes) to
+// `text` instead of stderr while it lives.
+class CollectLlvmDiagnostics {
+ public:
+  CollectLlvmDiagnostics(llvm::LLVMContext& context, std::string& text)
+      : context_(context),
+        old_handler_(context.getDiagnosticHandlerCallBack()),
+        old_context_(context.getDiagnosticContext()) {
+    context.setDiagnosticHandlerCallBack(llvm_diagnostic, &text);
+  }
+  ~CollectLlvmDiagnostics() { context_.setDiagnosticHandlerCallBack(old_handler_, old_context_); }
+  CollectLlvmDiagnostics(const CollectLlvmDiagnostics&) = delete;
+  CollectLlvmDiagnostics& operator=(const CollectLlvmDiagnostics&) = delete;
+
+ private:
+  llvm::LLVMContext& context_;
+  llvm::DiagnosticHandler::DiagnosticHandlerTy old_handler_;
+  void* old_context_;
+};
+
 // Links the definitions the module needs from the embedded builtin library; the library
 // is read lazily, so only those functions are materialized.
 bool link_builtins(llvm::Module& module, std::string& diagnostics) {
@@ -163,15 +188,10 @@ bool link_builtins(llvm::Module& module, std::string& diagnostics) {
   for (const char* name : {"opencl.ocl.version", "opencl.spir.version", "llvm.ident"})
     if (llvm::NamedMDNode* node = (*library)->getNamedMetadata(name))
       (*library)->eraseNamedMetadata(node);
-  std::string link_messages;
-  const auto old_handler = context.getDiagnosticHandlerCallBack();
-  void* old_context = context.getDiagnosticContext();
-  context.setDiagnosticHandlerCallBack(llvm_diagnostic, &link_messages);
+  const size_t before = diagnostics.size();
   const bool failed =
       llvm::Linker::linkModules(module, std::move(*library), llvm::Linker::Flags::LinkOnlyNeeded);
-  context.setDiagnosticHandlerCallBack(old_handler, old_context);
-  diagnostics += link_messages;
-  if (failed && link_messages.empty())
+  if (failed && diagnostics.size() == before)
     diagnostics += "error: linking the builtin library failed\n";
   return !failed;
 }
@@ -255,14 +275,19 @@ std::string location_of(const llvm::Instruction& instruction, const std::string&
   return file_name + ": ";
 }
 
-// Calls to functions that neither the program nor the library defines (the back end's
-// intrinsics __vt_* and LLVM's aside) would fail in the back end; say it here, where the
-// call's source line is known.
+// Functions the back end provides itself: its intrinsics, and printf (variadic, so not
+// definable in OpenCL C; it writes to the driver's print buffer).
+bool back_end_function(llvm::StringRef name) {
+  return name.startswith("__vt_") || name == "printf";
+}
+
+// Calls to functions that neither the program nor the library nor the back end defines
+// would fail in the back end; say it here, where the call's source line is known.
 bool check_undefined_functions(const llvm::Module& module, const std::string& file_name,
                                std::string& diagnostics) {
   bool ok = true;
   for (const llvm::Function& f : module) {
-    if (!f.isDeclaration() || f.isIntrinsic() || f.getName().startswith("__vt_") || f.use_empty())
+    if (!f.isDeclaration() || f.isIntrinsic() || back_end_function(f.getName()) || f.use_empty())
       continue;
     const llvm::Instruction* first_call = nullptr;
     for (const llvm::User* user : f.users())
@@ -279,6 +304,30 @@ bool check_undefined_functions(const llvm::Module& module, const std::string& fi
     ok = false;
   }
   return ok;
+}
+
+// LLVM's verifier, reporting instead of aborting: "file:line:column: error: internal
+// compiler error: WHAT:" and the verifier's text. The location is that of the first
+// instruction the verifier prints (it names each broken instruction after its message).
+bool verify(const llvm::Module& module, const std::string& file_name, const char* what,
+            std::string& diagnostics) {
+  std::string broken;
+  llvm::raw_string_ostream out(broken);
+  if (!llvm::verifyModule(module, &out)) return true;
+  const llvm::Instruction* culprit = nullptr;
+  for (const llvm::Function& f : module)
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& i : block) {
+        if (culprit) break;
+        std::string text;
+        llvm::raw_string_ostream line(text);
+        i.print(line);
+        if (broken.find(text + "\n") != std::string::npos) culprit = &i;
+      }
+  diagnostics += fmt::format("{}error: internal compiler error: {}:\n{}",
+                             culprit ? location_of(*culprit, file_name) : file_name + ": ", what,
+                             broken);
+  return false;
 }
 
 }  // namespace
@@ -312,19 +361,22 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
   std::unique_ptr<llvm::Module> module =
       parse(source, options, cl_std, opt_level, context, diagnostics);
   if (!module) return nullptr;
+  if (!verify(*module, main_file_name(options),
+              "clang 15 generated invalid LLVM IR for this construct", diagnostics))
+    return nullptr;
   module->setDataLayout(kDataLayout);
   module->setTargetTriple(kTriple);
-  if (!link_builtins(*module, diagnostics)) return nullptr;
-  internalize(*module);
-  mark_metadata_loads_invariant(*module);
-  optimize(*module, opt_level);
-  if (!check_undefined_functions(*module, main_file_name(options), diagnostics)) return nullptr;
-  std::string broken;
-  llvm::raw_string_ostream broken_out(broken);
-  if (llvm::verifyModule(*module, &broken_out)) {
-    diagnostics += "error: internal compiler error: invalid LLVM IR after optimization:\n" + broken;
-    return nullptr;
+  {
+    CollectLlvmDiagnostics collect(context, diagnostics);
+    if (!link_builtins(*module, diagnostics)) return nullptr;
+    internalize(*module);
+    mark_metadata_loads_invariant(*module);
+    optimize(*module, opt_level);
   }
+  if (!check_undefined_functions(*module, main_file_name(options), diagnostics)) return nullptr;
+  if (!verify(*module, main_file_name(options), "invalid LLVM IR after optimization",
+              diagnostics))
+    return nullptr;
   return module;
 }
 

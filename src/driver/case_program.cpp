@@ -5,7 +5,6 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <regex>
 
 #include "ventus/case.h"
 #include "ventus/error.h"
@@ -14,16 +13,20 @@ namespace ventus::cases {
 
 namespace {
 
-// Function symbols of an objdump listing: address -> name.
+// Function symbols of an objdump listing: lines "800000a8 <Fan1>:" (address -> name);
+// local labels (".LBB0_4") are skipped.
 std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& listing) {
   std::ifstream in(listing);
   if (!in) throw Error(fmt::format("{}: cannot read the listing", listing.string()));
   std::map<uint32_t, std::string> symbols;
-  static const std::regex label(R"(^([0-9a-f]{8}) <([A-Za-z_][A-Za-z0-9_.$]*)>:$)");
   std::string line;
-  std::smatch m;
-  while (std::getline(in, line))
-    if (std::regex_match(line, m, label) && !m[2].str().starts_with(".")) symbols[std::stoul(m[1], nullptr, 16)] = m[2];
+  while (std::getline(in, line)) {
+    if (line.size() < 13 || line.compare(8, 2, " <") != 0 || line.compare(line.size() - 2, 2, ">:") != 0) continue;
+    if (line.find_first_not_of("0123456789abcdef") != 8) continue;
+    std::string name = line.substr(10, line.size() - 12);
+    if (name.empty() || name[0] == '.') continue;
+    symbols[static_cast<uint32_t>(std::stoul(line.substr(0, 8), nullptr, 16))] = name;
+  }
   return symbols;
 }
 

@@ -110,6 +110,10 @@ class Printer {
     }
   }
   void epilogue() {
+    if (mf_.guards_extra_lanes) {
+      line(kernel_end_label(mf_.name) + ":");
+      op("join zero, zero, 0");
+    }
     if (!frame_.saved_vectors.empty()) {
       op("vmv.v.x v253, tp");
       for (auto [r, off] : frame_.saved_vectors) op(fmt::format("vlw.v {}, {}(v253)", register_name(r), off));
@@ -196,10 +200,53 @@ class Printer {
   unsigned counter_ = 0;
 };
 
+// Conditional branches reach +-4 KiB. One too far becomes the inverted branch around a
+// jump (for a vector branch too: the threads split the same way, only the labels of the
+// two sides swap). Distances are over-estimated at 8 bytes a line (a pseudo-instruction
+// or a regext prefix makes two words), so a relaxed branch may have reached anyway.
+void relax_branches(std::string& text) {
+  static const std::map<std::string, std::string> inverse = {
+      {"beq", "bne"},   {"bne", "beq"},     {"blt", "bge"},     {"bge", "blt"},     {"bltu", "bgeu"},
+      {"bgeu", "bltu"}, {"beqz", "bnez"},   {"bnez", "beqz"},   {"vbeq", "vbne"},   {"vbne", "vbeq"},
+      {"vblt", "vbge"}, {"vbge", "vblt"},   {"vbltu", "vbgeu"}, {"vbgeu", "vbltu"}};
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::map<std::string, long> label_at;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (!lines[i].empty() && lines[i][0] != '\t' && lines[i].back() == ':')
+      label_at[lines[i].substr(0, lines[i].size() - 1)] = static_cast<long>(i);
+  std::string out;
+  unsigned counter = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    size_t space = line.find(' ');
+    size_t comma = line.rfind(", ");
+    if (line.size() > 1 && line[0] == '\t' && space != std::string::npos && comma != std::string::npos) {
+      std::string op = line.substr(1, space - 1);
+      std::string target = line.substr(comma + 2);
+      auto inv = inverse.find(op);
+      auto at = label_at.find(target);
+      if (inv != inverse.end() && at != label_at.end() && std::labs(at->second - static_cast<long>(i)) * 8 > 3800) {
+        std::string skip = fmt::format(".Lrelax_{}_{}", i, counter++);
+        out += "\t" + inv->second + line.substr(space, comma - space) + ", " + skip + "\n";
+        out += "\tj " + target + "\n" + skip + ":\n";
+        continue;
+      }
+    }
+    out += line + "\n";
+  }
+  text = std::move(out);
+}
+
 }  // namespace
 
-FunctionSummary emit_function(const MFunction& mf, std::string& out) {
+FunctionSummary emit_function(const MFunction& mf, std::string& result) {
   Frame frame = layout_frame(mf);
+  std::string out;
   Printer p(mf, frame, out);
   p.line("\t.text");
   p.line(fmt::format("\t{} {}", mf.is_kernel ? ".globl" : ".local", mf.name));
@@ -233,6 +280,8 @@ FunctionSummary emit_function(const MFunction& mf, std::string& out) {
     }
   }
   p.line(fmt::format("\t.size {}, .-{}", mf.name, mf.name));
+  relax_branches(out);
+  result += out;
   FunctionSummary summary;
   summary.scalar_frame = frame.scalar_bytes;
   summary.private_frame = frame.private_bytes;

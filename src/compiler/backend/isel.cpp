@@ -180,8 +180,14 @@ class Selector {
     if (var && var->getAddressSpace() == 3) {
       auto off = layout_.local_offsets.find(var);
       if (off == layout_.local_offsets.end()) unsupported(gv, "this __local variable");
-      code.push_back(inst("addi", {Operand::def_of(r), Operand::use_of(local_base()),
-                                   Operand::immediate(off->second)}));
+      uint32_t base = local_base();
+      if (fits_simm12(off->second)) {
+        code.push_back(inst("addi", {Operand::def_of(r), Operand::use_of(base), Operand::immediate(off->second)}));
+      } else {
+        uint32_t offset = new_s();
+        code.push_back(inst("li", {Operand::def_of(offset), Operand::immediate(off->second)}));
+        code.push_back(inst("add", {Operand::def_of(r), Operand::use_of(base), Operand::use_of(offset)}));
+      }
     } else {
       std::string sym = gv->getName().str();
       if (auto s = layout_.symbols.find(gv); s != layout_.symbols.end()) sym = s->second;
@@ -364,6 +370,7 @@ class Selector {
   void select_cast(llvm::CastInst& inst);
   void select_binary64(llvm::BinaryOperator& inst);
   void select_cast64(llvm::CastInst& inst);
+  void repack(llvm::CastInst& inst);
   void icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo, Src bhi);
   Src op2(const IntOp& o, RegClass cls, Src a, Src b);
   void select_select(llvm::SelectInst& inst);
@@ -379,6 +386,7 @@ class Selector {
   void select_cond_branch(llvm::BranchInst& inst);
   void fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend);
   void bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x);
+  void reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x);
   void saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b);
   void minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b);
 
@@ -391,6 +399,7 @@ class Selector {
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
+  void guard_extra_lanes();
 
   llvm::Function& f_;
   const ModuleLayout& layout_;
@@ -517,6 +526,7 @@ MFunction Selector::run() {
   if (mf_.is_kernel) {
     kernel_args_ = new_s();
     emit("mv", {Operand::def_of(kernel_args_), Operand::use_of(kA0)});
+    guard_extra_lanes();
     std::vector<KernelArgument> layout = kernel_arguments(f_);
     for (llvm::Argument& arg : f_.args()) {
       if (arg.use_empty()) continue;
@@ -566,6 +576,38 @@ MFunction Selector::run() {
   // Blocks in dominator-tree order so every operand is defined before use (phis aside).
   for (llvm::BasicBlock& bb : f_) select_block(bb);
   return std::move(mf_);
+}
+
+// A workgroup whose size is not a multiple of the warp width leaves lanes of its last
+// warp without a work-item; they would compute ids that belong to the next workgroup.
+// They skip the kernel: a vector branch sends them to the join before the epilogue
+// (emit.cpp), where they wait for the others. Warps whose lanes are all in range (every
+// warp but a workgroup's last) see that with scalar instructions only and skip the test.
+void Selector::guard_extra_lanes() {
+  uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(), z = new_s();
+  uint32_t lanes = new_v(), total = new_v(), rpc = new_s();
+  std::string done = fmt::format(".Lguard_done_{}", mf_.name);
+  emit("csrr", {Operand::def_of(tid), Operand::literal("0x800")});
+  emit("csrr", {Operand::def_of(numt), Operand::literal("0x802")});
+  emit("add", {Operand::def_of(last), Operand::use_of(tid), Operand::use_of(numt)});
+  emit("csrr", {Operand::def_of(knl), Operand::literal("0x803")});
+  emit_mem("lw", {Operand::def_of(x), Operand::immediate(24), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(y), Operand::immediate(28), Operand::use_of(knl)});
+  emit_mem("lw", {Operand::def_of(z), Operand::immediate(32), Operand::use_of(knl)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(y)});
+  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(z)});
+  emit("bgeu", {Operand::use_of(x), Operand::use_of(last), Operand::literal(done)});
+  emit("vid.v", {Operand::def_of(lanes)});
+  emit("vadd.vx", {Operand::def_of(lanes), Operand::use_of(lanes), Operand::use_of(tid)});
+  emit("vmv.v.x", {Operand::def_of(total), Operand::use_of(x)});
+  std::string anchor = fmt::format(".Lguard_{}", mf_.name);
+  std::string end = kernel_end_label(mf_.name);
+  emit("", {Operand::label(anchor)});
+  emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
+  emit("setrpc", {Operand::use_of(kZero), Operand::use_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit("vbgeu", {Operand::use_of(lanes), Operand::use_of(total), Operand::literal(end)});
+  emit("", {Operand::label(done)});
+  mf_.guards_extra_lanes = true;
 }
 
 void Selector::select_block(llvm::BasicBlock& bb) {
@@ -1091,8 +1133,7 @@ void Selector::select_cast(llvm::CastInst& inst) {
     return select_cast64(inst);
   switch (inst.getOpcode()) {
     case CO::BitCast:
-      if (elements(inst.getSrcTy()) != elements(inst.getDestTy()))
-        unsupported(&inst, "a bit cast between vectors of different lengths");
+      if (elements(inst.getSrcTy()) != elements(inst.getDestTy())) return repack(inst);
       [[fallthrough]];
     case CO::PtrToInt:
     case CO::IntToPtr:
@@ -1143,6 +1184,42 @@ void Selector::select_cast(llvm::CastInst& inst) {
       case CO::UIToFP: unary("fcvt.s.wu", "vfcvt.f.xu.v", extend(a, int_bits(from), false)); break;
       default: unsupported(&inst, fmt::format("the '{}' conversion", inst.getOpcodeName()));
     }
+  }
+}
+
+// A bit cast between element sizes (as_short2(float), as_uint(uchar4)): the source
+// elements are packed into 32-bit words, the words split into the result's elements.
+void Selector::repack(llvm::CastInst& inst) {
+  unsigned from_bits = static_cast<unsigned>(dl_.getTypeSizeInBits(element_type(inst.getSrcTy())));
+  unsigned to_bits = static_cast<unsigned>(dl_.getTypeSizeInBits(element_type(inst.getDestTy())));
+  unsigned total = static_cast<unsigned>(dl_.getTypeSizeInBits(inst.getSrcTy()));
+  if (total % 32 != 0 && total > 32) unsupported(&inst, "a bit cast of this size");
+  const std::vector<uint32_t>& d = result_regs(&inst);
+  RegClass cls = mf_.class_of(d[0]);
+  auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
+  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
+  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+  std::vector<Src> words;
+  unsigned per_word = from_bits >= 32 ? 1 : 32 / from_bits;
+  unsigned n_from = elements(inst.getSrcTy());
+  for (unsigned w = 0; w * per_word < n_from; ++w) {
+    if (from_bits >= 32) {
+      words.push_back(src(inst.getOperand(0), w));
+      continue;
+    }
+    Src word = imm(0);
+    for (unsigned k = 0; k < per_word && w * per_word + k < n_from; ++k) {
+      Src part = op2(band, cls, src(inst.getOperand(0), w * per_word + k), imm((int64_t{1} << from_bits) - 1));
+      if (k) part = op2(sll, cls, part, imm(k * from_bits));
+      word = k ? op2(bor, cls, word, part) : part;
+    }
+    words.push_back(word);
+  }
+  unsigned per_dest_word = to_bits >= 32 ? 1 : 32 / to_bits;
+  for (size_t k = 0; k < d.size(); ++k) {
+    Src word = words.at(k / per_dest_word);
+    unsigned shift = static_cast<unsigned>(k % per_dest_word) * to_bits;
+    move(d[k], shift ? op2(srl, cls, word, imm(shift)) : word);  // high bits: any-extended
   }
 }
 
@@ -1508,6 +1585,34 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   int_op({"xor", "xori", "vxor", true, true, false}, dst, {false, 0, diff, RegClass::Scalar}, b);
 }
 
+// Byte swap and bit reversal by swapping ever smaller fields with masks.
+void Selector::reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x) {
+  RegClass cls = mf_.class_of(dst);
+  auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
+  auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
+  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
+  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+  // swap(v, s, m) = ((v >> s) & m) | ((v & m) << s)
+  auto swap = [&](Src v, int s, uint32_t m) {
+    return op(bor, op(band, op(srl, v, imm(s)), imm(static_cast<int32_t>(m))),
+              op(sll, op(band, v, imm(static_cast<int32_t>(m))), imm(s)));
+  };
+  Src v = x;
+  if (bits == 16) {  // bswap.i16 on the low half; the high half is undefined
+    v = op(bor, op(band, op(srl, v, imm(8)), imm(0xff)), op(sll, v, imm(8)));
+    move(dst, v);
+    return;
+  }
+  v = op(bor, op(srl, v, imm(16)), op(sll, v, imm(16)));
+  v = swap(v, 8, 0x00ff00ffu);
+  if (id == llvm::Intrinsic::bitreverse) {
+    v = swap(v, 4, 0x0f0f0f0fu);
+    v = swap(v, 2, 0x33333333u);
+    v = swap(v, 1, 0x55555555u);
+  }
+  move(dst, v);
+}
+
 void Selector::bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x) {
   // Branch-free bit tricks (no Zbb on Ventus).
   RegClass cls = mf_.class_of(dst);
@@ -1638,6 +1743,12 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         }
         break;
       }
+      case llvm::Intrinsic::bitreverse:
+      case llvm::Intrinsic::bswap:
+        if (bits != 32 && !(bits == 16 && id == llvm::Intrinsic::bswap))
+          unsupported(&call, "bit or byte reversal of this width");
+        reverse(id, bits, d[k], arg(0));
+        break;
       case llvm::Intrinsic::ctpop:
       case llvm::Intrinsic::ctlz:
       case llvm::Intrinsic::cttz:
@@ -1652,11 +1763,39 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         break;
       case llvm::Intrinsic::fshl:
       case llvm::Intrinsic::fshr: {
-        if (bits != 32) unsupported(&call, "funnel shifts on sub-word integers");
+        if (bits != 32) {
+          // i8/i16 (rotate on char/short): the other word zero-extended, amounts mod bits;
+          // a shift by `bits` still fits the 32-bit shifter.
+          RegClass cls = mf_.class_of(d[k]);
+          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
+          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+          const IntOp band{"and", "andi", "vand", true, true, false};
+          bool left = id == llvm::Intrinsic::fshl;
+          Src amount = op2(band, cls, arg(2), {true, bits - 1, kNoReg, RegClass::Scalar});
+          Src back = op2(sub, cls, {true, bits, kNoReg, RegClass::Scalar}, amount);
+          Src low = extend(arg(1), bits, false);
+          Src main = left ? op2(sll, cls, arg(0), amount) : op2(srl, cls, low, amount);
+          Src other = left ? op2(srl, cls, low, back) : op2(sll, cls, arg(0), back);
+          int_op(bor, d[k], main, other);
+          break;
+        }
         // fshl(a, b, s) = (a << s) | (b >> (32 - s)), s mod 32, s = 0 gives a.
         Src a = arg(0), b = arg(1), s = arg(2);
         RegClass cls = mf_.class_of(d[k]);
-        if (!s.is_imm) unsupported(&call, "a funnel shift by a variable amount");
+        if (!s.is_imm) {
+          // fshl: (a << s) | ((b >> 1) >> (31 - s)); fshr: (b >> s) | ((a << 1) << (31 - s)),
+          // s mod 32 (the 32-bit shifts take it), so that s = 0 shifts the other word out.
+          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
+          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
+          const IntOp band{"and", "andi", "vand", true, true, false};
+          Src amount = op2(band, cls, s, {true, 31, kNoReg, RegClass::Scalar});
+          Src back = op2(sub, cls, {true, 31, kNoReg, RegClass::Scalar}, amount);
+          bool left = id == llvm::Intrinsic::fshl;
+          Src main = op2(left ? sll : srl, cls, left ? a : b, amount);
+          Src other = op2(left ? srl : sll, cls, op2(left ? srl : sll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}), back);
+          int_op(bor, d[k], main, other);
+          break;
+        }
         int64_t amount = s.imm & 31;
         if (id == llvm::Intrinsic::fshr) amount = (32 - amount) & 31;
         if (amount == 0) {

@@ -72,6 +72,7 @@ struct MFunction {
   uint32_t private_frame = 0;        // bytes of allocas (per thread, tp-relative)
   bool makes_calls = false;
   bool uses_printf = false;
+  bool guards_extra_lanes = false;  // kernel: lanes past the workgroup jump to kernel_end_label
   std::vector<std::string> callees;
   // (block, first scalar vreg) regions that divergent branches open: see regalloc.cpp.
   struct DivergentRegion {
@@ -96,5 +97,6 @@ struct MFunction {
 };
 
 std::string register_name(uint32_t r);
+inline std::string kernel_end_label(const std::string& function) { return ".Lkernel_end_" + function; }
 
 }  // namespace ventus::cc::backend

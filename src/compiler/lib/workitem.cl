@@ -64,13 +64,19 @@ size_t VT_BUILTIN get_group_id(uint d) {
 
 size_t VT_BUILTIN get_local_linear_id(void) { return local_linear_id(); }
 
-// The local linear id splits into x, y, z with x varying fastest.
+// The local linear id splits into x, y, z with x varying fastest. The highest dimension
+// of the launch takes no modulo, as in the public Ventus library: a warp's lanes beyond
+// the workgroup's items (a 5x5 workgroup on 4 warps of 8 lanes) then get ids past the
+// local size, which kernels bounds-check, instead of wrapping onto real items and
+// repeating their work.
 size_t VT_BUILTIN get_local_id(uint d) {
   const uint linear = local_linear_id();
+  const uint dims = knl(KNL_WORK_DIM);
+  const uint x = knl(KNL_LOCAL_SIZE + 0), y = knl(KNL_LOCAL_SIZE + 1);
   switch (d) {
-    case 0: return linear % knl(KNL_LOCAL_SIZE + 0);
-    case 1: return linear / knl(KNL_LOCAL_SIZE + 0) % knl(KNL_LOCAL_SIZE + 1);
-    case 2: return linear / (knl(KNL_LOCAL_SIZE + 0) * knl(KNL_LOCAL_SIZE + 1));
+    case 0: return dims == 1 ? linear : linear % x;
+    case 1: return dims == 3 ? linear % (x * y) / x : linear / x;
+    case 2: return linear / (x * y);
     default: return 0;
   }
 }
