@@ -201,5 +201,58 @@ TEST_F(DeviceTest, BitExactWithPocl) {
   EXPECT_EQ(bad, 0u) << report;
 }
 
+// 64-bit conversions, which the library computes from bits (the device converts only
+// 32-bit integers). A separate program: the back end may not select every 64-bit
+// operation LLVM forms here yet (llvm.abs.i64 from the magnitude of a long); then the test
+// says so and skips.
+TEST_F(DeviceTest, Long64Conversions) {
+  const std::string body = R"(
+#define B(f) (F(isnan)(f) ? 0x7fc00000u : as_uint(f))
+kernel void l_0(global const float* x, global const int* n, global uint* r) {
+  size_t i = get_global_id(0);
+  float a = x[i];
+  long k = (long)n[i] * 0x10001l * (long)(i + 1);
+  long w = F(convert_long_sat_rte)(a * 1e12f);
+  r[i] = B(F(convert_float_rtn)(k)) ^ B(F(convert_float)(k)) ^ (uint)w ^ (uint)(w >> 32);
+}
+kernel void l_1(global const float* x, global const int* n, global uint* r) {
+  size_t i = get_global_id(0);
+  ulong k = ((ulong)(uint)n[i] << 20) * (ulong)(i + 3);
+  ulong w = F(convert_ulong_sat)(x[i] * 1e15f);
+  r[i] = B(F(convert_float)(k)) ^ B(F(convert_float_rtp)(k)) ^ (uint)(w >> 17) ^ (uint)w;
+}
+)";
+  Pocl pocl(library_source({"convert.cl", "relational.cl"}) + "#define F(n) VT_CL(n)\n" + body);
+  ASSERT_TRUE(pocl.build_error.empty()) << pocl.build_error;
+  rt::Device dev;
+  std::mt19937_64 rng(43);
+  std::vector<float> x = inputs(rng);
+  std::vector<int32_t> n(x.size());
+  for (auto& v : n) v = int32_t(rng());
+  rt::Buffer bx = rt::Buffer::from(dev, x), bn = rt::Buffer::from(dev, n), br(dev, x.size() * 4);
+  std::string skipped;
+  for (const char* k : {"l_0", "l_1"}) {
+    // Each kernel alone, so that one the back end cannot compile yet skips only itself.
+    std::string only = std::string("#define F(n) n\n") + body;
+    only.replace(only.find(k == std::string("l_0") ? "kernel void l_1" : "kernel void l_0"), 6,
+                 "static");  // the other one: a static function, not emitted
+    cc::Result device = cc::compile(only);
+    if (!device.ok && device.diagnostics.find("cannot compile") != std::string::npos) {
+      skipped += std::string(k) + ": " + device.diagnostics;
+      continue;
+    }
+    ASSERT_TRUE(device.ok) << device.diagnostics;
+    rt::Program program = rt::Program::from_elf_bytes(device.elf, k);
+    std::vector<uint32_t> want(x.size());
+    pocl.run(k, x.size(), {Pocl::in(x), Pocl::in(n), Pocl::out(want)});
+    rt::launch(dev, program, k, {uint32_t(x.size())}, {64}, bx, bn, br);
+    std::vector<uint32_t> got = br.download<uint32_t>();
+    size_t wrong = 0;
+    for (size_t i = 0; i < x.size(); ++i) wrong += !same(got[i], want[i]);
+    EXPECT_EQ(wrong, 0u) << k;
+  }
+  if (!skipped.empty()) GTEST_SKIP() << "the back end lacks a 64-bit operation: " << skipped;
+}
+
 }  // namespace
 }  // namespace ventus::libtest
