@@ -7,7 +7,7 @@ the symbols of the linked library bitcode, and prints, per builtin name, how man
 its overloads are defined. double and half arithmetic variants are left out (the device
 has neither); so are the families other parts of the compiler provide (work-item
 functions, barriers and fences, printf) and those the device lacks (images, pipes,
-subgroups, work-group collectives, async copies).
+subgroups, work-group collectives).
 
   scripts/builtin_coverage.py build/src/compiler/ventus_builtins.bc [--missing]
 """
@@ -30,7 +30,7 @@ EXTENSIONS = ("-cl-ext=-all,+cl_khr_global_int32_base_atomics,"
 
 NOT_OURS = re.compile(
     r"^(get_\w+|barrier|work_group_barrier|mem_fence|read_mem_fence|write_mem_fence|"
-    r"atomic_work_item_fence|printf|async_work_group\w*|wait_group_events|prefetch|"
+    r"atomic_work_item_fence|printf|"
     r"\w*image\w*|sub_group\w*|work_group_\w+|\w*pipe\w*|enqueue_\w+|\w*ndrange\w*|"
     r"\w*_event|is_valid_\w+|capture_event_profiling_info|to_global|to_local|"
     r"to_private|get_fence|intel_\w+|dot_\w+|bit_reverse|bitfield_\w+)$")

@@ -16,3 +16,13 @@ target_link_libraries(test_compiler_library_families PRIVATE OpenCL::OpenCL GTes
 target_compile_definitions(test_compiler_library_families PRIVATE
                            VENTUS_COMPILER_LIB_DIR="${CMAKE_SOURCE_DIR}/src/compiler/lib")
 gtest_discover_tests(test_compiler_library_families DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300)
+
+# The library through `ventus cc` on the simulated device, bit-exact against pocl.
+if(TARGET ventus_compiler AND TARGET ventus_driver)
+  add_executable(test_compiler_library_device library_device_test.cpp)
+  target_link_libraries(test_compiler_library_device PRIVATE ventus_compiler ventus_driver
+                        OpenCL::OpenCL GTest::gtest_main)
+  target_compile_definitions(test_compiler_library_device PRIVATE
+                             VENTUS_COMPILER_LIB_DIR="${CMAKE_SOURCE_DIR}/src/compiler/lib")
+  gtest_discover_tests(test_compiler_library_device DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300)
+endif()

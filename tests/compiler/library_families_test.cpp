@@ -430,7 +430,7 @@ uint16_t half_ref(float f, int mode) {
 
 std::string families_source() {
   std::string s = library_source({"integer.cl", "relational.cl", "convert.cl", "common.cl",
-                                  "vload.cl", "shuffle.cl", "atomic.cl"});
+                                  "vload.cl", "shuffle.cl", "atomic.cl", "async.cl"});
   for (const IntType& t : kInts) {
     for (int n : int_widths(t)) s += int_kernel(t, n);
     if (selection_type(t)) {
@@ -525,6 +525,24 @@ kernel void ka(global int* g, global uint* u, global int* out) {
   VT_CL(atomic_add)(&cnt, 1);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) VT_CL(atomic_add)(&g[8], cnt);
+}
+// async copies: global -> local (contiguous and strided), local -> global (strided).
+kernel void kas(global const int* src, global int* dst, global const float4* fsrc,
+                global float4* fdst) {
+  local int tile[256];
+  local float4 ft[64];
+  size_t g = get_group_id(0), l = get_local_id(0);
+  VT_CL(prefetch)(src + g * 256, 256);
+  event_t e = VT_CL(async_work_group_copy)(tile, src + g * 256, 256, 0);
+  event_t e2 = VT_CL(async_work_group_strided_copy)(ft, fsrc + g, 64, 3, 0);
+  VT_CL(wait_group_events)(1, &e);
+  VT_CL(wait_group_events)(1, &e2);
+  for (int k = 0; k < 4; ++k) tile[l * 4 + k] += (int)l;
+  ft[l] *= 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e3 = VT_CL(async_work_group_strided_copy)(dst + g * 512, tile, 256, 2, 0);
+  event_t e4 = VT_CL(async_work_group_copy)(fdst + g * 64, ft, 64, e3);
+  VT_CL(wait_group_events)(1, &e4);
 }
 // common and geometric functions.
 kernel void kg(global const float* x, global const float* y, global const float* z,
@@ -976,6 +994,26 @@ TEST_F(FamiliesTest, Atomics) {
     }
   }
   EXPECT_EQ(zeros, 1);
+}
+
+TEST_F(FamiliesTest, AsyncCopies) {
+  const size_t groups = 4;
+  std::vector<int32_t> src(groups * 256), dst(groups * 512, -7);
+  std::vector<float> fsrc((groups + 3 * 64) * 4), fdst(groups * 64 * 4);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = int32_t(i * 2654435761u);
+  for (size_t i = 0; i < fsrc.size(); ++i) fsrc[i] = float(i) * 0.5f;
+  pocl_->run("kas", groups * 64, {Pocl::in(src), Pocl::out(dst), Pocl::in(fsrc), Pocl::out(fdst)});
+  size_t bad = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    for (size_t i = 0; i < 256; ++i) {
+      bad += dst[g * 512 + 2 * i] != src[g * 256 + i] + int32_t(i / 4);
+      bad += dst[g * 512 + 2 * i + 1] != -7;  // the stride's gaps stay untouched
+    }
+    for (size_t i = 0; i < 64; ++i)
+      for (int c = 0; c < 4; ++c)
+        bad += fdst[(g * 64 + i) * 4 + c] != 2 * fsrc[(g + 3 * i) * 4 + c];
+  }
+  EXPECT_EQ(bad, 0u);
 }
 
 TEST_F(FamiliesTest, CommonAndGeometric) {

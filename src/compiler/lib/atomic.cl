@@ -13,10 +13,6 @@
 // the device orders like the others.
 #include "core/base.h"
 
-#ifndef VT_POCL_TEST
-#define VT_GENERIC __attribute__((address_space(4)))
-#endif
-
 // min/max need the signed or unsigned builtin.
 #define VT_SYNC_MIN_int __sync_fetch_and_min
 #define VT_SYNC_MAX_int __sync_fetch_and_max

@@ -5,7 +5,8 @@
 //    NaN into 0 and clamps. Without _sat an out-of-range value is undefined (OpenCL).
 //  - integer -> float: the device converts 32-bit values to nearest-even; the directed
 //    modes step the result by one ulp when it went the wrong way (8/16-bit values are
-//    exact in float).
+//    exact in float). 64-bit values are rounded from their bits in every mode (the
+//    device has no 64-bit conversions), and so are floats converted to 64 bits.
 //  - float -> float: the identity.
 // as_<type> reinterpretations are clang's own operators.
 #include "core/fp_basic.h"
@@ -27,8 +28,8 @@
 #define VT_F2I_ushort(r) ((ushort)(int)(r))
 #define VT_F2I_int(r) ((int)(r))
 #define VT_F2I_uint(r) ((uint)(r))
-#define VT_F2I_long(r) ((long)(r))
-#define VT_F2I_ulong(r) ((ulong)(r))
+#define VT_F2I_long(r) vt_float_to_long(r)
+#define VT_F2I_ulong(r) vt_float_to_ulong(r)
 
 // D's range as floats: the minimum and the maximum + 1 (both powers of two or 0, exact).
 #define VT_FMIN_char -128.0f
@@ -132,27 +133,51 @@ VT_CORE float vt_uint_to_float(uint x, int dir) {
   }
   return vt_fix_rounding(f, cmp, 0, dir);
 }
+// 64-bit integers <-> float by bits: the device converts only 32-bit integers.
+// |x| as a float in a rounding mode (dir: 2 nearest even, 0 toward zero, 1 up, -1 down),
+// with the sign `neg`: the top 24 bits of the magnitude, rounded with the rest.
+VT_CORE float vt_u64_to_float(ulong u, int neg, int dir) {
+  uint sign = neg ? 0x80000000u : 0u;
+  if (u < 0x1000000ul) return as_float(sign | as_uint((float)(uint)u));  // exact
+  uint hi = (uint)(u >> 32);
+  int e = 63 - (int)(hi ? vt_clz32(hi) : 32 + vt_clz32((uint)u));  // leading bit, >= 24
+  int sh = e - 23;
+  ulong m = u >> sh;  // 24 bits
+  ulong rem = u & ((1ul << sh) - 1ul), halfway = 1ul << (sh - 1);
+  int up;
+  if (dir == 2)
+    up = rem > halfway || (rem == halfway && (m & 1ul));
+  else if (dir == 0)
+    up = 0;
+  else
+    up = rem != 0 && ((dir > 0) != (neg != 0));
+  // (e + 126) << 23 plus the significand with its leading bit: the exponent field e + 127;
+  // a carry out of the significand moves into the exponent.
+  uint bits = ((uint)(e + 126) << 23) + (uint)m + (uint)up;
+  return as_float(sign | bits);
+}
 VT_CORE float vt_long_to_float(long x, int dir) {
-  float f = (float)x;
-  int cmp;
-  if (f >= 0x1p63f) {
-    cmp = 1;
-  } else {
-    long g = (long)f;
-    cmp = g > x ? 1 : g < x ? -1 : 0;
-  }
-  return vt_fix_rounding(f, cmp, x < 0, dir);
+  int neg = x < 0;
+  ulong u = neg ? 0ul - (ulong)x : (ulong)x;
+  return vt_u64_to_float(u, neg, dir);
 }
 VT_CORE float vt_ulong_to_float(ulong x, int dir) {
-  float f = (float)x;
-  int cmp;
-  if (f >= 0x1p64f) {
-    cmp = 1;
-  } else {
-    ulong g = (ulong)f;
-    cmp = g > x ? 1 : g < x ? -1 : 0;
-  }
-  return vt_fix_rounding(f, cmp, 0, dir);
+  return vt_u64_to_float(x, 0, dir);
+}
+// An integral float with |r| < 2^64 -> its magnitude as a ulong.
+VT_CORE ulong vt_float_magnitude_u64(float r) {
+  uint b = as_uint(r) & 0x7fffffffu;
+  if (b < 0x3f800000u) return 0ul;  // |r| < 1: r is 0
+  int e = (int)(b >> 23) - 127;
+  ulong m = (ulong)((b & 0x007fffffu) | 0x00800000u);
+  return e >= 23 ? m << (e - 23) : m >> (23 - e);
+}
+VT_CORE long vt_float_to_long(float r) {
+  ulong m = vt_float_magnitude_u64(r);
+  return (long)(r < 0.0f ? 0ul - m : m);
+}
+VT_CORE ulong vt_float_to_ulong(float r) {
+  return vt_float_magnitude_u64(r);
 }
 #define VT_DIR_ 2  // nearest even: the device's conversion as it is
 #define VT_DIR__rte 2
@@ -166,8 +191,8 @@ VT_CORE float vt_ulong_to_float(ulong x, int dir) {
 #define VT_I2F_ushort(x, dir) ((float)(int)(x))
 #define VT_I2F_int(x, dir) ((dir) == 2 ? (float)(x) : vt_int_to_float(x, dir))
 #define VT_I2F_uint(x, dir) ((dir) == 2 ? (float)(x) : vt_uint_to_float(x, dir))
-#define VT_I2F_long(x, dir) ((dir) == 2 ? (float)(x) : vt_long_to_float(x, dir))
-#define VT_I2F_ulong(x, dir) ((dir) == 2 ? (float)(x) : vt_ulong_to_float(x, dir))
+#define VT_I2F_long(x, dir) vt_long_to_float(x, dir)
+#define VT_I2F_ulong(x, dir) vt_ulong_to_float(x, dir)
 
 #define VT_CVT_I2F(S, R)                      \
   VT_OVL float VT_CL(convert_float##R)(S x) { \

@@ -33,63 +33,65 @@ VT_CORE long vt_mulh64(long a, long b) {
 }
 
 // ---- functions common to every type: T, its unsigned type UT, its width ----
-#define VT_INT_COMMON(T, UT, BITS, CLZ, CTZ, POP)                        \
-  VT_OVL UT VT_CL(abs)(T x) {                                            \
-    return x < (T)0 ? (UT)((UT)0 - (UT)x) : (UT)x;                       \
-  }                                                                      \
-  VT_OVL UT VT_CL(abs_diff)(T x, T y) {                                  \
-    return x > y ? (UT)((UT)x - (UT)y) : (UT)((UT)y - (UT)x);            \
-  }                                                                      \
-  VT_OVL T VT_CL(hadd)(T x, T y) {                                       \
-    return (T)((x >> 1) + (y >> 1) + (x & y & (T)1));                    \
-  }                                                                      \
-  VT_OVL T VT_CL(rhadd)(T x, T y) {                                      \
-    return (T)((x >> 1) + (y >> 1) + ((x | y) & (T)1));                  \
-  }                                                                      \
-  VT_OVL T VT_CL(max)(T x, T y) {                                        \
-    return x > y ? x : y;                                                \
-  }                                                                      \
-  VT_OVL T VT_CL(min)(T x, T y) {                                        \
-    return x < y ? x : y;                                                \
-  }                                                                      \
-  VT_OVL T VT_CL(clamp)(T x, T lo, T hi) {                               \
-    return VT_CL(min)(VT_CL(max)(x, lo), hi);                            \
-  }                                                                      \
-  VT_OVL T VT_CL(clz)(T x) {                                             \
-    return (T)CLZ;                                                       \
-  }                                                                      \
-  VT_OVL T VT_CL(ctz)(T x) {                                             \
-    return (T)CTZ;                                                       \
-  }                                                                      \
-  VT_OVL T VT_CL(popcount)(T x) {                                        \
-    return (T)POP;                                                       \
-  }                                                                      \
-  VT_OVL T VT_CL(rotate)(T v, T i) {                                     \
-    UT u = (UT)v;                                                        \
-    uint n = (uint)i & (BITS - 1);                                       \
-    return (T)(UT)((UT)(u << n) | (UT)(u >> ((BITS - n) & (BITS - 1)))); \
-  }                                                                      \
-  VT_OVL T VT_CL(mad_hi)(T a, T b, T c) {                                \
-    return (T)(VT_CL(mul_hi)(a, b) + c);                                 \
-  }                                                                      \
-  VT_V1(UT, T, VT_CL(abs))                                               \
-  VT_V2(UT, T, T, VT_CL(abs_diff))                                       \
-  VT_V2(T, T, T, VT_CL(add_sat))                                         \
-  VT_V2(T, T, T, VT_CL(sub_sat))                                         \
-  VT_V2(T, T, T, VT_CL(hadd))                                            \
-  VT_V2(T, T, T, VT_CL(rhadd))                                           \
-  VT_V2(T, T, T, VT_CL(max))                                             \
-  VT_V2S(T, T, T, VT_CL(max))                                            \
-  VT_V2(T, T, T, VT_CL(min))                                             \
-  VT_V2S(T, T, T, VT_CL(min))                                            \
-  VT_V3(T, T, T, T, VT_CL(clamp))                                        \
-  VT_V3SS(T, T, T, T, VT_CL(clamp))                                      \
-  VT_V1(T, T, VT_CL(clz))                                                \
-  VT_V1(T, T, VT_CL(ctz))                                                \
-  VT_V1(T, T, VT_CL(popcount))                                           \
-  VT_V2(T, T, T, VT_CL(rotate))                                          \
-  VT_V2(T, T, T, VT_CL(mul_hi))                                          \
-  VT_V3(T, T, T, T, VT_CL(mad_hi))                                       \
+#define VT_INT_COMMON(T, UT, BITS, CLZ, CTZ, POP)                     \
+  VT_OVL UT VT_CL(abs)(T x) {                                         \
+    return x < (T)0 ? (UT)((UT)0 - (UT)x) : (UT)x;                    \
+  }                                                                   \
+  VT_OVL UT VT_CL(abs_diff)(T x, T y) {                               \
+    return x > y ? (UT)((UT)x - (UT)y) : (UT)((UT)y - (UT)x);         \
+  }                                                                   \
+  VT_OVL T VT_CL(hadd)(T x, T y) {                                    \
+    return (T)((x >> 1) + (y >> 1) + (x & y & (T)1));                 \
+  }                                                                   \
+  VT_OVL T VT_CL(rhadd)(T x, T y) {                                   \
+    return (T)((x >> 1) + (y >> 1) + ((x | y) & (T)1));               \
+  }                                                                   \
+  VT_OVL T VT_CL(max)(T x, T y) {                                     \
+    return x > y ? x : y;                                             \
+  }                                                                   \
+  VT_OVL T VT_CL(min)(T x, T y) {                                     \
+    return x < y ? x : y;                                             \
+  }                                                                   \
+  VT_OVL T VT_CL(clamp)(T x, T lo, T hi) {                            \
+    return VT_CL(min)(VT_CL(max)(x, lo), hi);                         \
+  }                                                                   \
+  VT_OVL T VT_CL(clz)(T x) {                                          \
+    return (T)CLZ;                                                    \
+  }                                                                   \
+  VT_OVL T VT_CL(ctz)(T x) {                                          \
+    return (T)CTZ;                                                    \
+  }                                                                   \
+  VT_OVL T VT_CL(popcount)(T x) {                                     \
+    return (T)POP;                                                    \
+  }                                                                   \
+  VT_OVL T VT_CL(rotate)(T v, T i) {                                  \
+    UT u = (UT)v;                                                     \
+    uint n = (uint)i & (BITS - 1);                                    \
+    /* (u >> 1) >> (BITS - 1 - n): no shift by BITS for n = 0, and no \
+       funnel-shift idiom for LLVM to form (the device has none) */   \
+    return (T)(UT)((UT)(u << n) | (UT)((u >> 1) >> (BITS - 1 - n)));  \
+  }                                                                   \
+  VT_OVL T VT_CL(mad_hi)(T a, T b, T c) {                             \
+    return (T)(VT_CL(mul_hi)(a, b) + c);                              \
+  }                                                                   \
+  VT_V1(UT, T, VT_CL(abs))                                            \
+  VT_V2(UT, T, T, VT_CL(abs_diff))                                    \
+  VT_V2(T, T, T, VT_CL(add_sat))                                      \
+  VT_V2(T, T, T, VT_CL(sub_sat))                                      \
+  VT_V2(T, T, T, VT_CL(hadd))                                         \
+  VT_V2(T, T, T, VT_CL(rhadd))                                        \
+  VT_V2(T, T, T, VT_CL(max))                                          \
+  VT_V2S(T, T, T, VT_CL(max))                                         \
+  VT_V2(T, T, T, VT_CL(min))                                          \
+  VT_V2S(T, T, T, VT_CL(min))                                         \
+  VT_V3(T, T, T, T, VT_CL(clamp))                                     \
+  VT_V3SS(T, T, T, T, VT_CL(clamp))                                   \
+  VT_V1(T, T, VT_CL(clz))                                             \
+  VT_V1(T, T, VT_CL(ctz))                                             \
+  VT_V1(T, T, VT_CL(popcount))                                        \
+  VT_V2(T, T, T, VT_CL(rotate))                                       \
+  VT_V2(T, T, T, VT_CL(mul_hi))                                       \
+  VT_V3(T, T, T, T, VT_CL(mad_hi))                                    \
   VT_V3(T, T, T, T, VT_CL(mad_sat))
 
 // ---- 8- and 16-bit: exact in int (uint for the unsigned products) ----

@@ -5,12 +5,6 @@
 // half values are stored as 16-bit patterns (the device has no fp16 arithmetic).
 #include "core/base.h"
 
-// The generic address space (OpenCL C 2.0 user code) by its SPIR number: the mangled
-// names are those of clang's __generic declarations.
-#ifndef VT_POCL_TEST
-#define VT_GENERIC __attribute__((address_space(4)))
-#endif
-
 // ---- vloadn / vstoren ----
 #define VT_VLOAD_AS(T, AS)                                    \
   VT_OVL T##2 VT_CL(vload2)(size_t i, const AS T* p) {        \

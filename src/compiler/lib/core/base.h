@@ -40,6 +40,13 @@
 // cores a translation unit does not use); LLVM's inliner decides which calls to inline.
 #define VT_CORE static inline
 
+// The generic address space (OpenCL C 2.0 user code passes generic pointers) by its SPIR
+// number: definitions with it get the mangled names of clang's __generic declarations.
+// Not on pocl, whose target numbers address spaces differently.
+#ifndef VT_POCL_TEST
+#define VT_GENERIC __attribute__((address_space(4)))
+#endif
+
 #define VT_INF as_float(0x7f800000u)
 #define VT_NAN as_float(0x7fc00000u)
 #define VT_FLT_MAX 0x1.fffffep127f

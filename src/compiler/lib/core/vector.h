@@ -203,11 +203,20 @@
     return r;                          \
   }                                    \
   VT_FOR_WIDTHS(VT_VP1_AS_N, RT, T, PT, NAME, AS)
-// All widths and the three address spaces, given the scalar private form.
+// All widths and the address spaces (generic too, outside pocl), given the scalar
+// private form.
+#ifdef VT_GENERIC
+#define VT_VP1_GENERIC(RT, T, PT, NAME) VT_VP1_AS(RT, T, PT, NAME, VT_GENERIC)
+#define VT_VP2_GENERIC(RT, T, PT, NAME) VT_VP2_AS(RT, T, PT, NAME, VT_GENERIC)
+#else
+#define VT_VP1_GENERIC(RT, T, PT, NAME)
+#define VT_VP2_GENERIC(RT, T, PT, NAME)
+#endif
 #define VT_VP1(RT, T, PT, NAME)        \
   VT_VP1_PRIVATE(RT, T, PT, NAME)      \
   VT_VP1_AS(RT, T, PT, NAME, __global) \
-  VT_VP1_AS(RT, T, PT, NAME, __local)
+  VT_VP1_AS(RT, T, PT, NAME, __local)  \
+  VT_VP1_GENERIC(RT, T, PT, NAME)
 
 // RT NAME(T x, T y, AS PT* p) (remquo).
 #define VT_VP2_PRIVATE(RT, T, PT, NAME)                                                  \
@@ -259,4 +268,5 @@
 #define VT_VP2(RT, T, PT, NAME)        \
   VT_VP2_PRIVATE(RT, T, PT, NAME)      \
   VT_VP2_AS(RT, T, PT, NAME, __global) \
-  VT_VP2_AS(RT, T, PT, NAME, __local)
+  VT_VP2_AS(RT, T, PT, NAME, __local)  \
+  VT_VP2_GENERIC(RT, T, PT, NAME)
