@@ -216,6 +216,8 @@ void lower_int64_division(llvm::Module& module) {
 
 // Collects LLVM's own diagnostics (linker, bitcode reader) as text.
 void llvm_diagnostic(const llvm::DiagnosticInfo& info, void* context) {
+  // Optimization remarks (why a loop was not vectorized) are not for the user here.
+  if (info.getSeverity() == llvm::DS_Remark) return;
   auto& text = *static_cast<std::string*>(context);
   llvm::raw_string_ostream out(text);
   llvm::DiagnosticPrinterRawOStream printer(out);
@@ -317,7 +319,12 @@ void optimize(llvm::Module& module, int opt_level) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder;
+  // No loop or SLP vectorization: the device runs work-items on vector lanes, and LLVM
+  // vector types only become groups of registers; unrolling remains.
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = false;
+  tuning.SLPVectorization = false;
+  llvm::PassBuilder builder(nullptr, tuning);
   // The device has no C library: no call is a known library function, so LLVM neither
   // rewrites calls (printf -> puts) nor turns loops into memset/memcpy calls.
   llvm::TargetLibraryInfoImpl library_info{llvm::Triple(module.getTargetTriple())};
