@@ -7,11 +7,11 @@
 // of uniform operands runs on scalar registers once per warp (a call's arguments and
 // result live in vector registers), and constant operands fold into the code.
 //
-// They must not contain a 64-bit `/` or `%`, or a long<->float cast, themselves (that would be a call to
-// themselves after the rewrite, and the back end cannot compile it in the library): the
-// general case is restoring shift-subtract on ulong (adds, shifts and compares of
-// register pairs, which the back end has), the case where both operands fit in 32 bits
-// uses the device's 32-bit divu/remu.
+// They must not contain a 64-bit `/` or `%` or a long<->float cast themselves (that
+// would be a call to themselves after the rewrite): the division's general case is
+// restoring shift-subtract on ulong (adds, shifts and compares of register pairs, which
+// the back end has), the case where both operands fit in 32 bits uses the device's
+// 32-bit divu/remu.
 //
 // Edge cases follow RISC-V's M extension (what a 64-bit divu/div would give): x / 0 is
 // all ones (-1 for signed), x % 0 is x, LONG_MIN / -1 is LONG_MIN and LONG_MIN % -1 is 0.
