@@ -183,35 +183,89 @@ llvm::Value* lower_int64_division_element(llvm::IRBuilder<>& b, llvm::Module& mo
   return call;
 }
 
-void lower_int64_division(llvm::Module& module) {
+// Conversions between i64 and float: the device converts 32-bit words only, so
+// sitofp/uitofp i64 -> float and fptosi/fptoui float -> i64 become calls to the
+// library's __vt_i64_to_f32, __vt_u64_to_f32 (nearest even), __vt_f32_to_i64 and
+// __vt_f32_to_u64 (toward zero, RISC-V's fcvt.l.s/fcvt.lu.s results out of range).
+llvm::Value* lower_int64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& module,
+                                            llvm::Instruction::CastOps op, llvm::Value* x) {
+  using CO = llvm::Instruction::CastOps;
+  const char* name = op == CO::SIToFP   ? "__vt_i64_to_f32"
+                     : op == CO::UIToFP ? "__vt_u64_to_f32"
+                     : op == CO::FPToSI ? "__vt_f32_to_i64"
+                                        : "__vt_f32_to_u64";
+  const bool to_float = op == CO::SIToFP || op == CO::UIToFP;
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* f32 = b.getFloatTy();
+  llvm::FunctionCallee callee = module.getOrInsertFunction(
+      name, llvm::FunctionType::get(to_float ? f32 : i64, {to_float ? i64 : f32}, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  llvm::CallInst* call = b.CreateCall(callee, {x});
+  call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return call;
+}
+
+// The i64 conversions lower_int64_operations replaces (float only: the device has no
+// double, and half converts through float in clang's IR).
+bool is_int64_float_conversion(const llvm::CastInst& cast) {
+  using CO = llvm::Instruction::CastOps;
+  switch (cast.getOpcode()) {
+    case CO::SIToFP:
+    case CO::UIToFP:
+      return cast.getSrcTy()->getScalarType()->isIntegerTy(64) &&
+             cast.getDestTy()->getScalarType()->isFloatTy();
+    case CO::FPToSI:
+    case CO::FPToUI:
+      return cast.getSrcTy()->getScalarType()->isFloatTy() &&
+             cast.getDestTy()->getScalarType()->isIntegerTy(64);
+    default: return false;
+  }
+}
+
+// Replaces the module's 64-bit divisions and long<->float conversions by library calls
+// (or shifts); returns whether it changed anything. Runs before the library is linked,
+// and again after it for the library's own casts (convert.cl's convert_long(float), ...),
+// whose functions then need a second link.
+bool lower_int64_operations(llvm::Module& module) {
   using BO = llvm::Instruction::BinaryOps;
-  std::vector<llvm::BinaryOperator*> work;
+  std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : module)
-    for (llvm::Instruction& inst : llvm::instructions(f))
-      if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+    for (llvm::Instruction& inst : llvm::instructions(f)) {
+      if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
         if ((op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
              op->getOpcode() == BO::URem || op->getOpcode() == BO::SRem) &&
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
-  for (llvm::BinaryOperator* op : work) {
+      } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
+        if (is_int64_float_conversion(*cast)) work.push_back(cast);
+      }
+    }
+  for (llvm::Instruction* op : work) {
     llvm::IRBuilder<> b(op);  // inserts before it, with its line
+    auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
+      if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op))
+        return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
+      return lower_int64_division_element(
+          b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
+    };
+    const bool binary = llvm::isa<llvm::BinaryOperator>(op);
     llvm::Value* result;
     if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(op->getType())) {
       result = llvm::PoisonValue::get(vector);
       for (unsigned i = 0; i < vector->getNumElements(); ++i) {
-        llvm::Value* element = lower_int64_division_element(
-            b, module, op->getOpcode(), b.CreateExtractElement(op->getOperand(0), i),
-            b.CreateExtractElement(op->getOperand(1), i));
-        result = b.CreateInsertElement(result, element, i);
+        llvm::Value* x = b.CreateExtractElement(op->getOperand(0), i);
+        llvm::Value* y = binary ? b.CreateExtractElement(op->getOperand(1), i) : nullptr;
+        result = b.CreateInsertElement(result, element(x, y), i);
       }
     } else {
-      result = lower_int64_division_element(b, module, op->getOpcode(), op->getOperand(0),
-                                            op->getOperand(1));
+      result = element(op->getOperand(0), binary ? op->getOperand(1) : nullptr);
     }
     if (llvm::isa<llvm::Instruction>(result) && result != op->getOperand(0)) result->takeName(op);
     op->replaceAllUsesWith(result);
     op->eraseFromParent();
   }
+  return !work.empty();
 }
 
 // Collects LLVM's own diagnostics (linker, bitcode reader) as text.
@@ -450,8 +504,12 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
   module->setTargetTriple(kTriple);
   {
     CollectLlvmDiagnostics collect(context, diagnostics);
-    lower_int64_division(*module);
+    lower_int64_operations(*module);
     if (!link_builtins(*module, diagnostics)) return nullptr;
+    // The library's own code may convert between long and float (convert.cl): lowered
+    // now, its calls need the int64.cl functions, which a second link pulls in (it adds
+    // only what is still undefined). Those functions contain neither.
+    if (lower_int64_operations(*module) && !link_builtins(*module, diagnostics)) return nullptr;
     internalize(*module);
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);

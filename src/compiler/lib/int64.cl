@@ -1,15 +1,17 @@
-// 64-bit integer division and remainder. The device has 32-bit div/rem only; the front
-// end (frontend.cpp, lower_int64_division) replaces every i64 udiv/sdiv/urem/srem of a
-// program by a call to one of these functions before the library is linked, so that
-// LinkOnlyNeeded pulls them in. They are always_inline (at -O0 too): inlined, a division
+// 64-bit integer division and remainder, and conversions between 64-bit integers and
+// float. The device has 32-bit div/rem and int<->float conversions only; the front end
+// (frontend.cpp, lower_int64_operations) replaces every i64 udiv/sdiv/urem/srem and every
+// sitofp/uitofp i64 -> float and fptosi/fptoui float -> i64 by a call to one of these
+// functions before the library is linked (and again after, for the library's own casts),
+// so that LinkOnlyNeeded pulls them in. They are always_inline (at -O0 too): inlined, a division
 // of uniform operands runs on scalar registers once per warp (a call's arguments and
 // result live in vector registers), and constant operands fold into the code.
 //
-// They must not contain a 64-bit `/` or `%` themselves (that would be a call to
-// themselves after the rewrite, and the back end cannot compile it in the library): the
-// general case is restoring shift-subtract on ulong (adds, shifts and compares of
-// register pairs, which the back end has), the case where both operands fit in 32 bits
-// uses the device's 32-bit divu/remu.
+// They must not contain a 64-bit `/` or `%` or a long<->float cast themselves (that
+// would be a call to themselves after the rewrite): the division's general case is
+// restoring shift-subtract on ulong (adds, shifts and compares of register pairs, which
+// the back end has), the case where both operands fit in 32 bits uses the device's
+// 32-bit divu/remu.
 //
 // Edge cases follow RISC-V's M extension (what a 64-bit divu/div would give): x / 0 is
 // all ones (-1 for signed), x % 0 is x, LONG_MIN / -1 is LONG_MIN and LONG_MIN % -1 is 0.
@@ -84,4 +86,58 @@ __attribute__((always_inline)) long __vt_srem64(long a, long b) {
   ulong r;
   vt_udivrem64(ua, ub, &r);
   return (long)(a < 0 ? 0 - r : r);
+}
+
+// ---- Conversions between 64-bit integers and float ----
+
+// x -> float, rounded to nearest even like the device's fcvt.s.wu. x >= 2^32: shift x up
+// so that its leading one is bit 63; the high word then holds the 24 bits the float
+// keeps and the 8 below them, and a nonzero low word only matters as a sticky bit
+// (OR-ed into bit 0, below the rounding position). One hardware conversion of that word
+// rounds once (correctly, ties to even); the power-of-two scale 2^(32 - lz) is exact.
+static inline __attribute__((always_inline)) float vt_u64_to_f32(ulong x) {
+  uint hi = (uint)(x >> 32), lo = (uint)x;
+  if (hi == 0) return (float)lo;
+  uint lz = vt_clz32(hi);  // 0..31
+  // (lo >> 1) >> (31 - lz) is lo >> (32 - lz), also 0 for lz = 0 (a shift by 32 is not).
+  uint top = (hi << lz) | ((lo >> 1) >> (31 - lz));
+  uint sticky = (lo << lz) != 0 ? 1u : 0u;
+  return (float)(top | sticky) * as_float((127u + 32u - lz) << 23);
+}
+
+__attribute__((always_inline)) float __vt_u64_to_f32(ulong x) {
+  return vt_u64_to_f32(x);
+}
+
+// Sign and magnitude (|LONG_MIN| = 2^63 is exact as ulong); nearest even is symmetric.
+// Values that fit in 32 bits take the device's fcvt.s.w directly.
+__attribute__((always_inline)) float __vt_i64_to_f32(long x) {
+  if (x == (long)(int)x) return (float)(int)x;
+  if (x < 0) return -vt_u64_to_f32(0 - (ulong)x);
+  return vt_u64_to_f32((ulong)x);
+}
+
+// float -> integer toward zero, with RISC-V's fcvt.l.s / fcvt.lu.s results out of range.
+// |f| < 2^31 (2^32 unsigned) uses the device's 32-bit conversion; from there up to the
+// limit f is an integer: its 24-bit significand shifted left by exponent - 150 (8..40).
+__attribute__((always_inline)) long __vt_f32_to_i64(float f) {
+  uint bits = as_uint(f);
+  uint e = (bits >> 23) & 0xffu;
+  if (e < 127u + 31u) return (long)(int)f;
+  // NaN and f >= 2^63: LONG_MAX; f <= -2^63: LONG_MIN (-2^63 itself is exact).
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return LONG_MAX;
+  if (e >= 127u + 63u) return (bits >> 31) ? LONG_MIN : LONG_MAX;
+  ulong magnitude = (ulong)((bits & 0x7fffffu) | 0x800000u) << (e - 150u);
+  return (bits >> 31) ? (long)(0 - magnitude) : (long)magnitude;
+}
+
+__attribute__((always_inline)) ulong __vt_f32_to_u64(float f) {
+  uint bits = as_uint(f);
+  uint e = (bits >> 23) & 0xffu;
+  // NaN and f >= 2^64: ULONG_MAX; negative (-0 and -0.5 included, which truncate to 0): 0.
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return ULONG_MAX;
+  if (bits >> 31) return 0;
+  if (e < 127u + 32u) return (ulong)(uint)f;
+  if (e >= 127u + 64u) return ULONG_MAX;
+  return (ulong)((bits & 0x7fffffu) | 0x800000u) << (e - 150u);
 }
