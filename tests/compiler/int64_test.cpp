@@ -587,7 +587,7 @@ __kernel void cvt(__global const long* a, __global const float* b, __global uint
   __global uint* o = out + 12 * g;
   long s = convert_long_sat(f);
   ulong u = convert_ulong_sat(f);
-  float2 v = convert_float2((long2)(x, -x));
+  float2 v = convert_float2((long2)(x, (long)(0UL - (ulong)x)));  // -x without signed overflow
   o[0] = (uint)s; o[1] = (uint)(s >> 32);
   o[2] = (uint)u; o[3] = (uint)(u >> 32);
   o[4] = as_uint(v.x); o[5] = as_uint(v.y);
