@@ -77,6 +77,22 @@ struct IntOp {
   bool shift;              // immediate forms take a 5-bit unsigned amount
 };
 
+// The integer operations the expansions below combine.
+const IntOp kAdd{"add", "addi", "vadd", true, true, false};
+const IntOp kSub{"sub", nullptr, "vsub", false, false, false};
+const IntOp kAnd{"and", "andi", "vand", true, true, false};
+const IntOp kOr{"or", "ori", "vor", true, true, false};
+const IntOp kXor{"xor", "xori", "vxor", true, true, false};
+const IntOp kSll{"sll", "slli", "vsll", true, false, true};
+const IntOp kSrl{"srl", "srli", "vsrl", true, false, true};
+const IntOp kSra{"sra", "srai", "vsra", true, false, true};
+const IntOp kMul{"mul", nullptr, "vmul", false, true, false};
+const IntOp kMulhu{"mulhu", nullptr, "vmulhu", false, true, false};
+const IntOp kSltu{"sltu", nullptr, "vmsltu", false, false, false};
+const IntOp kSlt{"slt", nullptr, "vmslt", false, false, false};
+
+Src imm_src(int64_t v) { return {true, v, kNoReg, RegClass::Scalar}; }
+
 class Selector {
  public:
   Selector(llvm::Function& f, const ModuleLayout& layout)
@@ -480,7 +496,7 @@ Selector::Address Selector::address_of(llvm::Value* pointer, unsigned, int64_t e
   if (fits(extra)) return {src(pointer), extra};
   Src base = src(pointer);
   uint32_t r = mf_.new_vreg(base.is_imm ? RegClass::Scalar : base.cls);
-  int_op({"add", "addi", "vadd", true, true, false}, r, base, {true, extra, kNoReg, RegClass::Scalar});
+  int_op(kAdd, r, base, {true, extra, kNoReg, RegClass::Scalar});
   return {{false, 0, r, mf_.class_of(r)}, 0};
 }
 
@@ -656,7 +672,7 @@ void Selector::select(llvm::Instruction& i) {
   if (llvm::isa<llvm::AllocaInst>(i)) {
     uint32_t r = result_regs(&i)[0];
     int64_t offset = static_cast<int64_t>(alloca_offsets_.at(llvm::cast<llvm::AllocaInst>(&i))) - mf_.private_frame;
-    int_op({"add", "addi", "vadd", true, true, false}, r, {false, 0, kTp, RegClass::Scalar}, {true, offset, kNoReg, RegClass::Scalar});
+    int_op(kAdd, r, {false, 0, kTp, RegClass::Scalar}, {true, offset, kNoReg, RegClass::Scalar});
     return;
   }
   if (auto* fneg = llvm::dyn_cast<llvm::UnaryOperator>(&i); fneg && fneg->getOpcode() == llvm::Instruction::FNeg) {
@@ -740,23 +756,23 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
     Src a = src(inst.getOperand(0), k), b = src(inst.getOperand(1), k);
     using BO = llvm::Instruction::BinaryOps;
     switch (inst.getOpcode()) {
-      case BO::Add: int_op({"add", "addi", "vadd", true, true, false}, d[k], a, b); break;
+      case BO::Add: int_op(kAdd, d[k], a, b); break;
       case BO::Sub:
         if (b.is_imm && fits_simm12(-b.imm) && mf_.class_of(d[k]) == RegClass::Scalar)
-          int_op({"add", "addi", "vadd", true, true, false}, d[k], a, {true, -b.imm, kNoReg, RegClass::Scalar});
+          int_op(kAdd, d[k], a, {true, -b.imm, kNoReg, RegClass::Scalar});
         else
-          int_op({"sub", nullptr, "vsub", false, false, false}, d[k], a, b);
+          int_op(kSub, d[k], a, b);
         break;
-      case BO::Mul: int_op({"mul", nullptr, "vmul", false, true, false}, d[k], a, b); break;
-      case BO::And: int_op({"and", "andi", "vand", true, true, false}, d[k], a, b); break;
-      case BO::Or: int_op({"or", "ori", "vor", true, true, false}, d[k], a, b); break;
-      case BO::Xor: int_op({"xor", "xori", "vxor", true, true, false}, d[k], a, b); break;
-      case BO::Shl: int_op({"sll", "slli", "vsll", true, false, true}, d[k], a, b); break;
+      case BO::Mul: int_op(kMul, d[k], a, b); break;
+      case BO::And: int_op(kAnd, d[k], a, b); break;
+      case BO::Or: int_op(kOr, d[k], a, b); break;
+      case BO::Xor: int_op(kXor, d[k], a, b); break;
+      case BO::Shl: int_op(kSll, d[k], a, b); break;
       case BO::LShr:
-        int_op({"srl", "srli", "vsrl", true, false, true}, d[k], extend(a, bits, false), b);
+        int_op(kSrl, d[k], extend(a, bits, false), b);
         break;
       case BO::AShr:
-        int_op({"sra", "srai", "vsra", true, false, true}, d[k], extend(a, bits, true), b);
+        int_op(kSra, d[k], extend(a, bits, true), b);
         break;
       case BO::UDiv:
         int_op({"divu", nullptr, "vdivu", false, false, false}, d[k], extend(a, bits, false), extend(b, bits, false));
@@ -778,7 +794,7 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
     }
     if (bits == 1 && (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub ||
                       inst.getOpcode() == llvm::Instruction::Mul || inst.getOpcode() == llvm::Instruction::Shl))
-      int_op({"and", "andi", "vand", true, true, false}, d[k], {false, 0, d[k], mf_.class_of(d[k])},
+      int_op(kAnd, d[k], {false, 0, d[k], mf_.class_of(d[k])},
              {true, 1, kNoReg, RegClass::Scalar});
   }
 }
@@ -791,21 +807,6 @@ Src Selector::op2(const IntOp& o, RegClass cls, Src a, Src b) {
   return {false, 0, r, cls};
 }
 
-namespace {
-const IntOp kAdd{"add", "addi", "vadd", true, true, false};
-const IntOp kSub{"sub", nullptr, "vsub", false, false, false};
-const IntOp kAnd{"and", "andi", "vand", true, true, false};
-const IntOp kOr{"or", "ori", "vor", true, true, false};
-const IntOp kXor{"xor", "xori", "vxor", true, true, false};
-const IntOp kSll{"sll", "slli", "vsll", true, false, true};
-const IntOp kSrl{"srl", "srli", "vsrl", true, false, true};
-const IntOp kSra{"sra", "srai", "vsra", true, false, true};
-const IntOp kMul{"mul", nullptr, "vmul", false, true, false};
-const IntOp kMulhu{"mulhu", nullptr, "vmulhu", false, true, false};
-const IntOp kSltu{"sltu", nullptr, "vmsltu", false, false, false};
-const IntOp kSlt{"slt", nullptr, "vmslt", false, false, false};
-Src imm_src(int64_t v) { return {true, v, kNoReg, RegClass::Scalar}; }
-}  // namespace
 
 void Selector::select_binary64(llvm::BinaryOperator& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
@@ -970,7 +971,7 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
         uint32_t x = scalar_reg(a);
         if (!(b.is_imm && b.imm == 0)) {
           uint32_t t = new_s();
-          int_op({"xor", "xori", "vxor", true, true, false}, t, {false, 0, x, RegClass::Scalar}, b);
+          int_op(kXor, t, {false, 0, x, RegClass::Scalar}, b);
           x = t;
         }
         emit(pred == P::ICMP_EQ ? "seqz" : "snez", {Operand::def_of(dst), Operand::use_of(x)});
@@ -1157,14 +1158,14 @@ void Selector::select_cast(llvm::CastInst& inst) {
     switch (inst.getOpcode()) {
       case CO::Trunc:
         if (to->isIntegerTy(1))
-          int_op({"and", "andi", "vand", true, true, false}, d[k], a, {true, 1, kNoReg, RegClass::Scalar});
+          int_op(kAnd, d[k], a, {true, 1, kNoReg, RegClass::Scalar});
         else
           move(d[k], a);
         break;
       case CO::ZExt: move(d[k], extend(a, int_bits(from), false)); break;
       case CO::SExt:
         if (from->isIntegerTy(1))
-          int_op({"sub", nullptr, "vsub", false, false, false}, d[k], {true, 0, kNoReg, RegClass::Scalar}, a);
+          int_op(kSub, d[k], {true, 0, kNoReg, RegClass::Scalar}, a);
         else
           move(d[k], extend(a, int_bits(from), true));
         break;
@@ -1197,8 +1198,6 @@ void Selector::repack(llvm::CastInst& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
   RegClass cls = mf_.class_of(d[0]);
   auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
-  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
-  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
   std::vector<Src> words;
   unsigned per_word = from_bits >= 32 ? 1 : 32 / from_bits;
   unsigned n_from = elements(inst.getSrcTy());
@@ -1209,9 +1208,9 @@ void Selector::repack(llvm::CastInst& inst) {
     }
     Src word = imm(0);
     for (unsigned k = 0; k < per_word && w * per_word + k < n_from; ++k) {
-      Src part = op2(band, cls, src(inst.getOperand(0), w * per_word + k), imm((int64_t{1} << from_bits) - 1));
-      if (k) part = op2(sll, cls, part, imm(k * from_bits));
-      word = k ? op2(bor, cls, word, part) : part;
+      Src part = op2(kAnd, cls, src(inst.getOperand(0), w * per_word + k), imm((int64_t{1} << from_bits) - 1));
+      if (k) part = op2(kSll, cls, part, imm(k * from_bits));
+      word = k ? op2(kOr, cls, word, part) : part;
     }
     words.push_back(word);
   }
@@ -1219,7 +1218,7 @@ void Selector::repack(llvm::CastInst& inst) {
   for (size_t k = 0; k < d.size(); ++k) {
     Src word = words.at(k / per_dest_word);
     unsigned shift = static_cast<unsigned>(k % per_dest_word) * to_bits;
-    move(d[k], shift ? op2(srl, cls, word, imm(shift)) : word);  // high bits: any-extended
+    move(d[k], shift ? op2(kSrl, cls, word, imm(shift)) : word);  // high bits: any-extended
   }
 }
 
@@ -1234,20 +1233,20 @@ void Selector::select_select(llvm::SelectInst& inst) {
       continue;
     }
     if (inst.getType()->getScalarType()->isIntegerTy(1) && (e.is_imm && e.imm == 0)) {  // c && t
-      int_op({"and", "andi", "vand", true, true, false}, d[k], c, t);
+      int_op(kAnd, d[k], c, t);
       continue;
     }
     if (inst.getType()->getScalarType()->isIntegerTy(1) && (t.is_imm && t.imm == 1)) {  // c || e
-      int_op({"or", "ori", "vor", true, true, false}, d[k], c, e);
+      int_op(kOr, d[k], c, e);
       continue;
     }
     if (mf_.class_of(d[k]) == RegClass::Scalar) {
       // d = e ^ ((t ^ e) & -c)
       uint32_t mask = new_s(), diff = new_s();
       emit("neg", {Operand::def_of(mask), Operand::use_of(c.reg)});
-      int_op({"xor", "xori", "vxor", true, true, false}, diff, t, e);
+      int_op(kXor, diff, t, e);
       emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
-      int_op({"xor", "xori", "vxor", true, true, false}, d[k], {false, 0, diff, RegClass::Scalar}, e);
+      int_op(kXor, d[k], {false, 0, diff, RegClass::Scalar}, e);
       continue;
     }
     uint32_t v0 = vreg_phys(0);
@@ -1337,7 +1336,7 @@ void Selector::select_gep(llvm::GetElementPtrInst& inst) {
                                       (!term.is_imm && term.cls == RegClass::Vector)
                                   ? RegClass::Vector
                                   : RegClass::Scalar);
-    int_op({"add", "addi", "vadd", true, true, false}, r, acc, term);
+    int_op(kAdd, r, acc, term);
     acc = {false, 0, r, mf_.class_of(r)};
     have_acc_reg = true;
   };
@@ -1360,9 +1359,9 @@ void Selector::select_gep(llvm::GetElementPtrInst& inst) {
       if ((scale & (scale - 1)) == 0) {
         int shift = 0;
         while ((int64_t{1} << shift) != scale) ++shift;
-        int_op({"sll", "slli", "vsll", true, false, true}, r, idx, {true, shift, kNoReg, RegClass::Scalar});
+        int_op(kSll, r, idx, {true, shift, kNoReg, RegClass::Scalar});
       } else {
-        int_op({"mul", nullptr, "vmul", false, true, false}, r, idx, {true, scale, kNoReg, RegClass::Scalar});
+        int_op(kMul, r, idx, {true, scale, kNoReg, RegClass::Scalar});
       }
       scaled = {false, 0, r, idx.cls};
     }
@@ -1370,7 +1369,7 @@ void Selector::select_gep(llvm::GetElementPtrInst& inst) {
   }
   constant = static_cast<int32_t>(constant);
   if (constant != 0 || !have_acc_reg) {
-    int_op({"add", "addi", "vadd", true, true, false}, d, acc, {true, constant, kNoReg, RegClass::Scalar});
+    int_op(kAdd, d, acc, {true, constant, kNoReg, RegClass::Scalar});
   } else {
     move(d, acc);
   }
@@ -1527,15 +1526,11 @@ void Selector::saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, S
     int_op(o, r, x, y);
     return Src{false, 0, r, cls};
   };
-  const IntOp add{"add", "addi", "vadd", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
-  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
-  const IntOp bxor{"xor", "xori", "vxor", true, true, false}, sra{"sra", "srai", "vsra", true, false, true};
-  const IntOp sltu{"sltu", nullptr, "vmsltu", false, false, false};
   bool is_signed = id == llvm::Intrinsic::sadd_sat || id == llvm::Intrinsic::ssub_sat;
   bool is_add = id == llvm::Intrinsic::uadd_sat || id == llvm::Intrinsic::sadd_sat;
   if (bits < 32) {
     Src x = extend(a, bits, is_signed), y = extend(b, bits, is_signed);
-    Src exact = op(is_add ? add : sub, x, y);
+    Src exact = op(is_add ? kAdd : kSub, x, y);
     int64_t lo = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
     int64_t hi = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
     uint32_t t = mf_.new_vreg(cls);
@@ -1543,25 +1538,25 @@ void Selector::saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, S
     minmax(llvm::Intrinsic::smin, dst, {false, 0, t, cls}, imm(hi));
     return;
   }
-  Src wrapped = op(is_add ? add : sub, a, b);
+  Src wrapped = op(is_add ? kAdd : kSub, a, b);
   if (!is_signed) {
     // Carry/borrow as 0/1, widened to a mask.
-    Src carry = is_add ? op(sltu, wrapped, a) : op(sltu, a, b);
-    Src mask = op(sub, imm(0), carry);
+    Src carry = is_add ? op(kSltu, wrapped, a) : op(kSltu, a, b);
+    Src mask = op(kSub, imm(0), carry);
     if (is_add) {
-      int_op(bor, dst, wrapped, mask);
+      int_op(kOr, dst, wrapped, mask);
     } else {
-      Src keep = op(bxor, mask, imm(-1));
-      int_op(band, dst, wrapped, keep);
+      Src keep = op(kXor, mask, imm(-1));
+      int_op(kAnd, dst, wrapped, keep);
     }
     return;
   }
-  Src overflow = is_add ? op(band, op(bxor, wrapped, a), op(bxor, wrapped, b))
-                        : op(band, op(bxor, a, b), op(bxor, a, wrapped));
-  Src mask = op(sra, overflow, imm(31));
-  Src limit = op(bxor, op(sra, a, imm(31)), imm(0x7fffffff));
+  Src overflow = is_add ? op(kAnd, op(kXor, wrapped, a), op(kXor, wrapped, b))
+                        : op(kAnd, op(kXor, a, b), op(kXor, a, wrapped));
+  Src mask = op(kSra, overflow, imm(31));
+  Src limit = op(kXor, op(kSra, a, imm(31)), imm(0x7fffffff));
   // dst = wrapped ^ ((wrapped ^ limit) & mask)
-  int_op(bxor, dst, wrapped, op(band, op(bxor, wrapped, limit), mask));
+  int_op(kXor, dst, wrapped, op(kAnd, op(kXor, wrapped, limit), mask));
 }
 
 void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
@@ -1580,9 +1575,9 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   else
     emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(b)), Operand::use_of(scalar_reg(a))});
   emit("neg", {Operand::def_of(mask), Operand::use_of(less)});
-  int_op({"xor", "xori", "vxor", true, true, false}, diff, a, b);
+  int_op(kXor, diff, a, b);
   emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
-  int_op({"xor", "xori", "vxor", true, true, false}, dst, {false, 0, diff, RegClass::Scalar}, b);
+  int_op(kXor, dst, {false, 0, diff, RegClass::Scalar}, b);
 }
 
 // Byte swap and bit reversal by swapping ever smaller fields with masks.
@@ -1590,20 +1585,18 @@ void Selector::reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src 
   RegClass cls = mf_.class_of(dst);
   auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
   auto imm = [](int64_t v) { return Src{true, v, kNoReg, RegClass::Scalar}; };
-  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
-  const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
   // swap(v, s, m) = ((v >> s) & m) | ((v & m) << s)
   auto swap = [&](Src v, int s, uint32_t m) {
-    return op(bor, op(band, op(srl, v, imm(s)), imm(static_cast<int32_t>(m))),
-              op(sll, op(band, v, imm(static_cast<int32_t>(m))), imm(s)));
+    return op(kOr, op(kAnd, op(kSrl, v, imm(s)), imm(static_cast<int32_t>(m))),
+              op(kSll, op(kAnd, v, imm(static_cast<int32_t>(m))), imm(s)));
   };
   Src v = x;
   if (bits == 16) {  // bswap.i16 on the low half; the high half is undefined
-    v = op(bor, op(band, op(srl, v, imm(8)), imm(0xff)), op(sll, v, imm(8)));
+    v = op(kOr, op(kAnd, op(kSrl, v, imm(8)), imm(0xff)), op(kSll, v, imm(8)));
     move(dst, v);
     return;
   }
-  v = op(bor, op(srl, v, imm(16)), op(sll, v, imm(16)));
+  v = op(kOr, op(kSrl, v, imm(16)), op(kSll, v, imm(16)));
   v = swap(v, 8, 0x00ff00ffu);
   if (id == llvm::Intrinsic::bitreverse) {
     v = swap(v, 4, 0x0f0f0f0fu);
@@ -1623,26 +1616,22 @@ void Selector::bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x) {
     int_op(o, r, a, b);
     return reg(r);
   };
-  const IntOp add{"add", "addi", "vadd", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
-  const IntOp band{"and", "andi", "vand", true, true, false}, bor{"or", "ori", "vor", true, true, false};
-  const IntOp srl{"srl", "srli", "vsrl", true, false, true}, mul{"mul", nullptr, "vmul", false, true, false};
-  const IntOp bxor{"xor", "xori", "vxor", true, true, false};
   auto popcount = [&](Src v) {
-    Src t = op(sub, v, op(band, op(srl, v, imm(1)), imm(0x55555555)));
-    t = op(add, op(band, t, imm(0x33333333)), op(band, op(srl, t, imm(2)), imm(0x33333333)));
-    t = op(band, op(add, t, op(srl, t, imm(4))), imm(0x0f0f0f0f));
-    return op(srl, op(mul, t, imm(0x01010101)), imm(24));
+    Src t = op(kSub, v, op(kAnd, op(kSrl, v, imm(1)), imm(0x55555555)));
+    t = op(kAdd, op(kAnd, t, imm(0x33333333)), op(kAnd, op(kSrl, t, imm(2)), imm(0x33333333)));
+    t = op(kAnd, op(kAdd, t, op(kSrl, t, imm(4))), imm(0x0f0f0f0f));
+    return op(kSrl, op(kMul, t, imm(0x01010101)), imm(24));
   };
   Src result;
   if (id == llvm::Intrinsic::ctpop) {
     result = popcount(x);
   } else if (id == llvm::Intrinsic::ctlz) {
     Src v = x;
-    for (int s : {1, 2, 4, 8, 16}) v = op(bor, v, op(srl, v, imm(s)));
-    result = popcount(op(bxor, v, imm(-1)));
+    for (int s : {1, 2, 4, 8, 16}) v = op(kOr, v, op(kSrl, v, imm(s)));
+    result = popcount(op(kXor, v, imm(-1)));
   } else {  // cttz: popcount((x & -x) - 1)
-    Src neg = op(sub, imm(0), x);
-    result = popcount(op(add, op(band, x, neg), imm(-1)));
+    Src neg = op(kSub, imm(0), x);
+    result = popcount(op(kAdd, op(kAnd, x, neg), imm(-1)));
   }
   move(dst, result);
 }
@@ -1738,7 +1727,7 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           emit("sub", {Operand::def_of(d[k]), Operand::use_of(t), Operand::use_of(sign)});
         } else {
           uint32_t neg = new_v();
-          int_op({"sub", nullptr, "vsub", false, false, false}, neg, {true, 0, kNoReg, RegClass::Scalar}, a);
+          int_op(kSub, neg, {true, 0, kNoReg, RegClass::Scalar}, a);
           emit("vmax.vv", {Operand::def_of(d[k]), Operand::use_of(vector_reg(a)), Operand::use_of(neg)});
         }
         break;
@@ -1767,16 +1756,13 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           // i8/i16 (rotate on char/short): the other word zero-extended, amounts mod bits;
           // a shift by `bits` still fits the 32-bit shifter.
           RegClass cls = mf_.class_of(d[k]);
-          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
-          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
-          const IntOp band{"and", "andi", "vand", true, true, false};
           bool left = id == llvm::Intrinsic::fshl;
-          Src amount = op2(band, cls, arg(2), {true, bits - 1, kNoReg, RegClass::Scalar});
-          Src back = op2(sub, cls, {true, bits, kNoReg, RegClass::Scalar}, amount);
+          Src amount = op2(kAnd, cls, arg(2), {true, bits - 1, kNoReg, RegClass::Scalar});
+          Src back = op2(kSub, cls, {true, bits, kNoReg, RegClass::Scalar}, amount);
           Src low = extend(arg(1), bits, false);
-          Src main = left ? op2(sll, cls, arg(0), amount) : op2(srl, cls, low, amount);
-          Src other = left ? op2(srl, cls, low, back) : op2(sll, cls, arg(0), back);
-          int_op(bor, d[k], main, other);
+          Src main = left ? op2(kSll, cls, arg(0), amount) : op2(kSrl, cls, low, amount);
+          Src other = left ? op2(kSrl, cls, low, back) : op2(kSll, cls, arg(0), back);
+          int_op(kOr, d[k], main, other);
           break;
         }
         // fshl(a, b, s) = (a << s) | (b >> (32 - s)), s mod 32, s = 0 gives a.
@@ -1785,15 +1771,12 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         if (!s.is_imm) {
           // fshl: (a << s) | ((b >> 1) >> (31 - s)); fshr: (b >> s) | ((a << 1) << (31 - s)),
           // s mod 32 (the 32-bit shifts take it), so that s = 0 shifts the other word out.
-          const IntOp bor{"or", "ori", "vor", true, true, false}, sub{"sub", nullptr, "vsub", false, false, false};
-          const IntOp sll{"sll", "slli", "vsll", true, false, true}, srl{"srl", "srli", "vsrl", true, false, true};
-          const IntOp band{"and", "andi", "vand", true, true, false};
-          Src amount = op2(band, cls, s, {true, 31, kNoReg, RegClass::Scalar});
-          Src back = op2(sub, cls, {true, 31, kNoReg, RegClass::Scalar}, amount);
+          Src amount = op2(kAnd, cls, s, {true, 31, kNoReg, RegClass::Scalar});
+          Src back = op2(kSub, cls, {true, 31, kNoReg, RegClass::Scalar}, amount);
           bool left = id == llvm::Intrinsic::fshl;
-          Src main = op2(left ? sll : srl, cls, left ? a : b, amount);
-          Src other = op2(left ? srl : sll, cls, op2(left ? srl : sll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}), back);
-          int_op(bor, d[k], main, other);
+          Src main = op2(left ? kSll : kSrl, cls, left ? a : b, amount);
+          Src other = op2(left ? kSrl : kSll, cls, op2(left ? kSrl : kSll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}), back);
+          int_op(kOr, d[k], main, other);
           break;
         }
         int64_t amount = s.imm & 31;
@@ -1803,9 +1786,9 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           break;
         }
         uint32_t hi = mf_.new_vreg(cls), lo = mf_.new_vreg(cls);
-        int_op({"sll", "slli", "vsll", true, false, true}, hi, a, {true, amount, kNoReg, RegClass::Scalar});
-        int_op({"srl", "srli", "vsrl", true, false, true}, lo, b, {true, 32 - amount, kNoReg, RegClass::Scalar});
-        int_op({"or", "ori", "vor", true, true, false}, d[k], {false, 0, hi, cls}, {false, 0, lo, cls});
+        int_op(kSll, hi, a, {true, amount, kNoReg, RegClass::Scalar});
+        int_op(kSrl, lo, b, {true, 32 - amount, kNoReg, RegClass::Scalar});
+        int_op(kOr, d[k], {false, 0, hi, cls}, {false, 0, lo, cls});
         break;
       }
       default:
