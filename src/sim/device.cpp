@@ -122,9 +122,12 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     double due = next_report.load(std::memory_order_relaxed);
     if (now < due || !next_report.compare_exchange_strong(due, now + options.progress_interval))
       return;
+    // The time is read again under the lock: two workers that both won a report deliver
+    // them in lock order, and their times must grow in that order too.
     std::lock_guard lock(shared.mutex);
     options.on_progress({shared.executed.load(std::memory_order_relaxed),
-                         shared.retired.load(std::memory_order_relaxed), groups, now});
+                         shared.retired.load(std::memory_order_relaxed), groups,
+                         Seconds(std::chrono::steady_clock::now() - started).count()});
   };
   auto worker = [&](unsigned index) {
     std::vector<Sm*> mine;
