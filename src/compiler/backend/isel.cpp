@@ -22,6 +22,8 @@
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <unordered_map>
+
 #include "divergence.h"
 #include "ventus/error.h"
 
@@ -426,7 +428,9 @@ class Selector {
   Divergence div_;
   MFunction mf_;
   MBlock* cur_ = nullptr;
-  llvm::DenseMap<const llvm::Value*, std::vector<uint32_t>> regs_;
+  // Node-based: result_regs() hands out references that must survive later insertions
+  // (a DenseMap moves its values when it grows).
+  std::unordered_map<const llvm::Value*, std::vector<uint32_t>> regs_;
   llvm::DenseMap<const llvm::BasicBlock*, int> block_index_;
   llvm::DenseMap<const llvm::GlobalValue*, uint32_t> global_regs_;
   llvm::DenseSet<const llvm::Instruction*> folded_;  // compares fused into branches
