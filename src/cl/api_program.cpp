@@ -77,6 +77,12 @@ _cl_kernel* make_kernel(cl_program program, const std::string& name) {
   return kernel;
 }
 
+// One build at a time: the compiler's LLVM option state is process-wide.
+std::mutex& compiler_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
 cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
   if ((num_devices == 0) != (device_list == nullptr)) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_devices; ++i)
@@ -209,7 +215,11 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       program->build_status = CL_BUILD_SUCCESS;
       program->build_log.clear();
     } else {
-      cc::Result result = cc::compile(program->source, compile_options);
+      cc::Result result;
+      {
+        std::lock_guard compiling(compiler_lock());
+        result = cc::compile(program->source, compile_options);
+      }
       program->build_log = result.diagnostics;
       if (result.ok) {
         try {
