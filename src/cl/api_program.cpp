@@ -83,6 +83,31 @@ std::mutex& compiler_lock() {
   return lock;
 }
 
+// Links `objects` into `program`'s executable (build status, log, binary); false on errors.
+bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& objects,
+               const cc::Options& options) {
+  cc::Result result;
+  {
+    std::lock_guard compiling(compiler_lock());
+    result = cc::link(objects, options);
+  }
+  program.build_log = result.diagnostics;
+  if (result.ok) {
+    try {
+      program.executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
+      program.binary = std::move(result.elf);
+      program.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      program.build_status = CL_BUILD_SUCCESS;
+      return true;
+    } catch (const std::exception& e) {
+      program.build_log += std::string("internal error: ") + e.what() + "\n";
+    }
+  }
+  program.executable.reset();
+  program.build_status = CL_BUILD_ERROR;
+  return false;
+}
+
 cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
   if ((num_devices == 0) != (device_list == nullptr)) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_devices; ++i)
@@ -141,8 +166,12 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   std::vector<uint8_t> bytes(binaries[0], binaries[0] + lengths[0]);
   auto* program = new _cl_program;
   try {
-    program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
-    program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    if (cc::is_object(bytes)) {
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
+    } else {
+      program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    }
   } catch (const std::exception&) {
     delete program;
     for (cl_uint i = 0; i < num_devices; ++i)
@@ -211,9 +240,12 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       return CL_INVALID_BUILD_OPTIONS;
     }
     program->build_options = text;
-    if (program->from_binary) {
+    if (program->from_binary && program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
       program->build_status = CL_BUILD_SUCCESS;
       program->build_log.clear();
+    } else if (program->from_binary) {
+      // A compiled object: linking it alone makes the executable.
+      status = link_into(*program, {program->binary}, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     } else {
       cc::Result result;
       {
@@ -244,6 +276,101 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   }
   if (pfn_notify) pfn_notify(program, user_data);
   return status;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
+                                                 const cl_device_id* device_list, const char* options,
+                                                 cl_uint num_input_headers, const cl_program* input_headers,
+                                                 const char** header_include_names,
+                                                 void(CL_CALLBACK* pfn_notify)(cl_program, void*),
+                                                 void* user_data) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
+  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  if ((num_input_headers == 0) != (input_headers == nullptr) ||
+      (num_input_headers != 0 && header_include_names == nullptr))
+    return CL_INVALID_VALUE;
+  cc::Options compile_options;
+  compile_options.file_name = "<program source>";
+  for (cl_uint i = 0; i < num_input_headers; ++i) {
+    if (!is_live(input_headers[i], Kind::program)) return CL_INVALID_PROGRAM;
+    if (header_include_names[i] == nullptr) return CL_INVALID_VALUE;
+    std::lock_guard guard(input_headers[i]->lock);
+    compile_options.headers.emplace_back(header_include_names[i], input_headers[i]->source);
+  }
+  if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
+  cl_int status = CL_SUCCESS;
+  {
+    std::lock_guard guard(program->lock);
+    if (program->from_binary) return CL_INVALID_OPERATION;  // nothing to compile
+    const std::string text = options ? options : "";
+    if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
+      program->build_log = error + "\n";
+      program->build_status = CL_BUILD_ERROR;
+      return CL_INVALID_COMPILE_OPTIONS;
+    }
+    program->build_options = text;
+    cc::Object object;
+    {
+      std::lock_guard compiling(compiler_lock());
+      object = cc::compile_object(program->source, compile_options);
+    }
+    program->build_log = object.diagnostics;
+    program->executable.reset();
+    if (object.ok) {
+      program->binary = std::move(object.bitcode);
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      program->build_status = CL_BUILD_SUCCESS;
+    } else {
+      program->binary.clear();
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+      program->build_status = CL_BUILD_ERROR;
+      status = CL_COMPILE_PROGRAM_FAILURE;
+    }
+  }
+  if (pfn_notify) pfn_notify(program, user_data);
+  return status;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
+                                                  const cl_device_id* device_list, const char* options,
+                                                  cl_uint num_input_programs,
+                                                  const cl_program* input_programs,
+                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
+                                                  void* user_data, cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS)
+    return set_error(errcode_ret, s), nullptr;
+  if (num_input_programs == 0 || input_programs == nullptr ||
+      (pfn_notify == nullptr && user_data != nullptr))
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  std::vector<std::vector<uint8_t>> objects;
+  for (cl_uint i = 0; i < num_input_programs; ++i) {
+    cl_program input = input_programs[i];
+    if (!is_live(input, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+    std::lock_guard guard(input->lock);
+    if (input->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+      return set_error(errcode_ret, CL_INVALID_OPERATION), nullptr;
+    objects.push_back(input->binary);
+  }
+  // Link options: the math options are permissions the objects were already compiled
+  // under; -create-library is not supported (no library format).
+  cc::Options link_options;
+  link_options.file_name = "<linked program>";
+  const std::string text = options ? options : "";
+  std::string error = parse_build_options(text, link_options);
+  if (error.empty() && (!link_options.defines.empty() || !link_options.include_dirs.empty()))
+    error = "-D and -I are compile options, not link options";
+  if (!error.empty()) return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
+  auto* program = new _cl_program;
+  program->context = context;
+  program->build_options = text;
+  retain(context);
+  register_object(program);
+  const bool linked = link_into(*program, objects, link_options);
+  if (pfn_notify) pfn_notify(program, user_data);
+  set_error(errcode_ret, linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+  return program;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
