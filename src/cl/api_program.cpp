@@ -307,7 +307,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
     if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
       program->build_log = error + "\n";
       program->build_status = CL_BUILD_ERROR;
-      return CL_INVALID_COMPILE_OPTIONS;
+      return CL_INVALID_COMPILER_OPTIONS;
     }
     program->build_options = text;
     cc::Object object;
