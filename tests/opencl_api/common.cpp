@@ -1,9 +1,22 @@
 // Shared helpers of the OpenCL API conformance tests.
 #include "common.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace clapi {
+namespace {
+
+// Before any OpenCL call (the platform reads its settings when it creates the device): a
+// small instruction budget, so that the endless-kernel test stops within a second or two
+// (the default, 2e9 warp instructions, takes 20 s). The tests' kernels need far less.
+// An explicit setting in the environment wins.
+[[maybe_unused]] const bool kEnvironmentSet = [] {
+  setenv("VENTUS_INSTRUCTION_BUDGET", "20000000", 0);
+  return true;
+}();
+
+}  // namespace
 
 const char* error_name(cl_int code) {
   switch (code) {

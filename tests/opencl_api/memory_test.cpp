@@ -470,5 +470,120 @@ TEST_F(Memory, MapUnmap) {
   EXPECT_OK(clFinish(queue_));
 }
 
+struct DestructorLog {
+  std::mutex mutex;
+  std::vector<int> order;
+};
+struct DestructorTag {
+  DestructorLog* log;
+  int id;
+};
+void CL_CALLBACK on_destroyed(cl_mem, void* user_data) {
+  auto* tag = static_cast<DestructorTag*>(user_data);
+  std::lock_guard lock(tag->log->mutex);
+  tag->log->order.push_back(tag->id);
+}
+
+TEST_F(Memory, DestructorCallbacksRunInReverseOrder) {
+  cl_int e = CL_SUCCESS;
+  cl_mem m = create(context_, 0, 64, nullptr, &e);
+  ASSERT_OK(e);
+  DestructorLog log;
+  DestructorTag first{&log, 1}, second{&log, 2};
+  ASSERT_OK(clSetMemObjectDestructorCallback(m, on_destroyed, &first));
+  ASSERT_OK(clSetMemObjectDestructorCallback(m, on_destroyed, &second));
+  EXPECT_CL(CL_INVALID_VALUE, clSetMemObjectDestructorCallback(m, nullptr, &first));
+  ASSERT_OK(clRetainMemObject(m));
+  ASSERT_OK(clReleaseMemObject(m));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  {
+    std::lock_guard lock(log.mutex);
+    EXPECT_TRUE(log.order.empty()) << "called while the buffer is still referenced";
+  }
+  ASSERT_OK(clReleaseMemObject(m));
+  EXPECT_TRUE(wait_until([&] {
+    std::lock_guard lock(log.mutex);
+    return log.order.size() == 2;
+  }));
+  std::lock_guard lock(log.mutex);
+  EXPECT_EQ(log.order, (std::vector<int>{2, 1}));
+}
+
+TEST_F(Memory, MigrateAndSubBufferKernel) {
+  cl_uint align = device_base_addr_align_bytes();
+  size_t count = 3 * align / sizeof(cl_int);
+  std::vector<cl_int> init(count);
+  std::iota(init.begin(), init.end(), 0);
+  cl_mem parent = buffer(CL_MEM_COPY_HOST_PTR, count * sizeof(cl_int), init.data());
+  cl_event migrated = nullptr;
+  ASSERT_OK(clEnqueueMigrateMemObjects(queue_, 1, &parent, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+                                       0, nullptr, &migrated));
+  ASSERT_OK(clWaitForEvents(1, &migrated));
+  cl_command_type type = 0;
+  EXPECT_OK(clGetEventInfo(migrated, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, static_cast<cl_command_type>(CL_COMMAND_MIGRATE_MEM_OBJECTS));
+  EXPECT_OK(clReleaseEvent(migrated));
+  EXPECT_CL(CL_INVALID_VALUE, clEnqueueMigrateMemObjects(queue_, 0, &parent, 0, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueMigrateMemObjects(queue_, 1, &parent, 1 << 7, 0, nullptr, nullptr));
+  // CONTENT_UNDEFINED allows the contents to be lost: write them again.
+  write_ints(parent, init);
+
+  // A kernel on the middle third (a sub-buffer) changes only that third.
+  cl_buffer_region r{align, align};
+  cl_int e = CL_SUCCESS;
+  cl_mem middle = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+  ASSERT_OK(e);
+  mems_.push_back(middle);
+  cl_kernel k = kernel(build(kSimpleKernels), "add_one");
+  ASSERT_NE(k, nullptr);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof middle, &middle));
+  size_t n = align / sizeof(cl_int);
+  ASSERT_OK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  std::vector<cl_int> expected = init;
+  for (size_t i = n; i < 2 * n; ++i) ++expected[i];
+  EXPECT_EQ(read_ints(parent, count), expected);
+}
+
+// Devices without image support refuse images and samplers; no native kernels unless the
+// device reports CL_EXEC_NATIVE_KERNEL.
+TEST_F(Memory, UnsupportedFeaturesAreRefused) {
+  cl_int e = CL_SUCCESS;
+  if (!device_value<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT)) {
+    cl_image_format format{CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = 4;
+    desc.image_height = 4;
+    EXPECT_EQ(clCreateImage(context_, 0, &format, &desc, nullptr, &e), nullptr);
+    EXPECT_CL(CL_INVALID_OPERATION, e);
+    EXPECT_EQ(clCreateSampler(context_, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &e),
+              nullptr);
+    EXPECT_CL(CL_INVALID_OPERATION, e);
+  }
+  auto caps =
+      device_value<cl_device_exec_capabilities>(device(), CL_DEVICE_EXECUTION_CAPABILITIES);
+  if (!(caps & CL_EXEC_NATIVE_KERNEL)) {
+    int arg = 0;
+    EXPECT_CL(CL_INVALID_OPERATION,
+              clEnqueueNativeKernel(queue_, [](void*) {}, &arg, sizeof arg, 0, nullptr, nullptr,
+                                    0, nullptr, nullptr));
+  }
+  // Buffers of another context.
+  cl_device_id d = device();
+  cl_context other = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &e);
+  ASSERT_OK(e);
+  cl_mem foreign = clCreateBuffer(other, 0, 16, nullptr, &e);
+  ASSERT_OK(e);
+  cl_mem mine = buffer(0, 16);
+  EXPECT_CL(CL_INVALID_CONTEXT,
+            clEnqueueCopyBuffer(queue_, mine, foreign, 0, 0, 16, 0, nullptr, nullptr));
+  cl_int v = 0;
+  EXPECT_CL(CL_INVALID_CONTEXT,
+            clEnqueueReadBuffer(queue_, foreign, CL_TRUE, 0, 4, &v, 0, nullptr, nullptr));
+  EXPECT_OK(clReleaseMemObject(foreign));
+  EXPECT_OK(clReleaseContext(other));
+}
+
 }  // namespace
 }  // namespace clapi

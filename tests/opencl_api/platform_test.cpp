@@ -53,6 +53,9 @@ TEST(Platform, Info) {
   std::string ext = platform_string(p, CL_PLATFORM_EXTENSIONS);
   EXPECT_NE(ext.find("cl_khr_icd"), std::string::npos) << ext;
   EXPECT_FALSE(platform_string(p, CL_PLATFORM_ICD_SUFFIX_KHR).empty());
+  // A hint; the compiler comes back when needed (the program tests build after this in
+  // other processes, Program.* after it in this one).
+  EXPECT_OK(clUnloadPlatformCompiler(p));
 }
 
 TEST(Platform, InfoSizes) {
@@ -436,6 +439,61 @@ TEST(Context, InfoAndReferenceCounts) {
   EXPECT_OK(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof of_queue, &of_queue, nullptr));
   EXPECT_EQ(of_queue, c);
   EXPECT_OK(clReleaseCommandQueue(q));
+}
+
+// CL_CONTEXT_REFERENCE_COUNT exists to find leaks: every object created in a context and
+// released again (after its commands completed) gives back the reference it held.
+TEST(Context, ObjectsGiveBackTheirReferences) {
+  cl_device_id d = device();
+  cl_int e = CL_SUCCESS;
+  cl_context c = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &e);
+  ASSERT_OK(e);
+  auto back_to_one = [&](const char* what) {
+    // An implementation may drop its internal references a little later (worker threads).
+    EXPECT_TRUE(wait_until([&] { return reference_count(c) == 1; }, std::chrono::seconds(2)))
+        << what << ": the context's reference count stays " << reference_count(c);
+  };
+  cl_mem m = clCreateBuffer(c, 0, 4096, nullptr, &e);
+  ASSERT_OK(e);
+  cl_buffer_region r{0, 128};
+  cl_mem sub = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+  ASSERT_OK(e);
+  EXPECT_OK(clReleaseMemObject(sub));
+  EXPECT_OK(clReleaseMemObject(m));
+  back_to_one("a buffer and a sub-buffer");
+  cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
+  ASSERT_OK(e);
+  EXPECT_OK(clReleaseCommandQueue(q));
+  back_to_one("a command queue");
+  cl_event u = clCreateUserEvent(c, &e);
+  ASSERT_OK(e);
+  EXPECT_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  EXPECT_OK(clReleaseEvent(u));
+  back_to_one("a user event");
+  const char* src = kSimpleKernels;
+  cl_program p = clCreateProgramWithSource(c, 1, &src, nullptr, &e);
+  ASSERT_OK(e);
+  EXPECT_OK(clReleaseProgram(p));
+  back_to_one("a program (not built)");
+  p = clCreateProgramWithSource(c, 1, &src, nullptr, &e);
+  ASSERT_OK(clBuildProgram(p, 1, &d, nullptr, nullptr, nullptr));
+  cl_kernel k = clCreateKernel(p, "add_one", &e);
+  ASSERT_OK(e);
+  m = clCreateBuffer(c, 0, 64, nullptr, &e);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  q = clCreateCommandQueue(c, d, 0, &e);
+  size_t n = 16;
+  cl_event run = nullptr;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, &run));
+  ASSERT_OK(clWaitForEvents(1, &run));
+  EXPECT_OK(clFinish(q));
+  EXPECT_OK(clReleaseEvent(run));
+  EXPECT_OK(clReleaseKernel(k));
+  EXPECT_OK(clReleaseProgram(p));
+  EXPECT_OK(clReleaseMemObject(m));
+  EXPECT_OK(clReleaseCommandQueue(q));
+  back_to_one("a built program, a kernel, a launch and its event");
+  EXPECT_OK(clReleaseContext(c));
 }
 
 TEST(Queue, CreateAndInfo) {
