@@ -34,7 +34,8 @@ const char* error_name(cl_int code) {
     case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
     case CL_MAP_FAILURE: return "CL_MAP_FAILURE";
     case CL_MISALIGNED_SUB_BUFFER_OFFSET: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+      return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
     case CL_COMPILE_PROGRAM_FAILURE: return "CL_COMPILE_PROGRAM_FAILURE";
     case CL_LINKER_NOT_AVAILABLE: return "CL_LINKER_NOT_AVAILABLE";
     case CL_LINK_PROGRAM_FAILURE: return "CL_LINK_PROGRAM_FAILURE";
@@ -110,7 +111,9 @@ cl_device_id device() {
   return d;
 }
 
-bool is_ventus() { return platform_string(platform(), CL_PLATFORM_NAME) == "Ventus"; }
+bool is_ventus() {
+  return platform_string(platform(), CL_PLATFORM_NAME) == "Ventus";
+}
 
 std::string platform_string(cl_platform_id p, cl_platform_info what) {
   size_t size = 0;
@@ -222,8 +225,8 @@ cl_mem ClTest::buffer(cl_mem_flags flags, size_t size, void* host_ptr) {
 
 std::vector<cl_int> ClTest::read_ints(cl_mem buf, size_t count, cl_command_queue q) {
   std::vector<cl_int> v(count, -7777);
-  EXPECT_OK(clEnqueueReadBuffer(q ? q : queue_, buf, CL_TRUE, 0, count * sizeof(cl_int),
-                                v.data(), 0, nullptr, nullptr));
+  EXPECT_OK(clEnqueueReadBuffer(q ? q : queue_, buf, CL_TRUE, 0, count * sizeof(cl_int), v.data(),
+                                0, nullptr, nullptr));
   return v;
 }
 

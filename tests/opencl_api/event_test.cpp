@@ -67,8 +67,8 @@ TEST_F(Events, UserEventGatesAKernel) {
   cl_event read = nullptr;
   ASSERT_OK(clEnqueueReadBuffer(other, m, CL_FALSE, 0, 16, seen.data(), 0, nullptr, &read));
   ASSERT_OK(clFlush(other));
-  EXPECT_TRUE(wait_until([&] { return event_status(read) <= CL_COMPLETE; },
-                         std::chrono::seconds(10)))
+  EXPECT_TRUE(
+      wait_until([&] { return event_status(read) <= CL_COMPLETE; }, std::chrono::seconds(10)))
       << "a read on another queue waits for the gated kernel";
   if (event_status(read) == CL_COMPLETE) {
     EXPECT_EQ(seen, init);
@@ -471,8 +471,8 @@ void release_all_while_pending(const std::vector<int>& order) {
   cl_kernel k = clCreateKernel(p, "ids", &e);
   ASSERT_OK(e);
   std::vector<cl_int> result(64, 0);
-  cl_mem out = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, result.size() * sizeof(cl_int),
-                              result.data(), &e);
+  cl_mem out =
+      clCreateBuffer(c, CL_MEM_USE_HOST_PTR, result.size() * sizeof(cl_int), result.data(), &e);
   ASSERT_OK(e);
   cl_int bias = 7;
   ASSERT_OK(clSetKernelArg(k, 0, sizeof out, &out));
@@ -531,7 +531,6 @@ TEST_F(Release, NullHandlesAtTheLoader) {
   EXPECT_CL(CL_INVALID_PROGRAM, e);
   EXPECT_EQ(clCreateUserEvent(nullptr, &e), nullptr);
   EXPECT_CL(CL_INVALID_CONTEXT, e);
-
 }
 
 // NULL or wrong-kind objects behind a valid one: the loader dispatches through the valid one,
@@ -552,8 +551,7 @@ TEST_F(Release, InvalidHandlesReachingThePlatform) {
   UserEvent u(context_);
   cl_event list[2] = {u.event, nullptr};
   EXPECT_CL(CL_INVALID_EVENT, clWaitForEvents(2, list));
-  EXPECT_CL(CL_INVALID_EVENT_WAIT_LIST,
-            clEnqueueMarkerWithWaitList(queue_, 2, list, nullptr));
+  EXPECT_CL(CL_INVALID_EVENT_WAIT_LIST, clEnqueueMarkerWithWaitList(queue_, 2, list, nullptr));
   cl_mem m = buffer(CL_MEM_READ_WRITE, 16);
   // Objects of the wrong kind where a memory object is expected.
   cl_mem not_mem = reinterpret_cast<cl_mem>(queue_);

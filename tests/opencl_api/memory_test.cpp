@@ -64,8 +64,7 @@ TEST_F(Memory, CreateBufferFlagRules) {
   // Accepted combinations; flags 0 means CL_MEM_READ_WRITE.
   for (cl_mem_flags f :
        {cl_mem_flags{0}, cl_mem_flags{CL_MEM_READ_ONLY}, cl_mem_flags{CL_MEM_WRITE_ONLY},
-        cl_mem_flags{CL_MEM_ALLOC_HOST_PTR},
-        cl_mem_flags{CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS},
+        cl_mem_flags{CL_MEM_ALLOC_HOST_PTR}, cl_mem_flags{CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS},
         cl_mem_flags{CL_MEM_HOST_READ_ONLY}, cl_mem_flags{CL_MEM_HOST_WRITE_ONLY}}) {
     SCOPED_TRACE(f);
     cl_mem m = create(context_, f, 64, nullptr, &e);
@@ -107,8 +106,8 @@ TEST_F(Memory, CopyHostPtrAndUseHostPtrData) {
   write_ints(used, nine);
   // After a blocking command the host memory of a USE_HOST_PTR buffer may be stale until it is
   // mapped: map it to read the current contents.
-  void* p = clEnqueueMapBuffer(queue_, used, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr,
-                               nullptr);
+  void* p =
+      clEnqueueMapBuffer(queue_, used, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, nullptr);
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(0, std::memcmp(p, nine.data(), 64));
   EXPECT_OK(clEnqueueUnmapMemObject(queue_, used, p, 0, nullptr, nullptr));
@@ -295,16 +294,21 @@ TEST_F(Memory, Fill) {
   cl_mem m = buffer(CL_MEM_READ_WRITE, 256);
   write_ints(m, std::vector<cl_int>(64, 0));
   cl_uint pattern[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, pattern, 3, 0, 12, 0, nullptr, nullptr))
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueFillBuffer(queue_, m, pattern, 3, 0, 12, 0, nullptr, nullptr))
       << "a pattern size that is no power of two";
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueFillBuffer(queue_, m, pattern, 256, 0, 256, 0, nullptr, nullptr))
       << "pattern larger than 128 bytes";
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, pattern, 0, 0, 16, 0, nullptr, nullptr));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, nullptr, 4, 0, 16, 0, nullptr, nullptr));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, pattern, 8, 4, 16, 0, nullptr, nullptr))
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueFillBuffer(queue_, m, pattern, 0, 0, 16, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueFillBuffer(queue_, m, nullptr, 4, 0, 16, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueFillBuffer(queue_, m, pattern, 8, 4, 16, 0, nullptr, nullptr))
       << "offset not a multiple of the pattern size";
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, pattern, 8, 0, 12, 0, nullptr, nullptr))
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueFillBuffer(queue_, m, pattern, 8, 0, 12, 0, nullptr, nullptr))
       << "size not a multiple of the pattern size";
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueFillBuffer(queue_, m, pattern, 8, 248, 16, 0, nullptr, nullptr));
@@ -321,10 +325,9 @@ TEST_F(Memory, Fill) {
 // The bytes a rectangular copy moves, computed on the host (OpenCL's definition: offset =
 // origin[2] * slice_pitch + origin[1] * row_pitch + origin[0]; zero pitches default to
 // region[0] and region[1] * row_pitch).
-void host_copy_rect(const std::vector<unsigned char>& src, std::array<size_t, 3> so,
-                    size_t s_row, size_t s_slice, std::vector<unsigned char>& dst,
-                    std::array<size_t, 3> d_o, size_t d_row, size_t d_slice,
-                    std::array<size_t, 3> region) {
+void host_copy_rect(const std::vector<unsigned char>& src, std::array<size_t, 3> so, size_t s_row,
+                    size_t s_slice, std::vector<unsigned char>& dst, std::array<size_t, 3> d_o,
+                    size_t d_row, size_t d_slice, std::array<size_t, 3> region) {
   for (size_t z = 0; z < region[2]; ++z)
     for (size_t y = 0; y < region[1]; ++y)
       for (size_t x = 0; x < region[0]; ++x)
@@ -384,12 +387,12 @@ TEST_F(Memory, RectTransfers) {
             clEnqueueReadBufferRect(queue_, m, CL_TRUE, last_slice.data(), zero.data(), one.data(),
                                     row, slice, 0, 0, host.data(), 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE,
-            clEnqueueReadBufferRect(queue_, m, CL_TRUE, zero.data(), zero.data(), empty.data(),
-                                    row, slice, 0, 0, host.data(), 0, nullptr, nullptr));
+            clEnqueueReadBufferRect(queue_, m, CL_TRUE, zero.data(), zero.data(), empty.data(), row,
+                                    slice, 0, 0, host.data(), 0, nullptr, nullptr));
   std::array<size_t, 3> wide{8, 2, 1};
   EXPECT_CL(CL_INVALID_VALUE,
-            clEnqueueReadBufferRect(queue_, m, CL_TRUE, zero.data(), zero.data(), wide.data(), 4,
-                                    0, 0, 0, host.data(), 0, nullptr, nullptr))
+            clEnqueueReadBufferRect(queue_, m, CL_TRUE, zero.data(), zero.data(), wide.data(), 4, 0,
+                                    0, 0, host.data(), 0, nullptr, nullptr))
       << "buffer_row_pitch < region[0]";
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueReadBufferRect(queue_, m, CL_TRUE, zero.data(), zero.data(), wide.data(), row,
@@ -409,7 +412,7 @@ TEST_F(Memory, MapUnmap) {
   cl_mem m = buffer(CL_MEM_COPY_HOST_PTR, 64, init.data());
   cl_int e = CL_SUCCESS;
   auto* p = static_cast<cl_int*>(clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                                     16, 32, 0, nullptr, nullptr, &e));
+                                                    16, 32, 0, nullptr, nullptr, &e));
   ASSERT_OK(e);
   ASSERT_NE(p, nullptr);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(p[i], init[4 + i]);
@@ -523,7 +526,8 @@ TEST_F(Memory, MigrateAndSubBufferKernel) {
   EXPECT_OK(clGetEventInfo(migrated, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
   EXPECT_EQ(type, static_cast<cl_command_type>(CL_COMMAND_MIGRATE_MEM_OBJECTS));
   EXPECT_OK(clReleaseEvent(migrated));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueMigrateMemObjects(queue_, 0, &parent, 0, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clEnqueueMigrateMemObjects(queue_, 0, &parent, 0, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueMigrateMemObjects(queue_, 1, &parent, 1 << 7, 0, nullptr, nullptr));
   // CONTENT_UNDEFINED allows the contents to be lost: write them again.
@@ -557,17 +561,15 @@ TEST_F(Memory, UnsupportedFeaturesAreRefused) {
     desc.image_height = 4;
     EXPECT_EQ(clCreateImage(context_, 0, &format, &desc, nullptr, &e), nullptr);
     EXPECT_CL(CL_INVALID_OPERATION, e);
-    EXPECT_EQ(clCreateSampler(context_, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &e),
-              nullptr);
+    EXPECT_EQ(clCreateSampler(context_, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &e), nullptr);
     EXPECT_CL(CL_INVALID_OPERATION, e);
   }
-  auto caps =
-      device_value<cl_device_exec_capabilities>(device(), CL_DEVICE_EXECUTION_CAPABILITIES);
+  auto caps = device_value<cl_device_exec_capabilities>(device(), CL_DEVICE_EXECUTION_CAPABILITIES);
   if (!(caps & CL_EXEC_NATIVE_KERNEL)) {
     int arg = 0;
-    EXPECT_CL(CL_INVALID_OPERATION,
-              clEnqueueNativeKernel(queue_, [](void*) {}, &arg, sizeof arg, 0, nullptr, nullptr,
-                                    0, nullptr, nullptr));
+    EXPECT_CL(CL_INVALID_OPERATION, clEnqueueNativeKernel(
+                                        queue_, [](void*) {}, &arg, sizeof arg, 0, nullptr, nullptr,
+                                        0, nullptr, nullptr));
   }
   // Buffers of another context.
   cl_device_id d = device();

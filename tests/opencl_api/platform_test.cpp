@@ -119,8 +119,10 @@ struct DeviceParam {
   const char* text;
   size_t size;
 };
-#define P(name, type) {name, #name, sizeof(type)}
-#define ARRAY(name) {name, #name, 0}
+#define P(name, type) \
+  { name, #name, sizeof(type) }
+#define ARRAY(name) \
+  { name, #name, 0 }
 const DeviceParam kDeviceParams[] = {
     P(CL_DEVICE_TYPE, cl_device_type),
     P(CL_DEVICE_VENDOR_ID, cl_uint),
@@ -199,8 +201,8 @@ const DeviceParam kDeviceParams[] = {
 #undef ARRAY
 
 const std::vector<cl_device_info> kStringParams = {
-    CL_DEVICE_BUILT_IN_KERNELS, CL_DEVICE_NAME,    CL_DEVICE_VENDOR,
-    CL_DRIVER_VERSION,          CL_DEVICE_PROFILE, CL_DEVICE_VERSION,
+    CL_DEVICE_BUILT_IN_KERNELS, CL_DEVICE_NAME,      CL_DEVICE_VENDOR,
+    CL_DRIVER_VERSION,          CL_DEVICE_PROFILE,   CL_DEVICE_VERSION,
     CL_DEVICE_OPENCL_C_VERSION, CL_DEVICE_EXTENSIONS};
 
 bool is_string_param(cl_device_info p) {
@@ -256,8 +258,8 @@ TEST(Device, ValuesAreConsistent) {
   cl_uint dims = device_value<cl_uint>(d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
   EXPECT_GE(dims, 3u);
   std::vector<size_t> sizes(dims);
-  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(size_t),
-                            sizes.data(), nullptr));
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(size_t), sizes.data(),
+                            nullptr));
   size_t max_wg = device_max_work_group_size();
   EXPECT_GE(max_wg, 1u);
   for (size_t s : sizes) {
@@ -345,10 +347,9 @@ TEST(Context, CreateArguments) {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform()), 0x7777, 1, 0};
   EXPECT_EQ(clCreateContext(unknown, 1, &d, nullptr, nullptr, &e), nullptr);
   EXPECT_CL(CL_INVALID_PROPERTY, e);
-  cl_context_properties twice[] = {CL_CONTEXT_PLATFORM,
-                                   reinterpret_cast<cl_context_properties>(platform()),
-                                   CL_CONTEXT_PLATFORM,
-                                   reinterpret_cast<cl_context_properties>(platform()), 0};
+  cl_context_properties twice[] = {
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform()), CL_CONTEXT_PLATFORM,
+      reinterpret_cast<cl_context_properties>(platform()), 0};
   EXPECT_EQ(clCreateContext(twice, 1, &d, nullptr, nullptr, &e), nullptr);
   EXPECT_CL(CL_INVALID_PROPERTY, e);
   EXPECT_EQ(clCreateContext(good, 1, nullptr, nullptr, nullptr, &e), nullptr);
@@ -397,8 +398,7 @@ TEST(Context, CreateFromType) {
   int user_data = 0;
   EXPECT_EQ(clCreateContextFromType(props, CL_DEVICE_TYPE_ALL, nullptr, &user_data, &e), nullptr);
   EXPECT_CL(CL_INVALID_VALUE, e);
-  EXPECT_EQ(clCreateContextFromType(props, cl_device_type{1} << 40, nullptr, nullptr, &e),
-            nullptr);
+  EXPECT_EQ(clCreateContextFromType(props, cl_device_type{1} << 40, nullptr, nullptr, &e), nullptr);
   EXPECT_CL(CL_INVALID_DEVICE_TYPE, e);
 }
 

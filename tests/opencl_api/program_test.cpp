@@ -65,8 +65,8 @@ TEST_F(Program, BuildOptions) {
   EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
   // A device that is not the program's (pocl 3.1 dereferences it and crashes).
   if (is_ventus()) {
-    EXPECT_CL(CL_INVALID_DEVICE, clBuildProgram(p, 1, reinterpret_cast<cl_device_id*>(&p),
-                                                nullptr, nullptr, nullptr));
+    EXPECT_CL(CL_INVALID_DEVICE,
+              clBuildProgram(p, 1, reinterpret_cast<cl_device_id*>(&p), nullptr, nullptr, nullptr));
   }
   EXPECT_CL(CL_INVALID_VALUE, clBuildProgram(p, 1, nullptr, nullptr, nullptr, nullptr));
   int user_data = 0;
@@ -254,9 +254,8 @@ TEST_F(Program, CompileAndLink) {
   cl_program main = from_source(context_, main_text, &e);
   programs_.push_back(main);
   const char* names[] = {"scale.h"};
-  EXPECT_CL(CL_INVALID_COMPILER_OPTIONS,
-            clCompileProgram(lib, 1, &d, "-cl-no-such-option", 1, &header, names, nullptr,
-                             nullptr));
+  EXPECT_CL(CL_INVALID_COMPILER_OPTIONS, clCompileProgram(lib, 1, &d, "-cl-no-such-option", 1,
+                                                          &header, names, nullptr, nullptr));
   if (is_ventus()) {  // pocl 3.1 dereferences the NULL array
     EXPECT_CL(CL_INVALID_VALUE,
               clCompileProgram(lib, 1, &d, nullptr, 1, nullptr, names, nullptr, nullptr))
@@ -287,8 +286,8 @@ TEST_F(Program, CompileAndLink) {
     // 1.2: a program object is returned when the failure is the link's own (with a log).
     programs_.push_back(alone);
     cl_build_status status = CL_BUILD_SUCCESS;
-    EXPECT_OK(clGetProgramBuildInfo(alone, d, CL_PROGRAM_BUILD_STATUS, sizeof status, &status,
-                                    nullptr));
+    EXPECT_OK(
+        clGetProgramBuildInfo(alone, d, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr));
     EXPECT_EQ(status, CL_BUILD_ERROR);
   }
   cl_program exe = clLinkProgram(context_, 1, &d, nullptr, 2, both, nullptr, nullptr, &e);
@@ -306,13 +305,13 @@ TEST_F(Program, CompileAndLink) {
   EXPECT_EQ(read_ints(m, 4), (std::vector<cl_int>{4, 7, 10, 13}));
 
   // -create-library (a mandatory 1.2 linker option): a library, linked later.
-  cl_program library = clLinkProgram(context_, 1, &d, "-create-library", 1, &lib, nullptr,
-                                     nullptr, &e);
+  cl_program library =
+      clLinkProgram(context_, 1, &d, "-create-library", 1, &lib, nullptr, nullptr, &e);
   EXPECT_OK(e);
   if (library) {
     programs_.push_back(library);
-    ASSERT_OK(clGetProgramBuildInfo(library, d, CL_PROGRAM_BINARY_TYPE, sizeof type, &type,
-                                    nullptr));
+    ASSERT_OK(
+        clGetProgramBuildInfo(library, d, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
     EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_LIBRARY));
     cl_program with_library[] = {main, library};
     cl_program exe2 =
@@ -515,8 +514,8 @@ TEST_F(Kernel, WorkGroupInfo) {
         clGetKernelWorkGroupInfo(kk, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, &size));
     EXPECT_EQ(size, sizeof(cl_ulong));
     EXPECT_LE(local, device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE));
-    ASSERT_OK(clGetKernelWorkGroupInfo(kk, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv,
-                                       &size));
+    ASSERT_OK(
+        clGetKernelWorkGroupInfo(kk, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, &size));
     EXPECT_EQ(size, sizeof(cl_ulong));
   }
   size_t compile[3] = {9, 9, 9};
@@ -536,7 +535,8 @@ TEST_F(Kernel, WorkGroupInfo) {
             clGetKernelWorkGroupInfo(k, d, 0x7777, sizeof global, global, nullptr));
   // The one device of the context may also be given as NULL.
   size_t wg = 0;
-  EXPECT_OK(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
+  EXPECT_OK(
+      clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
 }
 
 TEST_F(NDRange, LaunchErrors) {
@@ -573,8 +573,8 @@ TEST_F(NDRange, LaunchErrors) {
   cl_device_id d = device();
   size_t max_wg = device_max_work_group_size();
   std::vector<size_t> item_sizes(3);
-  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t),
-                            item_sizes.data(), nullptr));
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t), item_sizes.data(),
+                            nullptr));
   if (item_sizes[0] * item_sizes[1] > max_wg) {
     size_t lb[2] = {item_sizes[0], item_sizes[1]};
     size_t gb[2] = {item_sizes[0], item_sizes[1]};
@@ -585,8 +585,7 @@ TEST_F(NDRange, LaunchErrors) {
     // One dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES: either error describes it.
     size_t lb = item_sizes[0] * 2, gb = lb;
     cl_int e = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &gb, &lb, 0, nullptr, nullptr);
-    EXPECT_TRUE(e == CL_INVALID_WORK_ITEM_SIZE || e == CL_INVALID_WORK_GROUP_SIZE)
-        << error_name(e);
+    EXPECT_TRUE(e == CL_INVALID_WORK_ITEM_SIZE || e == CL_INVALID_WORK_GROUP_SIZE) << error_name(e);
     size_t g3[3] = {1, 1, item_sizes[2] + 1}, l3[3] = {1, 1, item_sizes[2] + 1};
     e = clEnqueueNDRangeKernel(queue_, k, 3, nullptr, g3, l3, 0, nullptr, nullptr);
     if (item_sizes[2] + 1 <= max_wg)
