@@ -645,7 +645,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
     global[d] = global_work_size[d];
     if (global[d] == 0 || global[d] >= kDeviceSizeLimit) return CL_INVALID_GLOBAL_WORK_SIZE;
     if (global_work_offset) offset[d] = global_work_offset[d];
-    if (offset[d] + uint64_t{global[d]} > kDeviceSizeLimit) return CL_INVALID_GLOBAL_OFFSET;
+    if (offset[d] >= kDeviceSizeLimit || offset[d] + uint64_t{global[d]} > kDeviceSizeLimit)
+      return CL_INVALID_GLOBAL_OFFSET;
   }
   std::vector<rt::Arg> args;
   std::vector<Ref<_cl_mem>> buffers;
@@ -678,16 +679,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
   }
   const uint32_t* reqd = kernel->info->reqd_work_group_size;
   if (reqd[0] != 0) {
-    // reqd_work_group_size: the local size must be that one; without one, it is used.
+    // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
+    if (local_work_size == nullptr) return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < 3; ++d) {
-      const size_t given = local_work_size && d < work_dim ? local_work_size[d] : reqd[d];
-      if (given != reqd[d] || (d >= work_dim && reqd[d] != 1)) return CL_INVALID_WORK_GROUP_SIZE;
+      const size_t given = d < work_dim ? local_work_size[d] : 1;
+      if (given != reqd[d]) return CL_INVALID_WORK_GROUP_SIZE;
     }
   }
-  if (local_work_size != nullptr || reqd[0] != 0) {
+  if (local_work_size != nullptr) {
     size_t total = 1;
     for (cl_uint d = 0; d < work_dim; ++d) {
-      local[d] = local_work_size ? local_work_size[d] : reqd[d];
+      local[d] = local_work_size[d];
       if (local[d] == 0 || global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
       if (local[d] > device_max_work_group_size()) return CL_INVALID_WORK_ITEM_SIZE;
       total *= local[d];
