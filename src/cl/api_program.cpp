@@ -8,6 +8,7 @@
 #include "build_options.h"
 #include "commands.h"
 #include "info.h"
+#include "library.h"
 #include "ventus/compiler.h"
 #include "ventus/error.h"
 
@@ -168,6 +169,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   try {
     if (cc::is_object(bytes)) {
       program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
+    } else if (unpack_library(bytes)) {
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;  // clLinkProgram -create-library
     } else {
       program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
       program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -244,8 +247,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       program->build_status = CL_BUILD_SUCCESS;
       program->build_log.clear();
     } else if (program->from_binary) {
-      // A compiled object: linking it alone makes the executable.
-      status = link_into(*program, {program->binary}, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      // A compiled object or a library: linking it alone makes the executable.
+      std::vector<std::vector<uint8_t>> objects = {program->binary};
+      if (program->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) objects = *unpack_library(program->binary);
+      status = link_into(*program, objects, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     } else {
       cc::Result result;
       {
@@ -349,25 +354,35 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     cl_program input = input_programs[i];
     if (!is_live(input, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
     std::lock_guard guard(input->lock);
-    if (input->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+    if (input->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
+      objects.push_back(input->binary);
+    } else if (input->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+      std::optional<std::vector<std::vector<uint8_t>>> library = unpack_library(input->binary);
+      for (std::vector<uint8_t>& object : *library) objects.push_back(std::move(object));
+    } else {
       return set_error(errcode_ret, CL_INVALID_OPERATION), nullptr;
-    objects.push_back(input->binary);
+    }
   }
-  // Link options: the math options are permissions the objects were already compiled
-  // under; -create-library is not supported (no library format).
-  cc::Options link_options;
-  link_options.file_name = "<linked program>";
   const std::string text = options ? options : "";
-  std::string error = parse_build_options(text, link_options);
-  if (error.empty() && (!link_options.defines.empty() || !link_options.include_dirs.empty()))
-    error = "-D and -I are compile options, not link options";
-  if (!error.empty()) return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
+  bool create_library = false;
+  if (!parse_link_options(text, create_library).empty())
+    return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
   auto* program = new _cl_program;
   program->context = context;
   program->build_options = text;
   retain(context);
   register_object(program);
-  const bool linked = link_into(*program, objects, link_options);
+  bool linked = true;
+  if (create_library) {
+    // A library keeps its objects; linking it into a program resolves them.
+    program->binary = pack_library(objects);
+    program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    program->build_status = CL_BUILD_SUCCESS;
+  } else {
+    cc::Options link_options;
+    link_options.file_name = "<linked program>";
+    linked = link_into(*program, objects, link_options);
+  }
   if (pfn_notify) pfn_notify(program, user_data);
   set_error(errcode_ret, linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
   return program;
