@@ -375,6 +375,10 @@ TEST(Headers, InMemoryHeaderWinsOverARealFile) {
   options.headers = {{"v.h", "#define VALUE 10\n"}, {"w.h", "#define WALUE 20\n"}};
   ir = ventus::test::ir_of(source, options);
   EXPECT_TRUE(contains(ir.text, "store i32 330,")) << ir.diagnostics;  // real.h still found
+  // The same with the source named relative to the current directory.
+  options.file_name = fs::relative(dir / "k.cl").string();
+  ir = ventus::test::ir_of(source, options);
+  EXPECT_TRUE(contains(ir.text, "store i32 330,")) << options.file_name << "\n" << ir.diagnostics;
   fs::remove_all(dir);
 }
 
