@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -38,16 +38,22 @@ static const char *kSource =
     "__kernel void sobel(__global const uchar *src, __global uchar *dst) {\n"
     "  int x = get_global_id(0), y = get_global_id(1);\n"
     "  int w = get_global_size(0), h = get_global_size(1);\n"
-    "  int gx = -at(src, x - 1, y - 1, w, h) - 2 * at(src, x - 1, y, w, h) - at(src, x - 1, y + 1, w, h)\n"
-    "           + at(src, x + 1, y - 1, w, h) + 2 * at(src, x + 1, y, w, h) + at(src, x + 1, y + 1, w, h);\n"
-    "  int gy = -at(src, x - 1, y - 1, w, h) - 2 * at(src, x, y - 1, w, h) - at(src, x + 1, y - 1, w, h)\n"
-    "           + at(src, x - 1, y + 1, w, h) + 2 * at(src, x, y + 1, w, h) + at(src, x + 1, y + 1, w, h);\n"
+    "  int gx = -at(src, x - 1, y - 1, w, h) - 2 * at(src, x - 1, y, w, h) - at(src, x - 1, y + 1, "
+    "w, h)\n"
+    "           + at(src, x + 1, y - 1, w, h) + 2 * at(src, x + 1, y, w, h) + at(src, x + 1, y + "
+    "1, w, h);\n"
+    "  int gy = -at(src, x - 1, y - 1, w, h) - 2 * at(src, x, y - 1, w, h) - at(src, x + 1, y - 1, "
+    "w, h)\n"
+    "           + at(src, x - 1, y + 1, w, h) + 2 * at(src, x, y + 1, w, h) + at(src, x + 1, y + "
+    "1, w, h);\n"
     "  dst[y * w + x] = convert_uchar_sat(abs(gx) + abs(gy));\n"
     "}\n";
 
 enum { W = 160, H = 120 };
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
 static int px(const unsigned char *img, int x, int y) {
   return img[clampi(y, 0, H - 1) * W + clampi(x, 0, W - 1)];
 }
@@ -111,7 +117,8 @@ int main(void) {
       ref_edges[y * W + x] = (unsigned char)clampi(abs(gx) + abs(gy), 0, 255);
     }
 
-  cl_mem dimg = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(img), img, &err);
+  cl_mem dimg =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(img), img, &err);
   CHECK(err);
   cl_mem dblur = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(img), NULL, &err);
   CHECK(err);

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -81,7 +81,8 @@ int main(void) {
   // --- Copy: from another buffer into the middle, overlapping nothing.
   cl_int src_host[256];
   for (int i = 0; i < 256; ++i) src_host[i] = i * i - 300;
-  cl_mem src = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(src_host), src_host, &err);
+  cl_mem src = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(src_host),
+                              src_host, &err);
   CHECK(err);
   CHECK(clEnqueueCopyBuffer(q, src, buf, 40 * 4, 2000, 100 * 4, 0, NULL, NULL));
   CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, BYTES, host, 0, NULL, NULL));
@@ -118,20 +119,22 @@ int main(void) {
                                 window, 0, NULL, NULL));
   ok = 1;
   for (int y = 0; y < 4; ++y)
-    for (int x = 0; x < 10; ++x) ok &= window[y * 10 + x] == himg[(5 + y - 3 + 2) * HW + (12 + x - 8 + 5)];
+    for (int x = 0; x < 10; ++x)
+      ok &= window[y * 10 + x] == himg[(5 + y - 3 + 2) * HW + (12 + x - 8 + 5)];
   report("read buffer rect (2-D window)", ok);
   // 3-D: a 4 x 3 x 2 box of ints from a (8 x 5 x 3) volume to a (6 x 4 x 2) volume.
   cl_int vol[8 * 5 * 3], vol2[6 * 4 * 2];
   for (int i = 0; i < 8 * 5 * 3; ++i) vol[i] = 1000 + i;
-  cl_mem dvol = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(vol), vol, &err);
+  cl_mem dvol =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(vol), vol, &err);
   CHECK(err);
   cl_mem dvol2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(vol2), NULL, &err);
   CHECK(err);
   cl_int minus1 = -1;
   CHECK(clEnqueueFillBuffer(q, dvol2, &minus1, 4, 0, sizeof(vol2), 0, NULL, NULL));
   size_t s_origin[3] = {2 * 4, 1, 1}, d_origin[3] = {1 * 4, 0, 0}, vregion[3] = {4 * 4, 3, 2};
-  CHECK(clEnqueueCopyBufferRect(q, dvol, dvol2, s_origin, d_origin, vregion, 8 * 4, 8 * 5 * 4, 6 * 4,
-                                6 * 4 * 4, 0, NULL, NULL));
+  CHECK(clEnqueueCopyBufferRect(q, dvol, dvol2, s_origin, d_origin, vregion, 8 * 4, 8 * 5 * 4,
+                                6 * 4, 6 * 4 * 4, 0, NULL, NULL));
   CHECK(clEnqueueReadBuffer(q, dvol2, CL_TRUE, 0, sizeof(vol2), vol2, 0, NULL, NULL));
   ok = 1;
   for (int z = 0; z < 2; ++z)
@@ -154,11 +157,13 @@ int main(void) {
   // USE_HOST_PTR: the host array is the buffer's storage, mapping gives its contents.
   cl_int *use = malloc(N * sizeof(cl_int));
   for (int i = 0; i < N; ++i) use[i] = i;
-  cl_mem duse = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * sizeof(cl_int), use, &err);
+  cl_mem duse =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * sizeof(cl_int), use, &err);
   CHECK(err);
   CHECK(clSetKernelArg(affine, 0, sizeof(cl_mem), &duse));
   CHECK(clEnqueueNDRangeKernel(q, affine, 1, NULL, &global, &local, 0, NULL, NULL));
-  cl_int *m = clEnqueueMapBuffer(q, duse, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, N * sizeof(cl_int), 0, NULL, NULL, &err);
+  cl_int *m = clEnqueueMapBuffer(q, duse, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                 N * sizeof(cl_int), 0, NULL, NULL, &err);
   CHECK(err);
   ok = 1;
   for (int i = 0; i < N; ++i) ok &= m[i] == i * 3 + 1;
@@ -170,7 +175,8 @@ int main(void) {
   CHECK(clEnqueueReadBuffer(q, duse, CL_TRUE, 0, sizeof(back), back, 0, NULL, NULL));
   for (int i = 0; i < N; ++i) ok &= back[i] == -3 * i + 1;
   // A map of a sub-range (offset 100 ints) for reading only.
-  m = clEnqueueMapBuffer(q, duse, CL_TRUE, CL_MAP_READ, 100 * sizeof(cl_int), 10 * sizeof(cl_int), 0, NULL, NULL, &err);
+  m = clEnqueueMapBuffer(q, duse, CL_TRUE, CL_MAP_READ, 100 * sizeof(cl_int), 10 * sizeof(cl_int),
+                         0, NULL, NULL, &err);
   CHECK(err);
   for (int i = 0; i < 10; ++i) ok &= m[i] == -3 * (100 + i) + 1;
   CHECK(clEnqueueUnmapMemObject(q, duse, m, 0, NULL, NULL));
@@ -178,9 +184,11 @@ int main(void) {
   report("map/unmap CL_MEM_USE_HOST_PTR", ok);
 
   // ALLOC_HOST_PTR: no host array; initialize through a write mapping.
-  cl_mem dalloc = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, N * sizeof(cl_int), NULL, &err);
+  cl_mem dalloc = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, N * sizeof(cl_int),
+                                 NULL, &err);
   CHECK(err);
-  m = clEnqueueMapBuffer(q, dalloc, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(cl_int), 0, NULL, NULL, &err);
+  m = clEnqueueMapBuffer(q, dalloc, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(cl_int), 0, NULL, NULL,
+                         &err);
   CHECK(err);
   for (int i = 0; i < N; ++i) m[i] = 7 * i - 500;
   cl_event unmapped;
@@ -188,7 +196,8 @@ int main(void) {
   CHECK(clSetKernelArg(affine, 0, sizeof(cl_mem), &dalloc));
   CHECK(clEnqueueNDRangeKernel(q, affine, 1, NULL, &global, &local, 1, &unmapped, NULL));
   cl_event mapped;
-  m = clEnqueueMapBuffer(q, dalloc, CL_FALSE, CL_MAP_READ, 0, N * sizeof(cl_int), 0, NULL, &mapped, &err);
+  m = clEnqueueMapBuffer(q, dalloc, CL_FALSE, CL_MAP_READ, 0, N * sizeof(cl_int), 0, NULL, &mapped,
+                         &err);
   CHECK(err);
   CHECK(clWaitForEvents(1, &mapped));
   ok = 1;
@@ -205,12 +214,14 @@ int main(void) {
   // COPY_HOST_PTR: the buffer starts as a copy; changing the host array later changes nothing.
   cl_int init[N];
   for (int i = 0; i < N; ++i) init[i] = i % 17;
-  cl_mem dcopy = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init), init, &err);
+  cl_mem dcopy =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init), init, &err);
   CHECK(err);
   for (int i = 0; i < N; ++i) init[i] = 99999;
   CHECK(clSetKernelArg(affine, 0, sizeof(cl_mem), &dcopy));
   CHECK(clEnqueueNDRangeKernel(q, affine, 1, NULL, &global, &local, 0, NULL, NULL));
-  m = clEnqueueMapBuffer(q, dcopy, CL_TRUE, CL_MAP_READ, 0, N * sizeof(cl_int), 0, NULL, NULL, &err);
+  m = clEnqueueMapBuffer(q, dcopy, CL_TRUE, CL_MAP_READ, 0, N * sizeof(cl_int), 0, NULL, NULL,
+                         &err);
   CHECK(err);
   ok = 1;
   for (int i = 0; i < N; ++i) ok &= m[i] == (i % 17) * 3 + 1;

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -96,13 +96,15 @@ int main(void) {
   cl_kernel saxpy = clCreateKernel(p1, "saxpy", &err);
   CHECK(err);
   size_t kwg = 0, multiple = 0;
-  CHECK(clGetKernelWorkGroupInfo(saxpy, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kwg), &kwg, NULL));
+  CHECK(
+      clGetKernelWorkGroupInfo(saxpy, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kwg), &kwg, NULL));
   CHECK(clGetKernelWorkGroupInfo(saxpy, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                  sizeof(multiple), &multiple, NULL));
   size_t wg = kwg < 256 ? kwg : 256;
   if (wg > max_items[0]) wg = max_items[0];
   if (multiple > 0 && wg >= multiple) wg -= wg % multiple;
-  printf("CL_KERNEL_WORK_GROUP_SIZE <= CL_DEVICE_MAX_WORK_GROUP_SIZE: %s\n", kwg >= 1 && kwg <= max_wg ? "yes" : "no");
+  printf("CL_KERNEL_WORK_GROUP_SIZE <= CL_DEVICE_MAX_WORK_GROUP_SIZE: %s\n",
+         kwg >= 1 && kwg <= max_wg ? "yes" : "no");
   printf("CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE >= 1: %s\n", multiple >= 1 ? "yes" : "no");
 
   static float x[VN], y[VN];
@@ -148,8 +150,10 @@ int main(void) {
     CHECK(err);
     size_t kmax = 0;
     cl_ulong klocal = 0;
-    CHECK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax, NULL));
-    CHECK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(klocal), &klocal, NULL));
+    CHECK(
+        clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax, NULL));
+    CHECK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(klocal), &klocal,
+                                   NULL));
     if ((size_t)(t * t) <= kmax && klocal <= local_mem) {
       tile = t;
       p2 = p;
@@ -193,7 +197,8 @@ int main(void) {
       bad += C[r * N + c] != s;
       check += (long long)C[r * N + c] * ((r + 2 * c) % 5 + 1);
     }
-  printf("matmul %dx%d with the chosen tile: checksum=%lld %s\n", N, N, check, bad ? "FAIL" : "PASS");
+  printf("matmul %dx%d with the chosen tile: checksum=%lld %s\n", N, N, check,
+         bad ? "FAIL" : "PASS");
   failures += bad != 0;
   printf("%s\n", failures ? "FAIL" : "PASS");
 

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -117,7 +117,8 @@ int main(void) {
   for (int i = 0; i < N; ++i) ok &= c[i] == 4 * i - 1000;
   report("write, write -> kernel -> read chain", ok);
   cl_int status = 0;
-  CHECK(clGetEventInfo(kernel_done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL));
+  CHECK(clGetEventInfo(kernel_done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                       NULL));
   report("kernel event CL_COMPLETE after the read", status == CL_COMPLETE);
   report("callback called once with CL_COMPLETE and its data",
          wait_for_callback(&kcb) == 1 && atomic_load(&kcb.status) == CL_COMPLETE &&
@@ -131,8 +132,9 @@ int main(void) {
   CHECK(clGetEventInfo(read_done, CL_EVENT_COMMAND_QUEUE, sizeof(eq), &eq, NULL));
   cl_context ectx = NULL;
   CHECK(clGetEventInfo(read_done, CL_EVENT_CONTEXT, sizeof(ectx), &ectx, NULL));
-  report("event info: command types, queue, context",
-         type == CL_COMMAND_NDRANGE_KERNEL && rtype == CL_COMMAND_READ_BUFFER && eq == q && ectx == ctx);
+  report("event info: command types, queue, context", type == CL_COMMAND_NDRANGE_KERNEL &&
+                                                          rtype == CL_COMMAND_READ_BUFFER &&
+                                                          eq == q && ectx == ctx);
 
   // 2. Profiling: QUEUED <= SUBMIT <= START <= END for the kernel.
   cl_ulong t[4];
@@ -140,7 +142,8 @@ int main(void) {
                                      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
   for (int i = 0; i < 4; ++i)
     CHECK(clGetEventProfilingInfo(kernel_done, what[i], sizeof(cl_ulong), &t[i], NULL));
-  report("profiling END >= START >= SUBMIT >= QUEUED", t[3] >= t[2] && t[2] >= t[1] && t[1] >= t[0]);
+  report("profiling END >= START >= SUBMIT >= QUEUED",
+         t[3] >= t[2] && t[2] >= t[1] && t[1] >= t[0]);
 
   // 3. A user event gates a kernel: nothing may run before the host completes it.
   cl_event gate = clCreateUserEvent(ctx, &err);
@@ -156,16 +159,19 @@ int main(void) {
   CHECK(clGetEventInfo(gated, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL));
   report("gated kernel not complete before the user event", status != CL_COMPLETE && status >= 0);
   cl_int gate_status = 0;
-  CHECK(clGetEventInfo(gate, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(gate_status), &gate_status, NULL));
+  CHECK(clGetEventInfo(gate, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(gate_status), &gate_status,
+                       NULL));
   CHECK(clGetEventInfo(gate, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL));
-  report("user event: CL_SUBMITTED, CL_COMMAND_USER", gate_status == CL_SUBMITTED && type == CL_COMMAND_USER);
+  report("user event: CL_SUBMITTED, CL_COMMAND_USER",
+         gate_status == CL_SUBMITTED && type == CL_COMMAND_USER);
   CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
   CHECK(clWaitForEvents(1, &gated));
   CHECK(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, sizeof(c), c, 0, NULL, NULL));
   ok = 1;
   for (int i = 0; i < N; ++i) ok &= c[i] == 2 * (4 * i - 1000);
   report("gated kernel ran once after clSetUserEventStatus", ok);
-  report("user event callback", wait_for_callback(&ucb) == 1 && atomic_load(&ucb.status) == CL_COMPLETE &&
+  report("user event callback", wait_for_callback(&ucb) == 1 &&
+                                    atomic_load(&ucb.status) == CL_COMPLETE &&
                                     atomic_load(&ucb.tag_seen) == 99);
 
   // 4. Markers and barriers with wait lists.
@@ -192,7 +198,8 @@ int main(void) {
   printf("c[0]=%d c[1]=%d c[%d]=%d sum=%lld\n", c[0], c[1], N - 1, c[N - 1], sum);
 
   printf("%s\n", failures ? "FAIL" : "PASS");
-  cl_event evs[] = {writes[0], writes[1], kernel_done, read_done, gate, gated, k1, k2, marker, barrier_ev};
+  cl_event evs[] = {writes[0], writes[1], kernel_done, read_done, gate,
+                    gated,     k1,        k2,          marker,    barrier_ev};
   for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); ++i) CHECK(clReleaseEvent(evs[i]));
   CHECK(clReleaseMemObject(da));
   CHECK(clReleaseMemObject(db));

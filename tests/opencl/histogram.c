@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -98,24 +98,29 @@ int main(void) {
   cl_uint bins_global[256], bins_local[256];
   size_t global = GROUPS * LOCAL, local = LOCAL;
 
-  CHECK(clEnqueueFillBuffer(queue, dbins, &zero, sizeof(zero), 0, 256 * sizeof(cl_uint), 0, NULL, NULL));
+  CHECK(clEnqueueFillBuffer(queue, dbins, &zero, sizeof(zero), 0, 256 * sizeof(cl_uint), 0, NULL,
+                            NULL));
   CHECK(clSetKernelArg(kglobal, 0, sizeof(cl_mem), &ddata));
   CHECK(clSetKernelArg(kglobal, 1, sizeof(cl_uint), &n));
   CHECK(clSetKernelArg(kglobal, 2, sizeof(cl_mem), &dbins));
   CHECK(clEnqueueNDRangeKernel(queue, kglobal, 1, NULL, &global, &local, 0, NULL, NULL));
-  CHECK(clEnqueueReadBuffer(queue, dbins, CL_TRUE, 0, sizeof(bins_global), bins_global, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(queue, dbins, CL_TRUE, 0, sizeof(bins_global), bins_global, 0, NULL,
+                            NULL));
 
-  CHECK(clEnqueueFillBuffer(queue, dbins, &zero, sizeof(zero), 0, 256 * sizeof(cl_uint), 0, NULL, NULL));
+  CHECK(clEnqueueFillBuffer(queue, dbins, &zero, sizeof(zero), 0, 256 * sizeof(cl_uint), 0, NULL,
+                            NULL));
   CHECK(clSetKernelArg(klocal, 0, sizeof(cl_mem), &ddata));
   CHECK(clSetKernelArg(klocal, 1, sizeof(cl_uint), &n));
   CHECK(clSetKernelArg(klocal, 2, sizeof(cl_mem), &dbins));
   CHECK(clEnqueueNDRangeKernel(queue, klocal, 1, NULL, &global, &local, 0, NULL, NULL));
-  CHECK(clEnqueueReadBuffer(queue, dbins, CL_TRUE, 0, sizeof(bins_local), bins_local, 0, NULL, NULL));
+  CHECK(
+      clEnqueueReadBuffer(queue, dbins, CL_TRUE, 0, sizeof(bins_local), bins_local, 0, NULL, NULL));
 
   // stats on the first 4096 bytes, one work-item each.
   enum { SN = 4096 };
   cl_int init[7] = {255, 0, 0, 0, -1, 0, 0}, stats[7];
-  cl_mem dstats = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init), init, &err);
+  cl_mem dstats =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init), init, &err);
   CHECK(err);
   cl_uint sn = SN;
   CHECK(clSetKernelArg(kstats, 0, sizeof(cl_mem), &ddata));
@@ -150,7 +155,8 @@ int main(void) {
   for (int b = 0; b < 8; ++b) printf(" %u", bins_local[b]);
   printf("\nbins[120..127]:");
   for (int b = 120; b < 128; ++b) printf(" %u", bins_local[b]);
-  printf("\ntotal=%u weighted=%u hottest bin=%u (%u)\n", total, weighted, hottest, bins_local[hottest]);
+  printf("\ntotal=%u weighted=%u hottest bin=%u (%u)\n", total, weighted, hottest,
+         bins_local[hottest]);
   printf("global atomics: %s\n", bad_global ? "FAIL" : "PASS");
   printf("local atomics: %s\n", bad_local ? "FAIL" : "PASS");
   printf("atomic min=%d max=%d or=0x%08x count>=200=%d cmpxchg winners=%d: %s\n", stats[0],

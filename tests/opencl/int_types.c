@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -112,7 +112,9 @@ static int popcount_n(uint64_t v, int bits) {
   for (int b = 0; b < bits; ++b) n += (v >> b) & 1;
   return n;
 }
-static int sat(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int sat(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
 
 static int failures;
 static void report(const char *type, int op, int bad, int total) {
@@ -146,9 +148,11 @@ static void run(const char *name, const void *a, const void *b, void *r, size_t 
   cl_int err;
   cl_kernel kernel = clCreateKernel(program, name, &err);
   CHECK(err);
-  cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * elem, (void *)a, &err);
+  cl_mem da =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * elem, (void *)a, &err);
   CHECK(err);
-  cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * elem, (void *)b, &err);
+  cl_mem db =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * elem, (void *)b, &err);
   CHECK(err);
   cl_mem dr = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * elem * k, NULL, &err);
   CHECK(err);
@@ -304,7 +308,8 @@ int main(void) {
     int r = (int)(y & 63);
     e[9] = (int64_t)(r ? (ux << r) | (ux >> (64 - r)) : ux);
     e[10] = clz_n(ux, 64) * 128 + popcount_n(uy, 64);
-    e[11] = (int64_t)(((uint64_t)(uint32_t)(int32_t)(x >> 40) << 32) | (uint32_t)y) + (int64_t)(int32_t)x;
+    e[11] = (int64_t)(((uint64_t)(uint32_t)(int32_t)(x >> 40) << 32) | (uint32_t)y) +
+            (int64_t)(int32_t)x;
     int64_t cs = x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x;
     int64_t cu = y > 255 ? 255 : y < 0 ? 0 : y;
     e[12] = cs + cu * 3;
@@ -312,9 +317,11 @@ int main(void) {
   }
   for (int k = 0; k < KL; ++k) report("long", k, bad[k], N);
   printf("long:  %d operations, hash=%u\n", KL, fold(lr, sizeof(lr)));
-  printf("long: INT64_MIN+1=%lld, INT64_MAX*-1=%lld, (-1>>65)^(-1<<65)=%lld, 123456789012345/0 guarded=%lld\n",
-         (long long)lr[0 * KL + 0], (long long)lr[1 * KL + 1], (long long)(lr[2 * KL + 6]),
-         (long long)lr[3 * KL + 2]);
+  printf(
+      "long: INT64_MIN+1=%lld, INT64_MAX*-1=%lld, (-1>>65)^(-1<<65)=%lld, 123456789012345/0 "
+      "guarded=%lld\n",
+      (long long)lr[0 * KL + 0], (long long)lr[1 * KL + 1], (long long)(lr[2 * KL + 6]),
+      (long long)lr[3 * KL + 2]);
 
   printf("%s\n", failures ? "FAIL" : "PASS");
   CHECK(clReleaseProgram(program));

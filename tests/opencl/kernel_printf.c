@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -31,7 +31,8 @@ static const char *kSource =
     "__kernel void turns(__global int *sum) {\n"
     "  int id = get_local_id(0);\n"
     "  for (int i = 0; i < (int)get_local_size(0); ++i) {\n"
-    "    if (i == id) printf(\"work-item %d of %d says %d\\n\", id, (int)get_local_size(0), id * id);\n"
+    "    if (i == id) printf(\"work-item %d of %d says %d\\n\", id, (int)get_local_size(0), id * "
+    "id);\n"
     "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
     "  }\n"
     "  atomic_add(sum, id);\n"
@@ -66,7 +67,8 @@ int main(void) {
 
   // values[2] has the top bit set: %u of (uint) prints 3000000000.
   cl_int values[7] = {12345, -678, (cl_int)3000000000u, 0xbeef, 255, 8, 'z'};
-  cl_mem dvalues = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(values), values, &err);
+  cl_mem dvalues =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(values), values, &err);
   CHECK(err);
   float f = 3.140625f;  // exact in binary: every platform rounds it the same way
   CHECK(clSetKernelArg(kformats, 0, sizeof(cl_mem), &dvalues));
@@ -82,7 +84,8 @@ int main(void) {
   fflush(stdout);
 
   cl_int zero = 0, sum = -1;
-  cl_mem dsum = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(zero), &zero, &err);
+  cl_mem dsum =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(zero), &zero, &err);
   CHECK(err);
   CHECK(clSetKernelArg(kturns, 0, sizeof(cl_mem), &dsum));
   size_t tglobal = 8, tlocal = 8;

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -73,9 +73,12 @@ int main(void) {
   cl_mem dmisc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, TOTAL * sizeof(cl_int), NULL, &err);
   CHECK(err);
   cl_int fill = -7;
-  CHECK(clEnqueueFillBuffer(queue, dids, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int4), 0, NULL, NULL));
-  CHECK(clEnqueueFillBuffer(queue, dgroups, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int4), 0, NULL, NULL));
-  CHECK(clEnqueueFillBuffer(queue, dmisc, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int), 0, NULL, NULL));
+  CHECK(clEnqueueFillBuffer(queue, dids, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int4), 0, NULL,
+                            NULL));
+  CHECK(clEnqueueFillBuffer(queue, dgroups, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int4), 0,
+                            NULL, NULL));
+  CHECK(clEnqueueFillBuffer(queue, dmisc, &fill, sizeof(fill), 0, TOTAL * sizeof(cl_int), 0, NULL,
+                            NULL));
 
   cl_int nx = NX, ny = NY;
   CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &dids));
@@ -120,13 +123,15 @@ int main(void) {
         hash = hash * 31 + id[3] + 7 * g[0] + 11 * g[1] + 13 * g[2];
         hash %= 1000000007;
       }
-  printf("ndrange3d_offset: %dx%dx%d array, offset (4,2,3), global (16,12,8), local (4,4,2)\n",
-         NX, NY, NZ);
+  printf("ndrange3d_offset: %dx%dx%d array, offset (4,2,3), global (16,12,8), local (4,4,2)\n", NX,
+         NY, NZ);
   printf("written=%d untouched=%d hash=%lld\n", written, untouched, hash);
-  printf("element (4,2,3): ids (%d,%d,%d,%d) groups (%d,%d,%d,%d) misc %d\n", ids[(3 * NY + 2) * NX + 4].s[0],
-         ids[(3 * NY + 2) * NX + 4].s[1], ids[(3 * NY + 2) * NX + 4].s[2], ids[(3 * NY + 2) * NX + 4].s[3],
+  printf("element (4,2,3): ids (%d,%d,%d,%d) groups (%d,%d,%d,%d) misc %d\n",
+         ids[(3 * NY + 2) * NX + 4].s[0], ids[(3 * NY + 2) * NX + 4].s[1],
+         ids[(3 * NY + 2) * NX + 4].s[2], ids[(3 * NY + 2) * NX + 4].s[3],
          groups[(3 * NY + 2) * NX + 4].s[0], groups[(3 * NY + 2) * NX + 4].s[1],
-         groups[(3 * NY + 2) * NX + 4].s[2], groups[(3 * NY + 2) * NX + 4].s[3], misc[(3 * NY + 2) * NX + 4]);
+         groups[(3 * NY + 2) * NX + 4].s[2], groups[(3 * NY + 2) * NX + 4].s[3],
+         misc[(3 * NY + 2) * NX + 4]);
   int last = (10 * NY + 13) * NX + 19;
   printf("element (19,13,10): ids (%d,%d,%d,%d) groups (%d,%d,%d,%d)\n", ids[last].s[0],
          ids[last].s[1], ids[last].s[2], ids[last].s[3], groups[last].s[0], groups[last].s[1],

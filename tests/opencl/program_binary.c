@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 // Two strings, as a program assembled from a header and a body would be.
@@ -56,7 +56,8 @@ enum { N = 512 };
 static cl_uint run(cl_context ctx, cl_command_queue q, cl_kernel combine, cl_kernel negate,
                    const cl_int *in, cl_int *out) {
   cl_int err;
-  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int), (void *)in, &err);
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int),
+                              (void *)in, &err);
   CHECK(err);
   cl_mem dout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(cl_int), NULL, &err);
   CHECK(err);
@@ -97,7 +98,8 @@ int main(void) {
   err = clBuildProgram(src_prog, 1, &device, "-DOFFSET=0x55 -cl-kernel-arg-info", NULL, NULL);
   check_build(src_prog, device, err);
   cl_build_status bstatus;
-  CHECK(clGetProgramBuildInfo(src_prog, device, CL_PROGRAM_BUILD_STATUS, sizeof(bstatus), &bstatus, NULL));
+  CHECK(clGetProgramBuildInfo(src_prog, device, CL_PROGRAM_BUILD_STATUS, sizeof(bstatus), &bstatus,
+                              NULL));
   printf("build status: %s\n", bstatus == CL_BUILD_SUCCESS ? "CL_BUILD_SUCCESS" : "other");
   size_t opt_len = 0;
   CHECK(clGetProgramBuildInfo(src_prog, device, CL_PROGRAM_BUILD_OPTIONS, 0, NULL, &opt_len));
@@ -108,13 +110,15 @@ int main(void) {
 
   // Kernel names: a ';'-separated list in an unspecified order, sorted here.
   size_t num_kernels = 0, names_len = 0;
-  CHECK(clGetProgramInfo(src_prog, CL_PROGRAM_NUM_KERNELS, sizeof(num_kernels), &num_kernels, NULL));
+  CHECK(
+      clGetProgramInfo(src_prog, CL_PROGRAM_NUM_KERNELS, sizeof(num_kernels), &num_kernels, NULL));
   CHECK(clGetProgramInfo(src_prog, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &names_len));
   char *names = malloc(names_len);
   CHECK(clGetProgramInfo(src_prog, CL_PROGRAM_KERNEL_NAMES, names_len, names, NULL));
   char *list[8];
   int count = 0;
-  for (char *tok = strtok(names, ";"); tok && count < 8; tok = strtok(NULL, ";")) list[count++] = tok;
+  for (char *tok = strtok(names, ";"); tok && count < 8; tok = strtok(NULL, ";"))
+    list[count++] = tok;
   qsort(list, count, sizeof(char *), cmp_str);
   printf("CL_PROGRAM_NUM_KERNELS=%zu names:", num_kernels);
   for (int i = 0; i < count; ++i) printf(" %s", list[i]);
@@ -136,8 +140,11 @@ int main(void) {
     CHECK(clGetKernelArgInfo(combine, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL));
     CHECK(clGetKernelArgInfo(combine, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(tq), &tq, NULL));
     printf("  arg %u: %s %s, %s%s%s\n", i, type, name,
-           aq == CL_KERNEL_ARG_ADDRESS_GLOBAL ? "global" : aq == CL_KERNEL_ARG_ADDRESS_PRIVATE ? "private" : "other",
-           tq & CL_KERNEL_ARG_TYPE_CONST ? " const" : "", tq & CL_KERNEL_ARG_TYPE_RESTRICT ? " restrict" : "");
+           aq == CL_KERNEL_ARG_ADDRESS_GLOBAL    ? "global"
+           : aq == CL_KERNEL_ARG_ADDRESS_PRIVATE ? "private"
+                                                 : "other",
+           tq & CL_KERNEL_ARG_TYPE_CONST ? " const" : "",
+           tq & CL_KERNEL_ARG_TYPE_RESTRICT ? " restrict" : "");
   }
   cl_kernel negate = clCreateKernel(src_prog, "negate", &err);
   CHECK(err);
@@ -163,7 +170,8 @@ int main(void) {
   CHECK(err);
   cl_int bin_status = -1;
   const unsigned char *cbins[1] = {binary};
-  cl_program bin_prog = clCreateProgramWithBinary(ctx2, 1, &device, &bin_size, cbins, &bin_status, &err);
+  cl_program bin_prog =
+      clCreateProgramWithBinary(ctx2, 1, &device, &bin_size, cbins, &bin_status, &err);
   CHECK(err);
   CHECK(bin_status);
   err = clBuildProgram(bin_prog, 1, &device, NULL, NULL, NULL);

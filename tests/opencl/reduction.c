@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -124,9 +124,11 @@ int main(void) {
   cl_uint sum = 0;
   CHECK(clEnqueueReadBuffer(queue, bufs[cur], CL_TRUE, 0, sizeof(cl_uint), &sum, 0, NULL, NULL));
 
-  cl_mem dsigned = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(sdata), sdata, &err);
+  cl_mem dsigned =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(sdata), sdata, &err);
   CHECK(err);
-  cl_mem dpartial = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, MINMAX_GROUPS * sizeof(cl_int2), NULL, &err);
+  cl_mem dpartial =
+      clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, MINMAX_GROUPS * sizeof(cl_int2), NULL, &err);
   CHECK(err);
   cl_int sn = N;
   CHECK(clSetKernelArg(kminmax, 0, sizeof(cl_mem), &dsigned));

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -137,7 +137,8 @@ int main(void) {
     acc += data[i];
   }
 
-  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(data), data, &err);
+  cl_mem din =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(data), data, &err);
   CHECK(err);
   cl_mem dout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(result), NULL, &err);
   CHECK(err);
@@ -158,7 +159,9 @@ int main(void) {
   printf("out[0]=%u out[1]=%u out[255]=%u out[256]=%u out[50000]=%u out[%d]=%u\n", result[0],
          result[1], result[255], result[256], result[50000], N - 1, result[N - 1]);
   printf("total=%u hash=%u\n", total, hash);
-  if (mismatches) printf("first mismatch at %d: got %u expected %u\n", first_bad, result[first_bad], ref[first_bad]);
+  if (mismatches)
+    printf("first mismatch at %d: got %u expected %u\n", first_bad, result[first_bad],
+           ref[first_bad]);
   printf("mismatches=%d\n%s\n", mismatches, mismatches == 0 ? "PASS" : "FAIL");
 
   CHECK(clReleaseMemObject(din));

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -35,9 +35,11 @@ int main(void) {
   CHECK(clGetPlatformIDs(1, &platform, NULL));
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, NULL));
   cl_uint align_bits = 0;
-  CHECK(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, NULL));
+  CHECK(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits,
+                        NULL));
   if (align_bits == 0 || (4096 * 8) % align_bits != 0) {
-    fprintf(stderr, "sub-buffer origins of 4 KiB are not aligned for this device (%u bits)\n", align_bits);
+    fprintf(stderr, "sub-buffer origins of 4 KiB are not aligned for this device (%u bits)\n",
+            align_bits);
     return 1;
   }
   printf("4 KiB origins satisfy CL_DEVICE_MEM_BASE_ADDR_ALIGN: yes\n");
@@ -64,7 +66,8 @@ int main(void) {
 
   static cl_int host[N], ref[N];
   for (int i = 0; i < N; ++i) host[i] = ref[i] = (i * 37) % 1000 - 500;
-  cl_mem parent = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host), host, &err);
+  cl_mem parent =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host), host, &err);
   CHECK(err);
   cl_mem sub[3];
   const int origin[3] = {R0, R1, R2};
@@ -105,7 +108,8 @@ int main(void) {
   // Write through sub-buffer 2 at an offset inside it: elements 600..609 of region 2.
   cl_int ten[10];
   for (int i = 0; i < 10; ++i) ten[i] = 424242 + i;
-  CHECK(clEnqueueWriteBuffer(q, sub[2], CL_TRUE, 600 * sizeof(cl_int), sizeof(ten), ten, 0, NULL, NULL));
+  CHECK(clEnqueueWriteBuffer(q, sub[2], CL_TRUE, 600 * sizeof(cl_int), sizeof(ten), ten, 0, NULL,
+                             NULL));
   for (int i = 0; i < 10; ++i) ref[R2 + 600 + i] = ten[i];
 
   // Read a sub-buffer directly, then the whole parent.
@@ -130,12 +134,14 @@ int main(void) {
     CHECK(clGetMemObjectInfo(sub[s], CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc, NULL));
     CHECK(clGetMemObjectInfo(sub[s], CL_MEM_OFFSET, sizeof(off), &off, NULL));
     CHECK(clGetMemObjectInfo(sub[s], CL_MEM_SIZE, sizeof(size), &size, NULL));
-    ok_info &= assoc == parent && off == origin[s] * sizeof(cl_int) && size == REGION * sizeof(cl_int);
+    ok_info &=
+        assoc == parent && off == origin[s] * sizeof(cl_int) && size == REGION * sizeof(cl_int);
   }
 
   printf("sub_buffers: parent of %d ints, regions at %d, %d, %d\n", N, R0, R1, R2);
   printf("parent[0]=%d parent[%d]=%d parent[%d]=%d parent[%d]=%d parent[%d]=%d\n", result[0], R0,
-         result[R0], R1 + 5, result[R1 + 5], R2 + 100, result[R2 + 100], R2 + 605, result[R2 + 605]);
+         result[R0], R1 + 5, result[R1 + 5], R2 + 100, result[R2 + 100], R2 + 605,
+         result[R2 + 605]);
   printf("hash=%u\n", hash);
   printf("parent contents: %s (%d mismatches)\n", bad ? "FAIL" : "PASS", bad);
   printf("read through sub-buffer: %s\n", bad_first ? "FAIL" : "PASS");

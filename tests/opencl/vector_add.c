@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cl_int err_ = (call);                                                            \
-    if (err_ != CL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int err_ = (call);                                                             \
+    if (err_ != CL_SUCCESS) {                                                         \
       fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #call, err_); \
-      exit(1);                                                                       \
-    }                                                                                \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
 static const char *kSource =
@@ -56,7 +56,8 @@ int main(void) {
     b[i] = (float)((i * 7) % 1000) * 0.25f;
     c[i] = -1.0f;
   }
-  cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float), a, &err);
+  cl_mem da =
+      clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float), a, &err);
   CHECK(err);
   cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY, N * sizeof(float), NULL, &err);
   CHECK(err);
