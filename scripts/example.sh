@@ -32,3 +32,10 @@ paste "$out/x.txt" "$out/y.txt" "$out/result.txt" | awk -v a=$a -v n=$n '
   END { if (NR != n) { printf "expected %d results, got %d\n", n, NR; exit 1 }
         if (bad) { printf "saxpy: %d of %d elements differ from the host result\n", bad, n; exit 1 }
         printf "saxpy: all %d elements equal the host result\n", n }'
+
+# The same computation from OpenCL C, by an unmodified OpenCL host program through the ICD
+# loader on the Ventus platform (docs/opencl.md); it checks its results itself.
+if [ -x "$build/examples/opencl_saxpy" ]; then
+  echo "OpenCL: examples/opencl/saxpy.c on the Ventus platform"
+  OCL_ICD_VENDORS="$(cd "$build" && pwd)/ventus.icd" "$build/examples/opencl_saxpy"
+fi

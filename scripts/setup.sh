@@ -18,15 +18,24 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build
+
+# Registers the Ventus OpenCL platform with the ICD loader for every program on this
+# machine (docs/opencl.md); OCL_ICD_VENDORS=build/ventus.icd works without this.
+icd_line="$(cat build/ventus.icd)"
+if [ "$(cat /etc/OpenCL/vendors/ventus.icd 2>/dev/null)" != "$icd_line" ]; then
+  echo "setup: registering the Ventus OpenCL platform in /etc/OpenCL/vendors/ventus.icd"
+  "${sudo_cmd[@]}" mkdir -p /etc/OpenCL/vendors
+  echo "$icd_line" | "${sudo_cmd[@]}" tee /etc/OpenCL/vendors/ventus.icd >/dev/null
+fi
 
 scripts/example.sh

@@ -15,8 +15,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ventus::cc {
@@ -28,6 +30,12 @@ struct Options {
   std::vector<std::string> include_dirs;  // -I DIR
   std::vector<std::string> extra_args;    // further clang options (-cl-fast-relaxed-math ...)
   std::string file_name = "<source>";     // the name diagnostics use
+  // In-memory include files: {name as written in #include "name", contents}. clang finds
+  // them before the real file system: next to the source (quoted includes) and in a
+  // search directory of their own ahead of -I (also <name>); a header may include another
+  // by its name relative to its own. What clCompileProgram's input_headers and
+  // header_include_names give.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct Result {
@@ -40,6 +48,30 @@ struct Result {
 // Compiles one OpenCL C translation unit. Never throws for bad source: errors are in
 // Result::diagnostics with ok = false.
 Result compile(std::string_view source, const Options& options = {});
+
+// Separate compilation (clCompileProgram / clLinkProgram). An object is the translation
+// unit as LLVM bitcode (triple spir-unknown-unknown): parsed and lowered (64-bit division
+// and long/float conversions), not optimized, not linked with the builtin library, every
+// function still external. compile(source) gives exactly what link({compile_object(source)})
+// gives with the same Options.
+struct Object {
+  bool ok = false;
+  std::string diagnostics;     // clang's messages, as for compile
+  std::vector<uint8_t> bitcode;  // empty unless ok
+};
+Object compile_object(std::string_view source, const Options& options = {});
+
+// Links objects (in this order) into an executable: the rest of compile's pipeline
+// (builtin library, internalize, optimize at options' level, back end, assembler).
+// Unreadable objects, duplicate definitions, conflicting declarations and functions that
+// no object and not the builtin library define are errors in Result::diagnostics; never
+// throws. Options: the optimization level (-cl-opt-disable) and file_name (the name of the
+// assembly in assembler messages) matter here; the language options were the objects'.
+Result link(const std::vector<std::vector<uint8_t>>& objects, const Options& options = {});
+
+// Whether `bytes` look like an object of compile_object (LLVM bitcode for the Ventus
+// triple), not an ELF executable or source: a cheap check of the header, not a validation.
+bool is_object(std::span<const uint8_t> bytes);
 
 // Stages, for tools and tests.
 Result compile_to_assembly(std::string_view source, const Options& options = {});

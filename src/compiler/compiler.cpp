@@ -2,6 +2,7 @@
 // (frontend.cpp), the back end (backend/) and the assembler, one after the other.
 #include "ventus/compiler.h"
 
+#include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -25,41 +26,95 @@ std::string as_diagnostic(const std::string& message, const Options& options) {
   return text;
 }
 
-}  // namespace
-
-Result compile_to_assembly(std::string_view source, const Options& options) {
+// The front end's module (built by `front_end` in `context`) through the back end and,
+// with `executable`, the assembler: what compile, compile_to_assembly and link share.
+template <typename FrontEnd>
+Result finish(FrontEnd&& front_end, const Options& options, bool executable) {
   Result result;
   try {
     llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module =
-        frontend::build_module(source, options, context, result.diagnostics);
+    std::unique_ptr<llvm::Module> module = front_end(context, result.diagnostics);
     if (!module) return result;
     result.assembly =
         backend::generate_assembly(*module, frontend::effective_opt_level(options, nullptr));
-    result.ok = true;
   } catch (const std::exception& e) {
     // ventus::Error from the back end ("FILE:LINE:COL: error: ..."), or anything else that
     // must not escape: the contract is a diagnostic, never an exception.
     result.diagnostics += as_diagnostic(e.what(), options);
     result.assembly.clear();
+    return result;
   }
-  return result;
-}
-
-Result compile(std::string_view source, const Options& options) {
-  Result result = compile_to_assembly(source, options);
-  if (!result.ok) return result;
+  if (!executable) {
+    result.ok = true;
+    return result;
+  }
   try {
     const elf::Image image = assembler::assemble({{options.file_name + ".s", result.assembly}});
     result.elf = elf::write(image);
+    result.ok = true;
   } catch (const std::exception& e) {
     // The back end's output did not assemble: a compiler bug, reported with the
     // assembler's "file.s:line:column: error: ..." lines.
-    result.ok = false;
     result.diagnostics += as_diagnostic(e.what(), options);
   }
   return result;
 }
+
+Result compile_source(std::string_view source, const Options& options, bool executable) {
+  return finish(
+      [&](llvm::LLVMContext& context, std::string& diagnostics) {
+        return frontend::build_module(source, options, context, diagnostics);
+      },
+      options, executable);
+}
+
+}  // namespace
+
+Result compile_to_assembly(std::string_view source, const Options& options) {
+  return compile_source(source, options, false);
+}
+
+Result compile(std::string_view source, const Options& options) {
+  return compile_source(source, options, true);
+}
+
+Object compile_object(std::string_view source, const Options& options) {
+  Object object;
+  try {
+    llvm::LLVMContext context;
+    if (std::unique_ptr<llvm::Module> unit =
+            frontend::build_unit(source, options, context, object.diagnostics)) {
+      object.bitcode = frontend::write_object(*unit);
+      object.ok = true;
+    }
+  } catch (const std::exception& e) {
+    object.diagnostics += as_diagnostic(e.what(), options);
+    object.bitcode.clear();
+    object.ok = false;
+  }
+  return object;
+}
+
+Result link(const std::vector<std::vector<uint8_t>>& objects, const Options& options) {
+  return finish(
+      [&](llvm::LLVMContext& context, std::string& diagnostics) -> std::unique_ptr<llvm::Module> {
+        std::vector<std::unique_ptr<llvm::Module>> units;
+        bool ok = true;
+        for (size_t i = 0; i < objects.size(); ++i) {
+          // Objects have no file names: "object 2 of 3" says which one is bad.
+          std::unique_ptr<llvm::Module> unit = frontend::read_object(
+              objects[i], fmt::format("object {} of {}", i + 1, objects.size()), context,
+              diagnostics);
+          ok = ok && unit;
+          units.push_back(std::move(unit));
+        }
+        if (!ok) return nullptr;
+        return frontend::link_units(std::move(units), options, diagnostics);
+      },
+      options, true);
+}
+
+bool is_object(std::span<const uint8_t> bytes) { return frontend::is_object(bytes); }
 
 std::string compile_to_llvm_ir(std::string_view source, const Options& options,
                                std::string* diagnostics) {

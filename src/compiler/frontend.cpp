@@ -13,6 +13,7 @@
 #include <llvm/ADT/Triple.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -26,12 +27,18 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "embedded.h"
@@ -42,6 +49,8 @@ namespace {
 
 // Where the in-memory device_features.h lives for clang (a path no real file has).
 constexpr char kFeaturesHeaderPath[] = "/<ventus>/device_features.h";
+// The search directory of Options::headers (a path no real directory has), ahead of -I.
+constexpr char kHeadersDir[] = "/<ventus-headers>";
 // The CSR holding the address of the kernel metadata buffer (workitem.cl).
 constexpr uint64_t kCsrKnl = 0x803;
 
@@ -59,6 +68,49 @@ std::string main_file_name(const Options& options) {
   if (options.file_name.empty()) return "<source>";
   if (options.file_name[0] == '-') return "./" + options.file_name;
   return options.file_name;
+}
+
+// The file system clang reads: the real one, under an in-memory one holding
+// Options::headers twice, in kHeadersDir (searched first, -I) and in the source's
+// directory (where a quoted include looks before any search directory), so that an
+// in-memory header wins over a real file of the same name. nullptr (and an error) for a
+// header without a name or given twice.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Options& options,
+                                                            const std::string& file_name,
+                                                            std::string& diagnostics) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real = llvm::vfs::getRealFileSystem();
+  if (options.headers.empty()) return real;
+  llvm::SmallString<256> source_dir(file_name);
+  llvm::sys::path::remove_filename(source_dir);
+  if (real->makeAbsolute(source_dir)) source_dir.clear();  // no current directory
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  std::set<std::string> names;
+  for (const auto& [name, contents] : options.headers) {
+    if (name.empty() || !names.insert(name).second) {
+      diagnostics += name.empty() ? "error: an in-memory header without a name\n"
+                                  : fmt::format("error: in-memory header '{}' given twice\n", name);
+      return nullptr;
+    }
+    std::vector<llvm::SmallString<256>> paths;
+    if (llvm::sys::path::is_absolute(name)) {
+      paths.emplace_back(name);
+    } else {
+      paths.emplace_back(kHeadersDir);
+      if (!source_dir.empty()) paths.push_back(source_dir);
+      for (llvm::SmallString<256>& path : paths) llvm::sys::path::append(path, name);
+    }
+    for (llvm::SmallString<256>& path : paths) {
+      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+      // False when the path is taken (a directory of another header's path).
+      if (!memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, name))) {
+        diagnostics += fmt::format("error: in-memory header '{}' conflicts with another\n", name);
+        return nullptr;
+      }
+    }
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
+  overlay->pushOverlay(memory);  // the last pushed is looked in first
+  return overlay;
 }
 
 // clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
@@ -87,6 +139,7 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // of the local size), in every OpenCL C version.
       "-cl-uniform-work-group-size", "-ferror-limit", "20"};
   for (const std::string& d : options.defines) args.push_back("-D" + d);
+  if (!options.headers.empty()) args.push_back(std::string("-I") + kHeadersDir);
   for (const std::string& i : options.include_dirs) args.push_back("-I" + i);
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   args.push_back(file_name);
@@ -118,9 +171,13 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files =
+      file_system(options, file_name, diagnostics);
+  if (!files) return nullptr;
   clang::CompilerInstance ci;
   ci.setInvocation(invocation);
   ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+  ci.createFileManager(files);
   if (!ci.createTarget()) return nullptr;
   // What CompilerInstance::ExecuteAction does, without the "N errors generated." line it
   // writes to stderr.
@@ -405,9 +462,15 @@ void optimize(llvm::Module& module, int opt_level) {
 }
 
 // "file:line:column: " of an instruction, from the line tables, or "file: ".
+// The file is the line table's (as in the back end's messages): after linking, the unit's
+// own, not the program's first.
 std::string location_of(const llvm::Instruction& instruction, const std::string& file_name) {
-  if (const llvm::DebugLoc& loc = instruction.getDebugLoc(); loc && loc.getLine() != 0)
-    return fmt::format("{}:{}:{}: ", file_name, loc.getLine(), loc.getCol());
+  if (const llvm::DebugLoc& loc = instruction.getDebugLoc(); loc && loc.getLine() != 0) {
+    const auto* scope = llvm::dyn_cast_or_null<llvm::DIScope>(loc.getScope());
+    const std::string file =
+        scope && !scope->getFilename().empty() ? scope->getFilename().str() : file_name;
+    return fmt::format("{}:{}:{}: ", file, loc.getLine(), loc.getCol());
+  }
   return file_name + ": ";
 }
 
@@ -419,8 +482,9 @@ bool back_end_function(llvm::StringRef name) {
 
 // Calls to functions that neither the program nor the library nor the back end defines
 // would fail in the back end; say it here, where the call's source line is known.
+// `linked`: the module was linked from several units, which the message names too.
 bool check_undefined_functions(const llvm::Module& module, const std::string& file_name,
-                               std::string& diagnostics) {
+                               bool linked, std::string& diagnostics) {
   bool ok = true;
   for (const llvm::Function& f : module) {
     if (!f.isDeclaration() || f.isIntrinsic() || back_end_function(f.getName()) || f.use_empty())
@@ -434,9 +498,12 @@ bool check_undefined_functions(const llvm::Module& module, const std::string& fi
     const std::string name = f.getName().str();
     const std::string readable = llvm::demangle(name);
     diagnostics += fmt::format(
-        "{}error: call to '{}'{}, which the Ventus builtin library does not define\n",
+        "{}error: call to '{}'{}, which {} define{}\n",
         first_call ? location_of(*first_call, file_name) : file_name + ": ", readable,
-        readable == name ? "" : " (" + name + ")");
+        readable == name ? "" : " (" + name + ")",
+        linked ? "neither the linked objects nor the Ventus builtin library"
+               : "the Ventus builtin library does not",
+        linked ? "s" : "");
     ok = false;
   }
   return ok;
@@ -466,6 +533,138 @@ bool verify(const llvm::Module& module, const std::string& file_name, const char
   return false;
 }
 
+
+// "file:line: " of a definition (its debug-info subprogram), or "unit: ".
+std::string definition_location(const llvm::GlobalValue& value) {
+  if (const auto* f = llvm::dyn_cast<llvm::Function>(&value))
+    if (const llvm::DISubprogram* sp = f->getSubprogram(); sp && sp->getLine() != 0)
+      return fmt::format("{}:{}: ", sp->getFilename().str(), sp->getLine());
+  return value.getParent()->getSourceFileName() + ": ";
+}
+
+std::string describe(const llvm::GlobalValue& value) {
+  const auto* f = llvm::dyn_cast<llvm::Function>(&value);
+  const char* kind = !f                                                    ? "variable"
+                     : f->getCallingConv() == llvm::CallingConv::SPIR_KERNEL ? "kernel"
+                                                                             : "function";
+  const std::string name = value.getName().str(), readable = llvm::demangle(name);
+  return fmt::format("{} '{}'{}", kind, readable, readable == name ? "" : " (" + name + ")");
+}
+
+// What llvm::Linker would reject or silently get wrong, with the units' file:line: a
+// name with a strong definition in two units, and a function called in one unit with
+// another type than its definition's (OpenCL C does not mangle the program's own
+// functions, so the types are not part of the name).
+bool check_definitions(const std::vector<std::unique_ptr<llvm::Module>>& units,
+                       std::string& diagnostics) {
+  std::map<std::string, const llvm::GlobalValue*> defined;
+  bool ok = true;
+  for (const std::unique_ptr<llvm::Module>& unit : units)
+    for (const llvm::GlobalValue& value : unit->global_values()) {
+      if (value.hasLocalLinkage() || !value.isStrongDefinitionForLinker()) continue;
+      auto [it, inserted] = defined.emplace(value.getName().str(), &value);
+      if (inserted) continue;
+      diagnostics += fmt::format("{}error: duplicate definition of {}\n{}note: the first is here\n",
+                                 definition_location(value), describe(value),
+                                 definition_location(*it->second));
+      ok = false;
+    }
+  for (const std::unique_ptr<llvm::Module>& unit : units)
+    for (const llvm::Function& f : *unit) {
+      if (!f.isDeclaration() || f.use_empty()) continue;
+      auto it = defined.find(f.getName().str());
+      if (it == defined.end()) continue;
+      const auto* definition = llvm::dyn_cast<llvm::Function>(it->second);
+      if (definition && definition->getFunctionType() == f.getFunctionType()) continue;
+      std::string where = unit->getSourceFileName() + ": ";
+      for (const llvm::User* user : f.users())
+        if (const auto* call = llvm::dyn_cast<llvm::Instruction>(user)) {
+          where = location_of(*call, unit->getSourceFileName());
+          break;
+        }
+      diagnostics += fmt::format(
+          "{}error: {} is used with other parameter or result types than its definition\n"
+          "{}note: the definition is here\n",
+          where, describe(f), definition_location(*it->second));
+      ok = false;
+    }
+  return ok;
+}
+
+// Linking appends the units' named metadata: one copy of each identical entry (the
+// OpenCL version of every unit, ...) is enough.
+void drop_duplicate_named_metadata(llvm::Module& module) {
+  for (llvm::NamedMDNode& node : module.named_metadata()) {
+    if (node.getName() == "llvm.module.flags") continue;  // merged by the linker
+    std::vector<llvm::MDNode*> unique;
+    for (llvm::MDNode* operand : node.operands())
+      if (std::find(unique.begin(), unique.end(), operand) == unique.end())
+        unique.push_back(operand);
+    if (unique.size() == node.getNumOperands()) continue;
+    node.clearOperands();
+    for (llvm::MDNode* operand : unique) node.addOperand(operand);
+  }
+}
+
+// The object format (docs/compiler.md): LLVM's bitcode wrapper header (what Apple's
+// tools write; every LLVM reader skips it), the bitcode, and a trailer with a checksum.
+// LLVM 15's bitcode reader crashes on some corrupted bitcode (found by the mutation
+// test), so the bytes are checked before it reads them.
+//   0  u32 0x0B17C0DE  u32 0 (version)  u32 20 (bitcode offset)  u32 N (bitcode size)
+//  16  u32 0 (CPU type, unused)
+//  20  N bytes of bitcode ('BC' 0xC0DE ..., N a multiple of 4)
+//  20+N  "VENTUSOB"  u64 xxHash64 of bytes 0 .. 20+N   (all little-endian)
+constexpr uint32_t kWrapperMagic = 0x0B17C0DE;
+constexpr size_t kWrapperHeaderSize = 20;
+constexpr char kTrailerMagic[] = "VENTUSOB";
+constexpr size_t kTrailerSize = 16;
+
+uint32_t read_u32(std::span<const uint8_t> bytes, size_t at) {
+  return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
+         uint32_t{bytes[at + 3]} << 24;
+}
+
+uint64_t read_u64(std::span<const uint8_t> bytes, size_t at) {
+  return read_u32(bytes, at) | uint64_t{read_u32(bytes, at + 4)} << 32;
+}
+
+void append_u32(std::vector<uint8_t>& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+// The bitcode inside an object, or nullopt with the reason in `why`.
+std::optional<std::span<const uint8_t>> object_bitcode(std::span<const uint8_t> bytes,
+                                                       std::string* why) {
+  auto fail = [&](const char* reason) -> std::optional<std::span<const uint8_t>> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  auto starts_with = [&](std::string_view magic) {
+    return bytes.size() >= magic.size() &&
+           std::equal(magic.begin(), magic.end(), bytes.begin(),
+                      [](char c, uint8_t b) { return static_cast<uint8_t>(c) == b; });
+  };
+  if (starts_with("\x7f" "ELF")) return fail("not a Ventus object but an executable (ELF)");
+  if (starts_with("BC\xC0\xDE"))
+    return fail("LLVM bitcode, not a Ventus object (no object header; see ventus cc -c)");
+  if (bytes.size() < kWrapperHeaderSize + kTrailerSize || read_u32(bytes, 0) != kWrapperMagic)
+    return fail("not a Ventus object (no object header)");
+  const uint64_t offset = read_u32(bytes, 8), size = read_u32(bytes, 12);
+  if (offset != kWrapperHeaderSize || offset + size + kTrailerSize != bytes.size() ||
+      size % 4 != 0)
+    return fail("corrupt object (its sizes do not match its length)");
+  const size_t trailer = kWrapperHeaderSize + size;
+  if (!std::equal(kTrailerMagic, kTrailerMagic + 8, bytes.begin() + trailer))
+    return fail("not a Ventus object (no object trailer)");
+  if (read_u64(bytes, trailer + 8) != llvm::xxHash64(llvm::ArrayRef(bytes.data(), trailer)))
+    return fail("corrupt object (checksum mismatch)");
+  return bytes.subspan(offset, size);
+}
+
+llvm::StringRef as_string_ref(std::span<const uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 }  // namespace
 
 int effective_opt_level(const Options& options, std::string* error) {
@@ -479,8 +678,8 @@ int effective_opt_level(const Options& options, std::string* error) {
   return options.opt_level;
 }
 
-std::unique_ptr<llvm::Module> build_module(std::string_view source, const Options& options,
-                                           llvm::LLVMContext& context, std::string& diagnostics) {
+std::unique_ptr<llvm::Module> build_unit(std::string_view source, const Options& options,
+                                         llvm::LLVMContext& context, std::string& diagnostics) {
   std::string message;
   const int opt_level = effective_opt_level(options, &message);
   if (opt_level < 0) {
@@ -502,8 +701,46 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
     return nullptr;
   module->setDataLayout(kDataLayout);
   module->setTargetTriple(kTriple);
+  lower_int64_operations(*module);
+  return module;
+}
+
+std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Module>> units,
+                                         const Options& options, std::string& diagnostics) {
+  std::string message;
+  const int opt_level = effective_opt_level(options, &message);
+  if (opt_level < 0) {
+    diagnostics += message;
+    return nullptr;
+  }
+  if (units.empty() || std::find(units.begin(), units.end(), nullptr) != units.end()) {
+    diagnostics += "error: no objects to link\n";
+    return nullptr;
+  }
+  for (const std::unique_ptr<llvm::Module>& unit : units)
+    if (&unit->getContext() != &units.front()->getContext()) {
+      diagnostics += "error: internal compiler error: units in different LLVM contexts\n";
+      return nullptr;
+    }
+  const bool linked = units.size() > 1;
+  if (linked && !check_definitions(units, diagnostics)) return nullptr;
+  std::unique_ptr<llvm::Module> module = std::move(units.front());
+  llvm::LLVMContext& context = module->getContext();
   {
     CollectLlvmDiagnostics collect(context, diagnostics);
+    if (linked) {
+      llvm::Linker linker(*module);
+      for (size_t i = 1; i < units.size(); ++i) {
+        const size_t before = diagnostics.size();
+        if (linker.linkInModule(std::move(units[i]))) {
+          if (diagnostics.size() == before) diagnostics += "error: linking the objects failed\n";
+          return nullptr;
+        }
+      }
+      drop_duplicate_named_metadata(*module);
+    }
+    // Done per unit already (build_unit); again for objects from elsewhere. A no-op on
+    // lowered code.
     lower_int64_operations(*module);
     if (!link_builtins(*module, diagnostics)) return nullptr;
     // The library's own code may convert between long and float (convert.cl): lowered
@@ -514,11 +751,83 @@ std::unique_ptr<llvm::Module> build_module(std::string_view source, const Option
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
   }
-  if (!check_undefined_functions(*module, main_file_name(options), diagnostics)) return nullptr;
-  if (!verify(*module, main_file_name(options), "invalid LLVM IR after optimization",
-              diagnostics))
+  const std::string file_name = module->getSourceFileName();
+  if (!check_undefined_functions(*module, file_name, linked, diagnostics)) return nullptr;
+  if (!verify(*module, file_name, "invalid LLVM IR after optimization", diagnostics))
     return nullptr;
   return module;
+}
+
+std::unique_ptr<llvm::Module> build_module(std::string_view source, const Options& options,
+                                           llvm::LLVMContext& context, std::string& diagnostics) {
+  std::unique_ptr<llvm::Module> unit = build_unit(source, options, context, diagnostics);
+  if (!unit) return nullptr;
+  std::vector<std::unique_ptr<llvm::Module>> units;
+  units.push_back(std::move(unit));
+  return link_units(std::move(units), options, diagnostics);
+}
+
+std::vector<uint8_t> write_object(const llvm::Module& unit) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::raw_svector_ostream stream(bitcode);
+  // The use-list order decides the order in which passes visit users; keeping it makes
+  // optimizing the read module give the same code as optimizing the written one.
+  llvm::WriteBitcodeToFile(unit, stream, /*ShouldPreserveUseListOrder=*/true);
+  std::vector<uint8_t> out;
+  out.reserve(kWrapperHeaderSize + bitcode.size() + kTrailerSize);
+  for (uint32_t word : {kWrapperMagic, 0u, static_cast<uint32_t>(kWrapperHeaderSize),
+                        static_cast<uint32_t>(bitcode.size()), 0u})
+    append_u32(out, word);
+  out.insert(out.end(), bitcode.begin(), bitcode.end());
+  const uint64_t hash = llvm::xxHash64(llvm::ArrayRef(out.data(), out.size()));
+  out.insert(out.end(), kTrailerMagic, kTrailerMagic + 8);
+  append_u32(out, static_cast<uint32_t>(hash));
+  append_u32(out, static_cast<uint32_t>(hash >> 32));
+  return out;
+}
+
+std::unique_ptr<llvm::Module> read_object(std::span<const uint8_t> bytes, const std::string& name,
+                                          llvm::LLVMContext& context, std::string& diagnostics) {
+  std::string why;
+  const std::optional<std::span<const uint8_t>> bitcode = object_bitcode(bytes, &why);
+  if (!bitcode) {
+    diagnostics += fmt::format("{}: error: {}\n", name, why);
+    return nullptr;
+  }
+  CollectLlvmDiagnostics collect(context, diagnostics);
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(as_string_ref(*bitcode), name), context);
+  if (!module) {
+    diagnostics += fmt::format("{}: error: unreadable object: {}\n", name,
+                               llvm::toString(module.takeError()));
+    return nullptr;
+  }
+  if ((*module)->getTargetTriple() != kTriple ||
+      (*module)->getDataLayoutStr() != kDataLayout) {
+    diagnostics += fmt::format("{}: error: not a Ventus object (target '{}', data layout '{}')\n",
+                               name, (*module)->getTargetTriple(),
+                               (*module)->getDataLayoutStr());
+    return nullptr;
+  }
+  std::string broken;
+  llvm::raw_string_ostream out(broken);
+  if (llvm::verifyModule(**module, &out)) {
+    diagnostics += fmt::format("{}: error: invalid object:\n{}", name, broken);
+    return nullptr;
+  }
+  return std::move(*module);
+}
+
+bool is_object(std::span<const uint8_t> bytes) {
+  const std::optional<std::span<const uint8_t>> bitcode = object_bitcode(bytes, nullptr);
+  if (!bitcode) return false;
+  llvm::Expected<std::string> triple =
+      llvm::getBitcodeTargetTriple(llvm::MemoryBufferRef(as_string_ref(*bitcode), "object"));
+  if (!triple) {
+    llvm::consumeError(triple.takeError());
+    return false;
+  }
+  return *triple == kTriple;
 }
 
 std::string to_text(const llvm::Module& module) {

@@ -3,9 +3,12 @@
 // layout kDataLayout).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ventus/compiler.h"
 
@@ -28,9 +31,28 @@ int effective_opt_level(const Options& options, std::string* error);
 // translation unit uses), internalizes everything but the kernels and optimizes at the
 // Options' level. Appends clang's diagnostics (file:line:column: error: ...) and the
 // front end's own to `diagnostics`; returns nullptr when there are errors. Never throws
-// for bad source.
+// for bad source. The same as link_units({build_unit(...)}).
 std::unique_ptr<llvm::Module> build_module(std::string_view source, const Options& options,
                                            llvm::LLVMContext& context, std::string& diagnostics);
+
+// The first half of build_module, what an object holds: clang's module, verified, with
+// the target's data layout and the 64-bit division and conversion lowering.
+std::unique_ptr<llvm::Module> build_unit(std::string_view source, const Options& options,
+                                         llvm::LLVMContext& context, std::string& diagnostics);
+
+// The second half: links the units (into the first; duplicate definitions and
+// conflicting function types are errors), then the builtin library, internalize,
+// optimize and the checks. All units live in one context. nullptr on errors.
+std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Module>> units,
+                                         const Options& options, std::string& diagnostics);
+
+// A unit as an object (bitcode, with its use-list order, so that optimizing the read
+// module gives what optimizing the original gives) and back. read_object reports bad
+// bytes and modules that are not Ventus objects or do not verify as errors naming `name`.
+std::vector<uint8_t> write_object(const llvm::Module& unit);
+std::unique_ptr<llvm::Module> read_object(std::span<const uint8_t> bytes, const std::string& name,
+                                          llvm::LLVMContext& context, std::string& diagnostics);
+bool is_object(std::span<const uint8_t> bytes);
 
 // The module as LLVM IR text.
 std::string to_text(const llvm::Module& module);

@@ -1,0 +1,657 @@
+// Buffers and sub-buffers, the commands that move their data, and the image and sampler
+// entry points of a device without images.
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "commands.h"
+#include "info.h"
+
+namespace ventus::cl {
+namespace {
+
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr size_t kSubBufferAlignment = 1024 / 8;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN
+
+bool at_most_one(cl_mem_flags flags, cl_mem_flags group) {
+  const cl_mem_flags f = flags & group;
+  return (f & (f - 1)) == 0;
+}
+
+cl_int check_flags(cl_mem_flags flags) {
+  if ((flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags)) != 0) return CL_INVALID_VALUE;
+  if (!at_most_one(flags, kAccessFlags) || !at_most_one(flags, kHostAccessFlags)) return CL_INVALID_VALUE;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+// Whether the host may read (write) the buffer through commands (CL_MEM_HOST_* flags).
+bool host_may_read(cl_mem m) {
+  return (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) == 0;
+}
+bool host_may_write(cl_mem m) {
+  return (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) == 0;
+}
+
+bool in_range(cl_mem m, size_t offset, size_t bytes) {
+  return offset <= m->size && bytes <= m->size - offset;
+}
+
+// A rectangle of a buffer or of host memory: 3-D origin, row and slice pitch.
+struct Rect {
+  size_t origin[3];
+  size_t row_pitch, slice_pitch;
+  size_t offset(size_t y, size_t z) const {
+    return (origin[2] + z) * slice_pitch + (origin[1] + y) * row_pitch + origin[0];
+  }
+};
+
+// Fills in zero pitches as the spec defines them and checks them (CL_INVALID_VALUE).
+bool complete_pitches(const size_t region[3], size_t& row, size_t& slice) {
+  if (row == 0) row = region[0];
+  if (row < region[0]) return false;
+  if (slice == 0) slice = region[1] * row;
+  if (slice < region[1] * row || slice % row != 0) return false;
+  return true;
+}
+
+bool rect_fits(const Rect& r, const size_t region[3], size_t size) {
+  const size_t last = r.offset(region[1] - 1, region[2] - 1) + region[0];
+  return last <= size;
+}
+
+cl_int check_rect_args(const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                       size_t& buffer_row, size_t& buffer_slice, size_t& host_row,
+                       size_t& host_slice) {
+  if (buffer_origin == nullptr || host_origin == nullptr || region == nullptr) return CL_INVALID_VALUE;
+  if (region[0] == 0 || region[1] == 0 || region[2] == 0) return CL_INVALID_VALUE;
+  if (!complete_pitches(region, buffer_row, buffer_slice) ||
+      !complete_pitches(region, host_row, host_slice))
+    return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+                     cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (cl_int s = check_flags(flags); s != CL_SUCCESS) return set_error(errcode_ret, s), nullptr;
+  if (size == 0 || size > device_max_allocation())
+    return set_error(errcode_ret, CL_INVALID_BUFFER_SIZE), nullptr;
+  const bool wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+  if (wants_ptr != (host_ptr != nullptr)) return set_error(errcode_ret, CL_INVALID_HOST_PTR), nullptr;
+  if ((flags & kAccessFlags) == 0) flags |= CL_MEM_READ_WRITE;
+  auto* mem = new (std::nothrow) _cl_mem;
+  if (mem == nullptr) return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  mem->context = context;
+  mem->flags = flags;
+  mem->size = size;
+  mem->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  {
+    _cl_device_id* device = the_device();
+    std::lock_guard guard(device->lock);
+    try {
+      mem->address = device->device->allocate(size);
+      if (wants_ptr) device->device->write(mem->address, host_ptr, size);
+    } catch (const std::exception&) {
+      if (mem->address != 0) device->device->free(mem->address);
+      mem->address = 0;
+      mem->context = nullptr;
+      delete mem;
+      return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
+    }
+  }
+  retain(context);
+  register_object(mem);
+  set_error(errcode_ret, CL_SUCCESS);
+  return mem;
+}
+
+}  // namespace
+
+void device_write(uint32_t address, const void* source, size_t bytes) {
+  if (bytes == 0) return;
+  _cl_device_id* device = the_device();
+  std::lock_guard guard(device->lock);
+  device->device->write(address, source, bytes);
+}
+
+void device_read(uint32_t address, void* destination, size_t bytes) {
+  if (bytes == 0) return;
+  _cl_device_id* device = the_device();
+  std::lock_guard guard(device->lock);
+  device->device->read(address, destination, bytes);
+}
+
+void pull_host_memory(cl_mem buffer) {
+  if (buffer == nullptr || !buffer->uses_host_ptr()) return;
+  _cl_mem* root = buffer->root();
+  device_write(root->address, root->host_ptr, root->size);
+}
+
+void push_host_memory(cl_mem buffer) {
+  if (buffer == nullptr || !buffer->uses_host_ptr()) return;
+  _cl_mem* root = buffer->root();
+  device_read(root->address, root->host_ptr, root->size);
+}
+
+}  // namespace ventus::cl
+
+using namespace ventus::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                               void* host_ptr, cl_int* errcode_ret) {
+  return create_buffer(context, flags, size, host_ptr, errcode_ret);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
+                                                             const cl_mem_properties* properties,
+                                                             cl_mem_flags flags, size_t size,
+                                                             void* host_ptr, cl_int* errcode_ret) {
+  if (properties != nullptr && properties[0] != 0) return set_error(errcode_ret, CL_INVALID_PROPERTY), nullptr;
+  return create_buffer(context, flags, size, host_ptr, errcode_ret);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                                  cl_buffer_create_type buffer_create_type,
+                                                  const void* buffer_create_info,
+                                                  cl_int* errcode_ret) {
+  if (!is_live(buffer, Kind::mem) || buffer->parent != nullptr)
+    return set_error(errcode_ret, CL_INVALID_MEM_OBJECT), nullptr;
+  if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr)
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  if (cl_int s = check_flags(flags); s != CL_SUCCESS || (flags & kHostPtrFlags) != 0)
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  const cl_mem_flags parent = buffer->flags;
+  // The access a sub-buffer asks for must be one its buffer allows.
+  if (((parent & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((parent & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((parent & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((parent & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((parent & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  const auto* region = static_cast<const cl_buffer_region*>(buffer_create_info);
+  if (region->size == 0) return set_error(errcode_ret, CL_INVALID_BUFFER_SIZE), nullptr;
+  if (!in_range(buffer, region->origin, region->size))
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  if (region->origin % kSubBufferAlignment != 0)
+    return set_error(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET), nullptr;
+  if ((flags & kAccessFlags) == 0) flags |= parent & kAccessFlags;
+  if ((flags & kHostAccessFlags) == 0) flags |= parent & kHostAccessFlags;
+  flags |= parent & kHostPtrFlags;
+  auto* mem = new (std::nothrow) _cl_mem;
+  if (mem == nullptr) return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  mem->context = buffer->context;
+  mem->flags = flags;
+  mem->size = region->size;
+  mem->parent = buffer;
+  mem->origin = region->origin;
+  mem->address = buffer->address + static_cast<uint32_t>(region->origin);
+  if (buffer->host_ptr) mem->host_ptr = static_cast<uint8_t*>(buffer->host_ptr) + region->origin;
+  retain(buffer);
+  retain(buffer->context);
+  register_object(mem);
+  set_error(errcode_ret, CL_SUCCESS);
+  return mem;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  retain(memobj);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  release(memobj);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem memobj, void(CL_CALLBACK* pfn_notify)(cl_mem, void*), void* user_data) {
+  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (pfn_notify == nullptr) return CL_INVALID_VALUE;
+  std::lock_guard guard(memobj->lock);
+  memobj->destructor_callbacks.emplace_back(pfn_notify, user_data);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+                                                   size_t param_value_size, void* param_value,
+                                                   size_t* param_value_size_ret) {
+  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  switch (param_name) {
+    case CL_MEM_TYPE:
+      return info_value(n, v, r, cl_mem_object_type{CL_MEM_OBJECT_BUFFER});
+    case CL_MEM_FLAGS:
+      return info_value(n, v, r, memobj->flags);
+    case CL_MEM_SIZE:
+      return info_value(n, v, r, memobj->size);
+    case CL_MEM_HOST_PTR:
+      return info_value(n, v, r, memobj->host_ptr);
+    case CL_MEM_MAP_COUNT: {
+      std::lock_guard guard(memobj->lock);
+      return info_value(n, v, r, static_cast<cl_uint>(memobj->mappings.size()));
+    }
+    case CL_MEM_REFERENCE_COUNT:
+      return info_value(n, v, r, cl_uint{memobj->references.load()});
+    case CL_MEM_CONTEXT:
+      return info_value(n, v, r, memobj->context);
+    case CL_MEM_ASSOCIATED_MEMOBJECT:
+      return info_value(n, v, r, memobj->parent);
+    case CL_MEM_OFFSET:
+      return info_value(n, v, r, memobj->origin);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+// ---- transfers ----
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer,
+                                                    cl_bool blocking_read, size_t offset,
+                                                    size_t size, void* ptr,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event* event_wait_list,
+                                                    cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  if (!host_may_read(buffer)) return CL_INVALID_OPERATION;
+  Ref<_cl_mem> keep(buffer);
+  return submit(queue, CL_COMMAND_READ_BUFFER, num_events_in_wait_list, event_wait_list, event,
+                blocking_read, [keep, offset, size, ptr] {
+                  pull_host_memory(keep.get());
+                  device_read(keep->address + static_cast<uint32_t>(offset), ptr, size);
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer,
+                                                     cl_bool blocking_write, size_t offset,
+                                                     size_t size, const void* ptr,
+                                                     cl_uint num_events_in_wait_list,
+                                                     const cl_event* event_wait_list,
+                                                     cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  if (!host_may_write(buffer)) return CL_INVALID_OPERATION;
+  Ref<_cl_mem> keep(buffer);
+  return submit(queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list, event,
+                blocking_write, [keep, offset, size, ptr] {
+                  pull_host_memory(keep.get());
+                  device_write(keep->address + static_cast<uint32_t>(offset), ptr, size);
+                  push_host_memory(keep.get());
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src_buffer,
+                                                    cl_mem dst_buffer, size_t src_offset,
+                                                    size_t dst_offset, size_t size,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event* event_wait_list,
+                                                    cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(src_buffer, Kind::mem) || !is_live(dst_buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (src_buffer->context != queue->context || dst_buffer->context != queue->context)
+    return CL_INVALID_CONTEXT;
+  if (size == 0 || !in_range(src_buffer, src_offset, size) || !in_range(dst_buffer, dst_offset, size))
+    return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  const uint64_t src = src_buffer->address + uint64_t{src_offset};
+  const uint64_t dst = dst_buffer->address + uint64_t{dst_offset};
+  if (src_buffer->root() == dst_buffer->root() && src < dst + size && dst < src + size)
+    return CL_MEM_COPY_OVERLAP;
+  Ref<_cl_mem> keep_src(src_buffer), keep_dst(dst_buffer);
+  return submit(queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
+                false, [keep_src, keep_dst, src, dst, size] {
+                  pull_host_memory(keep_src.get());
+                  pull_host_memory(keep_dst.get());
+                  std::vector<uint8_t> bytes(size);
+                  device_read(static_cast<uint32_t>(src), bytes.data(), size);
+                  device_write(static_cast<uint32_t>(dst), bytes.data(), size);
+                  push_host_memory(keep_dst.get());
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
+                                                    const void* pattern, size_t pattern_size,
+                                                    size_t offset, size_t size,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event* event_wait_list,
+                                                    cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  const bool pattern_ok = pattern != nullptr && pattern_size != 0 && pattern_size <= 128 &&
+                          (pattern_size & (pattern_size - 1)) == 0;
+  if (!pattern_ok || offset % pattern_size != 0 || size % pattern_size != 0 ||
+      !in_range(buffer, offset, size))
+    return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  std::vector<uint8_t> bytes(size);
+  for (size_t i = 0; i < size; i += pattern_size) std::memcpy(bytes.data() + i, pattern, pattern_size);
+  Ref<_cl_mem> keep(buffer);
+  return submit(queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
+                false, [keep, offset, bytes = std::move(bytes)] {
+                  pull_host_memory(keep.get());
+                  device_write(keep->address + static_cast<uint32_t>(offset), bytes.data(), bytes.size());
+                  push_host_memory(keep.get());
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_read, const size_t* buffer_origin,
+    const size_t* host_origin, const size_t* region, size_t buffer_row_pitch,
+    size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void* ptr,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr) return CL_INVALID_VALUE;
+  if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
+                                 buffer_slice_pitch, host_row_pitch, host_slice_pitch);
+      s != CL_SUCCESS)
+    return s;
+  const Rect device_rect{{buffer_origin[0], buffer_origin[1], buffer_origin[2]}, buffer_row_pitch, buffer_slice_pitch};
+  const Rect host_rect{{host_origin[0], host_origin[1], host_origin[2]}, host_row_pitch, host_slice_pitch};
+  if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  if (!host_may_read(buffer)) return CL_INVALID_OPERATION;
+  Ref<_cl_mem> keep(buffer);
+  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
+  return submit(queue, CL_COMMAND_READ_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
+                event, blocking_read, [keep, device_rect, host_rect, extent, ptr] {
+                  pull_host_memory(keep.get());
+                  for (size_t z = 0; z < extent[2]; ++z)
+                    for (size_t y = 0; y < extent[1]; ++y)
+                      device_read(keep->address + static_cast<uint32_t>(device_rect.offset(y, z)),
+                                  static_cast<uint8_t*>(ptr) + host_rect.offset(y, z), extent[0]);
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_write, const size_t* buffer_origin,
+    const size_t* host_origin, const size_t* region, size_t buffer_row_pitch,
+    size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void* ptr,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr) return CL_INVALID_VALUE;
+  if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
+                                 buffer_slice_pitch, host_row_pitch, host_slice_pitch);
+      s != CL_SUCCESS)
+    return s;
+  const Rect device_rect{{buffer_origin[0], buffer_origin[1], buffer_origin[2]}, buffer_row_pitch, buffer_slice_pitch};
+  const Rect host_rect{{host_origin[0], host_origin[1], host_origin[2]}, host_row_pitch, host_slice_pitch};
+  if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  if (!host_may_write(buffer)) return CL_INVALID_OPERATION;
+  Ref<_cl_mem> keep(buffer);
+  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
+  return submit(queue, CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
+                event, blocking_write, [keep, device_rect, host_rect, extent, ptr] {
+                  pull_host_memory(keep.get());
+                  for (size_t z = 0; z < extent[2]; ++z)
+                    for (size_t y = 0; y < extent[1]; ++y)
+                      device_write(keep->address + static_cast<uint32_t>(device_rect.offset(y, z)),
+                                   static_cast<const uint8_t*>(ptr) + host_rect.offset(y, z), extent[0]);
+                  push_host_memory(keep.get());
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t* src_origin,
+    const size_t* dst_origin, const size_t* region, size_t src_row_pitch, size_t src_slice_pitch,
+    size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+    const cl_event* event_wait_list, cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(src_buffer, Kind::mem) || !is_live(dst_buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (src_buffer->context != queue->context || dst_buffer->context != queue->context)
+    return CL_INVALID_CONTEXT;
+  if (cl_int s = check_rect_args(src_origin, dst_origin, region, src_row_pitch, src_slice_pitch,
+                                 dst_row_pitch, dst_slice_pitch);
+      s != CL_SUCCESS)
+    return s;
+  const Rect src_rect{{src_origin[0], src_origin[1], src_origin[2]}, src_row_pitch, src_slice_pitch};
+  const Rect dst_rect{{dst_origin[0], dst_origin[1], dst_origin[2]}, dst_row_pitch, dst_slice_pitch};
+  if (!rect_fits(src_rect, region, src_buffer->size) || !rect_fits(dst_rect, region, dst_buffer->size))
+    return CL_INVALID_VALUE;
+  if (src_buffer->root() == dst_buffer->root()) {
+    // Same buffer: the spec asks for equal pitches and disjoint regions; checked on the
+    // byte spans the two rectangles cover.
+    if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch) return CL_INVALID_VALUE;
+    const uint64_t s0 = src_buffer->address + uint64_t{src_rect.offset(0, 0)};
+    const uint64_t s1 = src_buffer->address + uint64_t{src_rect.offset(region[1] - 1, region[2] - 1)} + region[0];
+    const uint64_t d0 = dst_buffer->address + uint64_t{dst_rect.offset(0, 0)};
+    const uint64_t d1 = dst_buffer->address + uint64_t{dst_rect.offset(region[1] - 1, region[2] - 1)} + region[0];
+    if (s0 < d1 && d0 < s1) return CL_MEM_COPY_OVERLAP;
+  }
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  Ref<_cl_mem> keep_src(src_buffer), keep_dst(dst_buffer);
+  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
+  return submit(queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list, event,
+                false, [keep_src, keep_dst, src_rect, dst_rect, extent] {
+                  pull_host_memory(keep_src.get());
+                  pull_host_memory(keep_dst.get());
+                  std::vector<uint8_t> row(extent[0]);
+                  for (size_t z = 0; z < extent[2]; ++z)
+                    for (size_t y = 0; y < extent[1]; ++y) {
+                      device_read(keep_src->address + static_cast<uint32_t>(src_rect.offset(y, z)), row.data(), row.size());
+                      device_write(keep_dst->address + static_cast<uint32_t>(dst_rect.offset(y, z)), row.data(), row.size());
+                    }
+                  push_host_memory(keep_dst.get());
+                  return CL_COMPLETE;
+                });
+}
+
+// ---- map / unmap ----
+
+CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer,
+                                                  cl_bool blocking_map, cl_map_flags map_flags,
+                                                  size_t offset, size_t size,
+                                                  cl_uint num_events_in_wait_list,
+                                                  const cl_event* event_wait_list, cl_event* event,
+                                                  cl_int* errcode_ret) {
+  if (!is_live(queue, Kind::queue)) return set_error(errcode_ret, CL_INVALID_COMMAND_QUEUE), nullptr;
+  if (!is_live(buffer, Kind::mem)) return set_error(errcode_ret, CL_INVALID_MEM_OBJECT), nullptr;
+  if (buffer->context != queue->context) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  constexpr cl_map_flags kKnown = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((map_flags & ~kKnown) != 0 ||
+      ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))) ||
+      size == 0 || !in_range(buffer, offset, size))
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return set_error(errcode_ret, s), nullptr;
+  const bool reads = (map_flags & CL_MAP_READ) != 0;
+  const bool writes = (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+  if ((reads && !host_may_read(buffer)) || (writes && !host_may_write(buffer)))
+    return set_error(errcode_ret, CL_INVALID_OPERATION), nullptr;
+  uint8_t* pointer = nullptr;
+  try {
+    pointer = buffer->host_mirror() + offset;
+  } catch (const std::bad_alloc&) {
+    return set_error(errcode_ret, CL_MAP_FAILURE), nullptr;
+  }
+  {
+    std::lock_guard guard(buffer->lock);
+    buffer->mappings.push_back({pointer, offset, size, map_flags});
+  }
+  Ref<_cl_mem> keep(buffer);
+  const bool fetch = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) == 0 && !buffer->uses_host_ptr();
+  cl_int status = submit(queue, CL_COMMAND_MAP_BUFFER, num_events_in_wait_list, event_wait_list,
+                         event, blocking_map, [keep, offset, size, pointer, fetch] {
+                           if (fetch) device_read(keep->address + static_cast<uint32_t>(offset), pointer, size);
+                           return CL_COMPLETE;
+                         });
+  set_error(errcode_ret, status);
+  return status == CL_SUCCESS ? pointer : nullptr;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memobj,
+                                                        void* mapped_ptr,
+                                                        cl_uint num_events_in_wait_list,
+                                                        const cl_event* event_wait_list,
+                                                        cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (memobj->context != queue->context) return CL_INVALID_CONTEXT;
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  _cl_mem::Mapping mapping{};
+  {
+    std::lock_guard guard(memobj->lock);
+    auto it = std::find_if(memobj->mappings.begin(), memobj->mappings.end(),
+                           [&](const _cl_mem::Mapping& m) { return m.pointer == mapped_ptr; });
+    if (mapped_ptr == nullptr || it == memobj->mappings.end()) return CL_INVALID_VALUE;
+    mapping = *it;
+    memobj->mappings.erase(it);
+  }
+  Ref<_cl_mem> keep(memobj);
+  const bool store = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+  return submit(queue, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list,
+                event, false, [keep, mapping, store] {
+                  if (store)
+                    device_write(keep->address + static_cast<uint32_t>(mapping.offset), mapping.pointer, mapping.size);
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue,
+                                                           cl_uint num_mem_objects,
+                                                           const cl_mem* mem_objects,
+                                                           cl_mem_migration_flags flags,
+                                                           cl_uint num_events_in_wait_list,
+                                                           const cl_event* event_wait_list,
+                                                           cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (num_mem_objects == 0 || mem_objects == nullptr) return CL_INVALID_VALUE;
+  if ((flags & ~cl_mem_migration_flags{CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED}) != 0)
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    if (!is_live(mem_objects[i], Kind::mem)) return CL_INVALID_MEM_OBJECT;
+    if (mem_objects[i]->context != queue->context) return CL_INVALID_CONTEXT;
+  }
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+  // One device, whose memory holds every buffer: nothing moves.
+  return submit(queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list, event_wait_list,
+                event, false, [] { return CL_COMPLETE; });
+}
+
+// ---- images and samplers: the device has none (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE) ----
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_image_format*,
+                                              const cl_image_desc*, void*, cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*,
+                                                            cl_mem_flags, const cl_image_format*,
+                                                            const cl_image_desc*, void*, cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format*,
+                                                size_t, size_t, size_t, void*, cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format*,
+                                                size_t, size_t, size_t, size_t, size_t, void*,
+                                                cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags,
+                                                           cl_mem_object_type, cl_uint,
+                                                           cl_image_format*, cl_uint* num_image_formats) {
+  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
+  if (num_image_formats != nullptr) *num_image_formats = 0;
+  return CL_SUCCESS;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem, cl_image_info, size_t, void*, size_t*) {
+  return CL_INVALID_MEM_OBJECT;  // no image can exist
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue queue, cl_mem, cl_bool, const size_t*,
+                                                   const size_t*, size_t, size_t, void*, cl_uint,
+                                                   const cl_event*, cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue queue, cl_mem, cl_bool, const size_t*,
+                                                    const size_t*, size_t, size_t, const void*, cl_uint,
+                                                    const cl_event*, cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue queue, cl_mem, const void*, const size_t*,
+                                                   const size_t*, cl_uint, const cl_event*, cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue queue, cl_mem, cl_mem, const size_t*,
+                                                   const size_t*, const size_t*, cl_uint, const cl_event*,
+                                                   cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem, cl_mem, const size_t*,
+                                                           const size_t*, size_t, cl_uint, const cl_event*,
+                                                           cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem, cl_mem, size_t,
+                                                           const size_t*, const size_t*, cl_uint,
+                                                           const cl_event*, cl_event*) {
+  return is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE;
+}
+CL_API_ENTRY void* CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem, cl_bool, cl_map_flags,
+                                                 const size_t*, const size_t*, size_t*, size_t*, cl_uint,
+                                                 const cl_event*, cl_event*, cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(queue, Kind::queue) ? CL_INVALID_MEM_OBJECT : CL_INVALID_COMMAND_QUEUE);
+  return nullptr;
+}
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool, cl_addressing_mode,
+                                                    cl_filter_mode, cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
+                                                                  const cl_sampler_properties*,
+                                                                  cl_int* errcode_ret) {
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler) {
+  return CL_INVALID_SAMPLER;
+}
+CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler) {
+  return CL_INVALID_SAMPLER;
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void*, size_t*) {
+  return CL_INVALID_SAMPLER;
+}
+
+}  // extern "C"

@@ -1,0 +1,736 @@
+// Programs (from source through the in-process compiler, from ELF binaries), kernels and
+// their arguments, and kernel launches.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "build_options.h"
+#include "commands.h"
+#include "info.h"
+#include "ventus/compiler.h"
+#include "ventus/error.h"
+
+namespace ventus::cl {
+namespace {
+
+std::vector<std::string> kernel_names(const rt::Program& program) {
+  std::vector<std::string> names;
+  for (const std::string& name : program.kernel_names())
+    if (program.kernel_info(name) != nullptr) names.push_back(name);
+  return names;
+}
+
+uint32_t round16(uint64_t bytes) {
+  return static_cast<uint32_t>((bytes + 15) & ~uint64_t{15});
+}
+
+// Local memory a launch of `kernel` needs beside the warps' stacks: its __local variables
+// and the __local buffers of its arguments (as rt::launch lays them out).
+uint64_t kernel_local_bytes(const _cl_kernel& kernel) {
+  uint64_t bytes = round16(kernel.info->local_bytes);
+  for (const _cl_kernel::Arg& a : kernel.args)
+    if (a.type == _cl_kernel::Arg::Type::local) bytes += round16(a.local_bytes);
+  return bytes;
+}
+
+// The largest workgroup the kernel can run in: warps are limited by the SM's warp slots,
+// its registers for the kernel's register use, and its local memory (1 KiB stack a warp
+// plus the kernel's local data).
+size_t kernel_max_work_group_size(const _cl_kernel& kernel) {
+  const sim::DeviceConfig& c = the_device()->config;
+  uint64_t warps = std::min<uint32_t>(c.warp_slots_per_sm, 32);
+  if (kernel.info->sgpr != 0) warps = std::min<uint64_t>(warps, c.sgprs_per_sm / kernel.info->sgpr);
+  if (kernel.info->vgpr != 0) warps = std::min<uint64_t>(warps, c.vgprs_per_sm / kernel.info->vgpr);
+  const uint64_t local = kernel_local_bytes(kernel);
+  warps = local >= c.lds_bytes_per_sm ? 0 : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / 1024);
+  return static_cast<size_t>(warps * c.max_threads_per_warp);
+}
+
+// The local size the runtime picks when the application passes none: per dimension the
+// largest divisor of the global size that keeps the workgroup within `limit` work-items,
+// dimension 0 first (consecutive work-items share a warp).
+void choose_local_size(cl_uint dims, const size_t* global, size_t limit, size_t* local) {
+  size_t room = std::max<size_t>(limit, 1);
+  for (cl_uint d = 0; d < 3; ++d) local[d] = 1;
+  for (cl_uint d = 0; d < dims; ++d) {
+    size_t best = 1;
+    for (size_t candidate = std::min(global[d], room); candidate > 1; --candidate)
+      if (global[d] % candidate == 0) {
+        best = candidate;
+        break;
+      }
+    local[d] = best;
+    room /= best;
+  }
+}
+
+_cl_kernel* make_kernel(cl_program program, const std::string& name) {
+  auto* kernel = new _cl_kernel;
+  kernel->program = program;
+  kernel->executable = program->executable;
+  kernel->info = program->executable->kernel_info(name);
+  kernel->args.resize(kernel->info->args.size());
+  retain(program);
+  program->kernels.fetch_add(1);
+  register_object(kernel);
+  return kernel;
+}
+
+// One build at a time: the compiler's LLVM option state is process-wide.
+std::mutex& compiler_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+// Links `objects` into `program`'s executable (build status, log, binary); false on errors.
+bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& objects,
+               const cc::Options& options) {
+  cc::Result result;
+  {
+    std::lock_guard compiling(compiler_lock());
+    result = cc::link(objects, options);
+  }
+  program.build_log = result.diagnostics;
+  if (result.ok) {
+    try {
+      program.executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
+      program.binary = std::move(result.elf);
+      program.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      program.build_status = CL_BUILD_SUCCESS;
+      return true;
+    } catch (const std::exception& e) {
+      program.build_log += std::string("internal error: ") + e.what() + "\n";
+    }
+  }
+  program.executable.reset();
+  program.build_status = CL_BUILD_ERROR;
+  return false;
+}
+
+cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
+  if ((num_devices == 0) != (device_list == nullptr)) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (!is_live(device_list[i], Kind::device)) return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+}  // namespace
+}  // namespace ventus::cl
+
+using namespace ventus::cl;
+namespace rt = ventus::rt;
+namespace cc = ventus::cc;
+
+extern "C" {
+
+// ---- programs ----
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
+                                                              const char** strings,
+                                                              const size_t* lengths,
+                                                              cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (count == 0 || strings == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  std::string source;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (strings[i] == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+    if (lengths == nullptr || lengths[i] == 0)
+      source += strings[i];
+    else
+      source.append(strings[i], lengths[i]);
+  }
+  auto* program = new _cl_program;
+  program->context = context;
+  program->source = std::move(source);
+  retain(context);
+  register_object(program);
+  set_error(errcode_ret, CL_SUCCESS);
+  return program;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id* device_list, const size_t* lengths,
+    const unsigned char** binaries, cl_int* binary_status, cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (num_devices == 0 || device_list == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (!is_live(device_list[i], Kind::device)) return set_error(errcode_ret, CL_INVALID_DEVICE), nullptr;
+  if (lengths == nullptr || binaries == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (lengths[i] == 0 || binaries[i] == nullptr) {
+      if (binary_status) binary_status[i] = CL_INVALID_VALUE;
+      return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+    }
+  // One device: the first binary is the program (further entries name the same device).
+  std::vector<uint8_t> bytes(binaries[0], binaries[0] + lengths[0]);
+  auto* program = new _cl_program;
+  try {
+    if (cc::is_object(bytes)) {
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
+    } else {
+      program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    }
+  } catch (const std::exception&) {
+    delete program;
+    for (cl_uint i = 0; i < num_devices; ++i)
+      if (binary_status) binary_status[i] = CL_INVALID_BINARY;
+    return set_error(errcode_ret, CL_INVALID_BINARY), nullptr;
+  }
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (binary_status) binary_status[i] = CL_SUCCESS;
+  program->context = context;
+  program->binary = std::move(bytes);
+  program->from_binary = true;
+  retain(context);
+  register_object(program);
+  set_error(errcode_ret, CL_SUCCESS);
+  return program;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                                                      const cl_device_id* device_list,
+                                                                      const char* kernel_names,
+                                                                      cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS || num_devices == 0)
+    return set_error(errcode_ret, s != CL_SUCCESS ? s : CL_INVALID_VALUE), nullptr;
+  // The device has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
+  (void)kernel_names;
+  return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void*, size_t,
+                                                          cl_int* errcode_ret) {
+  // No intermediate language is supported (OpenCL 2.1; CL_DEVICE_IL_VERSION would be empty).
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  retain(program);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  release(program);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
+                                               const cl_device_id* device_list, const char* options,
+                                               void(CL_CALLBACK* pfn_notify)(cl_program, void*),
+                                               void* user_data) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
+  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
+  cl_int status = CL_SUCCESS;
+  {
+    std::lock_guard guard(program->lock);
+    cc::Options compile_options;
+    compile_options.file_name = "<program source>";
+    const std::string text = options ? options : "";
+    if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
+      program->build_log = error + "\n";
+      program->build_status = CL_BUILD_ERROR;
+      return CL_INVALID_BUILD_OPTIONS;
+    }
+    program->build_options = text;
+    if (program->from_binary && program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+      program->build_status = CL_BUILD_SUCCESS;
+      program->build_log.clear();
+    } else if (program->from_binary) {
+      // A compiled object: linking it alone makes the executable.
+      status = link_into(*program, {program->binary}, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+    } else {
+      cc::Result result;
+      {
+        std::lock_guard compiling(compiler_lock());
+        result = cc::compile(program->source, compile_options);
+      }
+      program->build_log = result.diagnostics;
+      if (result.ok) {
+        try {
+          program->executable =
+              std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
+          program->binary = std::move(result.elf);
+          program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+          program->build_status = CL_BUILD_SUCCESS;
+        } catch (const std::exception& e) {
+          program->build_log += std::string("internal error: ") + e.what() + "\n";
+          result.ok = false;
+        }
+      }
+      if (!result.ok) {
+        program->executable.reset();
+        program->binary.clear();
+        program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+        program->build_status = CL_BUILD_ERROR;
+        status = CL_BUILD_PROGRAM_FAILURE;
+      }
+    }
+  }
+  if (pfn_notify) pfn_notify(program, user_data);
+  return status;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
+                                                 const cl_device_id* device_list, const char* options,
+                                                 cl_uint num_input_headers, const cl_program* input_headers,
+                                                 const char** header_include_names,
+                                                 void(CL_CALLBACK* pfn_notify)(cl_program, void*),
+                                                 void* user_data) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
+  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  if ((num_input_headers == 0) != (input_headers == nullptr) ||
+      (num_input_headers != 0 && header_include_names == nullptr))
+    return CL_INVALID_VALUE;
+  cc::Options compile_options;
+  compile_options.file_name = "<program source>";
+  for (cl_uint i = 0; i < num_input_headers; ++i) {
+    if (!is_live(input_headers[i], Kind::program)) return CL_INVALID_PROGRAM;
+    if (header_include_names[i] == nullptr) return CL_INVALID_VALUE;
+    std::lock_guard guard(input_headers[i]->lock);
+    compile_options.headers.emplace_back(header_include_names[i], input_headers[i]->source);
+  }
+  if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
+  cl_int status = CL_SUCCESS;
+  {
+    std::lock_guard guard(program->lock);
+    if (program->from_binary) return CL_INVALID_OPERATION;  // nothing to compile
+    const std::string text = options ? options : "";
+    if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
+      program->build_log = error + "\n";
+      program->build_status = CL_BUILD_ERROR;
+      return CL_INVALID_COMPILER_OPTIONS;
+    }
+    program->build_options = text;
+    cc::Object object;
+    {
+      std::lock_guard compiling(compiler_lock());
+      object = cc::compile_object(program->source, compile_options);
+    }
+    program->build_log = object.diagnostics;
+    program->executable.reset();
+    if (object.ok) {
+      program->binary = std::move(object.bitcode);
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      program->build_status = CL_BUILD_SUCCESS;
+    } else {
+      program->binary.clear();
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+      program->build_status = CL_BUILD_ERROR;
+      status = CL_COMPILE_PROGRAM_FAILURE;
+    }
+  }
+  if (pfn_notify) pfn_notify(program, user_data);
+  return status;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
+                                                  const cl_device_id* device_list, const char* options,
+                                                  cl_uint num_input_programs,
+                                                  const cl_program* input_programs,
+                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
+                                                  void* user_data, cl_int* errcode_ret) {
+  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS)
+    return set_error(errcode_ret, s), nullptr;
+  if (num_input_programs == 0 || input_programs == nullptr ||
+      (pfn_notify == nullptr && user_data != nullptr))
+    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  std::vector<std::vector<uint8_t>> objects;
+  for (cl_uint i = 0; i < num_input_programs; ++i) {
+    cl_program input = input_programs[i];
+    if (!is_live(input, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+    std::lock_guard guard(input->lock);
+    if (input->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+      return set_error(errcode_ret, CL_INVALID_OPERATION), nullptr;
+    objects.push_back(input->binary);
+  }
+  // Link options: the math options are permissions the objects were already compiled
+  // under; -create-library is not supported (no library format).
+  cc::Options link_options;
+  link_options.file_name = "<linked program>";
+  const std::string text = options ? options : "";
+  std::string error = parse_build_options(text, link_options);
+  if (error.empty() && (!link_options.defines.empty() || !link_options.include_dirs.empty()))
+    error = "-D and -I are compile options, not link options";
+  if (!error.empty()) return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
+  auto* program = new _cl_program;
+  program->context = context;
+  program->build_options = text;
+  retain(context);
+  register_object(program);
+  const bool linked = link_into(*program, objects, link_options);
+  if (pfn_notify) pfn_notify(program, user_data);
+  set_error(errcode_ret, linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+  return program;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
+  return CL_SUCCESS;
+}
+CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
+  return platform == the_platform() ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
+                                                 size_t param_value_size, void* param_value,
+                                                 size_t* param_value_size_ret) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  std::lock_guard guard(program->lock);
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  switch (param_name) {
+    case CL_PROGRAM_REFERENCE_COUNT:
+      return info_value(n, v, r, cl_uint{program->references.load()});
+    case CL_PROGRAM_CONTEXT:
+      return info_value(n, v, r, program->context);
+    case CL_PROGRAM_NUM_DEVICES:
+      return info_value(n, v, r, cl_uint{1});
+    case CL_PROGRAM_DEVICES:
+      return info_value(n, v, r, static_cast<cl_device_id>(the_device()));
+    case CL_PROGRAM_SOURCE:
+      return info_string(n, v, r, program->source);
+    case CL_PROGRAM_BINARY_SIZES:
+      return info_value(n, v, r, program->binary.size());
+    case CL_PROGRAM_BINARIES: {
+      // An array of one pointer (one device) to memory the application provides.
+      if (v != nullptr) {
+        if (n < sizeof(unsigned char*)) return CL_INVALID_VALUE;
+        auto* destination = static_cast<unsigned char**>(v)[0];
+        if (destination != nullptr && !program->binary.empty())
+          std::memcpy(destination, program->binary.data(), program->binary.size());
+      }
+      if (r != nullptr) *r = sizeof(unsigned char*);
+      return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+      if (!program->executable) return CL_INVALID_PROGRAM_EXECUTABLE;
+      return info_value(n, v, r, kernel_names(*program->executable).size());
+    case CL_PROGRAM_KERNEL_NAMES: {
+      if (!program->executable) return CL_INVALID_PROGRAM_EXECUTABLE;
+      return info_string(n, v, r, fmt::format("{}", fmt::join(kernel_names(*program->executable), ";")));
+    }
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                                                      cl_program_build_info param_name,
+                                                      size_t param_value_size, void* param_value,
+                                                      size_t* param_value_size_ret) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (!is_live(device, Kind::device)) return CL_INVALID_DEVICE;
+  std::lock_guard guard(program->lock);
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  switch (param_name) {
+    case CL_PROGRAM_BUILD_STATUS:
+      return info_value(n, v, r, program->build_status);
+    case CL_PROGRAM_BUILD_OPTIONS:
+      return info_string(n, v, r, program->build_options);
+    case CL_PROGRAM_BUILD_LOG:
+      return info_string(n, v, r, program->build_log);
+    case CL_PROGRAM_BINARY_TYPE:
+      return info_value(n, v, r, program->binary_type);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+// ---- kernels ----
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name,
+                                                  cl_int* errcode_ret) {
+  if (!is_live(program, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+  std::lock_guard guard(program->lock);
+  if (!program->executable || program->build_status != CL_BUILD_SUCCESS)
+    return set_error(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE), nullptr;
+  if (kernel_name == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  if (program->executable->kernel_info(kernel_name) == nullptr)
+    return set_error(errcode_ret, CL_INVALID_KERNEL_NAME), nullptr;
+  try {
+    _cl_kernel* kernel = make_kernel(program, kernel_name);
+    set_error(errcode_ret, CL_SUCCESS);
+    return kernel;
+  } catch (const std::bad_alloc&) {
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                                         cl_kernel* kernels,
+                                                         cl_uint* num_kernels_ret) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  std::lock_guard guard(program->lock);
+  if (!program->executable || program->build_status != CL_BUILD_SUCCESS)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  const std::vector<std::string> names = kernel_names(*program->executable);
+  if (kernels != nullptr && num_kernels < names.size()) return CL_INVALID_VALUE;
+  if (kernels != nullptr)
+    for (size_t i = 0; i < names.size(); ++i) kernels[i] = make_kernel(program, names[i]);
+  if (num_kernels_ret != nullptr) *num_kernels_ret = static_cast<cl_uint>(names.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+  if (!is_live(source_kernel, Kind::kernel)) return set_error(errcode_ret, CL_INVALID_KERNEL), nullptr;
+  _cl_kernel* kernel = make_kernel(source_kernel->program, source_kernel->info->name);
+  {
+    std::lock_guard guard(source_kernel->lock);
+    kernel->args = source_kernel->args;
+  }
+  set_error(errcode_ret, CL_SUCCESS);
+  return kernel;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  retain(kernel);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  release(kernel);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                               const void* arg_value) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
+  const rt::KernelArgInfo& expected = kernel->info->args[arg_index];
+  _cl_kernel::Arg arg;
+  if (expected.address_space == "local") {
+    if (arg_value != nullptr) return CL_INVALID_ARG_VALUE;
+    if (arg_size == 0) return CL_INVALID_ARG_SIZE;
+    arg.type = _cl_kernel::Arg::Type::local;
+    arg.local_bytes = arg_size;
+  } else if (expected.address_space == "global" || expected.address_space == "constant") {
+    if (arg_size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    arg.type = _cl_kernel::Arg::Type::mem;
+    // A NULL value or a NULL cl_mem passes a NULL pointer.
+    arg.mem = arg_value ? *static_cast<const cl_mem*>(arg_value) : nullptr;
+    if (arg.mem != nullptr && !is_live(arg.mem, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  } else {
+    if (arg_size != expected.size) return CL_INVALID_ARG_SIZE;
+    if (arg_value == nullptr) return CL_INVALID_ARG_VALUE;
+    arg.type = _cl_kernel::Arg::Type::value;
+    const auto* bytes = static_cast<const uint8_t*>(arg_value);
+    arg.bytes.assign(bytes, bytes + arg_size);
+  }
+  std::lock_guard guard(kernel->lock);
+  kernel->args[arg_index] = std::move(arg);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                                size_t param_value_size, void* param_value,
+                                                size_t* param_value_size_ret) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+      return info_string(n, v, r, kernel->info->name);
+    case CL_KERNEL_NUM_ARGS:
+      return info_value(n, v, r, static_cast<cl_uint>(kernel->info->args.size()));
+    case CL_KERNEL_REFERENCE_COUNT:
+      return info_value(n, v, r, cl_uint{kernel->references.load()});
+    case CL_KERNEL_CONTEXT:
+      return info_value(n, v, r, kernel->program->context);
+    case CL_KERNEL_PROGRAM:
+      return info_value(n, v, r, kernel->program);
+    case CL_KERNEL_ATTRIBUTES:
+      return info_string(n, v, r, "");
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                                   cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void* param_value,
+                                                   size_t* param_value_size_ret) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
+  const rt::KernelArgInfo& a = kernel->info->args[arg_index];
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+      cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+      if (a.address_space == "global") q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+      if (a.address_space == "constant") q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      if (a.address_space == "local") q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+      return info_value(n, v, r, q);
+    }
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      return info_value(n, v, r, cl_kernel_arg_access_qualifier{CL_KERNEL_ARG_ACCESS_NONE});
+    case CL_KERNEL_ARG_TYPE_NAME:
+      return info_string(n, v, r, a.type);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      // const/restrict/volatile are not recorded in the program's metadata.
+      return info_value(n, v, r, cl_kernel_arg_type_qualifier{CL_KERNEL_ARG_TYPE_NONE});
+    case CL_KERNEL_ARG_NAME:
+      return info_string(n, v, r, a.name);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                         cl_kernel_work_group_info param_name,
+                                                         size_t param_value_size, void* param_value,
+                                                         size_t* param_value_size_ret) {
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  if (device != nullptr && !is_live(device, Kind::device)) return CL_INVALID_DEVICE;
+  const size_t n = param_value_size;
+  void* v = param_value;
+  size_t* r = param_value_size_ret;
+  std::lock_guard guard(kernel->lock);
+  switch (param_name) {
+    case CL_KERNEL_WORK_GROUP_SIZE:
+      return info_value(n, v, r, kernel_max_work_group_size(*kernel));
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+      return info_array(n, v, r, std::vector<size_t>{0, 0, 0});
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+      return info_value(n, v, r, static_cast<cl_ulong>(kernel_local_bytes(*kernel)));
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      return info_value(n, v, r, size_t{the_device()->config.max_threads_per_warp});
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+      return info_value(n, v, r, cl_ulong{kernel->info->private_bytes});
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+// ---- launches ----
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
+                                                       cl_uint work_dim,
+                                                       const size_t* global_work_offset,
+                                                       const size_t* global_work_size,
+                                                       const size_t* local_work_size,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event* event_wait_list,
+                                                       cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  if (kernel->program->context != queue->context) return CL_INVALID_CONTEXT;
+  if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
+  if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
+  constexpr uint64_t kDeviceSizeLimit = uint64_t{1} << 32;  // the device's size_t is 32-bit
+  size_t global[3] = {1, 1, 1}, offset[3] = {0, 0, 0}, local[3] = {1, 1, 1};
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    global[d] = global_work_size[d];
+    if (global[d] == 0 || global[d] >= kDeviceSizeLimit) return CL_INVALID_GLOBAL_WORK_SIZE;
+    if (global_work_offset) offset[d] = global_work_offset[d];
+    if (offset[d] + uint64_t{global[d]} > kDeviceSizeLimit) return CL_INVALID_GLOBAL_OFFSET;
+  }
+  std::vector<rt::Arg> args;
+  std::vector<Ref<_cl_mem>> buffers;
+  size_t kernel_limit = 0;
+  {
+    std::lock_guard guard(kernel->lock);
+    for (size_t i = 0; i < kernel->args.size(); ++i) {
+      const _cl_kernel::Arg& a = kernel->args[i];
+      switch (a.type) {
+        case _cl_kernel::Arg::Type::unset:
+          return CL_INVALID_KERNEL_ARGS;
+        case _cl_kernel::Arg::Type::value:
+          args.push_back(rt::Arg::bytes(a.bytes));
+          break;
+        case _cl_kernel::Arg::Type::local:
+          args.push_back(rt::Arg::local(static_cast<uint32_t>(a.local_bytes)));
+          break;
+        case _cl_kernel::Arg::Type::mem:
+          if (a.mem == nullptr) {
+            args.push_back(rt::Arg::raw(0));
+            break;
+          }
+          if (!is_live(a.mem, Kind::mem) || a.mem->context != queue->context) return CL_INVALID_KERNEL_ARGS;
+          args.push_back(rt::Arg::raw(a.mem->address));
+          buffers.emplace_back(a.mem);
+          break;
+      }
+    }
+    kernel_limit = kernel_max_work_group_size(*kernel);
+  }
+  if (local_work_size != nullptr) {
+    size_t total = 1;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      local[d] = local_work_size[d];
+      if (local[d] == 0 || global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+      if (local[d] > device_max_work_group_size()) return CL_INVALID_WORK_ITEM_SIZE;
+      total *= local[d];
+    }
+    if (total > device_max_work_group_size()) return CL_INVALID_WORK_GROUP_SIZE;
+    if (total > kernel_limit) return CL_OUT_OF_RESOURCES;
+  } else {
+    if (kernel_limit == 0) return CL_OUT_OF_RESOURCES;
+    choose_local_size(work_dim, global, kernel_limit, local);
+  }
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+    return s;
+
+  auto range = [&](const size_t* s) {
+    const auto x = static_cast<uint32_t>(s[0]), y = static_cast<uint32_t>(s[1]), z = static_cast<uint32_t>(s[2]);
+    return work_dim == 1 ? rt::Range(x) : work_dim == 2 ? rt::Range(x, y) : rt::Range(x, y, z);
+  };
+  rt::LaunchOptions options;
+  options.threads_per_warp = the_device()->config.max_threads_per_warp;
+  for (int d = 0; d < 3; ++d) options.global_offset[d] = static_cast<uint32_t>(offset[d]);
+  // Private memory for the whole NDRange is allocated at once; refuse what cannot fit.
+  const uint64_t items = uint64_t{global[0]} * global[1] * global[2];
+  if (items * std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes) > (uint64_t{1} << 30))
+    return CL_OUT_OF_RESOURCES;
+
+  return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
+                false,
+                [executable = kernel->executable, name = kernel->info->name, global = range(global),
+                 local = range(local), args = std::move(args), buffers = std::move(buffers), options,
+                 context = Ref<_cl_context>(queue->context)]() -> cl_int {
+                  for (const Ref<_cl_mem>& b : buffers) pull_host_memory(b.get());
+                  _cl_device_id* device = the_device();
+                  try {
+                    std::lock_guard guard(device->lock);
+                    rt::launch(*device->device, *executable, name, global, local, args, options);
+                  } catch (const std::exception& e) {
+                    context->report(e.what());
+                    return CL_OUT_OF_RESOURCES;
+                  }
+                  for (const Ref<_cl_mem>& b : buffers) push_host_memory(b.get());
+                  return CL_COMPLETE;
+                });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event* event_wait_list, cl_event* event) {
+  const size_t one = 1;
+  return clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
+                                event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue queue, void(CL_CALLBACK*)(void*),
+                                                      void*, size_t, cl_uint, const cl_mem*,
+                                                      const void**, cl_uint, const cl_event*, cl_event*) {
+  // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+  return is_live(queue, Kind::queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+}
+
+}  // extern "C"
