@@ -124,6 +124,7 @@ struct KernelArgInfo {
   std::string name;
   std::string type;           // OpenCL type name, e.g. "float*", "int4"
   std::string address_space;  // "global", "constant", "local" (pointers), "private" (values)
+  std::string qualifiers;     // type qualifiers as declared: "const", "restrict", "volatile"
   uint32_t offset = 0;        // byte offset in the argument buffer
   uint32_t size = 0;          // bytes of the value (4 for pointers)
 };
@@ -132,6 +133,7 @@ struct KernelInfo {
   uint32_t local_bytes = 0;    // the kernel's __local variables
   uint32_t private_bytes = 0;  // private memory per thread its frames need
   uint32_t sgpr = 0, vgpr = 0;
+  uint32_t reqd_work_group_size[3] = {0, 0, 0};  // reqd_work_group_size, or zeros
   std::vector<KernelArgInfo> args;
 };
 

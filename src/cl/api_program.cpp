@@ -582,9 +582,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
       return info_value(n, v, r, cl_kernel_arg_access_qualifier{CL_KERNEL_ARG_ACCESS_NONE});
     case CL_KERNEL_ARG_TYPE_NAME:
       return info_string(n, v, r, a.type);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER:
-      // const/restrict/volatile are not recorded in the program's metadata.
-      return info_value(n, v, r, cl_kernel_arg_type_qualifier{CL_KERNEL_ARG_TYPE_NONE});
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+      cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+      if (a.qualifiers.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
+      if (a.qualifiers.find("restrict") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+      if (a.qualifiers.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+      return info_value(n, v, r, q);
+    }
     case CL_KERNEL_ARG_NAME:
       return info_string(n, v, r, a.name);
     default:
@@ -605,8 +609,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   switch (param_name) {
     case CL_KERNEL_WORK_GROUP_SIZE:
       return info_value(n, v, r, kernel_max_work_group_size(*kernel));
-    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
-      return info_array(n, v, r, std::vector<size_t>{0, 0, 0});
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      const uint32_t* reqd = kernel->info->reqd_work_group_size;
+      return info_array(n, v, r, std::vector<size_t>{reqd[0], reqd[1], reqd[2]});
+    }
     case CL_KERNEL_LOCAL_MEM_SIZE:
       return info_value(n, v, r, static_cast<cl_ulong>(kernel_local_bytes(*kernel)));
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
@@ -670,10 +676,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
     }
     kernel_limit = kernel_max_work_group_size(*kernel);
   }
-  if (local_work_size != nullptr) {
+  const uint32_t* reqd = kernel->info->reqd_work_group_size;
+  if (reqd[0] != 0) {
+    // reqd_work_group_size: the local size must be that one; without one, it is used.
+    for (cl_uint d = 0; d < 3; ++d) {
+      const size_t given = local_work_size && d < work_dim ? local_work_size[d] : reqd[d];
+      if (given != reqd[d] || (d >= work_dim && reqd[d] != 1)) return CL_INVALID_WORK_GROUP_SIZE;
+    }
+  }
+  if (local_work_size != nullptr || reqd[0] != 0) {
     size_t total = 1;
     for (cl_uint d = 0; d < work_dim; ++d) {
-      local[d] = local_work_size[d];
+      local[d] = local_work_size ? local_work_size[d] : reqd[d];
       if (local[d] == 0 || global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
       if (local[d] > device_max_work_group_size()) return CL_INVALID_WORK_ITEM_SIZE;
       total *= local[d];

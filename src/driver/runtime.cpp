@@ -150,10 +150,12 @@ std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
         info.private_bytes = k.at("private_bytes").get<uint32_t>();
         info.sgpr = k.at("sgpr").get<uint32_t>();
         info.vgpr = k.at("vgpr").get<uint32_t>();
+        if (k.contains("reqd_work_group_size"))
+          for (int d = 0; d < 3; ++d) info.reqd_work_group_size[d] = k.at("reqd_work_group_size").at(d).get<uint32_t>();
         for (const nlohmann::json& a : k.at("args"))
           info.args.push_back({a.at("name").get<std::string>(), a.at("type").get<std::string>(),
-                               a.at("address_space").get<std::string>(), a.at("offset").get<uint32_t>(),
-                               a.at("size").get<uint32_t>()});
+                               a.at("address_space").get<std::string>(), a.value("qualifiers", std::string()),
+                               a.at("offset").get<uint32_t>(), a.at("size").get<uint32_t>()});
         kernels.push_back(std::move(info));
       }
     } catch (const nlohmann::json::exception& e) {

@@ -365,14 +365,22 @@ std::string generate_assembly(llvm::Module& module, int) {
     if (s.scalar_frame > 1024)
       throw Error(fmt::format("error: kernel '{}' needs {} bytes of scalar stack; a warp has 1 KiB", name, s.scalar_frame));
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
-    json += fmt::format("{}{{\"name\":\"{}\",\"local_bytes\":{},\"private_bytes\":{},\"sgpr\":{},\"vgpr\":{},\"args\":[",
+    json += fmt::format("{}{{\"name\":\"{}\",\"local_bytes\":{},\"private_bytes\":{},\"sgpr\":{},\"vgpr\":{},",
                         k ? "," : "", json_escape(name), layout.local_bytes, s.private_frame,
                         round4(std::max<uint32_t>(32, s.sgpr)), round4(std::max<uint32_t>(4, s.vgpr)));
+    // __attribute__((reqd_work_group_size(X, Y, Z))): the only local size the kernel runs with.
+    if (llvm::MDNode* reqd = kernels[k]->getMetadata("reqd_work_group_size"); reqd && reqd->getNumOperands() == 3) {
+      uint64_t size[3] = {1, 1, 1};
+      for (unsigned d = 0; d < 3; ++d)
+        if (auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d))) size[d] = c->getZExtValue();
+      json += fmt::format("\"reqd_work_group_size\":[{},{},{}],", size[0], size[1], size[2]);
+    }
+    json += "\"args\":[";
     std::vector<KernelArgument> args = kernel_arguments(*kernels[k]);
     for (size_t a = 0; a < args.size(); ++a)
-      json += fmt::format("{}{{\"name\":\"{}\",\"type\":\"{}\",\"address_space\":\"{}\",\"offset\":{},\"size\":{}}}",
+      json += fmt::format("{}{{\"name\":\"{}\",\"type\":\"{}\",\"address_space\":\"{}\",\"qualifiers\":\"{}\",\"offset\":{},\"size\":{}}}",
                           a ? "," : "", json_escape(args[a].name), json_escape(args[a].type_name),
-                          args[a].address_space, args[a].offset, args[a].size);
+                          args[a].address_space, json_escape(args[a].qualifiers), args[a].offset, args[a].size);
     json += "]}";
   }
   json += "]}";

@@ -2045,6 +2045,7 @@ std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel) {
     a.name = md_string("kernel_arg_name", arg.getArgNo());
     if (a.name.empty()) a.name = arg.getName().str();
     a.type_name = md_string("kernel_arg_type", arg.getArgNo());
+    a.qualifiers = md_string("kernel_arg_type_qual", arg.getArgNo());
     llvm::Type* t = arg.getType();
     uint32_t size = 0, align = 4;
     if (arg.hasByValAttr()) {

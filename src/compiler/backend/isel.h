@@ -28,6 +28,7 @@ struct KernelArgument {
   std::string name;
   std::string type_name;
   std::string address_space;  // "global", "constant", "local", "private" (by value)
+  std::string qualifiers;     // clang's kernel_arg_type_qual: "const restrict volatile" subset
   uint32_t offset = 0;
   uint32_t size = 0;
 };
