@@ -40,9 +40,9 @@ struct Options {
 
 struct Result {
   bool ok = false;
-  std::string diagnostics;     // clang's and the back end's messages, file:line:column
-  std::string assembly;        // the generated assembly (what `ventus cc -S` writes)
-  std::vector<uint8_t> elf;    // the linked executable (empty unless ok)
+  std::string diagnostics;   // clang's and the back end's messages, file:line:column
+  std::string assembly;      // the generated assembly (what `ventus cc -S` writes)
+  std::vector<uint8_t> elf;  // the linked executable (empty unless ok)
 };
 
 // Compiles one OpenCL C translation unit. Never throws for bad source: errors are in
@@ -56,7 +56,7 @@ Result compile(std::string_view source, const Options& options = {});
 // gives with the same Options.
 struct Object {
   bool ok = false;
-  std::string diagnostics;     // clang's messages, as for compile
+  std::string diagnostics;       // clang's messages, as for compile
   std::vector<uint8_t> bitcode;  // empty unless ok
 };
 Object compile_object(std::string_view source, const Options& options = {});

@@ -1134,18 +1134,24 @@ class Assembler {
       fail(loc,
            fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi", label));
     const PendingInsn& auipc = *it->second;
+    const int64_t auipc_address = chunks_[auipc.chunk].address + auipc.offset;
     const Expr& hi = *auipc.operands[1].expr;
-    const Value target = evaluate(*hi.lhs, resolver(auipc.loc.file, true, address));
+    const Value target = evaluate(*hi.lhs, resolver(auipc.loc.file, true, auipc_address));
     const int64_t t =
         target.chunk >= 0 ? chunks_[target.chunk].address + target.value : target.value;
-    return lo12(t - address);
+    return lo12(t - auipc_address);
   }
 
   void pass2() {
     for (const PendingInsn& insn : pending_insns_)
       if (insn.row->op == isa::Op::AUIPC && insn.operands.size() == 2 && insn.operands[1].expr &&
           insn.operands[1].expr->kind == Expr::Kind::PcrelHi)
-        auipc_at_[chunks_[insn.chunk].address + insn.offset] = &insn;
+      {
+        const int64_t address = chunks_[insn.chunk].address + insn.offset;
+        auipc_at_[address] = &insn;
+        // An auipc of x32..x63 follows its regext prefix, where a label on its line points.
+        if (insn.operands[0].reg > 31) auipc_at_[address - 4] = &insn;
+      }
     for (const PendingInsn& insn : pending_insns_) {
       try {
         encode_pass2(insn);

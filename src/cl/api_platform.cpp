@@ -52,6 +52,15 @@ _cl_device_id* the_device() {
     auto* d = new _cl_device_id;
     sim::DeviceConfig config;
     config.num_sms = env_number("VENTUS_SMS", config.num_sms, 1, 256);
+    // Warp instructions a launch may run before it counts as hung (0: no limit).
+    if (const char* budget = std::getenv("VENTUS_INSTRUCTION_BUDGET"); budget && *budget) {
+      char* end = nullptr;
+      const unsigned long long value = std::strtoull(budget, &end, 10);
+      if (*end == '\0')
+        config.instruction_budget = value;
+      else
+        std::fprintf(stderr, "Ventus OpenCL: ignoring VENTUS_INSTRUCTION_BUDGET=%s (expected a number)\n", budget);
+    }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     config.host_threads = env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256);
     d->config = config;

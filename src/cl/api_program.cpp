@@ -8,6 +8,7 @@
 #include "build_options.h"
 #include "commands.h"
 #include "info.h"
+#include "library.h"
 #include "ventus/compiler.h"
 #include "ventus/error.h"
 
@@ -168,6 +169,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   try {
     if (cc::is_object(bytes)) {
       program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
+    } else if (unpack_library(bytes)) {
+      program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;  // clLinkProgram -create-library
     } else {
       program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
       program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -244,8 +247,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       program->build_status = CL_BUILD_SUCCESS;
       program->build_log.clear();
     } else if (program->from_binary) {
-      // A compiled object: linking it alone makes the executable.
-      status = link_into(*program, {program->binary}, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      // A compiled object or a library: linking it alone makes the executable.
+      std::vector<std::vector<uint8_t>> objects = {program->binary};
+      if (program->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) objects = *unpack_library(program->binary);
+      status = link_into(*program, objects, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     } else {
       cc::Result result;
       {
@@ -349,25 +354,35 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     cl_program input = input_programs[i];
     if (!is_live(input, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
     std::lock_guard guard(input->lock);
-    if (input->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+    if (input->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
+      objects.push_back(input->binary);
+    } else if (input->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+      std::optional<std::vector<std::vector<uint8_t>>> library = unpack_library(input->binary);
+      for (std::vector<uint8_t>& object : *library) objects.push_back(std::move(object));
+    } else {
       return set_error(errcode_ret, CL_INVALID_OPERATION), nullptr;
-    objects.push_back(input->binary);
+    }
   }
-  // Link options: the math options are permissions the objects were already compiled
-  // under; -create-library is not supported (no library format).
-  cc::Options link_options;
-  link_options.file_name = "<linked program>";
   const std::string text = options ? options : "";
-  std::string error = parse_build_options(text, link_options);
-  if (error.empty() && (!link_options.defines.empty() || !link_options.include_dirs.empty()))
-    error = "-D and -I are compile options, not link options";
-  if (!error.empty()) return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
+  bool create_library = false;
+  if (!parse_link_options(text, create_library).empty())
+    return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
   auto* program = new _cl_program;
   program->context = context;
   program->build_options = text;
   retain(context);
   register_object(program);
-  const bool linked = link_into(*program, objects, link_options);
+  bool linked = true;
+  if (create_library) {
+    // A library keeps its objects; linking it into a program resolves them.
+    program->binary = pack_library(objects);
+    program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    program->build_status = CL_BUILD_SUCCESS;
+  } else {
+    cc::Options link_options;
+    link_options.file_name = "<linked program>";
+    linked = link_into(*program, objects, link_options);
+  }
   if (pfn_notify) pfn_notify(program, user_data);
   set_error(errcode_ret, linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
   return program;
@@ -645,7 +660,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
     global[d] = global_work_size[d];
     if (global[d] == 0 || global[d] >= kDeviceSizeLimit) return CL_INVALID_GLOBAL_WORK_SIZE;
     if (global_work_offset) offset[d] = global_work_offset[d];
-    if (offset[d] + uint64_t{global[d]} > kDeviceSizeLimit) return CL_INVALID_GLOBAL_OFFSET;
+    if (offset[d] >= kDeviceSizeLimit || offset[d] + uint64_t{global[d]} > kDeviceSizeLimit)
+      return CL_INVALID_GLOBAL_OFFSET;
   }
   std::vector<rt::Arg> args;
   std::vector<Ref<_cl_mem>> buffers;
@@ -678,16 +694,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
   }
   const uint32_t* reqd = kernel->info->reqd_work_group_size;
   if (reqd[0] != 0) {
-    // reqd_work_group_size: the local size must be that one; without one, it is used.
+    // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
+    if (local_work_size == nullptr) return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < 3; ++d) {
-      const size_t given = local_work_size && d < work_dim ? local_work_size[d] : reqd[d];
-      if (given != reqd[d] || (d >= work_dim && reqd[d] != 1)) return CL_INVALID_WORK_GROUP_SIZE;
+      const size_t given = d < work_dim ? local_work_size[d] : 1;
+      if (given != reqd[d]) return CL_INVALID_WORK_GROUP_SIZE;
     }
   }
-  if (local_work_size != nullptr || reqd[0] != 0) {
+  if (local_work_size != nullptr) {
     size_t total = 1;
     for (cl_uint d = 0; d < work_dim; ++d) {
-      local[d] = local_work_size ? local_work_size[d] : reqd[d];
+      local[d] = local_work_size[d];
       if (local[d] == 0 || global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
       if (local[d] > device_max_work_group_size()) return CL_INVALID_WORK_ITEM_SIZE;
       total *= local[d];

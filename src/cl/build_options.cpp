@@ -96,4 +96,25 @@ std::string parse_build_options(std::string_view text, cc::Options& options) {
   return "";
 }
 
+std::string parse_link_options(std::string_view text, bool& create_library) {
+  std::vector<std::string> words;
+  std::string error;
+  if (!split(text, words, error)) return error;
+  static constexpr std::array<std::string_view, 5> kMath = {
+      "-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only", "-cl-fast-relaxed-math"};
+  create_library = false;
+  bool enable_link_options = false;
+  for (const std::string& w : words) {
+    if (w == "-create-library")
+      create_library = true;
+    else if (w == "-enable-link-options")
+      enable_link_options = true;
+    else if (std::find(kMath.begin(), kMath.end(), w) == kMath.end())
+      return fmt::format("unknown link option '{}'", w);
+  }
+  if (enable_link_options && !create_library) return "-enable-link-options needs -create-library";
+  return "";
+}
+
 }  // namespace ventus::cl

@@ -13,4 +13,11 @@ namespace ventus::cl {
 // -O0..-O3. Returns "" or why the options are not valid (CL_INVALID_BUILD_OPTIONS).
 std::string parse_build_options(std::string_view text, cc::Options& options);
 
+// Parses clLinkProgram's options (section 5.6.5.x of the 1.2 specification):
+// -create-library, -enable-link-options (with -create-library only) and the math
+// options -cl-denorms-are-zero, -cl-no-signed-zeros, -cl-unsafe-math-optimizations,
+// -cl-finite-math-only, -cl-fast-relaxed-math, which only permit what the objects were
+// compiled for. Returns "" or why the options are not valid (CL_INVALID_LINKER_OPTIONS).
+std::string parse_link_options(std::string_view text, bool& create_library);
+
 }  // namespace ventus::cl

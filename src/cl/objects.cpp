@@ -165,6 +165,10 @@ _cl_mem::~_cl_mem() {
   ventus::cl::release(context);
 }
 
+_cl_program::~_cl_program() {
+  ventus::cl::release(context);
+}
+
 _cl_kernel::~_cl_kernel() {
   program->kernels.fetch_sub(1);
   ventus::cl::release(program);

@@ -150,6 +150,7 @@ struct _cl_mem : ventus::cl::Object {
 
 struct _cl_program : ventus::cl::Object {
   _cl_program() : Object(ventus::cl::Kind::program) {}
+  ~_cl_program();
   cl_context context = nullptr;
   std::mutex lock;
   std::string source;               // programs from source

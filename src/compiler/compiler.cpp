@@ -114,7 +114,9 @@ Result link(const std::vector<std::vector<uint8_t>>& objects, const Options& opt
       options, true);
 }
 
-bool is_object(std::span<const uint8_t> bytes) { return frontend::is_object(bytes); }
+bool is_object(std::span<const uint8_t> bytes) {
+  return frontend::is_object(bytes);
+}
 
 std::string compile_to_llvm_ir(std::string_view source, const Options& options,
                                std::string* diagnostics) {

@@ -497,13 +497,12 @@ bool check_undefined_functions(const llvm::Module& module, const std::string& fi
       }
     const std::string name = f.getName().str();
     const std::string readable = llvm::demangle(name);
-    diagnostics += fmt::format(
-        "{}error: call to '{}'{}, which {} define{}\n",
-        first_call ? location_of(*first_call, file_name) : file_name + ": ", readable,
-        readable == name ? "" : " (" + name + ")",
-        linked ? "neither the linked objects nor the Ventus builtin library"
-               : "the Ventus builtin library does not",
-        linked ? "s" : "");
+    diagnostics += fmt::format("{}error: call to '{}'{}, which {} define{}\n",
+                               first_call ? location_of(*first_call, file_name) : file_name + ": ",
+                               readable, readable == name ? "" : " (" + name + ")",
+                               linked ? "neither the linked objects nor the Ventus builtin library"
+                                      : "the Ventus builtin library does not",
+                               linked ? "s" : "");
     ok = false;
   }
   return ok;
@@ -533,7 +532,6 @@ bool verify(const llvm::Module& module, const std::string& file_name, const char
   return false;
 }
 
-
 // "file:line: " of a definition (its debug-info subprogram), or "unit: ".
 std::string definition_location(const llvm::GlobalValue& value) {
   if (const auto* f = llvm::dyn_cast<llvm::Function>(&value))
@@ -544,7 +542,7 @@ std::string definition_location(const llvm::GlobalValue& value) {
 
 std::string describe(const llvm::GlobalValue& value) {
   const auto* f = llvm::dyn_cast<llvm::Function>(&value);
-  const char* kind = !f                                                    ? "variable"
+  const char* kind = !f                                                      ? "variable"
                      : f->getCallingConv() == llvm::CallingConv::SPIR_KERNEL ? "kernel"
                                                                              : "function";
   const std::string name = value.getName().str(), readable = llvm::demangle(name);
@@ -644,14 +642,13 @@ std::optional<std::span<const uint8_t>> object_bitcode(std::span<const uint8_t> 
            std::equal(magic.begin(), magic.end(), bytes.begin(),
                       [](char c, uint8_t b) { return static_cast<uint8_t>(c) == b; });
   };
-  if (starts_with("\x7f" "ELF")) return fail("not a Ventus object but an executable (ELF)");
+  if (starts_with("\177ELF")) return fail("not a Ventus object but an executable (ELF)");
   if (starts_with("BC\xC0\xDE"))
     return fail("LLVM bitcode, not a Ventus object (no object header; see ventus cc -c)");
   if (bytes.size() < kWrapperHeaderSize + kTrailerSize || read_u32(bytes, 0) != kWrapperMagic)
     return fail("not a Ventus object (no object header)");
   const uint64_t offset = read_u32(bytes, 8), size = read_u32(bytes, 12);
-  if (offset != kWrapperHeaderSize || offset + size + kTrailerSize != bytes.size() ||
-      size % 4 != 0)
+  if (offset != kWrapperHeaderSize || offset + size + kTrailerSize != bytes.size() || size % 4 != 0)
     return fail("corrupt object (its sizes do not match its length)");
   const size_t trailer = kWrapperHeaderSize + size;
   if (!std::equal(kTrailerMagic, kTrailerMagic + 8, bytes.begin() + trailer))
@@ -798,15 +795,13 @@ std::unique_ptr<llvm::Module> read_object(std::span<const uint8_t> bytes, const 
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(as_string_ref(*bitcode), name), context);
   if (!module) {
-    diagnostics += fmt::format("{}: error: unreadable object: {}\n", name,
-                               llvm::toString(module.takeError()));
+    diagnostics +=
+        fmt::format("{}: error: unreadable object: {}\n", name, llvm::toString(module.takeError()));
     return nullptr;
   }
-  if ((*module)->getTargetTriple() != kTriple ||
-      (*module)->getDataLayoutStr() != kDataLayout) {
+  if ((*module)->getTargetTriple() != kTriple || (*module)->getDataLayoutStr() != kDataLayout) {
     diagnostics += fmt::format("{}: error: not a Ventus object (target '{}', data layout '{}')\n",
-                               name, (*module)->getTargetTriple(),
-                               (*module)->getDataLayoutStr());
+                               name, (*module)->getTargetTriple(), (*module)->getDataLayoutStr());
     return nullptr;
   }
   std::string broken;

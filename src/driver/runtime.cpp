@@ -136,6 +136,8 @@ void Buffer::read(uint64_t offset, void* data, uint64_t bytes) const {
 
 namespace {
 
+constexpr uint32_t kMaxArgumentBytes = 64 * 1024;
+
 // The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
 std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
   std::vector<KernelInfo> kernels;
@@ -156,6 +158,13 @@ std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
           info.args.push_back({a.at("name").get<std::string>(), a.at("type").get<std::string>(),
                                a.at("address_space").get<std::string>(), a.value("qualifiers", std::string()),
                                a.at("offset").get<uint32_t>(), a.at("size").get<uint32_t>()});
+        // The argument buffer is built from these numbers: refuse absurd ones rather than
+        // allocate gigabytes for a corrupted section.
+        for (const KernelArgInfo& a : info.args)
+          if (a.offset > kMaxArgumentBytes || a.size > kMaxArgumentBytes)
+            throw Error(fmt::format("malformed .ventus.kernels section: argument '{}' of kernel '{}' at "
+                                    "offset {} with {} bytes (at most {})",
+                                    a.name, info.name, a.offset, a.size, kMaxArgumentBytes));
         kernels.push_back(std::move(info));
       }
     } catch (const nlohmann::json::exception& e) {

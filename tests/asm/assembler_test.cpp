@@ -196,6 +196,27 @@ value: .word 42
   EXPECT_EQ(0x80000024u + hi_lo(decoded(words[9]).imm, decoded(words[10]).imm), 0x80000024u);
 }
 
+// An auipc into x32..x63 needs a regext prefix; the label on its line marks the prefix,
+// and %pcrel_lo through that label must still pair with the auipc (the back end emits this
+// for setrpc under register pressure).
+TEST(Relocations, PcrelLoThroughTheRegextOfAnExtendedAuipc) {
+  const auto image = assemble_text(R"(
+    .text
+here:
+    auipc x34, %pcrel_hi(value)
+    addi x34, x34, %pcrel_lo(here)
+    .data
+    .space 0x7fc
+value: .word 42
+)");
+  const auto words = test::words_of(section(image, ".text"));
+  ASSERT_EQ(words.size(), 4u);  // regext, auipc, regext, addi
+  EXPECT_EQ(decoded(words[0]).op, isa::Op::REGEXT);
+  EXPECT_EQ(decoded(words[1]).op, isa::Op::AUIPC);
+  const auto hi_lo = [](uint32_t upper, int32_t low) { return (upper << 12) + static_cast<uint32_t>(low); };
+  EXPECT_EQ(0x80000004u + hi_lo(decoded(words[1]).imm, decoded(words[3]).imm), *image.symbol_address("value"));
+}
+
 TEST(LocalLabels, ForwardAndBackwardReferences) {
   const auto words = text_words(R"(
 1:  nop

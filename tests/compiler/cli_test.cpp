@@ -73,7 +73,8 @@ bool contains(const std::string& text, const std::string& part) {
 TEST_F(CcCli, Help) {
   const CommandResult r = ventus("cc --help");
   EXPECT_EQ(r.status, 0);
-  for (const char* option : {"-o,--output", "-S", "-D", "-I", "-cl-std=", "-emit-llvm", "-O0"})
+  for (const char* option :
+       {"-o,--output", "-S", "-D", "-I", "-cl-std=", "-emit-llvm", "-O0", "-c "})
     EXPECT_TRUE(contains(r.out, option)) << option << "\n" << r.out;
   EXPECT_TRUE(contains(ventus("--help").out, "cc")) << "cc is listed in ventus --help";
 }
@@ -110,7 +111,8 @@ TEST_F(CcCli, ErrorsGoToStderrWithLocationAndStatus1) {
   write("bad.cl", "kernel void k(global int *p) {\n  p[0] = missing;\n}\n");
   CommandResult r = ventus("cc -emit-llvm bad.cl");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "bad.cl:2:10: error: use of undeclared identifier 'missing'")) << r.out;
+  EXPECT_TRUE(contains(r.out, "bad.cl:2:10: error: use of undeclared identifier 'missing'"))
+      << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "bad.ll"));
   r = ventus("cc -emit-llvm bad.cl", true);  // nothing on stdout
   EXPECT_EQ(r.status, 1);
@@ -134,7 +136,8 @@ TEST_F(CcCli, LanguageVersionAndOptimizationLevel) {
   write("calls.cl",
         "int twice(int x) { return 2 * x; }\n"
         "kernel void k(global int *p) { p[0] = twice(p[1]); }\n");
-  EXPECT_TRUE(contains(ventus("cc -emit-llvm -O0 -o - calls.cl", true).out, "call spir_func i32 @twice"));
+  EXPECT_TRUE(
+      contains(ventus("cc -emit-llvm -O0 -o - calls.cl", true).out, "call spir_func i32 @twice"));
   EXPECT_FALSE(contains(ventus("cc -emit-llvm -O2 -o - calls.cl", true).out, "@twice"));
   EXPECT_FALSE(contains(ventus("cc -emit-llvm -O -o - calls.cl", true).out, "@twice"));
   r = ventus("cc -emit-llvm -O7 calls.cl");
@@ -159,7 +162,10 @@ TEST_F(CcCli, UsageErrors) {
   EXPECT_TRUE(contains(r.out, "unknown option '-fbogus'")) << r.out;
   r = ventus("cc -emit-llvm k.cl other.cl");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "one input file at a time")) << r.out;
+  EXPECT_TRUE(contains(r.out, "-emit-llvm takes one OpenCL C source")) << r.out;
+  r = ventus("cc -c -S k.cl");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "-c writes an object: not with -S or -emit-llvm")) << r.out;
   r = ventus("cc -emit-llvm missing.cl");
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(contains(r.out, "missing.cl: cannot open file")) << r.out;
@@ -169,6 +175,65 @@ TEST_F(CcCli, UsageErrors) {
   r = ventus("cc -emit-llvm -cl-bogus-option k.cl");  // clang's own message
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(contains(r.out, "unknown argument: '-cl-bogus-option'")) << r.out;
+}
+TEST_F(CcCli, SeparateCompilationAndLinking) {
+  write("main.cl",
+        "int helper(int);\n"
+        "kernel void k(global int *p) {\n  p[0] = helper(p[1]);\n}\n");
+  write("helper.cl", "int helper(int x) { return x + 1; }\n");
+  // -c: one object per source, named after it; -o names the object of one source.
+  CommandResult r = ventus("cc -c main.cl helper.cl");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read("main.o").substr(0, 4), "\xDE\xC0\x17\x0B");  // LLVM's bitcode wrapper
+  EXPECT_EQ(read("main.o").substr(20, 4), "BC\xC0\xDE");
+  ASSERT_EQ(ventus("cc -c -o h.o helper.cl").status, 0);
+  EXPECT_EQ(read("h.o"), read("helper.o"));
+  EXPECT_FALSE(fs::exists(dir_ / "main.elf")) << "-c links nothing";
+  // Objects link into an executable (default name a.elf for several inputs); a mix of
+  // objects and sources too; -S writes the linked program's assembly.
+  r = ventus("cc main.o helper.o");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(read("a.elf").substr(0, 4), "\177ELF");
+  r = ventus("cc main.o helper.cl -o mixed.elf");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(read("mixed.elf"), read("a.elf"));
+  r = ventus("cc -S main.cl helper.o -o -", true);
+  ASSERT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "\nk:")) << r.out;
+  // The same as compiling one source whole.
+  write("whole.cl",
+        "int helper(int x) { return x + 1; }\n"
+        "kernel void k(global int *p) {\n  p[0] = helper(p[1]);\n}\n");
+  ASSERT_EQ(ventus("cc -c whole.cl").status, 0);
+  ASSERT_EQ(ventus("cc whole.o -o linked.elf").status, 0);
+  ASSERT_EQ(ventus("cc whole.cl -o whole.elf").status, 0);
+  EXPECT_EQ(read("linked.elf"), read("whole.elf"));
+  // Errors: the undefined function at its line, a duplicate, a bad object, -o with -c
+  // and several sources, an object given to -c.
+  r = ventus("cc main.o");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "main.cl:3:10: error: call to 'helper'")) << r.out;
+  r = ventus("cc main.o helper.o whole.o");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "whole.cl:1: error: duplicate definition of function 'helper'"))
+      << r.out;
+  write("bad.o", "not an object\n");
+  r = ventus("cc main.o bad.o");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "bad.o: not a Ventus object")) << r.out;
+  std::string corrupt = read("helper.o");
+  corrupt[corrupt.size() / 2] ^= 1;
+  write("corrupt.o", corrupt);
+  r = ventus("cc main.o corrupt.o");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "corrupt.o: corrupt object (checksum mismatch)")) << r.out;
+  r = ventus("cc -c -o x.o main.cl helper.cl");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "-o with -c names the object of one source")) << r.out;
+  r = ventus("cc -c main.o");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "main.o: already an object")) << r.out;
 }
 #endif
 

@@ -87,7 +87,7 @@ TEST_P(SeparateLevels, KernelCallsAFunctionOfAnotherUnitOnTheDevice) {
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_TRUE(r.diagnostics.empty()) << r.diagnostics;
     ASSERT_GE(r.elf.size(), 4u);
-    EXPECT_EQ(std::string(r.elf.begin(), r.elf.begin() + 4), "\x7f" "ELF");
+    EXPECT_EQ(std::string(r.elf.begin(), r.elf.begin() + 4), "\177ELF");
     run_apply(r.elf);
   }
 }
@@ -124,7 +124,8 @@ TEST(Separate, ObjectIsUnoptimizedUnlinkedBitcode) {
   ASSERT_TRUE(apply && !apply->isDeclaration());
   EXPECT_TRUE(apply->hasExternalLinkage());
   bool has_alloca = false;
-  for (const llvm::Instruction& i : apply->getEntryBlock()) has_alloca |= llvm::isa<llvm::AllocaInst>(i);
+  for (const llvm::Instruction& i : apply->getEntryBlock())
+    has_alloca |= llvm::isa<llvm::AllocaInst>(i);
   EXPECT_TRUE(has_alloca) << "optimized already";
   // The helpers' non-kernel function stays external (not internalized).
   const Bytes b = object_of(kHelpers, named("helpers.cl"));
@@ -133,7 +134,8 @@ TEST(Separate, ObjectIsUnoptimizedUnlinkedBitcode) {
   ASSERT_TRUE(h->getFunction("scale"));
   EXPECT_TRUE(h->getFunction("scale")->hasExternalLinkage());
   // 64-bit division is lowered per unit: no i64 sdiv left, a call to __vt_sdiv64.
-  const Bytes d = object_of("kernel void k(global long* p) { p[0] = p[1] / p[2]; }\n", named("d.cl"));
+  const Bytes d =
+      object_of("kernel void k(global long* p) { p[0] = p[1] / p[2]; }\n", named("d.cl"));
   std::unique_ptr<llvm::Module> dm = cc::frontend::read_object(d, "d", context, diagnostics);
   ASSERT_TRUE(dm) << diagnostics;
   EXPECT_TRUE(dm->getFunction("__vt_sdiv64"));
@@ -179,9 +181,10 @@ TEST(Separate, OneObjectLinksToWhatCompileGives) {
 }
 
 TEST(Separate, DuplicateDefinitionsAreErrors) {
-  const Bytes a = object_of("int helper(int x) { return x; }\n"
-                            "kernel void k(global int* p) { p[0] = helper(p[1]); }\n",
-                            named("a.cl"));
+  const Bytes a = object_of(
+      "int helper(int x) { return x; }\n"
+      "kernel void k(global int* p) { p[0] = helper(p[1]); }\n",
+      named("a.cl"));
   const Bytes b = object_of("\nint helper(int x) { return x + 1; }\n", named("b.cl"));
   cc::Result r = cc::link({a, b});
   EXPECT_FALSE(r.ok);
@@ -201,19 +204,21 @@ TEST(Separate, DuplicateDefinitionsAreErrors) {
   // Program-scope variables (OpenCL C 2.0).
   cc::Options cl2 = named("g1.cl");
   cl2.cl_std = "CL2.0";
-  const Bytes g1 =
-      object_of("global int counter = 1;\nkernel void k1(global int* p) { p[0] = counter; }\n", cl2);
+  const Bytes g1 = object_of(
+      "global int counter = 1;\nkernel void k1(global int* p) { p[0] = counter; }\n", cl2);
   cl2.file_name = "g2.cl";
   const Bytes g2 = object_of("global int counter = 2;\n", cl2);
   r = cc::link({g2, g1});
   EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(contains(r.diagnostics, "duplicate definition of variable 'counter'")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "duplicate definition of variable 'counter'"))
+      << r.diagnostics;
 }
 
 TEST(Separate, UndefinedAndMismatchedFunctionsAreErrors) {
-  const Bytes a = object_of("int helper(int);\nkernel void k(global int* p) {\n"
-                            "  p[0] = helper(p[1]);\n}\n",
-                            named("a.cl"));
+  const Bytes a = object_of(
+      "int helper(int);\nkernel void k(global int* p) {\n"
+      "  p[0] = helper(p[1]);\n}\n",
+      named("a.cl"));
   const Bytes other = object_of("int unrelated(int x) { return x; }\n", named("other.cl"));
   cc::Result r = cc::link({a, other});
   EXPECT_FALSE(r.ok);
@@ -231,8 +236,9 @@ TEST(Separate, UndefinedAndMismatchedFunctionsAreErrors) {
   const Bytes f = object_of("float helper(float x) { return x; }\n", named("f.cl"));
   r = cc::link({a, f});
   EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(contains(r.diagnostics, "a.cl:3:10: error: function 'helper' is used with other "
-                                      "parameter or result types than its definition"))
+  EXPECT_TRUE(contains(r.diagnostics,
+                       "a.cl:3:10: error: function 'helper' is used with other "
+                       "parameter or result types than its definition"))
       << r.diagnostics;
   EXPECT_TRUE(contains(r.diagnostics, "f.cl:1: note: the definition is here")) << r.diagnostics;
 }
@@ -289,8 +295,9 @@ TEST(Separate, BadObjectsAreDiagnosed) {
   const Bytes x86 = cc::frontend::write_object(host);
   EXPECT_FALSE(cc::is_object(x86));
   r = cc::link({x86});
-  EXPECT_TRUE(contains(r.diagnostics, "object 1 of 1: error: not a Ventus object (target "
-                                      "'x86_64-pc-linux-gnu'"))
+  EXPECT_TRUE(contains(r.diagnostics,
+                       "object 1 of 1: error: not a Ventus object (target "
+                       "'x86_64-pc-linux-gnu'"))
       << r.diagnostics;
   // The checksum catches a changed byte (LLVM 15's reader may crash on corrupt bitcode).
   Bytes flipped = good;
@@ -321,7 +328,8 @@ TEST(Separate, TruncatedAndMutatedObjects) {
   for (int i = 0; i < iterations; ++i) {
     Bytes bytes = good;
     const int flips = 1 + static_cast<int>(random() % 4);
-    for (int f = 0; f < flips; ++f) bytes[random() % bytes.size()] ^= static_cast<uint8_t>(1 + random() % 255);
+    for (int f = 0; f < flips; ++f)
+      bytes[random() % bytes.size()] ^= static_cast<uint8_t>(1 + random() % 255);
     check(bytes, fmt::format("mutation {}", i));
   }
 }
@@ -367,6 +375,10 @@ TEST(Headers, InMemoryHeaderWinsOverARealFile) {
   options.headers = {{"v.h", "#define VALUE 10\n"}, {"w.h", "#define WALUE 20\n"}};
   ir = ventus::test::ir_of(source, options);
   EXPECT_TRUE(contains(ir.text, "store i32 330,")) << ir.diagnostics;  // real.h still found
+  // The same with the source named relative to the current directory.
+  options.file_name = fs::relative(dir / "k.cl").string();
+  ir = ventus::test::ir_of(source, options);
+  EXPECT_TRUE(contains(ir.text, "store i32 330,")) << options.file_name << "\n" << ir.diagnostics;
   fs::remove_all(dir);
 }
 
@@ -376,7 +388,8 @@ TEST(Headers, BadHeaderListsAreErrors) {
   options.headers = {{"a.h", ""}, {"a.h", "x"}};
   cc::Object o = cc::compile_object(source, options);
   EXPECT_FALSE(o.ok);
-  EXPECT_TRUE(contains(o.diagnostics, "error: in-memory header 'a.h' given twice")) << o.diagnostics;
+  EXPECT_TRUE(contains(o.diagnostics, "error: in-memory header 'a.h' given twice"))
+      << o.diagnostics;
   options.headers = {{"", ""}};
   EXPECT_TRUE(contains(cc::compile(source, options).diagnostics,
                        "error: an in-memory header without a name"));
