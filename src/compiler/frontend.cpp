@@ -162,6 +162,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
     out << "error: expected one OpenCL C source (extra arguments name more inputs)\n";
     return nullptr;
   }
+  // Before the remapped buffers, which only the source manager frees.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files =
+      file_system(options, file_name, diagnostics);
+  if (!files) return nullptr;
   clang::PreprocessorOptions& pp = invocation->getPreprocessorOpts();
   pp.addRemappedFile(file_name, llvm::MemoryBuffer::getMemBufferCopy(source, file_name).release());
   pp.addRemappedFile(kFeaturesHeaderPath,
@@ -171,9 +175,6 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files =
-      file_system(options, file_name, diagnostics);
-  if (!files) return nullptr;
   clang::CompilerInstance ci;
   ci.setInvocation(invocation);
   ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
