@@ -90,9 +90,13 @@ TEST_F(Events, UserEventGatesAKernel) {
   ASSERT_OK(clWaitForEvents(1, &run));
   EXPECT_EQ(event_status(run), CL_COMPLETE);
   EXPECT_EQ(read_ints(m, 4, other), (std::vector<cl_int>{6, 7, 8, 9}));
-  cl_uint refs = 0;
+  cl_uint refs = 0, refs2 = 0;
   ASSERT_OK(clGetEventInfo(run, CL_EVENT_REFERENCE_COUNT, sizeof refs, &refs, nullptr));
   EXPECT_GE(refs, 1u);
+  ASSERT_OK(clRetainEvent(run));
+  ASSERT_OK(clGetEventInfo(run, CL_EVENT_REFERENCE_COUNT, sizeof refs2, &refs2, nullptr));
+  EXPECT_EQ(refs2, refs + 1);
+  ASSERT_OK(clReleaseEvent(run));
   EXPECT_CL(CL_INVALID_VALUE, clGetEventInfo(run, 0x7777, sizeof refs, &refs, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clGetEventInfo(run, CL_EVENT_COMMAND_TYPE, 1, &type, nullptr));
   EXPECT_OK(clReleaseEvent(run));

@@ -518,6 +518,14 @@ TEST_F(Kernel, WorkGroupInfo) {
         clGetKernelWorkGroupInfo(kk, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, &size));
     EXPECT_EQ(size, sizeof(cl_ulong));
   }
+  // __local arguments count towards CL_KERNEL_LOCAL_MEM_SIZE once their size is set.
+  cl_ulong before = 0, after = 0;
+  ASSERT_OK(
+      clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof before, &before, nullptr));
+  ASSERT_OK(clSetKernelArg(k, 2, 4096, nullptr));
+  ASSERT_OK(
+      clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof after, &after, nullptr));
+  EXPECT_GE(after, before + 4096);
   size_t compile[3] = {9, 9, 9};
   ASSERT_OK(clGetKernelWorkGroupInfo(k, d, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compile,
                                      compile, nullptr));
@@ -601,6 +609,25 @@ TEST_F(NDRange, LaunchErrors) {
             clEnqueueNDRangeKernel(queue_, fixed, 1, nullptr, g, &two, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE,
             clEnqueueNDRangeKernel(queue_, fixed, 1, nullptr, g, nullptr, 0, nullptr, nullptr));
+  {
+    // A __local argument far larger than the device's local memory arena: the launch cannot
+    // be queued. (Not just above CL_DEVICE_LOCAL_MEM_SIZE: Ventus reports what every
+    // workgroup size can use, and small workgroups may get more. pocl 3.1 runs it: its local
+    // memory is host memory.)
+    cl_kernel big = kernel(p, "args");
+    ASSERT_NE(big, nullptr);
+    cl_mem tab = buffer(CL_MEM_READ_ONLY, 64);
+    cl_int scale = 1;
+    cl_float4 f4{};
+    ASSERT_OK(clSetKernelArg(big, 0, sizeof m, &m));
+    ASSERT_OK(clSetKernelArg(big, 1, sizeof tab, &tab));
+    auto local_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+    ASSERT_OK(clSetKernelArg(big, 2, static_cast<size_t>(local_bytes) * 64, nullptr));
+    ASSERT_OK(clSetKernelArg(big, 3, sizeof scale, &scale));
+    ASSERT_OK(clSetKernelArg(big, 4, sizeof f4, &f4));
+    EXPECT_CL(CL_OUT_OF_RESOURCES,
+              clEnqueueNDRangeKernel(queue_, big, 1, nullptr, g, l, 0, nullptr, nullptr));
+  }
   // Offset + size beyond size_t (pocl 3.1 accepts it).
   size_t off = SIZE_MAX - 2;
   EXPECT_CL(CL_INVALID_GLOBAL_OFFSET,
