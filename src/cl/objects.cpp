@@ -50,6 +50,7 @@ void retain(Object* object) {
 }
 
 void release(Object* object) {
+  if (object == nullptr) return;  // an object destroyed before it was complete
   if (object->kind == Kind::platform || object->kind == Kind::device) return;
   if (object->references.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   unregister_object(object);
