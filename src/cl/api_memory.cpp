@@ -74,6 +74,58 @@ cl_int check_rect_args(const size_t* buffer_origin, const size_t* host_origin, c
   return CL_SUCCESS;
 }
 
+// clEnqueueReadBufferRect (`read`) and clEnqueueWriteBufferRect: row by row between the
+// buffer's rectangle and the host's.
+cl_int enqueue_rect_transfer(cl_command_queue queue, cl_mem buffer, bool read, cl_bool blocking,
+                             const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                             size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                             size_t host_slice_pitch, uint8_t* ptr, cl_uint wait_count,
+                             const cl_event* wait_list, cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr) return CL_INVALID_VALUE;
+  if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
+                                 buffer_slice_pitch, host_row_pitch, host_slice_pitch);
+      s != CL_SUCCESS)
+    return s;
+  const Rect device_rect{{buffer_origin[0], buffer_origin[1], buffer_origin[2]}, buffer_row_pitch, buffer_slice_pitch};
+  const Rect host_rect{{host_origin[0], host_origin[1], host_origin[2]}, host_row_pitch, host_slice_pitch};
+  if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, wait_count, wait_list); s != CL_SUCCESS) return s;
+  if (read ? !host_may_read(buffer) : !host_may_write(buffer)) return CL_INVALID_OPERATION;
+  Ref<_cl_mem> keep(buffer);
+  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
+  return submit(queue, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, wait_count,
+                wait_list, event, blocking, [keep, read, device_rect, host_rect, extent, ptr] {
+                  pull_host_memory(keep.get());
+                  for (size_t z = 0; z < extent[2]; ++z)
+                    for (size_t y = 0; y < extent[1]; ++y) {
+                      const uint32_t address = keep->address + static_cast<uint32_t>(device_rect.offset(y, z));
+                      uint8_t* host = ptr + host_rect.offset(y, z);
+                      if (read)
+                        device_read(address, host, extent[0]);
+                      else
+                        device_write(address, host, extent[0]);
+                    }
+                  if (!read) push_host_memory(keep.get());
+                  return CL_COMPLETE;
+                });
+}
+
+// The checks of clEnqueueReadBuffer (`read`) and clEnqueueWriteBuffer, in the order the
+// specification lists their errors.
+cl_int check_transfer(cl_command_queue queue, cl_mem buffer, bool read, size_t offset, size_t size,
+                      const void* ptr, cl_uint wait_count, const cl_event* wait_list) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
+  if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int s = check_wait_list(queue->context, wait_count, wait_list); s != CL_SUCCESS) return s;
+  if (read ? !host_may_read(buffer) : !host_may_write(buffer)) return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+
 cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                      cl_int* errcode_ret) {
   if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
@@ -200,15 +252,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  retain(memobj);
-  return CL_SUCCESS;
+  return retain_handle(memobj, Kind::mem, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  release(memobj);
-  return CL_SUCCESS;
+  return release_handle(memobj, Kind::mem, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
@@ -261,13 +309,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_m
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
-  if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+  if (cl_int s = check_transfer(queue, buffer, true, offset, size, ptr, num_events_in_wait_list,
+                                event_wait_list);
+      s != CL_SUCCESS)
     return s;
-  if (!host_may_read(buffer)) return CL_INVALID_OPERATION;
   Ref<_cl_mem> keep(buffer);
   return submit(queue, CL_COMMAND_READ_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 blocking_read, [keep, offset, size, ptr] {
@@ -283,13 +328,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_
                                                      cl_uint num_events_in_wait_list,
                                                      const cl_event* event_wait_list,
                                                      cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
-  if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
+  if (cl_int s = check_transfer(queue, buffer, false, offset, size, ptr, num_events_in_wait_list,
+                                event_wait_list);
+      s != CL_SUCCESS)
     return s;
-  if (!host_may_write(buffer)) return CL_INVALID_OPERATION;
   Ref<_cl_mem> keep(buffer);
   return submit(queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 blocking_write, [keep, offset, size, ptr] {
@@ -364,31 +406,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     const size_t* host_origin, const size_t* region, size_t buffer_row_pitch,
     size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void* ptr,
     cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
-  if (ptr == nullptr) return CL_INVALID_VALUE;
-  if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
-                                 buffer_slice_pitch, host_row_pitch, host_slice_pitch);
-      s != CL_SUCCESS)
-    return s;
-  const Rect device_rect{{buffer_origin[0], buffer_origin[1], buffer_origin[2]}, buffer_row_pitch, buffer_slice_pitch};
-  const Rect host_rect{{host_origin[0], host_origin[1], host_origin[2]}, host_row_pitch, host_slice_pitch};
-  if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
-    return s;
-  if (!host_may_read(buffer)) return CL_INVALID_OPERATION;
-  Ref<_cl_mem> keep(buffer);
-  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
-  return submit(queue, CL_COMMAND_READ_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-                event, blocking_read, [keep, device_rect, host_rect, extent, ptr] {
-                  pull_host_memory(keep.get());
-                  for (size_t z = 0; z < extent[2]; ++z)
-                    for (size_t y = 0; y < extent[1]; ++y)
-                      device_read(keep->address + static_cast<uint32_t>(device_rect.offset(y, z)),
-                                  static_cast<uint8_t*>(ptr) + host_rect.offset(y, z), extent[0]);
-                  return CL_COMPLETE;
-                });
+  return enqueue_rect_transfer(queue, buffer, true, blocking_read, buffer_origin, host_origin, region,
+                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                               static_cast<uint8_t*>(ptr), num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
@@ -396,32 +416,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     const size_t* host_origin, const size_t* region, size_t buffer_row_pitch,
     size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void* ptr,
     cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
-  if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
-  if (ptr == nullptr) return CL_INVALID_VALUE;
-  if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
-                                 buffer_slice_pitch, host_row_pitch, host_slice_pitch);
-      s != CL_SUCCESS)
-    return s;
-  const Rect device_rect{{buffer_origin[0], buffer_origin[1], buffer_origin[2]}, buffer_row_pitch, buffer_slice_pitch};
-  const Rect host_rect{{host_origin[0], host_origin[1], host_origin[2]}, host_row_pitch, host_slice_pitch};
-  if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
-    return s;
-  if (!host_may_write(buffer)) return CL_INVALID_OPERATION;
-  Ref<_cl_mem> keep(buffer);
-  const std::array<size_t, 3> extent{region[0], region[1], region[2]};
-  return submit(queue, CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-                event, blocking_write, [keep, device_rect, host_rect, extent, ptr] {
-                  pull_host_memory(keep.get());
-                  for (size_t z = 0; z < extent[2]; ++z)
-                    for (size_t y = 0; y < extent[1]; ++y)
-                      device_write(keep->address + static_cast<uint32_t>(device_rect.offset(y, z)),
-                                   static_cast<const uint8_t*>(ptr) + host_rect.offset(y, z), extent[0]);
-                  push_host_memory(keep.get());
-                  return CL_COMPLETE;
-                });
+  // The pointer is only read: the write direction never stores through it.
+  return enqueue_rect_transfer(queue, buffer, false, blocking_write, buffer_origin, host_origin, region,
+                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                               static_cast<uint8_t*>(const_cast<void*>(ptr)), num_events_in_wait_list,
+                               event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(

@@ -423,15 +423,11 @@ clCreateContextFromType(const cl_context_properties* properties, cl_device_type 
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
-  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
-  retain(context);
-  return CL_SUCCESS;
+  return retain_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
-  release(context);
-  return CL_SUCCESS;
+  return release_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,

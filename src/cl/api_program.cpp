@@ -212,15 +212,11 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
-  retain(program);
-  return CL_SUCCESS;
+  return retain_handle(program, Kind::program, CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
-  release(program);
-  return CL_SUCCESS;
+  return release_handle(program, Kind::program, CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
@@ -510,15 +506,11 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
-  retain(kernel);
-  return CL_SUCCESS;
+  return retain_handle(kernel, Kind::kernel, CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
-  release(kernel);
-  return CL_SUCCESS;
+  return release_handle(kernel, Kind::kernel, CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,

@@ -89,6 +89,15 @@ cl_command_queue create_queue(cl_context context, cl_device_id device,
   }
 }
 
+// A marker or barrier: a command that does nothing once its wait list (and, the queue
+// being in order, everything queued before it) is complete.
+cl_int enqueue_sync_point(cl_command_queue queue, cl_command_type type, cl_uint wait_count,
+                          const cl_event* wait_list, cl_event* event) {
+  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int s = check_wait_list(queue->context, wait_count, wait_list); s != CL_SUCCESS) return s;
+  return submit(queue, type, wait_count, wait_list, event, false, [] { return CL_COMPLETE; });
+}
+
 // Waits until `queue` has run everything queued so far.
 void drain(cl_command_queue queue) {
   QueueCore& core = *queue->core;
@@ -122,16 +131,12 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  retain(queue);
-  return CL_SUCCESS;
+  return retain_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
   // Commands already queued still run: they hold their events, which hold the queue.
-  release(queue);
-  return CL_SUCCESS;
+  return release_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue,
@@ -181,22 +186,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue que
                                                             cl_uint num_events_in_wait_list,
                                                             const cl_event* event_wait_list,
                                                             cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
-    return s;
-  return submit(queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event, false,
-                [] { return CL_COMPLETE; });
+  return enqueue_sync_point(queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue queue,
                                                              cl_uint num_events_in_wait_list,
                                                              const cl_event* event_wait_list,
                                                              cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
-    return s;
-  return submit(queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event, false,
-                [] { return CL_COMPLETE; });
+  return enqueue_sync_point(queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue queue, cl_event* event) {
@@ -288,15 +285,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  if (!is_live(event, Kind::event)) return CL_INVALID_EVENT;
-  retain(event);
-  return CL_SUCCESS;
+  return retain_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  if (!is_live(event, Kind::event)) return CL_INVALID_EVENT;
-  release(event);
-  return CL_SUCCESS;
+  return release_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 
 CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {

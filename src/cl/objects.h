@@ -57,6 +57,19 @@ bool is_live(const void* handle, Kind kind);
 void retain(Object* object);
 void release(Object* object);
 
+// clRetainX / clReleaseX: `invalid` (CL_INVALID_CONTEXT, ...) for a handle that is not a
+// live object of that kind.
+inline cl_int retain_handle(Object* handle, Kind kind, cl_int invalid) {
+  if (!is_live(handle, kind)) return invalid;
+  retain(handle);
+  return CL_SUCCESS;
+}
+inline cl_int release_handle(Object* handle, Kind kind, cl_int invalid) {
+  if (!is_live(handle, kind)) return invalid;
+  release(handle);
+  return CL_SUCCESS;
+}
+
 // An owning reference (retain on copy, release on destruction), for commands that must keep
 // their objects alive until they have run.
 template <typename T>
