@@ -47,15 +47,18 @@ cl_int submit(cl_command_queue queue, cl_command_type type, cl_uint wait_count,
     command.work = std::move(work);
     // Commands are flushed as they are queued: the worker starts them at once.
     event->submitted = now_ns();
-    std::lock_guard guard(queue->core->lock);
-    queue->core->pending.push_back(std::move(command));
-    queue->core->changed.notify_all();
+    if (event_out != nullptr) {
+      retain(event.get());
+      *event_out = event.get();
+    }
+    if (!blocking || !queue->core->try_run_inline(command)) {
+      std::lock_guard guard(queue->core->lock);
+      queue->core->pending.push_back(std::move(command));
+      queue->core->changed.notify_all();
+    }
   } catch (const std::bad_alloc&) {
+    if (event) event->set_status(CL_OUT_OF_HOST_MEMORY);  // an event handed out never waits
     return CL_OUT_OF_HOST_MEMORY;
-  }
-  if (event_out != nullptr) {
-    retain(event.get());
-    *event_out = event.get();
   }
   if (blocking && event->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   return CL_SUCCESS;

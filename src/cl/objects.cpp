@@ -87,36 +87,56 @@ cl_ulong now_ns() {
 
 // ---- queue worker ----
 
+void QueueCore::execute(Command& command) {
+  bool dependency_failed = false;
+  for (const Ref<_cl_event>& e : command.wait_list)
+    if (e->wait() < 0) dependency_failed = true;
+  _cl_event& event = *command.event.get();
+  event.set_status(CL_SUBMITTED);
+  event.set_status(CL_RUNNING);
+  cl_int status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (!dependency_failed) {
+    try {
+      status = command.work();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "Ventus OpenCL: a command failed: %s\n", e.what());
+      status = CL_OUT_OF_RESOURCES;
+    }
+  }
+  event.set_status(status);
+  // The command's references (its event, the objects its work captured) go now, before
+  // the queue counts as idle: clFinish returns only when they are released.
+  command = Command{};
+}
+
+bool QueueCore::try_run_inline(Command& command) {
+  {
+    std::lock_guard guard(lock);
+    if (!pending.empty() || running) return false;
+    for (const Ref<_cl_event>& e : command.wait_list) {
+      std::lock_guard event_guard(e->lock);
+      if (e->status > CL_COMPLETE) return false;
+    }
+    running = true;
+  }
+  execute(command);
+  std::lock_guard guard(lock);
+  running = false;
+  changed.notify_all();
+  return true;
+}
+
 void QueueCore::run() {
   std::unique_lock guard(lock);
   for (;;) {
-    changed.wait(guard, [&] { return stopping || !pending.empty(); });
+    // A command run inline by the application's thread finishes before the next starts.
+    changed.wait(guard, [&] { return (stopping && !running) || (!pending.empty() && !running); });
     if (pending.empty()) return;  // stopping, and nothing left
     Command command = std::move(pending.front());
     pending.pop_front();
     running = true;
     guard.unlock();
-
-    bool dependency_failed = false;
-    for (const Ref<_cl_event>& e : command.wait_list)
-      if (e->wait() < 0) dependency_failed = true;
-    _cl_event& event = *command.event.get();
-    event.set_status(CL_SUBMITTED);
-    event.set_status(CL_RUNNING);
-    cl_int status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    if (!dependency_failed) {
-      try {
-        status = command.work();
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "Ventus OpenCL: a command failed: %s\n", e.what());
-        status = CL_OUT_OF_RESOURCES;
-      }
-    }
-    event.set_status(status);
-    // The command's references (its event, the objects its work captured) go now, before
-    // the queue counts as idle: clFinish returns only when they are released.
-    command = Command{};
-
+    execute(command);
     guard.lock();
     running = false;
     changed.notify_all();

@@ -197,6 +197,10 @@ struct QueueCore {
   bool running = false;  // a command is being executed
   bool stopping = false;
   void run();  // the worker thread
+  // A blocking command on an idle queue whose wait list is complete runs in the calling
+  // thread (no hand-over to the worker and back); false when it has to be queued.
+  bool try_run_inline(Command& command);
+  static void execute(Command& command);
 };
 
 }  // namespace ventus::cl
