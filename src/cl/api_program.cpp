@@ -84,14 +84,9 @@ std::mutex& compiler_lock() {
   return lock;
 }
 
-// Links `objects` into `program`'s executable (build status, log, binary); false on errors.
-bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& objects,
-               const cc::Options& options) {
-  cc::Result result;
-  {
-    std::lock_guard compiling(compiler_lock());
-    result = cc::link(objects, options);
-  }
+// Makes a compile or link result the program's executable, or records its failure;
+// false on failure (the log says why).
+bool adopt_result(_cl_program& program, cc::Result result) {
   program.build_log = result.diagnostics;
   if (result.ok) {
     try {
@@ -107,6 +102,13 @@ bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& ob
   program.executable.reset();
   program.build_status = CL_BUILD_ERROR;
   return false;
+}
+
+// Links `objects` into `program`'s executable; false on errors.
+bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& objects,
+               const cc::Options& options) {
+  std::lock_guard compiling(compiler_lock());
+  return adopt_result(program, cc::link(objects, options));
 }
 
 cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
@@ -248,29 +250,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       if (program->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) objects = *unpack_library(program->binary);
       status = link_into(*program, objects, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     } else {
-      cc::Result result;
-      {
-        std::lock_guard compiling(compiler_lock());
-        result = cc::compile(program->source, compile_options);
-      }
-      program->build_log = result.diagnostics;
-      if (result.ok) {
-        try {
-          program->executable =
-              std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
-          program->binary = std::move(result.elf);
-          program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-          program->build_status = CL_BUILD_SUCCESS;
-        } catch (const std::exception& e) {
-          program->build_log += std::string("internal error: ") + e.what() + "\n";
-          result.ok = false;
-        }
-      }
-      if (!result.ok) {
-        program->executable.reset();
-        program->binary.clear();
+      std::lock_guard compiling(compiler_lock());
+      if (!adopt_result(*program, cc::compile(program->source, compile_options))) {
+        program->binary.clear();  // no stale executable from an earlier build
         program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-        program->build_status = CL_BUILD_ERROR;
         status = CL_BUILD_PROGRAM_FAILURE;
       }
     }
