@@ -34,8 +34,10 @@ cmake --build build
 icd_line="$(cat build/ventus.icd)"
 if [ "$(cat /etc/OpenCL/vendors/ventus.icd 2>/dev/null)" != "$icd_line" ]; then
   echo "setup: registering the Ventus OpenCL platform in /etc/OpenCL/vendors/ventus.icd"
-  "${sudo_cmd[@]}" mkdir -p /etc/OpenCL/vendors
-  echo "$icd_line" | "${sudo_cmd[@]}" tee /etc/OpenCL/vendors/ventus.icd >/dev/null
+  if ! { "${sudo_cmd[@]}" mkdir -p /etc/OpenCL/vendors &&
+         echo "$icd_line" | "${sudo_cmd[@]}" tee /etc/OpenCL/vendors/ventus.icd >/dev/null; }; then
+    echo "setup: could not write /etc/OpenCL/vendors; use OCL_ICD_VENDORS=$PWD/build/ventus.icd"
+  fi
 fi
 
 scripts/example.sh
