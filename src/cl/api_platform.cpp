@@ -23,17 +23,17 @@ constexpr char kDeviceExtensions[] =
     "cl_khr_byte_addressable_store cl_khr_icd";
 
 // An unsigned number from the environment, or `fallback`.
-uint32_t env_number(const char* name, uint32_t fallback, uint32_t lowest, uint32_t highest) {
+uint64_t env_number(const char* name, uint64_t fallback, uint64_t lowest, uint64_t highest) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
   char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
+  const unsigned long long value = std::strtoull(text, &end, 10);
   if (*end != '\0' || value < lowest || value > highest) {
-    std::fprintf(stderr, "Ventus OpenCL: ignoring %s=%s (expected %u..%u)\n", name, text, lowest,
-                 highest);
+    std::fprintf(stderr, "Ventus OpenCL: ignoring %s=%s (expected %llu..%llu)\n", name, text,
+                 static_cast<unsigned long long>(lowest), static_cast<unsigned long long>(highest));
     return fallback;
   }
-  return static_cast<uint32_t>(value);
+  return value;
 }
 
 }  // namespace
@@ -51,18 +51,13 @@ _cl_device_id* the_device() {
   static _cl_device_id* device = [] {
     auto* d = new _cl_device_id;
     sim::DeviceConfig config;
-    config.num_sms = env_number("VENTUS_SMS", config.num_sms, 1, 256);
+    config.num_sms = static_cast<uint32_t>(env_number("VENTUS_SMS", config.num_sms, 1, 256));
     // Warp instructions a launch may run before it counts as hung (0: no limit).
-    if (const char* budget = std::getenv("VENTUS_INSTRUCTION_BUDGET"); budget && *budget) {
-      char* end = nullptr;
-      const unsigned long long value = std::strtoull(budget, &end, 10);
-      if (*end == '\0')
-        config.instruction_budget = value;
-      else
-        std::fprintf(stderr, "Ventus OpenCL: ignoring VENTUS_INSTRUCTION_BUDGET=%s (expected a number)\n", budget);
-    }
+    config.instruction_budget =
+        env_number("VENTUS_INSTRUCTION_BUDGET", config.instruction_budget, 0, UINT64_MAX);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    config.host_threads = env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256);
+    config.host_threads = static_cast<unsigned>(
+        env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
     d->config = config;
     d->device = std::make_unique<rt::Device>(config);
     register_object(d);

@@ -118,6 +118,28 @@ cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
   return CL_SUCCESS;
 }
 
+// The checks clBuildProgram and clCompileProgram share.
+cl_int check_build_call(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
+                        void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data) {
+  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
+  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+// Parses a build's options into `options` and records them; on bad options the build log
+// says why and the build counts as failed (false).
+bool take_build_options(_cl_program& program, const char* text, cc::Options& options) {
+  const std::string given = text ? text : "";
+  if (std::string error = parse_build_options(given, options); !error.empty()) {
+    program.build_log = error + "\n";
+    program.build_status = CL_BUILD_ERROR;
+    return false;
+  }
+  program.build_options = given;
+  return true;
+}
+
 }  // namespace
 }  // namespace ventus::cl
 
@@ -225,22 +247,15 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
                                                const cl_device_id* device_list, const char* options,
                                                void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                void* user_data) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
-  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
-  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
+    return s;
   if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
   cl_int status = CL_SUCCESS;
   {
     std::lock_guard guard(program->lock);
     cc::Options compile_options;
     compile_options.file_name = "<program source>";
-    const std::string text = options ? options : "";
-    if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
-      program->build_log = error + "\n";
-      program->build_status = CL_BUILD_ERROR;
-      return CL_INVALID_BUILD_OPTIONS;
-    }
-    program->build_options = text;
+    if (!take_build_options(*program, options, compile_options)) return CL_INVALID_BUILD_OPTIONS;
     if (program->from_binary && program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
       program->build_status = CL_BUILD_SUCCESS;
       program->build_log.clear();
@@ -268,9 +283,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
                                                  const char** header_include_names,
                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                  void* user_data) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
-  if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
-  if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
+  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
+    return s;
   if ((num_input_headers == 0) != (input_headers == nullptr) ||
       (num_input_headers != 0 && header_include_names == nullptr))
     return CL_INVALID_VALUE;
@@ -287,13 +301,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   {
     std::lock_guard guard(program->lock);
     if (program->from_binary) return CL_INVALID_OPERATION;  // nothing to compile
-    const std::string text = options ? options : "";
-    if (std::string error = parse_build_options(text, compile_options); !error.empty()) {
-      program->build_log = error + "\n";
-      program->build_status = CL_BUILD_ERROR;
-      return CL_INVALID_COMPILER_OPTIONS;
-    }
-    program->build_options = text;
+    if (!take_build_options(*program, options, compile_options)) return CL_INVALID_COMPILER_OPTIONS;
     cc::Object object;
     {
       std::lock_guard compiling(compiler_lock());
