@@ -57,7 +57,9 @@ struct Chunk {
   int file = 0;
   std::string section;  // output section
   SectionFlags flags;
-  std::vector<uint8_t> bytes;  // nobits chunks only count `size`
+  // The contents up to the last byte stored; the rest up to `size` is zero fill, stored only
+  // when more bytes follow it (nobits chunks only count `size`).
+  std::vector<uint8_t> bytes;
   uint32_t size = 0;
   uint32_t align = 1;
   uint32_t address = 0;  // after layout
@@ -173,21 +175,36 @@ std::string display_name(const std::string& name) {
 }
 
 constexpr uint32_t kNop = 0x00000013;
+// The most bytes one .space/.skip/.zero may add (docs/assembler.md).
+constexpr uint64_t kMaxFill = uint64_t{1} << 28;
+
+// The lowest address any section can be placed at: .text's start, or a lower explicit one.
+uint64_t lowest_start(const Options& options) {
+  uint64_t lowest = kDefaultTextStart;
+  if (auto it = options.section_start.find(".text"); it != options.section_start.end())
+    lowest = it->second;
+  for (const auto& [name, address] : options.section_start)
+    lowest = std::min<uint64_t>(lowest, address);
+  return lowest;
+}
 
 class Assembler {
  public:
   Assembler(const std::vector<SourceFile>& sources, const Options& options)
-      : sources_(sources), options_(options) {}
+      : sources_(sources), options_(options), lowest_start_(lowest_start(options)) {}
 
   elf::Image run() {
     try {
       for (size_t f = 0; f < sources_.size(); ++f) pass1(static_cast<int>(f));
       if (errors_.empty()) layout();
       if (errors_.empty()) pass2();
+      if (errors_.empty()) {
+        elf::Image image = build_image();
+        if (errors_.empty()) return image;
+      }
     } catch (const TooManyErrors&) {
     }
-    if (!errors_.empty()) throw Error(format_errors());
-    return build_image();
+    throw Error(format_errors());
   }
 
  private:
@@ -425,15 +442,7 @@ class Assembler {
         fail(loc, fmt::format("undefined symbol '{}'", name));
       }
       if (def->is_label || !def->expr) return def->value;
-      if (evaluating_.count(name))
-        fail(loc, fmt::format("symbol '{}' is defined in terms of itself", name));
-      evaluating_.insert(name);
-      struct Guard {
-        std::set<std::string>& s;
-        std::string n;
-        ~Guard() { s.erase(n); }
-      } guard{evaluating_, name};
-      return evaluate(*def->expr, resolver(owner, linked));
+      return evaluate_symbol(*def, name, owner, linked, loc);
     };
     if (linked) {
       r.address_of = [this](const Value& v) {
@@ -446,6 +455,36 @@ class Assembler {
     return r;
   }
 
+  // The value of a symbol defined by an expression that referred forward (.equ/.set): its
+  // expression evaluated now, in its own file. Each definition is evaluated once per
+  // top-level evaluation (once for good after layout), so that chains and diamonds of such
+  // symbols cost their size rather than their number of paths; chains deeper than
+  // kMaxSymbolChain are an error rather than a stack overflow.
+  Value evaluate_symbol(const SymbolDef& def, const std::string& name, int owner, bool linked,
+                        const Loc& use) {
+    if (linked)
+      if (auto known = linked_values_.find(&def); known != linked_values_.end())
+        return known->second;
+    if (chain_.empty()) unlinked_values_.clear();
+    if (!linked)
+      if (auto known = unlinked_values_.find(&def); known != unlinked_values_.end())
+        return known->second;
+    if (std::find(chain_.begin(), chain_.end(), &def) != chain_.end())
+      fail(use, fmt::format("symbol '{}' is defined in terms of itself", name));
+    if (chain_.size() >= kMaxSymbolChain)
+      fail(use, fmt::format("symbol '{}': its definition depends on a chain of more than {} "
+                            "symbols defined later (.equ/.set); define them before use",
+                            name, kMaxSymbolChain));
+    chain_.push_back(&def);
+    struct Pop {
+      std::vector<const SymbolDef*>& chain;
+      ~Pop() { chain.pop_back(); }
+    } pop{chain_};
+    const Value v = evaluate(*def.expr, resolver(owner, linked));
+    (linked ? linked_values_ : unlinked_values_)[&def] = v;
+    return v;
+  }
+
   int64_t constant(const Token& t, int line, std::string_view what) {
     const ExprPtr e = expression(t, line);
     Resolver r = resolver(file_, false);
@@ -454,38 +493,74 @@ class Assembler {
   }
 
   // ------------------------------------------------------------------ directives
+  // Checks the bytes a statement adds to the current chunk before any is stored, so that a
+  // program too large for the 32-bit address space fails at its line rather than after
+  // gigabytes of fill. The allocated sections share the space from the lowest address a
+  // section can start at up to 4 GiB; any one section must fit in 4 GiB.
+  void reserve(uint64_t n, const Loc& loc) {
+    const Chunk& c = chunk();
+    constexpr uint64_t kAddressSpace = uint64_t{1} << 32;
+    if (c.size + n >= kAddressSpace)
+      fail(loc, fmt::format("{} more bytes make section '{}' larger than 4 GiB", n, c.section));
+    if (!c.flags.alloc) return;
+    const uint64_t available = kAddressSpace - lowest_start_;
+    if (allocated_bytes_ + n > available)
+      fail(loc, fmt::format("{} more bytes in '{}' make the program's sections {} bytes, more "
+                            "than the {:#x} bytes from {:#x} to the end of the 32-bit address "
+                            "space",
+                            n, c.section, allocated_bytes_ + n, available, lowest_start_));
+    allocated_bytes_ += n;
+  }
+
   void emit_bytes(const void* data, size_t n, const Loc& loc) {
     Chunk& c = chunk();
     if (c.flags.nobits)
       fail(loc,
            fmt::format("cannot store data in '{}' (it has no contents); use .space", c.section));
+    reserve(n, loc);
+    c.bytes.resize(c.size);  // the zero fill before these bytes
     const auto* p = static_cast<const uint8_t*>(data);
     c.bytes.insert(c.bytes.end(), p, p + n);
     c.size += static_cast<uint32_t>(n);
   }
-  void emit_fill(size_t n, uint8_t fill, const Loc& loc) {
+  void emit_fill(uint64_t n, uint8_t fill, const Loc& loc) {
     Chunk& c = chunk();
-    if (n > (1u << 28)) fail(loc, fmt::format("{} bytes is too large", n));
-    if (c.flags.nobits) {
-      if (fill != 0) fail(loc, "a section without contents can only be filled with zeros");
+    if (n > kMaxFill) fail(loc, fmt::format("{} bytes is too large (at most {} at once)", n, kMaxFill));
+    if (c.flags.nobits && fill != 0)
+      fail(loc, "a section without contents can only be filled with zeros");
+    reserve(n, loc);
+    if (c.flags.nobits || fill == 0) {
       c.size += static_cast<uint32_t>(n);
       return;
     }
+    c.bytes.resize(c.size);
     c.bytes.insert(c.bytes.end(), n, fill);
     c.size += static_cast<uint32_t>(n);
   }
 
-  void align_to(uint64_t alignment, const Loc& loc, std::optional<uint8_t> fill) {
+  // `max_skip`: GNU as's third operand, the most padding worth inserting; with more
+  // needed the statement adds nothing.
+  void align_to(uint64_t alignment, const Loc& loc, std::optional<uint8_t> fill,
+                std::optional<uint64_t> max_skip = std::nullopt) {
     if (alignment == 0 || (alignment & (alignment - 1)) || alignment > (1u << 16))
       fail(loc, fmt::format("alignment {} is not a power of two up to 65536", alignment));
     Chunk& c = chunk();
     c.align = std::max<uint32_t>(c.align, static_cast<uint32_t>(alignment));
     const uint32_t pad = static_cast<uint32_t>((alignment - c.size % alignment) % alignment);
+    if (max_skip && pad > *max_skip) return;
     if (!fill && c.flags.exec && c.size % 4 == 0 && alignment >= 4) {
       for (uint32_t i = 0; i < pad; i += 4) emit_bytes(&kNop, 4, loc);
       return;
     }
     emit_fill(pad, fill.value_or(0), loc);
+  }
+
+  // A fill operand: one byte, written signed or unsigned (GNU as truncates silently).
+  uint8_t fill_byte(const Token& t, int line) {
+    const int64_t v = constant(t, line, "fill value");
+    if (v < -128 || v > 255)
+      fail(loc_at(line, t.column), fmt::format("fill value {} does not fit in a byte", v));
+    return static_cast<uint8_t>(v);
   }
 
   std::vector<uint8_t> parse_string(const Token& t, int line) {
@@ -617,20 +692,26 @@ class Assembler {
       need(1, 3);
       const int64_t n = constant(args[0], line, "alignment");
       std::optional<uint8_t> fill;
-      if (args.size() >= 2) fill = static_cast<uint8_t>(constant(args[1], line, "fill value"));
+      if (args.size() >= 2) fill = fill_byte(args[1], line);
+      std::optional<uint64_t> max_skip;
+      if (args.size() == 3) {
+        const int64_t m = constant(args[2], line, "maximum padding");
+        if (m < 0) fail(loc_at(line, args[2].column), fmt::format("negative maximum padding {}", m));
+        max_skip = static_cast<uint64_t>(m);
+      }
       if (name == ".balign")
-        align_to(static_cast<uint64_t>(n), loc_at(line, args[0].column), fill);
+        align_to(static_cast<uint64_t>(n), loc_at(line, args[0].column), fill, max_skip);
       else {
         if (n < 0 || n > 16)
           fail(loc_at(line, args[0].column), fmt::format("alignment 2^{} out of range [0, 16]", n));
-        align_to(uint64_t{1} << n, loc_at(line, args[0].column), fill);
+        align_to(uint64_t{1} << n, loc_at(line, args[0].column), fill, max_skip);
       }
     } else if (name == ".space" || name == ".zero" || name == ".skip") {
       need(1, name == ".zero" ? 1 : 2);
       const int64_t n = constant(args[0], line, "size");
       if (n < 0) fail(loc_at(line, args[0].column), fmt::format("negative size {}", n));
-      const int64_t fill = args.size() == 2 ? constant(args[1], line, "fill value") : 0;
-      emit_fill(static_cast<size_t>(n), static_cast<uint8_t>(fill), loc_at(line, args[0].column));
+      const uint8_t fill = args.size() == 2 ? fill_byte(args[1], line) : 0;
+      emit_fill(static_cast<uint64_t>(n), fill, loc_at(line, args[0].column));
     } else if (name == ".equ" || name == ".set") {
       need(2, 2);
       const std::string sym = symbol_name(args[0]);
@@ -1066,17 +1147,21 @@ class Assembler {
     uint64_t cursor = kDefaultTextStart;
     if (auto it = options_.section_start.find(".text"); it != options_.section_start.end())
       cursor = it->second;
+    // Each output section's chunks in input order.
+    std::unordered_map<std::string, std::vector<int>> chunks_of;
+    for (size_t i = 0; i < chunks_.size(); ++i)
+      chunks_of[chunks_[i].section].push_back(static_cast<int>(i));
     for (const std::string& name : section_order_) {
       const SectionFlags& flags = section_flags_.at(name);
+      const std::vector<int>& members = chunks_of[name];
       uint32_t align = flags.exec ? 4 : 1;
-      for (const Chunk& c : chunks_)
-        if (c.section == name) align = std::max(align, c.align);
+      for (const int i : members) align = std::max(align, chunks_[i].align);
       uint64_t start = flags.alloc ? (cursor + align - 1) / align * align : 0;
       if (auto it = options_.section_start.find(name); it != options_.section_start.end())
         start = it->second;
       uint64_t end = start;
-      for (Chunk& c : chunks_) {
-        if (c.section != name) continue;
+      for (const int i : members) {
+        Chunk& c = chunks_[i];
         end = (end + c.align - 1) / c.align * c.align;
         c.address = static_cast<uint32_t>(end);
         end += c.size;
@@ -1089,19 +1174,7 @@ class Assembler {
       // Like GNU ld: the next section follows this one, also when it was placed explicitly.
       if (flags.alloc) cursor = end;
     }
-    for (size_t i = 0; i < placed_.size(); ++i)
-      for (size_t j = i + 1; j < placed_.size(); ++j) {
-        const Placed &a = placed_[i], &b = placed_[j];
-        if (!section_flags_.at(a.name).alloc || !section_flags_.at(b.name).alloc || !a.size ||
-            !b.size)
-          continue;
-        if (uint64_t{a.address} < uint64_t{b.address} + b.size &&
-            uint64_t{b.address} < uint64_t{a.address} + a.size)
-          report({{0, 0, 0},
-                  fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap",
-                              a.name, a.address, uint64_t{a.address} + a.size, b.name, b.address,
-                              uint64_t{b.address} + b.size)});
-      }
+    report_overlaps();
     // Symbols the GNU linker script provides.
     // The start file clears [_edata, _end): the span of the sections without contents,
     // wherever they were placed; empty when there are none.
@@ -1125,14 +1198,37 @@ class Assembler {
     linker_symbols_["__global_pointer$"] = static_cast<int64_t>(data_start + 0x800);
   }
 
+  // Overlapping allocated sections, in address order: each section that starts below the
+  // end of an earlier one is reported with the one reaching furthest (n log n, for programs
+  // of thousands of sections).
+  void report_overlaps() {
+    std::vector<const Placed*> by_address;
+    for (const Placed& p : placed_)
+      if (section_flags_.at(p.name).alloc && p.size) by_address.push_back(&p);
+    std::stable_sort(by_address.begin(), by_address.end(),
+                     [](const Placed* a, const Placed* b) { return a->address < b->address; });
+    const Placed* furthest = nullptr;
+    const auto end = [](const Placed* p) { return uint64_t{p->address} + p->size; };
+    for (const Placed* p : by_address) {
+      if (furthest && p->address < end(furthest)) {
+        // Named in placement order, as the sections appear in the program.
+        const Placed *a = std::min(furthest, p), *b = std::max(furthest, p);
+        report({{0, 0, 0},
+                fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap",
+                            a->name, a->address, end(a), b->name, b->address, end(b))});
+      }
+      if (!furthest || end(p) > end(furthest)) furthest = p;
+    }
+  }
+
   // ------------------------------------------------------------------ pass 2
   int64_t pcrel_lo(int file, const std::string& label, const Loc& loc) {
-    const Value v = evaluate(*parse_expression(label, loc, {}), resolver(file, true));
+    const Value v = resolver(file, true).symbol(label, loc);
     const int64_t address = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
     auto it = auipc_at_.find(address);
     if (it == auipc_at_.end())
-      fail(loc,
-           fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi", label));
+      fail(loc, fmt::format("%pcrel_lo({}): the label does not mark an auipc with %pcrel_hi",
+                            display_name(label)));
     const PendingInsn& auipc = *it->second;
     const int64_t auipc_address = chunks_[auipc.chunk].address + auipc.offset;
     const Expr& hi = *auipc.operands[1].expr;
@@ -1254,6 +1350,7 @@ class Assembler {
   // ------------------------------------------------------------------ output
   elf::Image build_image() {
     elf::Image image;
+    std::unordered_map<std::string, size_t> section_of;  // output section -> image.sections
     for (const Placed& p : placed_) {
       const SectionFlags& f = section_flags_.at(p.name);
       elf::Section s;
@@ -1265,16 +1362,13 @@ class Assembler {
       s.exec = f.exec;
       s.write = f.write;
       s.nobits = f.nobits;
-      if (!f.nobits) {
-        s.bytes.assign(p.size, 0);
-        for (const Chunk& c : chunks_) {
-          if (c.section != p.name) continue;
-          std::copy(c.bytes.begin(), c.bytes.end(), s.bytes.begin() + (c.address - p.address));
-          // Code padding between files is nops, not zeros.
-          (void)c;
-        }
-      }
+      if (!f.nobits) s.bytes.assign(p.size, 0);
+      section_of[p.name] = image.sections.size();
       image.sections.push_back(std::move(s));
+    }
+    for (const Chunk& c : chunks_) {
+      elf::Section& s = image.sections[section_of.at(c.section)];
+      if (!s.nobits) std::copy(c.bytes.begin(), c.bytes.end(), s.bytes.begin() + (c.address - s.address));
     }
     for (size_t f = 0; f < files_.size(); ++f) {
       const FileState& fs = files_[f];
@@ -1313,7 +1407,6 @@ class Assembler {
         image.symbols.push_back(std::move(s));
       }
     }
-    if (!errors_.empty()) throw Error(format_errors());
     std::stable_sort(image.symbols.begin(), image.symbols.end(),
                      [](const elf::Symbol& a, const elf::Symbol& b) {
                        return a.value != b.value ? a.value < b.value : a.name < b.name;
@@ -1341,8 +1434,12 @@ class Assembler {
   std::unordered_map<std::string, int> global_owner_;
   std::map<std::string, int64_t> linker_symbols_;
   std::map<int64_t, const PendingInsn*> auipc_at_;
-  std::set<std::string> evaluating_;
+  // evaluate_symbol: the definitions being evaluated (innermost last), and the values found.
+  std::vector<const SymbolDef*> chain_;
+  std::unordered_map<const SymbolDef*, Value> unlinked_values_, linked_values_;
   std::vector<Placed> placed_;
+  const uint64_t lowest_start_;
+  uint64_t allocated_bytes_ = 0;  // in the chunks of allocated sections so far
   int file_ = 0;
   int current_chunk_ = 0;
   int option_depth_ = 0;

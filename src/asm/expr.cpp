@@ -2,7 +2,9 @@
 // splitting.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <climits>
 
 #include "internal.h"
 
@@ -120,38 +122,50 @@ class Parser {
 
   ExprPtr parse_binary(int level) {
     if (level == kNumLevels) return parse_unary();
-    ExprPtr lhs = parse_binary(level + 1);
+    ExprPtr first = parse_binary(level + 1);
+    std::vector<Expr::Term> terms;
     for (;;) {
       skip_space();
       std::string_view op;
       for (std::string_view candidate : kLevels[level])
         if (!candidate.empty() && text_.substr(pos_, candidate.size()) == candidate) op = candidate;
       // "||" or "&&" are not operators here; "|" followed by "|" would be odd input anyway.
-      if (op.empty()) return lhs;
+      if (op.empty()) break;
       const Loc at = here();
       pos_ += op.size();
-      ExprPtr rhs = parse_binary(level + 1);
-      auto e = node(Expr::Kind::Binary);
-      e->op = std::string(op);
-      e->lhs = lhs;
-      e->rhs = rhs;
-      e->loc = at;
-      lhs = e;
+      terms.push_back({std::string(op), parse_binary(level + 1), at});
     }
+    if (terms.empty()) return first;
+    auto e = node(Expr::Kind::Binary);
+    e->loc = terms.front().loc;
+    e->lhs = std::move(first);
+    e->terms = std::move(terms);
+    return e;
   }
 
   ExprPtr parse_unary() {
     skip_space();
     const Loc at = here();
-    for (std::string_view op : {"-", "~", "+", "!"})
-      if (eat(op)) {
-        auto e = node(Expr::Kind::Unary);
-        e->op = std::string(op);
-        e->lhs = parse_unary();
-        e->loc = at;
-        return e;
-      }
-    return parse_primary();
+    std::string ops;
+    for (;;) {
+      skip_space();
+      if (pos_ >= text_.size() || std::string_view("-~+!").find(text_[pos_]) == std::string_view::npos)
+        break;
+      ops += text_[pos_++];
+    }
+    ExprPtr operand = parse_primary();
+    if (ops.empty()) return operand;
+    auto e = node(Expr::Kind::Unary);
+    e->op = std::move(ops);
+    e->lhs = std::move(operand);
+    e->loc = at;
+    return e;
+  }
+
+  // Entering parentheses or a %-operator's argument.
+  void open_nesting(const Loc& at) {
+    if (++depth_ > kMaxExpressionNesting)
+      fail(at, fmt::format("expression nests parentheses more than {} deep", kMaxExpressionNesting));
   }
 
   ExprPtr parse_primary() {
@@ -160,9 +174,11 @@ class Parser {
     if (pos_ >= text_.size()) fail(at, "expected an expression");
     const char c = text_[pos_];
     if (c == '(') {
+      open_nesting(at);
       ++pos_;
       ExprPtr e = parse_binary(0);
       if (!eat(")")) fail(here(), "expected ')'");
+      --depth_;
       return e;
     }
     if (c == '%') {
@@ -184,12 +200,21 @@ class Parser {
              fmt::format(
                  "unknown relocation operator '%{}' (expected %hi, %lo, %pcrel_hi or %pcrel_lo)",
                  name));
+      // As in GNU as: "%hi(%lo(x))" means nothing, and "%pcrel_hi(%pcrel_lo(l))" on the
+      // auipc that l marks would need its own value.
+      if (!relocation_.empty())
+        fail(at, fmt::format("%{} inside %{}(...): relocation operators do not nest", name,
+                             relocation_));
       pos_ = end;
       if (!eat("(")) fail(here(), fmt::format("expected '(' after %{}", name));
+      open_nesting(at);
+      relocation_ = name;
       auto e = node(kind);
       e->lhs = parse_binary(0);
       e->loc = at;
       if (!eat(")")) fail(here(), "expected ')'");
+      relocation_ = {};
+      --depth_;
       if (kind == Expr::Kind::PcrelLo && e->lhs->kind != Expr::Kind::Symbol)
         fail(at, "%pcrel_lo needs the label of its auipc");
       return e;
@@ -277,6 +302,8 @@ class Parser {
 
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;                // parentheses and %-operators open at pos_
+  std::string_view relocation_;  // the %-operator whose argument is being parsed
   Loc loc_;
   const ExprContext& ctx_;
 };
@@ -296,12 +323,15 @@ ExprPtr parse_expression(std::string_view text, const Loc& loc, const ExprContex
 
 bool is_plain_number(const Expr& e) {
   if (e.kind == Expr::Kind::Number) return true;
-  return e.kind == Expr::Kind::Unary && (e.op == "-" || e.op == "+") && is_plain_number(*e.lhs);
+  return e.kind == Expr::Kind::Unary && e.op.find_first_not_of("+-") == std::string::npos &&
+         e.lhs->kind == Expr::Kind::Number;
 }
 
 bool mentions_pcrel_hi(const Expr& e) {
   if (e.kind == Expr::Kind::PcrelHi) return true;
-  return (e.lhs && mentions_pcrel_hi(*e.lhs)) || (e.rhs && mentions_pcrel_hi(*e.rhs));
+  if (e.lhs && mentions_pcrel_hi(*e.lhs)) return true;
+  return std::any_of(e.terms.begin(), e.terms.end(),
+                     [](const Expr::Term& t) { return mentions_pcrel_hi(*t.operand); });
 }
 
 int64_t hi20(int64_t value) {
@@ -312,47 +342,93 @@ int64_t lo12(int64_t value) {
   return low >= 0x800 ? low - 0x1000 : low;
 }
 
+namespace {
+
+// Constant arithmetic is on signed 64-bit numbers; a result that does not fit is an error
+// (GNU as wraps it silently modulo 2^64).
+[[noreturn]] void overflow(const Loc& loc, int64_t x, std::string_view op, int64_t y) {
+  fail(loc, fmt::format("overflow in expression: {} {} {} does not fit in 64 bits", x, op, y));
+}
+
+Value binary(const Value& a, const std::string& op, const Value& b, const Loc& loc,
+             const Resolver& r) {
+  // Offsets in a chunk stay relocatable under + and - of numbers and - of the same chunk.
+  const bool relocatable = (op == "+" && (a.chunk < 0 || b.chunk < 0)) ||
+                           (op == "-" && (a.chunk == b.chunk || b.chunk < 0));
+  const int64_t x = relocatable ? a.value : absolute(a, r, loc);
+  const int64_t y = relocatable ? b.value : absolute(b, r, loc);
+  int64_t out = 0;
+  if (op == "+" || op == "-") {
+    if (op == "+" ? __builtin_add_overflow(x, y, &out) : __builtin_sub_overflow(x, y, &out))
+      overflow(loc, x, op, y);
+    if (!relocatable) return {out, -1};
+    if (op == "-" && a.chunk == b.chunk) return {out, -1};
+    return {out, a.chunk >= 0 ? a.chunk : b.chunk};
+  }
+  if (op == "*") {
+    if (__builtin_mul_overflow(x, y, &out)) overflow(loc, x, op, y);
+    return {out, -1};
+  }
+  if (op == "/" || op == "%") {
+    if (y == 0) fail(loc, "division by zero in expression");
+    if (x == INT64_MIN && y == -1) overflow(loc, x, op, y);
+    return {op == "/" ? x / y : x % y, -1};
+  }
+  if (op == "<<" || op == ">>") {
+    if (y < 0 || y > 63) fail(loc, fmt::format("shift amount {} out of range [0, 63]", y));
+    if (op == ">>") return {x >> y, -1};
+    // x * 2^y: the bits shifted out must all equal the sign bit of the result.
+    out = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+    if ((out >> y) != x) overflow(loc, x, op, y);
+    return {out, -1};
+  }
+  if (op == "&") return {x & y, -1};
+  if (op == "|") return {x | y, -1};
+  return {x ^ y, -1};
+}
+
+// The 32-bit value that %hi, %lo and %pcrel_hi split: a signed or unsigned 32-bit number.
+int64_t split_operand(int64_t value, std::string_view what, const Loc& loc) {
+  if (value < INT32_MIN || value > UINT32_MAX)
+    fail(loc, fmt::format("value {:#x} of {} does not fit in 32 bits", value, what));
+  return value;
+}
+
+}  // namespace
+
 Value evaluate(const Expr& e, const Resolver& r) {
   switch (e.kind) {
     case Expr::Kind::Number: return {e.number, -1};
     case Expr::Kind::Dot: return {e.number, e.chunk};
     case Expr::Kind::Symbol: return r.symbol(e.name, e.loc);
     case Expr::Kind::Unary: {
-      const int64_t v = absolute(evaluate(*e.lhs, r), r, e.loc);
-      if (e.op == "-") return {-v, -1};
-      if (e.op == "~") return {~v, -1};
-      if (e.op == "!") return {v == 0, -1};
+      int64_t v = absolute(evaluate(*e.lhs, r), r, e.loc);
+      for (auto op = e.op.rbegin(); op != e.op.rend(); ++op) {
+        if (*op == '-') {
+          if (v == INT64_MIN)
+            fail(e.loc, fmt::format("overflow in expression: -({}) does not fit in 64 bits", v));
+          v = -v;
+        } else if (*op == '~') {
+          v = ~v;
+        } else if (*op == '!') {
+          v = v == 0;
+        }
+      }
       return {v, -1};
     }
     case Expr::Kind::Binary: {
-      const Value a = evaluate(*e.lhs, r), b = evaluate(*e.rhs, r);
-      if (e.op == "+" && (a.chunk < 0 || b.chunk < 0))
-        return {a.value + b.value, a.chunk < 0 ? b.chunk : a.chunk};
-      if (e.op == "-" && a.chunk == b.chunk) return {a.value - b.value, -1};
-      if (e.op == "-" && b.chunk < 0) return {a.value - b.value, a.chunk};
-      const int64_t x = absolute(a, r, e.loc), y = absolute(b, r, e.loc);
-      if (e.op == "+") return {x + y, -1};
-      if (e.op == "-") return {x - y, -1};
-      if (e.op == "*") return {x * y, -1};
-      if (e.op == "/" || e.op == "%") {
-        if (y == 0) fail(e.loc, "division by zero in expression");
-        if (x == INT64_MIN && y == -1) fail(e.loc, "overflow in expression");
-        return {e.op == "/" ? x / y : x % y, -1};
-      }
-      if (e.op == "<<" || e.op == ">>") {
-        if (y < 0 || y > 63) fail(e.loc, fmt::format("shift amount {} out of range [0, 63]", y));
-        return {e.op == "<<" ? static_cast<int64_t>(static_cast<uint64_t>(x) << y) : x >> y, -1};
-      }
-      if (e.op == "&") return {x & y, -1};
-      if (e.op == "|") return {x | y, -1};
-      return {x ^ y, -1};
+      Value acc = evaluate(*e.lhs, r);
+      for (const Expr::Term& t : e.terms) acc = binary(acc, t.op, evaluate(*t.operand, r), t.loc, r);
+      return acc;
     }
-    case Expr::Kind::Hi: return {hi20(absolute(evaluate(*e.lhs, r), r, e.loc)), -1};
-    case Expr::Kind::Lo: return {lo12(absolute(evaluate(*e.lhs, r), r, e.loc)), -1};
+    case Expr::Kind::Hi:
+      return {hi20(split_operand(absolute(evaluate(*e.lhs, r), r, e.loc), "%hi", e.loc)), -1};
+    case Expr::Kind::Lo:
+      return {lo12(split_operand(absolute(evaluate(*e.lhs, r), r, e.loc), "%lo", e.loc)), -1};
     case Expr::Kind::PcrelHi: {
       const Value target = evaluate(*e.lhs, r);
       if (!r.address_of) throw NotYet{};
-      return {hi20(absolute(target, r, e.loc) - r.pc), -1};
+      return {hi20(split_operand(absolute(target, r, e.loc), "%pcrel_hi", e.loc) - r.pc), -1};
     }
     case Expr::Kind::PcrelLo:
       if (!r.pcrel_lo) throw NotYet{};

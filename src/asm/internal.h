@@ -35,21 +35,38 @@ struct Value {
   int chunk = -1;
 };
 
+// How deep parentheses and %hi(...)-style operators may nest in one expression, and how
+// deep symbol definitions (.equ/.set referring forward to other such symbols) may chain
+// before their value is known. Both keep the recursive parser and evaluator far from the
+// thread's stack limit; docs/assembler.md ("Limits").
+constexpr int kMaxExpressionNesting = 256;
+constexpr int kMaxSymbolChain = 1000;
+
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
+// Chains of one precedence level ("a + b - c + ...") and of unary operators ("- ~ - x") are
+// one node each, whatever their length, so that only parentheses make a tree deep.
 struct Expr {
   enum class Kind { Number, Symbol, Dot, Unary, Binary, Hi, Lo, PcrelHi, PcrelLo };
   Kind kind = Kind::Number;
   int64_t number = 0;  // Number; Dot: offset in its chunk
   int chunk = -1;      // Dot: the chunk
   std::string name;    // Symbol
-  std::string op;      // Unary / Binary operator
-  ExprPtr lhs, rhs;    // operands (Unary and the % operators use lhs)
+  std::string op;      // Unary: the operators, outermost first ("-~" is -(~x))
+  ExprPtr lhs;         // the operand of Unary and the % operators; Binary: the first operand
+  // Binary: the operators and the operands after the first, applied left to right.
+  struct Term {
+    std::string op;
+    ExprPtr operand;
+    Loc loc;  // of the operator
+  };
+  std::vector<Term> terms;
   Loc loc;
 };
 
 // Parses an expression. `dot` is the current location; `local_label` renames numeric local
-// label references ("1f", "1b") to the names their definitions received.
+// label references ("1f", "1b") to the names their definitions received. Parentheses nested
+// deeper than kMaxExpressionNesting are an error.
 struct ExprContext {
   Value dot;
   std::function<std::string(const std::string& ref, const Loc& loc)> local_label;

@@ -40,6 +40,36 @@ int symbol_rank(const Symbol& s) {
   return (s.function ? 4 : 0) + (s.global ? 2 : 0) + (s.object ? 1 : 0);
 }
 
+// What a loader needs of an executable's memory image: every allocated section inside the
+// 32-bit address space, no two overlapping, and the entry point inside one of them.
+void check_layout(const Image& image, const std::string& name) {
+  std::vector<const Section*> loaded;
+  for (const Section& s : image.sections)
+    if (s.alloc && s.size > 0) loaded.push_back(&s);
+  const auto end = [](const Section* s) { return uint64_t{s->address} + s->size; };
+  for (const Section* s : loaded)
+    if (end(s) > (uint64_t{1} << 32))
+      throw Error(fmt::format("{}: section '{}' [{:#010x}, +{:#x}) goes beyond the 32-bit address "
+                              "space",
+                              name, s->name, s->address, s->size));
+  std::stable_sort(loaded.begin(), loaded.end(),
+                   [](const Section* a, const Section* b) { return a->address < b->address; });
+  for (size_t i = 1; i < loaded.size(); ++i)
+    if (loaded[i]->address < end(loaded[i - 1]))
+      throw Error(fmt::format("{}: sections '{}' [{:#010x}, {:#010x}) and '{}' [{:#010x}, "
+                              "{:#010x}) overlap",
+                              name, loaded[i - 1]->name, loaded[i - 1]->address, end(loaded[i - 1]),
+                              loaded[i]->name, loaded[i]->address, end(loaded[i])));
+  // A file without loadable contents has nothing to run (the loader says so) nor to check.
+  if (loaded.empty()) return;
+  const bool entry_inside = std::any_of(loaded.begin(), loaded.end(), [&](const Section* s) {
+    return image.entry >= s->address && image.entry < end(s);
+  });
+  if (!entry_inside)
+    throw Error(fmt::format("{}: the entry point {:#010x} lies outside every loadable section",
+                            name, image.entry));
+}
+
 }  // namespace
 
 std::optional<uint32_t> Image::symbol_address(std::string_view name) const {
@@ -63,10 +93,15 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
   init_libelf();
   // libelf wants a mutable buffer and keeps pointing into it while the handle lives.
   std::vector<char> buffer(bytes.begin(), bytes.end());
-  if (buffer.size() < EI_NIDENT || std::string_view(buffer.data(), 4) !=
-                                       "\x7f"
-                                       "ELF")
+  constexpr std::string_view kMagic = "\x7f" "ELF";
+  if (buffer.empty()) throw Error(fmt::format("{}: empty file, not an ELF file", name));
+  const std::string_view start(buffer.data(), std::min(buffer.size(), kMagic.size()));
+  if (start != kMagic.substr(0, start.size()))
     throw Error(fmt::format("{}: not an ELF file (bad magic number)", name));
+  // A file cut short is no other kind of file: say so, with the sizes.
+  if (buffer.size() < sizeof(Elf32_Ehdr))
+    throw Error(fmt::format("{}: truncated ELF file: {} bytes, but the ELF header alone has {}",
+                            name, buffer.size(), sizeof(Elf32_Ehdr)));
   ElfHandle e(elf_memory(buffer.data(), buffer.size()));
   if (!e || elf_kind(e.get()) != ELF_K_ELF)
     throw Error(fmt::format("{}: not an ELF file ({})", name, libelf_error()));
@@ -130,6 +165,12 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
       throw Error(fmt::format("{}: section {}: name offset {} outside the section name table", name,
                               index, shdr->sh_name));
     section_names[index] = sname;
+    if (shdr->sh_type != SHT_NOBITS && shdr->sh_type != SHT_NULL &&
+        (shdr->sh_offset > buffer.size() || shdr->sh_size > buffer.size() - shdr->sh_offset))
+      throw Error(
+          fmt::format("{}: section '{}' (offset {:#x}, size {:#x}) extends past the end of "
+                      "the file ({} bytes)",
+                      name, sname, shdr->sh_offset, shdr->sh_size, buffer.size()));
     if (shdr->sh_type == SHT_SYMTAB) {
       if (symtab) throw Error(fmt::format("{}: more than one symbol table", name));
       symtab = scn;
@@ -146,16 +187,12 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
     s.write = shdr->sh_flags & SHF_WRITE;
     s.nobits = shdr->sh_type == SHT_NOBITS;
     if (!s.nobits) {
-      if (shdr->sh_offset > buffer.size() || shdr->sh_size > buffer.size() - shdr->sh_offset)
-        throw Error(
-            fmt::format("{}: section '{}' (offset {:#x}, size {:#x}) extends past the end of "
-                        "the file ({} bytes)",
-                        name, s.name, shdr->sh_offset, shdr->sh_size, buffer.size()));
       const auto* begin = reinterpret_cast<const uint8_t*>(buffer.data()) + shdr->sh_offset;
       s.bytes.assign(begin, begin + shdr->sh_size);
     }
     image.sections.push_back(std::move(s));
   }
+  check_layout(image, name);
 
   if (symtab) {
     const Elf32_Shdr* shdr = elf32_getshdr(symtab);
@@ -210,6 +247,13 @@ Image read_file(const std::string& path) {
 
 std::vector<uint8_t> write(const Image& image) {
   init_libelf();
+  // Section indices are 16-bit in ELF32 headers and symbols (from SHN_LORESERVE up they are
+  // reserved), and so is the segment count: beyond them the file would name wrong sections.
+  // Besides the image's sections the file has the null section, .symtab, .strtab, .shstrtab.
+  constexpr size_t kExtraSections = 4;
+  if (image.sections.size() + kExtraSections > SHN_LORESERVE)
+    throw Error(fmt::format("ELF writer: {} sections; an executable holds at most {}",
+                            image.sections.size(), SHN_LORESERVE - kExtraSections));
   const int fd = memfd_create("ventus-elf", MFD_CLOEXEC);
   if (fd < 0) throw Error("cannot create an in-memory file for the ELF writer");
   struct FdCloser {

@@ -4,8 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "ventus/error.h"
 
@@ -14,24 +18,62 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The lines of a file that must end every line with '\n'.
-std::vector<std::string> read_lines(const fs::path& path) {
+// The contents of a file of the case. Whatever is in the way (a missing file, a folder, a
+// dangling or looping symbolic link, a FIFO, no permission) is an Error that names the file
+// and the reason; no std::filesystem exception escapes.
+std::string read_file(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(path, ec);
+  const fs::file_status target = fs::status(path, ec);
+  std::string why;
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    why = ec.message();  // e.g. too many levels of symbolic links
+  else if (!fs::exists(target))
+    why = fs::is_symlink(link) ? "a symbolic link to a missing file" : "no such file";
+  else if (fs::is_directory(target))
+    why = "it is a folder, not a file";
+  else if (!fs::is_regular_file(target))
+    why = "not a regular file";
+  if (!why.empty()) throw Error(fmt::format("{}: cannot read: {}", path.string(), why));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open", path.string()));
+  if (!in)
+    throw Error(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  if (text.empty()) throw Error(fmt::format("{}: empty file", path.string()));
-  if (text.back() != '\n')
+  if (in.bad()) throw Error(fmt::format("{}: read error", path.string()));
+  return buffer.str();
+}
+
+// The lines of a file whose every line ends with '\n' (or "\r\n": the '\r' is dropped, so
+// that a case edited on Windows reads the same). Only a file that may be empty may have
+// no lines.
+std::vector<std::string> read_lines(const fs::path& path, bool may_be_empty = false) {
+  const std::string text = read_file(path);
+  if (text.empty() && !may_be_empty)
+    throw Error(fmt::format("{}: empty file", path.string()));
+  if (!text.empty() && text.back() != '\n')
     throw Error(fmt::format("{}: the last line does not end with a newline", path.string()));
   std::vector<std::string> lines;
   size_t start = 0;
   while (start < text.size()) {
     const size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end - start));
+    const size_t length = end - start - (end > start && text[end - 1] == '\r' ? 1 : 0);
+    lines.push_back(text.substr(start, length));
     start = end + 1;
   }
   return lines;
+}
+
+// A token as messages quote it: control and non-ASCII bytes as \xNN, long ones shortened.
+std::string shown(std::string_view token) {
+  constexpr size_t kLongest = 40;
+  std::string out;
+  for (const char c : token.substr(0, kLongest)) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u >= 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+  }
+  if (token.size() > kLongest) out += fmt::format("... ({} bytes)", token.size());
+  return "'" + out + "'";
 }
 
 [[noreturn]] void fail(const fs::path& path, size_t line_index, const std::string& why) {
@@ -45,7 +87,7 @@ bool is_lower_hex(const std::string& s) {
 // Exactly 8 lowercase hex digits.
 uint32_t parse_word(const fs::path& path, size_t line, const std::string& s) {
   if (s.size() != 8 || !is_lower_hex(s))
-    fail(path, line, fmt::format("'{}' is not a word of 8 lowercase hex digits", s));
+    fail(path, line, fmt::format("{} is not a word of 8 lowercase hex digits", shown(s)));
   return static_cast<uint32_t>(std::stoul(s, nullptr, 16));
 }
 
@@ -65,7 +107,7 @@ std::vector<std::string> split(const fs::path& path, size_t line, const std::str
 uint32_t parse_decimal(const fs::path& path, size_t line, const std::string& s,
                        const std::string& what) {
   if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
-    fail(path, line, fmt::format("{} '{}' is not a decimal number", what, s));
+    fail(path, line, fmt::format("{} {} is not a decimal number", what, shown(s)));
   return static_cast<uint32_t>(std::stoul(s));
 }
 
@@ -85,9 +127,18 @@ CaseLaunch load_metadata(const fs::path& path) {
   CaseLaunch l;
   l.start_addr = field("start_addr");
   l.kernel_id = field("kernel_id");
-  for (auto& k : l.kernel_size) k = field("kernel_size");
+  for (int d = 0; d < 3; ++d) {
+    l.kernel_size[d] = field("kernel_size");
+    // Zero workgroups would run nothing and let the case pass on its initial data.
+    if (l.kernel_size[d] == 0)
+      fail(path, next - 2,
+           fmt::format("kernel_size {} is 0: a launch has at least one workgroup in each dimension",
+                       "xyz"[d]));
+  }
   l.wf_size = field("wf_size");
+  if (l.wf_size == 0) fail(path, next - 2, "wf_size is 0: a warp has at least one thread");
   l.wg_size = field("wg_size");
+  if (l.wg_size == 0) fail(path, next - 2, "wg_size is 0: a workgroup has at least one warp");
   l.metadata_base = field("metaDataBaseAddr");
   l.lds_size = field("ldsSize");
   l.pds_size = field("pdsSize");
@@ -95,27 +146,51 @@ CaseLaunch load_metadata(const fs::path& path) {
   l.vgpr_usage = field("vgprUsage");
   l.pds_base = field("pdsBaseAddr");
   const uint32_t n = field("num_buffer");
-  if (lines.size() != 28 + size_t{6} * n)
-    fail(path, std::min(lines.size(), 28 + size_t{6} * n) - 1,
-         fmt::format("{} buffers need {} lines; the file has {}", n, 28 + 6 * n, lines.size()));
+  const size_t need = 28 + size_t{6} * n;
+  if (lines.size() != need)
+    fail(path, std::min(lines.size(), need) - 1,
+         fmt::format("{} buffers need {} lines; the file has {}", n, need, lines.size()));
   l.buffers.resize(n);
   for (auto& b : l.buffers) b.base = field("buffer_base");
   for (auto& b : l.buffers) b.size = field("buffer_size");
   for (auto& b : l.buffers) b.alloc_size = field("buffer_allocsize");
+  // The lines of buffer i's fields.
+  const auto size_line = [&](size_t i) { return 28 + 2 * size_t{n} + 2 * i; };
+  const auto alloc_line = [&](size_t i) { return 28 + 4 * size_t{n} + 2 * i; };
+  const auto end = [](const CaseBuffer& b) { return uint64_t{b.base} + b.alloc_size; };
+  for (size_t i = 0; i < n; ++i) {
+    const CaseBuffer& b = l.buffers[i];
+    if (b.size > b.alloc_size)
+      fail(path, size_line(i),
+           fmt::format("buffer {} at {:#010x} has {:#x} bytes of data but only {:#x} allocated", i,
+                       b.base, b.size, b.alloc_size));
+    if (end(b) > (uint64_t{1} << 32))
+      fail(path, alloc_line(i),
+           fmt::format("buffer {} at {:#010x} with {:#x} bytes goes beyond the 32-bit address "
+                       "space",
+                       i, b.base, b.alloc_size));
+  }
+  // Two buffers of one launch sharing bytes would overwrite each other's initial data.
+  std::vector<size_t> by_base;
   for (size_t i = 0; i < n; ++i)
-    if (l.buffers[i].size > l.buffers[i].alloc_size)
-      fail(path, 28 + 2 * n + 2 * i,
-           fmt::format("buffer {} has {} bytes of data but only {} allocated", i, l.buffers[i].size,
-                       l.buffers[i].alloc_size));
+    if (l.buffers[i].alloc_size > 0) by_base.push_back(i);
+  std::stable_sort(by_base.begin(), by_base.end(),
+                   [&](size_t a, size_t b) { return l.buffers[a].base < l.buffers[b].base; });
+  for (size_t k = 1; k < by_base.size(); ++k) {
+    const CaseBuffer &a = l.buffers[by_base[k - 1]], &b = l.buffers[by_base[k]];
+    if (b.base < end(a))
+      fail(path, alloc_line(std::max(by_base[k - 1], by_base[k])),
+           fmt::format("buffers {} [{:#010x}, {:#010x}) and {} [{:#010x}, {:#010x}) overlap",
+                       by_base[k - 1], a.base, end(a), by_base[k], b.base, end(b)));
+  }
   return l;
 }
 
 // NAME.data: the buffers' bytes in metadata order, ceil(size / 4) words each.
 void load_data(const fs::path& path, CaseLaunch& l) {
-  std::vector<std::string> lines;
-  if (fs::file_size(path) != 0) lines = read_lines(path);
-  size_t need = 0;
-  for (const auto& b : l.buffers) need += (b.size + 3) / 4;
+  const std::vector<std::string> lines = read_lines(path, true);
+  uint64_t need = 0;
+  for (const auto& b : l.buffers) need += (uint64_t{b.size} + 3) / 4;
   if (lines.size() != need)
     fail(path, lines.empty() ? 0 : lines.size() - 1,
          fmt::format("the metadata's buffers need {} lines; the file has {}", need, lines.size()));
@@ -153,6 +228,9 @@ Case load_case(const fs::path& dir) {
     const auto tokens = split(path, i, lines[i]);
     if (tokens[0] == "launch") {
       if (tokens.size() != 2) fail(path, i, "expected 'launch NAME'");
+      if (tokens[1].find('/') != std::string::npos || tokens[1] == "." || tokens[1] == "..")
+        fail(path, i, fmt::format("launch name {} is not a file name in the case folder",
+                                  shown(tokens[1])));
       if (!c.expectations.empty()) fail(path, i, "launch lines come before expect lines");
       const fs::path metadata = dir / (tokens[1] + ".metadata");
       CaseLaunch l = load_metadata(metadata);
@@ -172,13 +250,16 @@ Case load_case(const fs::path& dir) {
         fail(path, i, "expected 'expect ADDR W0 .. W7' (1 to 8 words)");
       if (tokens[1].size() != 10 || tokens[1].rfind("0x", 0) != 0 ||
           !is_lower_hex(tokens[1].substr(2)))
-        fail(path, i, fmt::format("address '{}' is not 0x and 8 lowercase hex digits", tokens[1]));
+        fail(path, i, fmt::format("address {} is not 0x and 8 lowercase hex digits", shown(tokens[1])));
       Expectation e;
       e.address = static_cast<uint32_t>(std::stoul(tokens[1].substr(2), nullptr, 16));
       for (size_t k = 2; k < tokens.size(); ++k) e.words.push_back(parse_word(path, i, tokens[k]));
+      if (e.address + 4 * uint64_t{e.words.size()} > (uint64_t{1} << 32))
+        fail(path, i, fmt::format("{} words at {:#010x} go beyond the 32-bit address space",
+                                  e.words.size(), e.address));
       c.expectations.push_back(std::move(e));
     } else {
-      fail(path, i, fmt::format("unknown line kind '{}' (config, launch or expect)", tokens[0]));
+      fail(path, i, fmt::format("unknown line kind {} (config, launch or expect)", shown(tokens[0])));
     }
   }
   if (c.launches.empty()) fail(path, lines.size() - 1, "the case has no launch line");
@@ -195,7 +276,8 @@ sim::KernelLaunch to_kernel_launch(const CaseLaunch& l) {
   k.knl_address = l.metadata_base;
   // The compiler's start code puts each warp's stack 1 KiB apart in local memory whatever
   // ldsSize says (FORMAT.md), so a workgroup reserves at least that much.
-  k.lds_bytes = std::max(l.lds_size, 1024 * l.wg_size);
+  k.lds_bytes = static_cast<uint32_t>(
+      std::min<uint64_t>(std::max<uint64_t>(l.lds_size, 1024 * uint64_t{l.wg_size}), UINT32_MAX));
   k.pds_bytes_per_thread = l.pds_size;
   k.pds_base = l.pds_base;
   k.sgpr_usage = l.sgpr_usage;
