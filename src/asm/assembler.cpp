@@ -525,7 +525,8 @@ class Assembler {
   }
   void emit_fill(uint64_t n, uint8_t fill, const Loc& loc) {
     Chunk& c = chunk();
-    if (n > kMaxFill) fail(loc, fmt::format("{} bytes is too large (at most {} at once)", n, kMaxFill));
+    if (n > kMaxFill)
+      fail(loc, fmt::format("{} bytes is too large (at most {} at once)", n, kMaxFill));
     if (c.flags.nobits && fill != 0)
       fail(loc, "a section without contents can only be filled with zeros");
     reserve(n, loc);
@@ -696,7 +697,8 @@ class Assembler {
       std::optional<uint64_t> max_skip;
       if (args.size() == 3) {
         const int64_t m = constant(args[2], line, "maximum padding");
-        if (m < 0) fail(loc_at(line, args[2].column), fmt::format("negative maximum padding {}", m));
+        if (m < 0)
+          fail(loc_at(line, args[2].column), fmt::format("negative maximum padding {}", m));
         max_skip = static_cast<uint64_t>(m);
       }
       if (name == ".balign")
@@ -1214,8 +1216,8 @@ class Assembler {
         // Named in placement order, as the sections appear in the program.
         const Placed *a = std::min(furthest, p), *b = std::max(furthest, p);
         report({{0, 0, 0},
-                fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap",
-                            a->name, a->address, end(a), b->name, b->address, end(b))});
+                fmt::format("sections '{}' [{:#x}, {:#x}) and '{}' [{:#x}, {:#x}) overlap", a->name,
+                            a->address, end(a), b->name, b->address, end(b))});
       }
       if (!furthest || end(p) > end(furthest)) furthest = p;
     }
@@ -1241,8 +1243,7 @@ class Assembler {
   void pass2() {
     for (const PendingInsn& insn : pending_insns_)
       if (insn.row->op == isa::Op::AUIPC && insn.operands.size() == 2 && insn.operands[1].expr &&
-          insn.operands[1].expr->kind == Expr::Kind::PcrelHi)
-      {
+          insn.operands[1].expr->kind == Expr::Kind::PcrelHi) {
         const int64_t address = chunks_[insn.chunk].address + insn.offset;
         auipc_at_[address] = &insn;
         // An auipc of x32..x63 follows its regext prefix, where a label on its line points.
@@ -1368,7 +1369,8 @@ class Assembler {
     }
     for (const Chunk& c : chunks_) {
       elf::Section& s = image.sections[section_of.at(c.section)];
-      if (!s.nobits) std::copy(c.bytes.begin(), c.bytes.end(), s.bytes.begin() + (c.address - s.address));
+      if (!s.nobits)
+        std::copy(c.bytes.begin(), c.bytes.end(), s.bytes.begin() + (c.address - s.address));
     }
     for (size_t f = 0; f < files_.size(); ++f) {
       const FileState& fs = files_[f];

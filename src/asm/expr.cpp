@@ -149,7 +149,8 @@ class Parser {
     std::string ops;
     for (;;) {
       skip_space();
-      if (pos_ >= text_.size() || std::string_view("-~+!").find(text_[pos_]) == std::string_view::npos)
+      if (pos_ >= text_.size() ||
+          std::string_view("-~+!").find(text_[pos_]) == std::string_view::npos)
         break;
       ops += text_[pos_++];
     }
@@ -165,7 +166,8 @@ class Parser {
   // Entering parentheses or a %-operator's argument.
   void open_nesting(const Loc& at) {
     if (++depth_ > kMaxExpressionNesting)
-      fail(at, fmt::format("expression nests parentheses more than {} deep", kMaxExpressionNesting));
+      fail(at,
+           fmt::format("expression nests parentheses more than {} deep", kMaxExpressionNesting));
   }
 
   ExprPtr parse_primary() {
@@ -418,7 +420,8 @@ Value evaluate(const Expr& e, const Resolver& r) {
     }
     case Expr::Kind::Binary: {
       Value acc = evaluate(*e.lhs, r);
-      for (const Expr::Term& t : e.terms) acc = binary(acc, t.op, evaluate(*t.operand, r), t.loc, r);
+      for (const Expr::Term& t : e.terms)
+        acc = binary(acc, t.op, evaluate(*t.operand, r), t.loc, r);
       return acc;
     }
     case Expr::Kind::Hi:

@@ -49,17 +49,19 @@ void check_layout(const Image& image, const std::string& name) {
   const auto end = [](const Section* s) { return uint64_t{s->address} + s->size; };
   for (const Section* s : loaded)
     if (end(s) > (uint64_t{1} << 32))
-      throw Error(fmt::format("{}: section '{}' [{:#010x}, +{:#x}) goes beyond the 32-bit address "
-                              "space",
-                              name, s->name, s->address, s->size));
+      throw Error(
+          fmt::format("{}: section '{}' [{:#010x}, +{:#x}) goes beyond the 32-bit address "
+                      "space",
+                      name, s->name, s->address, s->size));
   std::stable_sort(loaded.begin(), loaded.end(),
                    [](const Section* a, const Section* b) { return a->address < b->address; });
   for (size_t i = 1; i < loaded.size(); ++i)
     if (loaded[i]->address < end(loaded[i - 1]))
-      throw Error(fmt::format("{}: sections '{}' [{:#010x}, {:#010x}) and '{}' [{:#010x}, "
-                              "{:#010x}) overlap",
-                              name, loaded[i - 1]->name, loaded[i - 1]->address, end(loaded[i - 1]),
-                              loaded[i]->name, loaded[i]->address, end(loaded[i])));
+      throw Error(
+          fmt::format("{}: sections '{}' [{:#010x}, {:#010x}) and '{}' [{:#010x}, "
+                      "{:#010x}) overlap",
+                      name, loaded[i - 1]->name, loaded[i - 1]->address, end(loaded[i - 1]),
+                      loaded[i]->name, loaded[i]->address, end(loaded[i])));
   // A file without loadable contents has nothing to run (the loader says so) nor to check.
   if (loaded.empty()) return;
   const bool entry_inside = std::any_of(loaded.begin(), loaded.end(), [&](const Section* s) {
@@ -93,7 +95,9 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
   init_libelf();
   // libelf wants a mutable buffer and keeps pointing into it while the handle lives.
   std::vector<char> buffer(bytes.begin(), bytes.end());
-  constexpr std::string_view kMagic = "\x7f" "ELF";
+  constexpr std::string_view kMagic =
+      "\x7f"
+      "ELF";
   if (buffer.empty()) throw Error(fmt::format("{}: empty file, not an ELF file", name));
   const std::string_view start(buffer.data(), std::min(buffer.size(), kMagic.size()));
   if (start != kMagic.substr(0, start.size()))

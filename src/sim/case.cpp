@@ -36,8 +36,7 @@ std::string read_file(const fs::path& path) {
     why = "not a regular file";
   if (!why.empty()) throw Error(fmt::format("{}: cannot read: {}", path.string(), why));
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
+  if (!in) throw Error(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw Error(fmt::format("{}: read error", path.string()));
@@ -49,8 +48,7 @@ std::string read_file(const fs::path& path) {
 // no lines.
 std::vector<std::string> read_lines(const fs::path& path, bool may_be_empty = false) {
   const std::string text = read_file(path);
-  if (text.empty() && !may_be_empty)
-    throw Error(fmt::format("{}: empty file", path.string()));
+  if (text.empty() && !may_be_empty) throw Error(fmt::format("{}: empty file", path.string()));
   if (!text.empty() && text.back() != '\n')
     throw Error(fmt::format("{}: the last line does not end with a newline", path.string()));
   std::vector<std::string> lines;
@@ -229,8 +227,8 @@ Case load_case(const fs::path& dir) {
     if (tokens[0] == "launch") {
       if (tokens.size() != 2) fail(path, i, "expected 'launch NAME'");
       if (tokens[1].find('/') != std::string::npos || tokens[1] == "." || tokens[1] == "..")
-        fail(path, i, fmt::format("launch name {} is not a file name in the case folder",
-                                  shown(tokens[1])));
+        fail(path, i,
+             fmt::format("launch name {} is not a file name in the case folder", shown(tokens[1])));
       if (!c.expectations.empty()) fail(path, i, "launch lines come before expect lines");
       const fs::path metadata = dir / (tokens[1] + ".metadata");
       CaseLaunch l = load_metadata(metadata);
@@ -250,16 +248,19 @@ Case load_case(const fs::path& dir) {
         fail(path, i, "expected 'expect ADDR W0 .. W7' (1 to 8 words)");
       if (tokens[1].size() != 10 || tokens[1].rfind("0x", 0) != 0 ||
           !is_lower_hex(tokens[1].substr(2)))
-        fail(path, i, fmt::format("address {} is not 0x and 8 lowercase hex digits", shown(tokens[1])));
+        fail(path, i,
+             fmt::format("address {} is not 0x and 8 lowercase hex digits", shown(tokens[1])));
       Expectation e;
       e.address = static_cast<uint32_t>(std::stoul(tokens[1].substr(2), nullptr, 16));
       for (size_t k = 2; k < tokens.size(); ++k) e.words.push_back(parse_word(path, i, tokens[k]));
       if (e.address + 4 * uint64_t{e.words.size()} > (uint64_t{1} << 32))
-        fail(path, i, fmt::format("{} words at {:#010x} go beyond the 32-bit address space",
-                                  e.words.size(), e.address));
+        fail(path, i,
+             fmt::format("{} words at {:#010x} go beyond the 32-bit address space", e.words.size(),
+                         e.address));
       c.expectations.push_back(std::move(e));
     } else {
-      fail(path, i, fmt::format("unknown line kind {} (config, launch or expect)", shown(tokens[0])));
+      fail(path, i,
+           fmt::format("unknown line kind {} (config, launch or expect)", shown(tokens[0])));
     }
   }
   if (c.launches.empty()) fail(path, lines.size() - 1, "the case has no launch line");

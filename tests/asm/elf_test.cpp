@@ -1,13 +1,14 @@
 // The ELF reader against files a loader must not accept (issue 16): truncated files,
 // overlapping sections, sections beyond 4 GiB, entry points outside every section, tables
 // past the end of the file. Each is a ventus::Error that names the file and says why.
+#include "ventus/elf.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
-#include "ventus/elf.h"
 #include "ventus/error.h"
 
 namespace ventus::test {
@@ -54,9 +55,10 @@ TEST(ElfReader, TruncatedFilesSaySoWithTheirSize) {
   const std::vector<uint8_t> file = written(program());
   for (size_t size : {size_t{1}, size_t{3}, size_t{4}, size_t{10}, size_t{16}, size_t{51}}) {
     const std::vector<uint8_t> cut(file.begin(), file.begin() + size);
-    EXPECT_EQ(read_error(cut), fmt::format("k.elf: truncated ELF file: {} bytes, but the ELF header "
-                                           "alone has 52",
-                                           size));
+    EXPECT_EQ(read_error(cut),
+              fmt::format("k.elf: truncated ELF file: {} bytes, but the ELF header "
+                          "alone has 52",
+                          size));
   }
   // Cut after the header: the section header table is missing.
   const std::vector<uint8_t> cut(file.begin(), file.begin() + 60);
@@ -75,8 +77,9 @@ TEST(ElfReader, RejectsOverlappingSections) {
   // A section inside another, listed first.
   image = program();
   image.sections.insert(image.sections.begin(), loaded(".inner", 0x80000010, 4));
-  EXPECT_NE(read_error(written(image)).find("sections '.text' [0x80000000, 0x80000100) and "
-                                            "'.inner' [0x80000010, 0x80000014) overlap"),
+  EXPECT_NE(read_error(written(image))
+                .find("sections '.text' [0x80000000, 0x80000100) and "
+                      "'.inner' [0x80000010, 0x80000014) overlap"),
             std::string::npos)
       << read_error(written(image));
   // Sections without contents in memory (not allocated, or empty) take no addresses.
@@ -102,9 +105,9 @@ TEST(ElfReader, RejectsAnEntryOutsideEverySection) {
   elf::Image image = program();
   for (uint32_t entry : {0u, 0x7ffffffcu, 0x80000110u, 0x90000000u}) {
     image.entry = entry;
-    EXPECT_EQ(read_error(written(image)),
-              fmt::format("k.elf: the entry point {:#010x} lies outside every loadable section",
-                          entry));
+    EXPECT_EQ(
+        read_error(written(image)),
+        fmt::format("k.elf: the entry point {:#010x} lies outside every loadable section", entry));
   }
   image.entry = 0x800000fc;
   EXPECT_EQ(read_error(written(image)), "");

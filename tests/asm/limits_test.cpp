@@ -100,11 +100,13 @@ TEST(AssemblerLimits, EquChainsReferringForwardHaveADepthLimit) {
 }
 
 TEST(AssemblerLimits, ArithmeticThatOverflowsIsAnError) {
-  const auto error_of = [](const std::string& line) { return assembly_error(".data\n" + line + "\n"); };
+  const auto error_of = [](const std::string& line) {
+    return assembly_error(".data\n" + line + "\n");
+  };
   for (const std::string line :
        {".word 0x100000000 * 0x100000000", ".dword 0x7fffffffffffffff + 1",
-        ".dword -0x7fffffffffffffff - 2", ".dword -(-0x7fffffffffffffff - 1)",
-        ".dword 1 << 63", ".dword 0x100000000 << 32", ".equ p, 0x10000 * 0x10000 * 0x10000 * 0x10000",
+        ".dword -0x7fffffffffffffff - 2", ".dword -(-0x7fffffffffffffff - 1)", ".dword 1 << 63",
+        ".dword 0x100000000 << 32", ".equ p, 0x10000 * 0x10000 * 0x10000 * 0x10000",
         ".dword (-0x7fffffffffffffff - 1) / -1"}) {
     const std::string error = error_of(line);
     EXPECT_NE(error.find("test.s:2:"), std::string::npos) << line << ": " << error;
@@ -116,16 +118,19 @@ TEST(AssemblerLimits, ArithmeticThatOverflowsIsAnError) {
   EXPECT_EQ(error_of(".dword 0x7fffffffffffffff, -0x7fffffffffffffff - 1, -1 << 63, 1 << 62"), "");
   EXPECT_NE(error_of(".word 0x100000000").find("value 4294967296 does not fit in 4 bytes"),
             std::string::npos);
-  EXPECT_NE(assembly_error("lui a0, %hi(0x123456789)").find("value 0x123456789 of %hi does not fit in 32 bits"),
+  EXPECT_NE(assembly_error("lui a0, %hi(0x123456789)")
+                .find("value 0x123456789 of %hi does not fit in 32 bits"),
             std::string::npos);
-  EXPECT_NE(assembly_error("x: lui a0, %hi(%lo(x))").find("%lo inside %hi(...): relocation operators do not nest"),
+  EXPECT_NE(assembly_error("x: lui a0, %hi(%lo(x))")
+                .find("%lo inside %hi(...): relocation operators do not nest"),
             std::string::npos);
   EXPECT_NE(assembly_error("1: auipc a0, %pcrel_hi(%pcrel_lo(1b))").find("do not nest"),
             std::string::npos);
 }
 
 TEST(AssemblerLimits, FillValuesMustBeBytes) {
-  EXPECT_NE(assembly_error(".data\n.space 4, 0x1234").find("test.s:2:11: error: fill value 4660 does not fit in a byte"),
+  EXPECT_NE(assembly_error(".data\n.space 4, 0x1234")
+                .find("test.s:2:11: error: fill value 4660 does not fit in a byte"),
             std::string::npos)
       << assembly_error(".data\n.space 4, 0x1234");
   EXPECT_NE(assembly_error(".data\n.balign 8, 256").find("fill value 256 does not fit in a byte"),
@@ -135,8 +140,10 @@ TEST(AssemblerLimits, FillValuesMustBeBytes) {
 }
 
 TEST(AssemblerLimits, AlignmentHonoursTheMaximumPadding) {
-  EXPECT_EQ(section(assemble_text(".data\n.byte 1\n.p2align 3, 0, 6\n.byte 2\n"), ".data").size, 2u);
-  EXPECT_EQ(section(assemble_text(".data\n.byte 1\n.p2align 3, 0, 7\n.byte 2\n"), ".data").size, 9u);
+  EXPECT_EQ(section(assemble_text(".data\n.byte 1\n.p2align 3, 0, 6\n.byte 2\n"), ".data").size,
+            2u);
+  EXPECT_EQ(section(assemble_text(".data\n.byte 1\n.p2align 3, 0, 7\n.byte 2\n"), ".data").size,
+            9u);
   EXPECT_EQ(section(assemble_text(".data\n.byte 1\n.balign 4, 9, 3\n"), ".data").bytes,
             (std::vector<uint8_t>{1, 9, 9, 9}));
 }
@@ -145,8 +152,8 @@ TEST(AssemblerLimits, FillBeyondTheAddressSpaceFailsBeforeAllocating) {
   // 0x80000000 bytes fit from .text's 0x80000000 to 4 GiB; the ninth 256 MiB do not. Zero
   // fill at the end of a section is not stored, so this costs no memory either way.
   for (const char* section_name : {".data", ".bss"}) {
-    const std::string source = fmt::format(".section {}\n", section_name) +
-                               repeat(".space 0x10000000\n", 16);
+    const std::string source =
+        fmt::format(".section {}\n", section_name) + repeat(".space 0x10000000\n", 16);
     const auto started = Clock::now();
     const std::string error = assembly_error(source);
     EXPECT_LT(Clock::now() - started, std::chrono::seconds(5));

@@ -62,8 +62,8 @@ void write_files(std::string_view input, const fs::path& dir) {
       const size_t eol = input.find('\n', next);
       next = eol == std::string_view::npos ? input.size() : eol + 1;
     }
-    const std::string_view contents = input.substr(std::min(pos, input.size()),
-                                                   next - std::min(pos, input.size()));
+    const std::string_view contents =
+        input.substr(std::min(pos, input.size()), next - std::min(pos, input.size()));
     pos = next;
     std::error_code ignored;
     if (const size_t arrow = header.find(" -> "); arrow != std::string_view::npos) {

@@ -159,20 +159,23 @@ TEST_F(CaseReader, BuffersMustFitTheAddressSpaceWithoutOverlapping) {
   m.base = {0xfffff000};
   m.alloc = {0x2000};
   write("k.metadata", m.text());
-  EXPECT_EQ(error(), path("k.metadata") + ":33: buffer 0 at 0xfffff000 with 0x2000 bytes goes "
-                                          "beyond the 32-bit address space");
+  EXPECT_EQ(error(), path("k.metadata") +
+                         ":33: buffer 0 at 0xfffff000 with 0x2000 bytes goes "
+                         "beyond the 32-bit address space");
   m.base = {0x90000000};
   m.size = {8};
   m.alloc = {4};
   write("k.metadata", m.text());
-  EXPECT_EQ(error(), path("k.metadata") + ":31: buffer 0 at 0x90000000 has 0x8 bytes of data but "
-                                          "only 0x4 allocated");
+  EXPECT_EQ(error(), path("k.metadata") +
+                         ":31: buffer 0 at 0x90000000 has 0x8 bytes of data but "
+                         "only 0x4 allocated");
   m.base = {0x90000000, 0x90000800};
   m.size = {4, 0};
   m.alloc = {0x1000, 0x1000};
   write("k.metadata", m.text());
-  EXPECT_EQ(error(), path("k.metadata") + ":39: buffers 0 [0x90000000, 0x90001000) and 1 "
-                                          "[0x90000800, 0x90001800) overlap");
+  EXPECT_EQ(error(), path("k.metadata") +
+                         ":39: buffers 0 [0x90000000, 0x90001000) and 1 "
+                         "[0x90000800, 0x90001800) overlap");
 }
 
 TEST_F(CaseReader, HugeBufferSizesDoNotWrap) {
@@ -193,7 +196,8 @@ TEST_F(CaseReader, RejectsExpectationsBeyondTheAddressSpaceAndPathsAsLaunchNames
   EXPECT_EQ(error(),
             path("case.txt") + ":5: 2 words at 0xfffffffc go beyond the 32-bit address space");
   write("case.txt", "# a test case\nconfig warps=1 threads=4\nlaunch ../k\n");
-  EXPECT_EQ(error(), path("case.txt") + ":3: launch name '../k' is not a file name in the case folder");
+  EXPECT_EQ(error(),
+            path("case.txt") + ":3: launch name '../k' is not a file name in the case folder");
 }
 
 }  // namespace
