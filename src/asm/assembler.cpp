@@ -1400,8 +1400,12 @@ class Assembler {
         if (auto sz = fs.sizes.find(name); sz != fs.sizes.end()) {
           try {
             const Value v = evaluate(*sz->second, resolver(static_cast<int>(f), true));
-            s.size =
-                static_cast<uint32_t>(v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value);
+            const int64_t size = v.chunk >= 0 ? chunks_[v.chunk].address + v.value : v.value;
+            // GNU as writes such a size modulo 2^32, or drops it.
+            if (size < 0 || size > UINT32_MAX)
+              fail(sz->second->loc,
+                   fmt::format("size {} of '{}' is not in [0, 4 GiB)", size, display_name(name)));
+            s.size = static_cast<uint32_t>(size);
           } catch (const AsmError& e) {
             report(e);
           }

@@ -70,7 +70,7 @@ TEST(AssemblerLimits, EquChainsReferringForwardHaveADepthLimit) {
   EXPECT_EQ(words_of(section(assemble_text(chain(999)), ".data"))[0], 999u);
   const auto started = Clock::now();
   const std::string error = assembly_error(chain(100000));
-  EXPECT_LT(Clock::now() - started, std::chrono::seconds(5));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));
   EXPECT_NE(error.find("depends on a chain of more than 1000 symbols defined later"),
             std::string::npos)
       << error.substr(0, 500);
@@ -87,7 +87,7 @@ TEST(AssemblerLimits, EquChainsReferringForwardHaveADepthLimit) {
   diamond += ".equ d0, 1\n";
   const auto diamond_started = Clock::now();
   const std::vector<uint8_t> bytes = section(assemble_text(diamond), ".data").bytes;
-  EXPECT_LT(Clock::now() - diamond_started, std::chrono::seconds(5));
+  EXPECT_LT(Clock::now() - diamond_started, std::chrono::seconds(30));
   ASSERT_EQ(bytes.size(), 8u);
   uint64_t value = 0;
   std::memcpy(&value, bytes.data(), 8);
@@ -118,6 +118,10 @@ TEST(AssemblerLimits, ArithmeticThatOverflowsIsAnError) {
   EXPECT_EQ(error_of(".dword 0x7fffffffffffffff, -0x7fffffffffffffff - 1, -1 << 63, 1 << 62"), "");
   EXPECT_NE(error_of(".word 0x100000000").find("value 4294967296 does not fit in 4 bytes"),
             std::string::npos);
+  EXPECT_NE(assembly_error("x: nop\n.size x, 0x100000000")
+                .find("test.s:2:10: error: size 4294967296 of 'x' is not in [0, 4 GiB)"),
+            std::string::npos)
+      << assembly_error("x: nop\n.size x, 0x100000000");
   EXPECT_NE(assembly_error("lui a0, %hi(0x123456789)")
                 .find("value 0x123456789 of %hi does not fit in 32 bits"),
             std::string::npos);
@@ -156,7 +160,7 @@ TEST(AssemblerLimits, FillBeyondTheAddressSpaceFailsBeforeAllocating) {
         fmt::format(".section {}\n", section_name) + repeat(".space 0x10000000\n", 16);
     const auto started = Clock::now();
     const std::string error = assembly_error(source);
-    EXPECT_LT(Clock::now() - started, std::chrono::seconds(5));
+    EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));
     EXPECT_NE(error.find("test.s:10:"), std::string::npos) << error;
     EXPECT_NE(error.find("268435456 more bytes in '"), std::string::npos) << error;
     EXPECT_NE(error.find("more than the 0x80000000 bytes from 0x80000000 to the end of the 32-bit "
