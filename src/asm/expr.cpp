@@ -2,7 +2,6 @@
 // splitting.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cctype>
 #include <climits>
 
@@ -327,13 +326,6 @@ bool is_plain_number(const Expr& e) {
   if (e.kind == Expr::Kind::Number) return true;
   return e.kind == Expr::Kind::Unary && e.op.find_first_not_of("+-") == std::string::npos &&
          e.lhs->kind == Expr::Kind::Number;
-}
-
-bool mentions_pcrel_hi(const Expr& e) {
-  if (e.kind == Expr::Kind::PcrelHi) return true;
-  if (e.lhs && mentions_pcrel_hi(*e.lhs)) return true;
-  return std::any_of(e.terms.begin(), e.terms.end(),
-                     [](const Expr::Term& t) { return mentions_pcrel_hi(*t.operand); });
 }
 
 int64_t hi20(int64_t value) {

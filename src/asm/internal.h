@@ -74,7 +74,6 @@ struct ExprContext {
 ExprPtr parse_expression(std::string_view text, const Loc& loc, const ExprContext& context);
 // Whether the expression is a bare number (a branch offset rather than a target).
 bool is_plain_number(const Expr& e);
-bool mentions_pcrel_hi(const Expr& e);
 
 // Evaluation: symbols and %pcrel_lo targets come from the resolver. When `linked` is set
 // chunk-relative values may be turned into addresses by `address_of`.
