@@ -137,6 +137,51 @@ TEST_F(Cli, UsageErrorsExitWithOne) {
   EXPECT_EQ(ventus("isa --help").status, 0);
 }
 
+// Hostile sizes (issue 16): a clean error and status 1, no crash, no output file, quickly.
+TEST_F(Cli, HostileSourcesFailCleanly) {
+  const std::string out = (dir_ / "h.elf").string();
+  const std::pair<std::string, std::string> sources[] = {
+      {".word " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n",
+       "h.s:1:263: error: expression nests parentheses more than 256 deep"},
+      {".data\n" + [] {
+         std::string s;
+         for (int i = 0; i < 16; ++i) s += ".space 0x10000000\n";
+         return s;
+       }(),
+       "h.s:10:8: error: 268435456 more bytes in '.data' make the program's sections"},
+      {".word 0x100000000 * 0x100000000\n",
+       "h.s:1:19: error: overflow in expression: 4294967296 * 4294967296 does not fit in 64 bits"},
+  };
+  for (const auto& [text, message] : sources) {
+    fs::remove(out);
+    const CommandResult r = ventus("as --nostartfiles -o " + out + " " + write("h.s", text));
+    EXPECT_EQ(r.status, 1) << r.out.substr(0, 300);
+    EXPECT_NE(r.out.find(message), std::string::npos) << r.out.substr(0, 300);
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+TEST_F(Cli, ObjdumpRejectsTruncatedAndOverlappingFiles) {
+  const std::string elf = (dir_ / "k.elf").string();
+  ASSERT_EQ(ventus("as -o " + elf + " " + write("k.s", ".globl k\nk: ret\n")).status, 0);
+  std::vector<char> bytes(40, 0);
+  std::ifstream(elf, std::ios::binary).read(bytes.data(), 40);
+  std::ofstream(dir_ / "cut.elf", std::ios::binary).write(bytes.data(), 40);
+  CommandResult r = ventus("objdump " + (dir_ / "cut.elf").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, fmt::format("ventus objdump: error: {}: truncated ELF file: 40 bytes, but the "
+                               "ELF header alone has 52\n",
+                               (dir_ / "cut.elf").string()));
+  elf::Image image = elf::read_file(elf);
+  image.entry = 0x10;
+  elf::write_file((dir_ / "entry.elf").string(), image);
+  r = ventus("objdump " + (dir_ / "entry.elf").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("the entry point 0x00000010 lies outside every loadable section"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(Cli, IsaPrintsTheTable) {
   EXPECT_EQ(ventus("isa --markdown").out, isa::table_markdown());
   EXPECT_EQ(ventus("isa").out, isa::table_text());
