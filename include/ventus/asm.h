@@ -24,6 +24,10 @@ struct Options {
   std::map<std::string, uint32_t> section_start;
   bool start_files = true;  // link the embedded start file (start.S) first
   size_t max_errors = 20;   // stop reporting after this many errors
+  // The most bytes of contents (all sections but those without contents, like .bss) a
+  // program may have: a memory bound for callers that assemble untrusted text. Beyond it
+  // the statement that would add the bytes is an error.
+  uint64_t max_contents_bytes = uint64_t{1} << 32;
 };
 
 // Assembles and links the sources. On errors throws ventus::Error whose message holds

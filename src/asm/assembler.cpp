@@ -496,20 +496,25 @@ class Assembler {
   // Checks the bytes a statement adds to the current chunk before any is stored, so that a
   // program too large for the 32-bit address space fails at its line rather than after
   // gigabytes of fill. The allocated sections share the space from the lowest address a
-  // section can start at up to 4 GiB; any one section must fit in 4 GiB.
+  // section can start at up to 4 GiB; any one section must fit in 4 GiB; the contents of
+  // all sections together stay within Options::max_contents_bytes.
   void reserve(uint64_t n, const Loc& loc) {
     const Chunk& c = chunk();
     constexpr uint64_t kAddressSpace = uint64_t{1} << 32;
     if (c.size + n >= kAddressSpace)
       fail(loc, fmt::format("{} more bytes make section '{}' larger than 4 GiB", n, c.section));
-    if (!c.flags.alloc) return;
+    if (!c.flags.nobits && contents_bytes_ + n > options_.max_contents_bytes)
+      fail(loc, fmt::format("{} more bytes in '{}' make the program's contents {} bytes, more "
+                            "than the limit of {}",
+                            n, c.section, contents_bytes_ + n, options_.max_contents_bytes));
     const uint64_t available = kAddressSpace - lowest_start_;
-    if (allocated_bytes_ + n > available)
+    if (c.flags.alloc && allocated_bytes_ + n > available)
       fail(loc, fmt::format("{} more bytes in '{}' make the program's sections {} bytes, more "
                             "than the {:#x} bytes from {:#x} to the end of the 32-bit address "
                             "space",
                             n, c.section, allocated_bytes_ + n, available, lowest_start_));
-    allocated_bytes_ += n;
+    if (!c.flags.nobits) contents_bytes_ += n;
+    if (c.flags.alloc) allocated_bytes_ += n;
   }
 
   void emit_bytes(const void* data, size_t n, const Loc& loc) {
@@ -1446,6 +1451,7 @@ class Assembler {
   std::vector<Placed> placed_;
   const uint64_t lowest_start_;
   uint64_t allocated_bytes_ = 0;  // in the chunks of allocated sections so far
+  uint64_t contents_bytes_ = 0;   // in the chunks of sections with contents so far
   int file_ = 0;
   int current_chunk_ = 0;
   int option_depth_ = 0;

@@ -143,11 +143,12 @@ TEST_F(Cli, HostileSourcesFailCleanly) {
   const std::pair<std::string, std::string> sources[] = {
       {".word " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n",
        "h.s:1:263: error: expression nests parentheses more than 256 deep"},
-      {".data\n" + [] {
-         std::string s;
-         for (int i = 0; i < 16; ++i) s += ".space 0x10000000\n";
-         return s;
-       }(),
+      {".data\n" +
+           [] {
+             std::string s;
+             for (int i = 0; i < 16; ++i) s += ".space 0x10000000\n";
+             return s;
+           }(),
        "h.s:10:8: error: 268435456 more bytes in '.data' make the program's sections"},
       {".word 0x100000000 * 0x100000000\n",
        "h.s:1:19: error: overflow in expression: 4294967296 * 4294967296 does not fit in 64 bits"},

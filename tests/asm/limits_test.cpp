@@ -182,6 +182,22 @@ TEST(AssemblerLimits, FillBeyondTheAddressSpaceFailsBeforeAllocating) {
               std::string::npos)
         << e.what();
   }
+  // Sections that are not allocated take no addresses, but their contents count against
+  // Options::max_contents_bytes (4 GiB by default).
+  options = {};
+  options.start_files = false;
+  options.max_contents_bytes = 0x1000;
+  try {
+    assembler::assemble({{"note.s", ".section .note\n.space 0x800, 1\n.space 0x801, 1\n"}},
+                        options);
+    ADD_FAILURE() << "assembled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("note.s:3:8: error: 2049 more bytes in '.note' make the "
+                                         "program's contents 4097 bytes, more than the limit of "
+                                         "4096"),
+              std::string::npos)
+        << e.what();
+  }
   // A fill the program's contents then extend is stored as zeros.
   const elf::Image image = assemble_text(".data\n.byte 7\n.zero 3\n.byte 8\n.zero 2\n");
   EXPECT_EQ(section(image, ".data").bytes, (std::vector<uint8_t>{7, 0, 0, 0, 8, 0, 0}));
