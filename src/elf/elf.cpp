@@ -12,11 +12,11 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <unordered_map>
 
 #include "ventus/error.h"
+#include "ventus/file.h"
 
 namespace ventus::elf {
 namespace {
@@ -242,11 +242,8 @@ Image read(std::span<const uint8_t> bytes, const std::string& name) {
 }
 
 Image read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open file", path));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  return read(bytes, path);
+  const std::string bytes = read_input_file(path);
+  return read(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), path);
 }
 
 std::vector<uint8_t> write(const Image& image) {
@@ -394,6 +391,8 @@ void write_file(const std::string& path, const Image& image) {
   if (!out) throw Error(fmt::format("{}: cannot open for writing", path));
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
+  // A full disk may show only when the buffered rest is written at close.
+  out.close();
   if (!out) throw Error(fmt::format("{}: write failed", path));
 }
 

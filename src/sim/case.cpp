@@ -5,49 +5,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "ventus/error.h"
+#include "ventus/file.h"
 
 namespace ventus::cases {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The contents of a file of the case. Whatever is in the way (a missing file, a folder, a
-// dangling or looping symbolic link, a FIFO, no permission) is an Error that names the file
-// and the reason; no std::filesystem exception escapes.
-std::string read_file(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status link = fs::symlink_status(path, ec);
-  const fs::file_status target = fs::status(path, ec);
-  std::string why;
-  if (ec && ec != std::errc::no_such_file_or_directory)
-    why = ec.message();  // e.g. too many levels of symbolic links
-  else if (!fs::exists(target))
-    why = fs::is_symlink(link) ? "a symbolic link to a missing file" : "no such file";
-  else if (fs::is_directory(target))
-    why = "it is a folder, not a file";
-  else if (!fs::is_regular_file(target))
-    why = "not a regular file";
-  if (!why.empty()) throw Error(fmt::format("{}: cannot read: {}", path.string(), why));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw Error(fmt::format("{}: read error", path.string()));
-  return buffer.str();
-}
-
 // The lines of a file whose every line ends with '\n' (or "\r\n": the '\r' is dropped, so
 // that a case edited on Windows reads the same). Only a file that may be empty may have
 // no lines.
 std::vector<std::string> read_lines(const fs::path& path, bool may_be_empty = false) {
-  const std::string text = read_file(path);
+  const std::string text = read_input_file(path);
   if (text.empty() && !may_be_empty) throw Error(fmt::format("{}: empty file", path.string()));
   if (!text.empty() && text.back() != '\n')
     throw Error(fmt::format("{}: the last line does not end with a newline", path.string()));

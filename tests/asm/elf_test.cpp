@@ -5,8 +5,10 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "ventus/error.h"
@@ -136,6 +138,36 @@ TEST(ElfReader, RejectsASymbolTablePastTheEndOfTheFile) {
   EXPECT_NE(read_error(file).find("section '.symtab' (offset"), std::string::npos)
       << read_error(file);
   EXPECT_NE(read_error(file).find("extends past the end of the file"), std::string::npos);
+}
+
+TEST(ElfFiles, UnreadableFilesAndFailedWritesAreErrors) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("ventus_elf_test_{}", ::getpid());
+  fs::create_directories(dir);
+  const auto read_error_of = [](const fs::path& path) -> std::string {
+    try {
+      elf::read_file(path.string());
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(read_error_of(dir), dir.string() + ": cannot read: it is a folder, not a file");
+  EXPECT_EQ(read_error_of(dir / "none.elf"),
+            (dir / "none.elf").string() + ": cannot read: no such file");
+  fs::create_symlink("none.elf", dir / "dangling.elf");
+  EXPECT_EQ(read_error_of(dir / "dangling.elf"),
+            (dir / "dangling.elf").string() + ": cannot read: a symbolic link to a missing file");
+  elf::write_file((dir / "k.elf").string(), program());
+  EXPECT_EQ(read_error_of(dir / "k.elf"), "");
+  fs::remove_all(dir);
+  // /dev/full takes the bytes into the stream's buffer and fails when they are written.
+  try {
+    elf::write_file("/dev/full", program());
+    ADD_FAILURE() << "written";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "/dev/full: write failed");
+  }
 }
 
 }  // namespace
