@@ -117,29 +117,39 @@ class Parser {
   static constexpr std::string_view kLevels[][3] = {{"|", "", ""},  {"^", "", ""},
                                                     {"&", "", ""},  {"<<", ">>", ""},
                                                     {"+", "-", ""}, {"*", "/", "%"}};
-  static constexpr int kNumLevels = 6;
+  static constexpr int kNumLevels = 6;  // parse_binary(kNumLevels): one unary expression
 
-  ExprPtr parse_binary(int level) {
-    if (level == kNumLevels) return parse_unary();
-    ExprPtr first = parse_binary(level + 1);
-    std::vector<Expr::Term> terms;
-    for (;;) {
-      skip_space();
-      std::string_view op;
+  // The binary operator at pos_ and its level, or -1 when none is there.
+  int peek_operator(std::string_view* op) {
+    skip_space();
+    for (int level = 0; level < kNumLevels; ++level)
       for (std::string_view candidate : kLevels[level])
-        if (!candidate.empty() && text_.substr(pos_, candidate.size()) == candidate) op = candidate;
-      // "||" or "&&" are not operators here; "|" followed by "|" would be odd input anyway.
-      if (op.empty()) break;
-      const Loc at = here();
-      pos_ += op.size();
-      terms.push_back({std::string(op), parse_binary(level + 1), at});
+        // "||" or "&&" are not operators here; "|" followed by "|" would be odd input anyway.
+        if (!candidate.empty() && text_.substr(pos_, candidate.size()) == candidate) {
+          *op = candidate;
+          return level;
+        }
+    return -1;
+  }
+
+  // An expression of the operators of `min_level` and tighter (precedence climbing: one
+  // frame per level actually used, not one per level that exists, so that parentheses cost
+  // little stack). A run of one level's operators becomes one Binary node.
+  ExprPtr parse_binary(int min_level) {
+    ExprPtr lhs = parse_unary();
+    std::string_view op;
+    for (int level = peek_operator(&op); level >= min_level; level = peek_operator(&op)) {
+      auto e = node(Expr::Kind::Binary);
+      e->lhs = std::move(lhs);
+      while (peek_operator(&op) == level) {
+        const Loc at = here();
+        pos_ += op.size();
+        e->terms.push_back({std::string(op), parse_binary(level + 1), at});
+      }
+      e->loc = e->terms.front().loc;
+      lhs = std::move(e);
     }
-    if (terms.empty()) return first;
-    auto e = node(Expr::Kind::Binary);
-    e->loc = terms.front().loc;
-    e->lhs = std::move(first);
-    e->terms = std::move(terms);
-    return e;
+    return lhs;
   }
 
   ExprPtr parse_unary() {

@@ -37,10 +37,12 @@ struct Value {
 
 // How deep parentheses and %hi(...)-style operators may nest in one expression, and how
 // deep symbol definitions (.equ/.set referring forward to other such symbols) may chain
-// before their value is known. Both keep the recursive parser and evaluator far from the
-// thread's stack limit; docs/assembler.md ("Limits").
-constexpr int kMaxExpressionNesting = 256;
-constexpr int kMaxSymbolChain = 1000;
+// before their value is known. Each level costs the recursive parser or evaluator a few
+// hundred bytes to a few KiB of stack (more under AddressSanitizer): the limits keep both
+// well within the smallest stacks the assembler may run on (a 512 KiB thread).
+// docs/assembler.md ("Limits").
+constexpr int kMaxExpressionNesting = 100;
+constexpr int kMaxSymbolChain = 256;
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;

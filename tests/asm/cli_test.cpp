@@ -142,7 +142,7 @@ TEST_F(Cli, HostileSourcesFailCleanly) {
   const std::string out = (dir_ / "h.elf").string();
   const std::pair<std::string, std::string> sources[] = {
       {".word " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n",
-       "h.s:1:263: error: expression nests parentheses more than 256 deep"},
+       "h.s:1:107: error: expression nests parentheses more than 100 deep"},
       {".data\n" +
            [] {
              std::string s;
