@@ -465,7 +465,8 @@ class Assembler {
     if (linked)
       if (auto known = linked_values_.find(&def); known != linked_values_.end())
         return known->second;
-    if (chain_.empty()) unlinked_values_.clear();
+    // A fresh map rather than clear(), which costs the bucket count every time.
+    if (chain_.empty() && !unlinked_values_.empty()) unlinked_values_ = {};
     if (!linked)
       if (auto known = unlinked_values_.find(&def); known != unlinked_values_.end())
         return known->second;
