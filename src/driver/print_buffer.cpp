@@ -142,8 +142,10 @@ void PrintDrain::printed(sim::Memory& memory, uint32_t address) {
   if (num_args > kMaxPrintArgs || lanes == 0 || lanes > 32) return;
   const uint64_t bytes = print_record_bytes(lanes, num_args);
   if (address + bytes > buffer_end) return;
-  const std::vector<uint32_t> no_lanes(lanes, 0);
-  memory.write(address + 16, no_lanes.data(), 4 * lanes);
+  // vt_printf writes only the active lanes' flags: the next records placed here, at any
+  // offset, must find zeros.
+  const std::vector<uint8_t> zeros(bytes, 0);
+  memory.write(address, zeros.data(), bytes);
   printed_bytes_ += bytes;
   // The offset word, shared with warps reserving space (lr.w/sc.w, atomic on device memory).
   uint8_t* page = memory.writable_page(base_);

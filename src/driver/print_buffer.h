@@ -56,8 +56,8 @@ class PrintDrain {
  public:
   // The launch's print buffer (KNL words 12 and 13); base 0: none, nothing to drain.
   void start(uint32_t base, uint32_t size);
-  // After the record at address was printed: clears its lane flags (vt_printf writes only
-  // the active lanes' ones) and counts its bytes; resets the offset when all are printed.
+  // After the record at address was printed: zeroes it (vt_printf writes only the active
+  // lanes' flags) and counts its bytes; resets the offset when all are printed.
   // Records outside the buffer or malformed ones are left alone.
   void printed(sim::Memory& memory, uint32_t address);
 

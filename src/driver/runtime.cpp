@@ -200,12 +200,21 @@ const Json& array_field(const Json& object, std::string_view key, const std::str
   return value;
 }
 
+// The name of an object that has a string "name", for messages; "" if none.
+std::string name_for_messages(const Json& object) {
+  if (!object.is_object()) return "";
+  const auto name = object.find("name");
+  return name != object.end() && name->is_string() ? name->get<std::string>() : "";
+}
+
 KernelArgInfo parse_argument(const Json& a, size_t index, const std::string& kernel) {
-  std::string place{fmt::format("argument {} of kernel '{}'", index, kernel)};
+  const std::string name = name_for_messages(a);
+  const std::string place =
+      name.empty() ? fmt::format("argument {} of kernel '{}'", index, kernel)
+                   : fmt::format("argument {} ('{}') of kernel '{}'", index, name, kernel);
   check_keys(a, {"name", "type", "address_space", "offset", "size"}, {"qualifiers"}, place);
   KernelArgInfo arg;
   arg.name = string_field(a, "name", place);
-  place = fmt::format("argument {} ('{}') of kernel '{}'", index, arg.name, kernel);
   arg.type = string_field(a, "type", place);
   arg.address_space = string_field(a, "address_space", place);
   if (arg.address_space != "global" && arg.address_space != "constant" &&
@@ -225,13 +234,14 @@ KernelArgInfo parse_argument(const Json& a, size_t index, const std::string& ker
 }
 
 KernelInfo parse_kernel(const Json& k, size_t index) {
-  std::string place{fmt::format("kernel {}", index)};
+  const std::string name = name_for_messages(k);
+  const std::string place =
+      name.empty() ? fmt::format("kernel {}", index) : fmt::format("kernel '{}'", name);
   check_keys(k, {"name", "local_bytes", "private_bytes", "sgpr", "vgpr", "args"},
              {"reqd_work_group_size"}, place);
   KernelInfo info;
   info.name = string_field(k, "name", place);
   if (info.name.empty()) metadata_error(place, "empty name");
-  place = fmt::format("kernel '{}'", info.name);
   info.local_bytes = static_cast<uint32_t>(unsigned_field(k, "local_bytes", kMaxLocalBytes, place));
   info.private_bytes =
       static_cast<uint32_t>(unsigned_field(k, "private_bytes", kMaxPrivateBytes, place));
