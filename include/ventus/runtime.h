@@ -226,7 +226,14 @@ struct Range {
   Range(uint32_t x) : dims(1), size{x, 1, 1} {}
   Range(uint32_t x, uint32_t y) : dims(2), size{x, y, 1} {}
   Range(uint32_t x, uint32_t y, uint32_t z) : dims(3), size{x, y, z} {}
-  uint64_t total() const { return uint64_t{size[0]} * size[1] * size[2]; }
+  // The product of the sizes; UINT64_MAX when it does not fit 64 bits.
+  uint64_t total() const {
+    uint64_t xy = 0, xyz = 0;
+    if (__builtin_mul_overflow(uint64_t{size[0]}, uint64_t{size[1]}, &xy) ||
+        __builtin_mul_overflow(xy, uint64_t{size[2]}, &xyz))
+      return UINT64_MAX;
+    return xyz;
+  }
 };
 
 struct LaunchOptions {

@@ -390,12 +390,18 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
     throw Error(fmt::format("{} threads per warp (1 to {})", options.threads_per_warp,
                             config.max_threads_per_warp));
   shape.threads_per_warp = options.threads_per_warp;
-  const uint64_t items = local.total();
-  const uint64_t warps = (items + shape.threads_per_warp - 1) / shape.threads_per_warp;
+  const uint64_t items = local.total();  // UINT64_MAX: more than fits 64 bits
+  const uint64_t warps = items / shape.threads_per_warp + (items % shape.threads_per_warp != 0);
   if (warps > config.warp_slots_per_sm)
-    throw Error(
-        fmt::format("a workgroup of {} work-items needs {} warps of {} threads; an SM holds {}",
-                    items, warps, shape.threads_per_warp, config.warp_slots_per_sm));
+    throw Error(fmt::format(
+        "a workgroup of {} ({}x{}x{}) work-items needs {} warps of {} threads; an SM holds {}",
+        items == UINT64_MAX ? "more than 2^64" : std::to_string(items), local.size[0],
+        local.size[1], local.size[2], items == UINT64_MAX ? "more than 2^32" : std::to_string(warps),
+        shape.threads_per_warp, config.warp_slots_per_sm));
+  const Range grid(shape.grid[0], shape.grid[1], shape.grid[2]);
+  if (grid.total() > UINT32_MAX)
+    throw Error(fmt::format("the NDRange has {}x{}x{} workgroups; a launch has at most 2^32 - 1",
+                            shape.grid[0], shape.grid[1], shape.grid[2]));
   shape.warps_per_workgroup = static_cast<uint32_t>(warps);
   // The start code gives every warp a 1 KiB stack in local memory; local data follows.
   const uint64_t local_data = options.local_memory_bytes + kernel_local_bytes;
@@ -489,9 +495,11 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       context.copy_to_device(print_buffer->address(), header, sizeof header);
     }
 
+    // At most 2^32 - 1 workgroups (launch_shape) x 2^37 threads x 2^32 bytes: 128 bits.
     const uint64_t workgroups = uint64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
-    const uint64_t private_bytes = workgroups * shape.warps_per_workgroup * shape.threads_per_warp *
-                                   uint64_t{effective.private_bytes_per_thread};
+    const unsigned __int128 private_bytes = static_cast<unsigned __int128>(workgroups) *
+                                            shape.warps_per_workgroup * shape.threads_per_warp *
+                                            effective.private_bytes_per_thread;
     if (private_bytes > kMaxPrivateBytes)
       throw Error(
           fmt::format("private memory of {} workgroups x {} threads x {} bytes exceeds 1 GiB; "
@@ -499,7 +507,7 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
                       workgroups, shape.warps_per_workgroup * shape.threads_per_warp,
                       effective.private_bytes_per_thread));
     std::optional<Buffer> private_memory;
-    if (private_bytes != 0) private_memory.emplace(device, private_bytes);
+    if (private_bytes != 0) private_memory.emplace(device, static_cast<uint64_t>(private_bytes));
 
     uint32_t knl[driver::kKnlWords] = {};
     knl[driver::kKnlEntry] = entry;

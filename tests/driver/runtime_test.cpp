@@ -198,6 +198,29 @@ TEST(RuntimeLifetime, BufferOutlivingItsDeviceThrows) {
   EXPECT_NE(e.find("a buffer of another device"), std::string::npos) << e;
 }  // the buffers are destroyed after their device: nothing to free, no crash
 
+// Products of three 32-bit sizes pass 2^64: they must not wrap to small numbers that pass
+// the checks (2^22 x 2^21 x 2^21 = 2^64 wrapped to 0 workgroups and 0 bytes of private memory).
+TEST(Runtime, HugeNDRangesAreRefusedNotWrapped) {
+  rt::Device device;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  rt::Buffer out(device, 4);
+  std::string e = launch_error([&] {
+    rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21}, {1, 1, 1}, out);
+  });
+  EXPECT_NE(e.find("the NDRange has 4194304x2097152x2097152 workgroups; a launch has at most "
+                   "2^32 - 1"),
+            std::string::npos)
+      << e;
+  e = launch_error([&] {
+    rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21},
+               {1u << 22, 1u << 21, 1u << 21}, out);
+  });
+  EXPECT_NE(e.find("a workgroup of more than 2^64 (4194304x2097152x2097152) work-items"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(rt::Range(1u << 22, 1u << 21, 1u << 21).total(), UINT64_MAX);
+}
+
 TEST(RuntimeFiles, DirectoriesAndMissingFilesAreVentusErrors) {
   const std::string dir = VENTUS_SOURCE_DIR "/tests";
   std::string e = launch_error([&] { rt::Program::from_elf_file(dir); });
