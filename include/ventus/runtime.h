@@ -52,7 +52,7 @@ class Device {
 
   const sim::DeviceConfig& config() const;
 
-  // Raw device memory (Buffer is the RAII way).
+  // Raw device memory (Buffer is the RAII way). free() refuses a Buffer's memory.
   uint32_t allocate(uint64_t bytes);
   void free(uint32_t address);
   void write(uint32_t address, const void* data, uint64_t bytes);
@@ -107,6 +107,7 @@ class Buffer {
   uint32_t address() const { return address_; }
   uint64_t size() const { return size_; }
   uint64_t device_id() const { return device_id_; }  // Device::id(); 0 once moved from
+  uint64_t id() const { return id_; }  // unique in the process; 0 once moved from
 
   void write(uint64_t offset, const void* data, uint64_t bytes);
   void read(uint64_t offset, void* data, uint64_t bytes) const;
@@ -127,6 +128,7 @@ class Buffer {
 
   std::weak_ptr<driver::Context> context_;
   uint64_t device_id_ = 0;
+  uint64_t id_ = 0;  // also the task of its allocation (driver::Context)
   uint32_t address_ = 0;
   uint64_t size_ = 0;
 };
@@ -191,11 +193,15 @@ struct Arg {
   std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
   uint64_t local_bytes = 0;      // with is_local: bytes of local memory
   bool is_local = false;
-  bool is_buffer = false;        // bits is the address of a buffer of device buffer_device
+  bool is_buffer = false;        // bits is the address of Buffer buffer_id of buffer_device
   uint64_t buffer_device = 0;
+  uint64_t buffer_id = 0;
 
   Arg(const Buffer& buffer)
-      : bits(buffer.address()), is_buffer(true), buffer_device(buffer.device_id()) {}
+      : bits(buffer.address()),
+        is_buffer(true),
+        buffer_device(buffer.device_id()),
+        buffer_id(buffer.id()) {}
   Arg(int32_t value) : bits(static_cast<uint32_t>(value)) {}
   Arg(uint32_t value) : bits(value) {}
   Arg(float value) { std::memcpy(&bits, &value, sizeof bits); }

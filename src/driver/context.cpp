@@ -56,7 +56,7 @@ uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
   return *base;
 }
 
-void Context::free(uint64_t address) {
+void Context::free(uint64_t address, std::optional<uint64_t> only_task) {
   std::unique_lock lock(mutex_);
   wait_idle_locked(lock);
   auto it = address < kAddressSpaceEnd ? allocations_.find(static_cast<uint32_t>(address))
@@ -64,6 +64,9 @@ void Context::free(uint64_t address) {
   if (it == allocations_.end())
     throw Error(
         fmt::format("buffer free: 0x{:x} is not the start of an allocated buffer", address));
+  if (only_task && it->second.task_id != *only_task)
+    throw Error(fmt::format("buffer free: the buffer at 0x{:08x} belongs to task {}, not {}",
+                            address, it->second.task_id, *only_task));
   device_.memory().unmap(it->first, it->second.size);
   allocator_.release(it->first, it->second.size);
   allocations_.erase(it);
@@ -81,6 +84,14 @@ void Context::free_task(uint64_t task_id) {
       ++it;
     }
   }
+}
+
+std::optional<uint64_t> Context::task_of(uint64_t address) const {
+  std::lock_guard lock(mutex_);
+  const auto it = address < kAddressSpaceEnd ? allocations_.find(static_cast<uint32_t>(address))
+                                             : allocations_.end();
+  if (it == allocations_.end()) return std::nullopt;
+  return it->second.task_id;
 }
 
 size_t Context::buffer_count() const {

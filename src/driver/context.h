@@ -59,8 +59,11 @@ class Context {
   // Device memory. Buffers are whole 4 KiB pages in [sim::kBufferBase, 4 GiB), zero-filled,
   // never over the loaded program (BufferAllocator places them).
   uint32_t allocate(uint64_t size, uint64_t task_id = 0);
-  void free(uint64_t address);       // the buffer starting at address
+  // The buffer starting at address; with only_task, only if it belongs to that task.
+  void free(uint64_t address, std::optional<uint64_t> only_task = std::nullopt);
   void free_task(uint64_t task_id);  // every buffer of the task
+  // The task of the buffer starting at address; nullopt when no buffer starts there.
+  std::optional<uint64_t> task_of(uint64_t address) const;
   // The range must lie inside allocated buffers or the loaded program's sections.
   void copy_to_device(uint64_t address, const void* source, uint64_t size);
   void copy_from_device(uint64_t address, void* destination, uint64_t size);

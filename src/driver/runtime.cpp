@@ -29,6 +29,13 @@ uint64_t next_device_id() {
   return ++counter;
 }
 
+// A Buffer's id is the task of its allocation; Device::allocate's buffers have task 0.
+constexpr uint64_t kRawBufferTask = 0;
+uint64_t next_buffer_id() {
+  static std::atomic<uint64_t> counter{kRawBufferTask};
+  return ++counter;
+}
+
 // Symbols of the start code, which are not kernels.
 bool is_start_code_symbol(std::string_view name) {
   return name == "_start" || name == "spike_end";
@@ -46,10 +53,17 @@ const sim::DeviceConfig& Device::config() const {
   return context_->config();
 }
 uint32_t Device::allocate(uint64_t bytes) {
-  return context_->allocate(bytes);
+  return context_->allocate(bytes, kRawBufferTask);
 }
 void Device::free(uint32_t address) {
-  context_->free(address);
+  // Freeing a Buffer's memory here would let a later allocation reuse the address, which
+  // the Buffer would then write and release.
+  const std::optional<uint64_t> task = context_->task_of(address);
+  if (task && *task != kRawBufferTask)
+    throw Error(fmt::format("free: the buffer at 0x{:08x} belongs to an rt::Buffer, which "
+                            "releases it when destroyed",
+                            address));
+  context_->free(address, kRawBufferTask);
 }
 void Device::write(uint32_t address, const void* data, uint64_t bytes) {
   context_->copy_to_device(address, data, bytes);
@@ -85,22 +99,24 @@ void Device::load(const Program& program) {
 Buffer::Buffer(Device& device, uint64_t bytes)
     : context_(device.context_),
       device_id_(device.id()),
-      address_(device.allocate(bytes)),
+      id_(next_buffer_id()),
+      address_(device.context_->allocate(bytes, id_)),
       size_(bytes) {}
 
 Buffer::~Buffer() {
   const std::shared_ptr<driver::Context> context = context_.lock();
   if (context == nullptr) return;  // moved from, or the device is gone with its memory
   try {
-    context->free(address_);
+    context->free(address_, id_);
   } catch (const Error&) {
-    // Released already through Device::free; nothing to undo.
+    // Released already (free_task through the driver's context); nothing to undo.
   }
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
     : context_(std::exchange(other.context_, {})),
       device_id_(std::exchange(other.device_id_, 0)),
+      id_(std::exchange(other.id_, 0)),
       address_(other.address_),
       size_(other.size_) {}
 
@@ -109,6 +125,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     Buffer old(std::move(*this));
     context_ = std::exchange(other.context_, {});
     device_id_ = std::exchange(other.device_id_, 0);
+    id_ = std::exchange(other.id_, 0);
     address_ = other.address_;
     size_ = other.size_;
   }
@@ -466,6 +483,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
                         : fmt::format("argument {}: a buffer of another device (device {}; this "
                                       "launch runs on device {})",
                                       i, a.buffer_device, device.id()));
+      if (a.is_buffer && device.context().task_of(a.bits) != a.buffer_id)
+        throw Error(fmt::format("argument {}: its buffer was destroyed", i));
       std::memcpy(value.data(), &word, 4);
       if (!a.data.empty()) value = a.data;
       if (info) {

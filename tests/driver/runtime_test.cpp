@@ -198,6 +198,31 @@ TEST(RuntimeLifetime, BufferOutlivingItsDeviceThrows) {
   EXPECT_NE(e.find("a buffer of another device"), std::string::npos) << e;
 }  // the buffers are destroyed after their device: nothing to free, no crash
 
+// Address reuse: a Buffer's memory freed behind its back, or an Arg kept past its Buffer,
+// would let the kernel or the Buffer's destructor reach another buffer at the same address.
+TEST(RuntimeLifetime, ReusedAddressesAreNotMistakenForTheOldBuffer) {
+  rt::Device device;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  rt::Buffer owned(device, 4 * 32);
+  std::string e = launch_error([&] { device.free(owned.address()); });
+  EXPECT_NE(e.find("belongs to an rt::Buffer, which releases it when destroyed"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(device.buffer_count(), 1u);
+  std::vector<rt::Arg> args;
+  uint32_t old_address = 0;
+  {
+    rt::Buffer temporary(device, 4 * 32);
+    old_address = temporary.address();
+    args.emplace_back(temporary);
+  }
+  rt::Buffer reuser(device, 4 * 32);
+  ASSERT_EQ(reuser.address(), old_address);
+  e = launch_error([&] { rt::launch(device, program, "store", {32}, {32}, args); });
+  EXPECT_NE(e.find("argument 0: its buffer was destroyed"), std::string::npos) << e;
+  EXPECT_EQ(reuser.download<uint32_t>()[31], 0u);  // untouched
+}
+
 // Products of three 32-bit sizes pass 2^64: they must not wrap to small numbers that pass
 // the checks (2^22 x 2^21 x 2^21 = 2^64 wrapped to 0 workgroups and 0 bytes of private memory).
 TEST(Runtime, HugeNDRangesAreRefusedNotWrapped) {
