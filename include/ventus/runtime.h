@@ -107,7 +107,7 @@ class Buffer {
   uint32_t address() const { return address_; }
   uint64_t size() const { return size_; }
   uint64_t device_id() const { return device_id_; }  // Device::id(); 0 once moved from
-  uint64_t id() const { return id_; }  // unique in the process; 0 once moved from
+  uint64_t id() const { return id_; }                // unique in the process; 0 once moved from
 
   void write(uint64_t offset, const void* data, uint64_t bytes);
   void read(uint64_t offset, void* data, uint64_t bytes) const;
@@ -193,7 +193,7 @@ struct Arg {
   std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
   uint64_t local_bytes = 0;      // with is_local: bytes of local memory
   bool is_local = false;
-  bool is_buffer = false;        // bits is the address of Buffer buffer_id of buffer_device
+  bool is_buffer = false;  // bits is the address of Buffer buffer_id of buffer_device
   uint64_t buffer_device = 0;
   uint64_t buffer_id = 0;
 

@@ -45,8 +45,8 @@ class BufferAllocator {
   void insert_free(uint64_t begin, uint64_t end);  // coalesces with its neighbours
   void erase_free(std::map<uint64_t, uint64_t>::iterator range);
 
-  std::map<uint64_t, uint64_t> by_address_;              // begin -> end
-  std::set<std::pair<uint64_t, uint64_t>> by_length_;    // (end - begin, begin)
+  std::map<uint64_t, uint64_t> by_address_;            // begin -> end
+  std::set<std::pair<uint64_t, uint64_t>> by_length_;  // (end - begin, begin)
   uint64_t free_bytes_ = 0;
 };
 

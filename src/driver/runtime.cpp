@@ -2,10 +2,10 @@
 #include "ventus/runtime.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "context.h"
@@ -60,9 +60,10 @@ void Device::free(uint32_t address) {
   // the Buffer would then write and release.
   const std::optional<uint64_t> task = context_->task_of(address);
   if (task && *task != kRawBufferTask)
-    throw Error(fmt::format("free: the buffer at 0x{:08x} belongs to an rt::Buffer, which "
-                            "releases it when destroyed",
-                            address));
+    throw Error(
+        fmt::format("free: the buffer at 0x{:08x} belongs to an rt::Buffer, which "
+                    "releases it when destroyed",
+                    address));
   context_->free(address, kRawBufferTask);
 }
 void Device::write(uint32_t address, const void* data, uint64_t bytes) {
@@ -136,8 +137,8 @@ std::shared_ptr<driver::Context> Buffer::context_for(const char* operation) cons
   if (device_id_ == 0) throw Error(fmt::format("buffer: {} a moved-from buffer", operation));
   std::shared_ptr<driver::Context> context = context_.lock();
   if (context == nullptr)
-    throw Error(fmt::format("buffer at 0x{:08x}: {} a buffer whose device was destroyed",
-                            address_, operation));
+    throw Error(fmt::format("buffer at 0x{:08x}: {} a buffer whose device was destroyed", address_,
+                            operation));
   return context;
 }
 
@@ -183,7 +184,8 @@ using Json = nlohmann::json;
 // An object with exactly the required keys and any of the optional ones.
 void check_keys(const Json& object, std::initializer_list<std::string_view> required,
                 std::initializer_list<std::string_view> optional, const std::string& place) {
-  if (!object.is_object()) metadata_error(place, fmt::format("not an object but {}", object.type_name()));
+  if (!object.is_object())
+    metadata_error(place, fmt::format("not an object but {}", object.type_name()));
   for (const auto& [key, value] : object.items()) {
     const auto is_key = [&key](std::string_view k) { return k == key; };
     if (std::none_of(required.begin(), required.end(), is_key) &&
@@ -207,7 +209,8 @@ uint64_t unsigned_field(const Json& object, std::string_view key, uint64_t max,
 
 std::string string_field(const Json& object, std::string_view key, const std::string& place) {
   const Json& value = object.at(key);
-  if (!value.is_string()) metadata_error(place, fmt::format("\"{}\" is {}, not a string", key, value.dump()));
+  if (!value.is_string())
+    metadata_error(place, fmt::format("\"{}\" is {}, not a string", key, value.dump()));
   return value.get<std::string>();
 }
 
@@ -267,17 +270,20 @@ KernelInfo parse_kernel(const Json& k, size_t index) {
   if (k.contains("reqd_work_group_size")) {
     const Json& sizes = array_field(k, "reqd_work_group_size", place);
     if (sizes.size() != 3)
-      metadata_error(place, fmt::format("\"reqd_work_group_size\" has {} elements, not 3", sizes.size()));
+      metadata_error(place,
+                     fmt::format("\"reqd_work_group_size\" has {} elements, not 3", sizes.size()));
     for (int d = 0; d < 3; ++d) {
       const Json& size = sizes[d];
-      if (!size.is_number_unsigned() || size.get<uint64_t>() == 0 || size.get<uint64_t>() > UINT32_MAX)
+      if (!size.is_number_unsigned() || size.get<uint64_t>() == 0 ||
+          size.get<uint64_t>() > UINT32_MAX)
         metadata_error(place, fmt::format("\"reqd_work_group_size\" element {} is {} (1 to {})", d,
                                           size.dump(), UINT32_MAX));
       info.reqd_work_group_size[d] = size.get<uint32_t>();
     }
   }
   const Json& args = array_field(k, "args", place);
-  for (size_t i = 0; i < args.size(); ++i) info.args.push_back(parse_argument(args[i], i, info.name));
+  for (size_t i = 0; i < args.size(); ++i)
+    info.args.push_back(parse_argument(args[i], i, info.name));
   return info;
 }
 
@@ -413,8 +419,9 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
     throw Error(fmt::format(
         "a workgroup of {} ({}x{}x{}) work-items needs {} warps of {} threads; an SM holds {}",
         items == UINT64_MAX ? "more than 2^64" : std::to_string(items), local.size[0],
-        local.size[1], local.size[2], items == UINT64_MAX ? "more than 2^32" : std::to_string(warps),
-        shape.threads_per_warp, config.warp_slots_per_sm));
+        local.size[1], local.size[2],
+        items == UINT64_MAX ? "more than 2^32" : std::to_string(warps), shape.threads_per_warp,
+        config.warp_slots_per_sm));
   const Range grid(shape.grid[0], shape.grid[1], shape.grid[2]);
   if (grid.total() > UINT32_MAX)
     throw Error(fmt::format("the NDRange has {}x{}x{} workgroups; a launch has at most 2^32 - 1",
@@ -424,11 +431,10 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
   const uint64_t local_data = options.local_memory_bytes + kernel_local_bytes;
   const uint64_t lds = 1024 * warps + local_data;
   if (lds > config.lds_bytes_per_sm)
-    throw Error(
-        fmt::format("a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
-                    "bytes of local data); an SM has {}: {} bytes too many",
-                    lds, warps, local_data, config.lds_bytes_per_sm,
-                    lds - config.lds_bytes_per_sm));
+    throw Error(fmt::format(
+        "a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
+        "bytes of local data); an SM has {}: {} bytes too many",
+        lds, warps, local_data, config.lds_bytes_per_sm, lds - config.lds_bytes_per_sm));
   shape.lds_bytes = static_cast<uint32_t>(lds);
   return shape;
 }
@@ -458,9 +464,10 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       if (!args[i].is_local) continue;
       if (args[i].local_bytes == 0) throw Error(fmt::format("argument {}: a __local buffer of 0 bytes", i));
       if (args[i].local_bytes > lds_per_sm)
-        throw Error(fmt::format("argument {}: a __local buffer of {} bytes; an SM has {} bytes of local "
-                                "memory: {} bytes too many",
-                                i, args[i].local_bytes, lds_per_sm, args[i].local_bytes - lds_per_sm));
+        throw Error(
+            fmt::format("argument {}: a __local buffer of {} bytes; an SM has {} bytes of local "
+                        "memory: {} bytes too many",
+                        i, args[i].local_bytes, lds_per_sm, args[i].local_bytes - lds_per_sm));
       local_offsets[i] = local_data;
       local_data += round16(args[i].local_bytes);
     }
@@ -476,7 +483,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       std::vector<uint8_t> value(4);
       // Below lds_bytes_per_sm (launch_shape checked the total), so 32 bits hold it.
       const uint32_t word =
-          a.is_local ? static_cast<uint32_t>(1024 * shape.warps_per_workgroup + local_offsets[i]) : a.bits;
+          a.is_local ? static_cast<uint32_t>(1024 * shape.warps_per_workgroup + local_offsets[i])
+                     : a.bits;
       if (a.is_buffer && a.buffer_device != device.id())
         throw Error(a.buffer_device == 0
                         ? fmt::format("argument {}: a moved-from buffer", i)

@@ -1,13 +1,13 @@
 // The buffer allocator (src/driver/allocator.h) and its use by the driver: buffers never
 // over the loaded program, sizes reported as given, allocation in O(log n).
-#include <gtest/gtest.h>
+#include "allocator.h"
 
+#include <gtest/gtest.h>
 #include <time.h>
 
 #include <cstring>
 #include <vector>
 
-#include "allocator.h"
 #include "context.h"
 #include "support.h"
 #include "ventus/elf.h"

@@ -68,8 +68,8 @@ TEST(KernelMetadata, NumbersOutOfRangeAreRefusedNotWrapped) {
   e = metadata_error(
       R"({"version":1,"kernels":[{"name":"k","local_bytes":0,"private_bytes":0,"sgpr":32.5,"vgpr":8,"args":[]}]})");
   EXPECT_NE(e.find("\"sgpr\" is 32.5, not an unsigned integer"), std::string::npos) << e;
-  e = metadata_error(document("", "", "\"version\":1,").replace(
-      document().find("\"vgpr\":8"), 8, "\"vgpr\":257"));
+  e = metadata_error(
+      document("", "", "\"version\":1,").replace(document().find("\"vgpr\":8"), 8, "\"vgpr\":257"));
   EXPECT_NE(e.find("\"vgpr\" is 257 (at most 256)"), std::string::npos) << e;
   e = metadata_error(document("\"reqd_work_group_size\":[8,0,1],"));
   EXPECT_NE(e.find("\"reqd_work_group_size\" element 1 is 0"), std::string::npos) << e;
@@ -89,7 +89,8 @@ TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
   EXPECT_NE(e.find("missing field \"version\""), std::string::npos) << e;
   e = metadata_error(document("", "", "\"version\":2,"));
   EXPECT_NE(e.find("version 2 (this runtime reads version 1)"), std::string::npos) << e;
-  e = metadata_error(R"({"version":1,"kernels":[{"name":"k","local_bytes":0,"private_bytes":0,"sgpr":32,"args":[]}]})");
+  e = metadata_error(
+      R"({"version":1,"kernels":[{"name":"k","local_bytes":0,"private_bytes":0,"sgpr":32,"args":[]}]})");
   EXPECT_NE(e.find("kernel 'k': missing field \"vgpr\""), std::string::npos) << e;
   e = metadata_error(document("", "").replace(document().find("\"global\""), 8, "\"shared\""));
   EXPECT_NE(e.find("address space \"shared\""), std::string::npos) << e;
@@ -108,8 +109,9 @@ TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
 // A program with kernel "k" (it returns at once) and the given metadata.
 rt::Program program_with_metadata(const std::string& json) {
   ventus::elf::Image image =
-      ventus::test::program_from_text("k.s", ".text\n.globl k\n.type k, @function\nk:\n  ret\n"
-                                             ".size k, .-k\n")
+      ventus::test::program_from_text("k.s",
+                                      ".text\n.globl k\n.type k, @function\nk:\n  ret\n"
+                                      ".size k, .-k\n")
           .image();
   ventus::elf::Section section;
   section.name = ".ventus.kernels";

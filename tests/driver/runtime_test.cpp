@@ -205,8 +205,7 @@ TEST(RuntimeLifetime, ReusedAddressesAreNotMistakenForTheOldBuffer) {
   const rt::Program program = program_from_text("store.s", kStoreKernel);
   rt::Buffer owned(device, 4 * 32);
   std::string e = launch_error([&] { device.free(owned.address()); });
-  EXPECT_NE(e.find("belongs to an rt::Buffer, which releases it when destroyed"),
-            std::string::npos)
+  EXPECT_NE(e.find("belongs to an rt::Buffer, which releases it when destroyed"), std::string::npos)
       << e;
   EXPECT_EQ(device.buffer_count(), 1u);
   std::vector<rt::Arg> args;
