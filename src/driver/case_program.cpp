@@ -67,7 +67,8 @@ Case with_program(const Case& c, const elf::Image& program, const std::filesyste
       image.assign(high - low, 0);
       for (const elf::Section& s : program.sections)
         if (s.alloc && !s.nobits && s.size)
-          std::memcpy(image.data() + (s.address - low), s.bytes.data(), std::min<size_t>(s.bytes.size(), s.size));
+          std::memcpy(image.data() + (s.address - low), s.bytes.data(),
+                      std::min<size_t>(s.bytes.size(), s.size));
     }
     uint32_t entry = 0;
     std::memcpy(&entry, knl->data.data(), 4);
