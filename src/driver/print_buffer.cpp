@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "ventus/error.h"
@@ -143,9 +145,16 @@ void PrintDrain::printed(sim::Memory& memory, uint32_t address) {
   const uint64_t bytes = print_record_bytes(lanes, num_args);
   if (address + bytes > buffer_end) return;
   // vt_printf writes only the active lanes' flags: the next records placed here, at any
-  // offset, must find zeros.
-  const std::vector<uint8_t> zeros(bytes, 0);
-  memory.write(address, zeros.data(), bytes);
+  // offset, must find zeros. Through the pages, as a store would: Memory::write would tell
+  // the decode caches that code may have changed.
+  if (!memory.is_mapped(address, bytes)) return;
+  for (uint64_t done = 0; done < bytes;) {
+    const uint32_t at = static_cast<uint32_t>(address + done);
+    const uint64_t chunk =
+        std::min<uint64_t>(bytes - done, sim::kPageSize - (at & (sim::kPageSize - 1)));
+    std::memset(memory.writable_page(at) + (at & (sim::kPageSize - 1)), 0, chunk);
+    done += chunk;
+  }
   printed_bytes_ += bytes;
   // The offset word, shared with warps reserving space (lr.w/sc.w, atomic on device memory).
   uint8_t* page = memory.writable_page(base_);
