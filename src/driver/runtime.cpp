@@ -2,10 +2,10 @@
 #include "ventus/runtime.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "context.h"
@@ -417,9 +417,10 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
   const uint64_t warps = items / shape.threads_per_warp + (items % shape.threads_per_warp != 0);
   if (warps > config.warp_slots_per_sm)
     throw Error(fmt::format(
-        "a workgroup of {} ({}x{}x{}) work-items needs {} warps of {} threads; an SM holds {}",
-        items == UINT64_MAX ? "more than 2^64" : std::to_string(items), local.size[0],
-        local.size[1], local.size[2],
+        "a workgroup of {} work-items needs {} warps of {} threads; an SM holds {}",
+        items == UINT64_MAX
+            ? fmt::format("more than 2^64 ({}x{}x{})", local.size[0], local.size[1], local.size[2])
+            : std::to_string(items),
         items == UINT64_MAX ? "more than 2^32" : std::to_string(warps), shape.threads_per_warp,
         config.warp_slots_per_sm));
   const Range grid(shape.grid[0], shape.grid[1], shape.grid[2]);
