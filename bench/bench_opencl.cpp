@@ -66,6 +66,20 @@ void BM_WriteReadBuffer(benchmark::State& state) {
 }
 BENCHMARK(BM_WriteReadBuffer)->Arg(4 << 10)->Arg(1 << 20)->Arg(16 << 20)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
+// n small buffers created, then released (issue 16, item 26: allocation must not be
+// quadratic in the number of buffers).
+void BM_CreateBuffers(benchmark::State& state) {
+  Platform& p = platform();
+  const auto n = static_cast<size_t>(state.range(0));
+  for (auto _ : state) {
+    std::vector<cl::Buffer> buffers;
+    buffers.reserve(n);
+    for (size_t i = 0; i < n; ++i) buffers.emplace_back(p.context, CL_MEM_READ_WRITE, 64);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_CreateBuffers)->Arg(30000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Upload, add, download: elements per second of the whole round trip.
 void BM_VectorAdd(benchmark::State& state) {
   Platform& p = platform();

@@ -8,13 +8,19 @@
 # Every lane active at the call prints the format with its own arguments; the host prints
 # the lanes in order. Conversions: %d %i %u %x %X %o %c %s %f %e %g %%, with flags, width
 # and precision. Clobbers t0-t6, v30 and v31; keeps every other register. Does nothing when
-# the launch has no print buffer; counts the record as dropped when the buffer is full.
+# the launch has no print buffer; counts the record as dropped when it is larger than the
+# whole buffer (or, which a working host never lets happen, when the buffer stays full for
+# 65536 tries).
 #
-# The record (T = threads per warp, n = a1), appended with amoadd.w on the buffer's
-# "next free offset" word so that warps on different SMs never share space:
+# The record (T = threads per warp, n = a1), reserved with lr.w/sc.w on the buffer's
+# "next free offset" word, only when it fits, so that warps on different SMs never share
+# space:
 #   +0 format address, +4 n, +8 T, +12 0, +16 T lane flags (1 = prints),
 #   +16+4T the arguments: argument i of lane l at +16 + 4T + 4*(i*T + l)
 # Then the record's address goes to CSR_PRINT; the warp waits until the host printed it.
+# The host drains the buffer as records arrive: once every reserved record is printed it
+# sets the offset back to the first record, so a full buffer only means records waiting to
+# be printed, and the warp tries again until they are.
 
     .text
     .globl vt_printf
@@ -28,11 +34,18 @@ vt_printf:
     mul t2, t2, t1
     slli t2, t2, 2
     addi t2, t2, 16           # record bytes: 16 + 4T(n + 1)
-    amoadd.w t3, t2, (t0)     # t3 = offset of our record
     la t4, BUFFER_SIZE
     lw t4, 0(t4)
+    addi t5, t2, 16
+    bltu t4, t5, 8f           # larger than the buffer after its 16-byte header: drop it
+    li t1, 65536              # tries while the buffer is full
+1:
+    lr.w t3, (t0)             # t3 = offset of our record
     add t5, t3, t2
-    bltu t4, t5, 8f           # does not fit: drop it
+    bltu t4, t5, 6f           # full: the host has records to print first
+    sc.w t6, t5, (t0)
+    bnez t6, 1b               # another warp reserved space first: try again
+    csrr t1, CSR_NUMT         # T
     add t3, t3, t0            # record address
     sw a0, 0(t3)
     sw a1, 4(t3)
@@ -80,6 +93,9 @@ vt_printf:
 7:
     csrw CSR_PRINT, t3        # hand the record to the host
     ret
+6:
+    addi t1, t1, -1
+    bnez t1, 1b
 8:
     addi t0, t0, 4            # the dropped-records counter
     li t6, 1

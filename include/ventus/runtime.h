@@ -12,6 +12,10 @@
 // private memory and the print buffer, then starts the kernel through the driver and
 // waits. A fault raises ventus::Error with the device's description (kernel, workgroup,
 // warp, pc, instruction); the device stays usable.
+//
+// A Buffer belongs to the Device it was created on: a launch on another device rejects it,
+// and once its device is destroyed every operation on it throws ventus::Error (destroying
+// it is still safe). Programs belong to no device; any device can launch them.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +52,7 @@ class Device {
 
   const sim::DeviceConfig& config() const;
 
-  // Raw device memory (Buffer is the RAII way).
+  // Raw device memory (Buffer is the RAII way). free() refuses a Buffer's memory.
   uint32_t allocate(uint64_t bytes);
   void free(uint32_t address);
   void write(uint32_t address, const void* data, uint64_t bytes);
@@ -68,9 +72,13 @@ class Device {
   void load(const class Program& program);
 
   driver::Context& context() { return *context_; }
+  // Unique in the process: which device a Buffer belongs to.
+  uint64_t id() const { return id_; }
 
  private:
-  std::unique_ptr<driver::Context> context_;
+  friend class Buffer;
+  std::shared_ptr<driver::Context> context_;  // Buffers hold weak references
+  uint64_t id_ = 0;
   uint64_t loaded_program_ = 0;  // Program::id() of the program in device memory
 };
 
@@ -98,6 +106,8 @@ class Buffer {
 
   uint32_t address() const { return address_; }
   uint64_t size() const { return size_; }
+  uint64_t device_id() const { return device_id_; }  // Device::id(); 0 once moved from
+  uint64_t id() const { return id_; }                // unique in the process; 0 once moved from
 
   void write(uint64_t offset, const void* data, uint64_t bytes);
   void read(uint64_t offset, void* data, uint64_t bytes) const;
@@ -113,7 +123,12 @@ class Buffer {
   }
 
  private:
-  Device* device_ = nullptr;
+  // The device's context, for an access; ventus::Error when moved from or the device is gone.
+  std::shared_ptr<driver::Context> context_for(const char* operation) const;
+
+  std::weak_ptr<driver::Context> context_;
+  uint64_t device_id_ = 0;
+  uint64_t id_ = 0;  // also the task of its allocation (driver::Context)
   uint32_t address_ = 0;
   uint64_t size_ = 0;
 };
@@ -136,6 +151,11 @@ struct KernelInfo {
   uint32_t reqd_work_group_size[3] = {0, 0, 0};  // reqd_work_group_size, or zeros
   std::vector<KernelArgInfo> args;
 };
+
+// Reads the JSON of a `.ventus.kernels` section (docs/driver.md, "Kernel metadata"): every
+// field is checked for its type and range, unknown and missing fields and another version
+// are errors. ventus::Error says which kernel, argument and field.
+std::vector<KernelInfo> parse_kernel_metadata(std::string_view json);
 
 // A linked kernel program (ELF) and its kernels.
 class Program {
@@ -171,10 +191,17 @@ class Program {
 struct Arg {
   uint32_t bits = 0;
   std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
-  uint32_t local_bytes = 0;      // with is_local: bytes of local memory
+  uint64_t local_bytes = 0;      // with is_local: bytes of local memory
   bool is_local = false;
+  bool is_buffer = false;  // bits is the address of Buffer buffer_id of buffer_device
+  uint64_t buffer_device = 0;
+  uint64_t buffer_id = 0;
 
-  Arg(const Buffer& buffer) : bits(buffer.address()) {}
+  Arg(const Buffer& buffer)
+      : bits(buffer.address()),
+        is_buffer(true),
+        buffer_device(buffer.device_id()),
+        buffer_id(buffer.id()) {}
   Arg(int32_t value) : bits(static_cast<uint32_t>(value)) {}
   Arg(uint32_t value) : bits(value) {}
   Arg(float value) { std::memcpy(&bits, &value, sizeof bits); }
@@ -190,7 +217,7 @@ struct Arg {
     static_assert(std::is_trivially_copyable_v<T>);
     return bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&v), sizeof v));
   }
-  static Arg local(uint32_t bytes) {
+  static Arg local(uint64_t bytes) {
     Arg a(0u);
     a.is_local = true;
     a.local_bytes = bytes;
@@ -205,7 +232,14 @@ struct Range {
   Range(uint32_t x) : dims(1), size{x, 1, 1} {}
   Range(uint32_t x, uint32_t y) : dims(2), size{x, y, 1} {}
   Range(uint32_t x, uint32_t y, uint32_t z) : dims(3), size{x, y, z} {}
-  uint64_t total() const { return uint64_t{size[0]} * size[1] * size[2]; }
+  // The product of the sizes; UINT64_MAX when it does not fit 64 bits.
+  uint64_t total() const {
+    uint64_t xy = 0, xyz = 0;
+    if (__builtin_mul_overflow(uint64_t{size[0]}, uint64_t{size[1]}, &xy) ||
+        __builtin_mul_overflow(xy, uint64_t{size[2]}, &xyz))
+      return UINT64_MAX;
+    return xyz;
+  }
 };
 
 struct LaunchOptions {
@@ -224,10 +258,12 @@ struct LaunchShape {
   uint32_t grid[3] = {1, 1, 1};  // workgroups per dimension
   uint32_t threads_per_warp = 32;
   uint32_t warps_per_workgroup = 1;
-  uint32_t lds_bytes = 0;  // 1 KiB stack per warp + local_memory_bytes
+  uint32_t lds_bytes = 0;  // 1 KiB stack per warp + local_memory_bytes + kernel_local_bytes
 };
+// kernel_local_bytes: the kernel's __local variables and __local buffer arguments. A total
+// past the SM's local memory is a ventus::Error that says by how much.
 LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, const Range& local,
-                         const LaunchOptions& options);
+                         const LaunchOptions& options, uint64_t kernel_local_bytes = 0);
 
 Stats launch_impl(Device& device, const Program& program, std::string_view kernel,
                   const Range& global, const Range& local, std::span<const Arg> args,

@@ -73,8 +73,9 @@ int vt_dev_caps(vt_device_h* hdevice, uint64_t caps_id, uint64_t* value);
 int vt_root_mem_alloc(vt_device_h hdevice, int taskID);
 int vt_root_mem_free(vt_device_h hdevice, int taskID);
 
-/* Allocates size bytes (4 KiB aligned, zero-filled, from 0x90000000 up); *vaddr receives
- * the device address. */
+/* Allocates size bytes (whole 4 KiB pages, zero-filled, from 0x90000000 up, never over the
+ * uploaded program; docs/driver.md, "Buffer allocation"); *vaddr receives the device
+ * address. */
 int vt_buf_alloc(vt_device_h hdevice, uint64_t size, uint64_t* vaddr, int BUF_TYPE, uint64_t taskID,
                  uint64_t kernelID);
 /* Releases every buffer of taskID (as the public driver does). */

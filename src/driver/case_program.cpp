@@ -2,6 +2,7 @@
 // results check code compiled by this project (docs/compiler.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -34,17 +35,20 @@ std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& lis
 
 Case with_program(const Case& c, const elf::Image& program, const std::filesystem::path& listing) {
   const std::map<uint32_t, std::string> names = listing_symbols(listing);
-  // The program's memory image from its lowest loadable address.
-  uint32_t low = ~0u, high = 0;
+  // The program's memory image from its lowest loadable address (64-bit bounds: a section
+  // may end at 4 GiB).
+  uint64_t low = UINT64_MAX, high = 0;
   for (const elf::Section& s : program.sections)
     if (s.alloc && s.size) {
-      low = std::min(low, s.address);
-      high = std::max(high, s.address + s.size);
+      const uint64_t end = uint64_t{s.address} + s.size;
+      if (end > (uint64_t{1} << 32))
+        throw Error(fmt::format("the program's section {} [{:#x}, +{}) leaves the address space",
+                                s.name, s.address, s.size));
+      low = std::min<uint64_t>(low, s.address);
+      high = std::max(high, end);
     }
   if (low > high) throw Error("the program has no loadable sections");
-  std::vector<uint8_t> image(high - low, 0);
-  for (const elf::Section& s : program.sections)
-    if (s.alloc && !s.nobits) std::memcpy(image.data() + (s.address - low), s.bytes.data(), s.bytes.size());
+  std::vector<uint8_t> image;  // built once it is known to fit the code buffer
 
   Case out = c;
   for (CaseLaunch& l : out.launches) {
@@ -56,9 +60,16 @@ Case with_program(const Case& c, const elf::Image& program, const std::filesyste
     }
     if (!code || !knl || knl->data.size() < 4)
       throw Error(fmt::format("case {}: launch {}: no code or kernel metadata buffer", c.name, l.name));
-    if (low != code->base || image.size() > code->alloc_size)
+    if (low != code->base || high - low > code->alloc_size)
       throw Error(fmt::format("case {}: the program ({:#x}..{:#x}) does not fit the code buffer at {:#x}", c.name,
                               low, high, code->base));
+    if (image.empty()) {
+      image.assign(high - low, 0);
+      for (const elf::Section& s : program.sections)
+        if (s.alloc && !s.nobits && s.size)
+          std::memcpy(image.data() + (s.address - low), s.bytes.data(),
+                      std::min<size_t>(s.bytes.size(), s.size));
+    }
     uint32_t entry = 0;
     std::memcpy(&entry, knl->data.data(), 4);
     auto name = names.find(entry);

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 
-#include "print_buffer.h"
 #include "ventus/error.h"
 
 namespace ventus::driver {
@@ -37,27 +36,27 @@ Context::~Context() {
 
 uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
   if (size == 0) throw Error("buffer allocation: size is 0");
+  if (size > BufferAllocator::kRegionBytes)
+    throw Error(fmt::format(
+        "buffer allocation: {} bytes requested; the buffer region [0x{:08x}, 4 GiB) holds at "
+        "most {} bytes",
+        size, BufferAllocator::kRegionBegin, BufferAllocator::kRegionBytes));
   const uint64_t rounded = round_up_pages(size);
   std::unique_lock lock(mutex_);
   wait_idle_locked(lock);
-  // First fit between the existing buffers.
-  uint64_t candidate = sim::kBufferBase;
-  for (const auto& [base, allocation] : allocations_) {
-    if (candidate + rounded <= base) break;
-    candidate = std::max<uint64_t>(candidate, base + allocation.size);
-  }
-  if (candidate + rounded > kAddressSpaceEnd)
-    throw Error(
-        fmt::format("buffer allocation: no room for {} bytes between 0x{:08x} and 4 GiB "
-                    "({} buffers allocated)",
-                    size, sim::kBufferBase, allocations_.size()));
-  const uint32_t base = static_cast<uint32_t>(candidate);
-  device_.memory().map(base, rounded);
-  allocations_[base] = {rounded, task_id};
-  return base;
+  const std::optional<uint32_t> base = allocator_.allocate(rounded);
+  if (!base)
+    throw Error(fmt::format(
+        "buffer allocation: no free range of {} bytes in [0x{:08x}, 4 GiB): {} bytes free, the "
+        "longest free range {} bytes ({} buffers allocated)",
+        size, BufferAllocator::kRegionBegin, allocator_.free_bytes(),
+        allocator_.largest_free_range(), allocations_.size()));
+  device_.memory().map(*base, rounded);
+  allocations_.emplace(*base, Allocation{rounded, task_id});
+  return *base;
 }
 
-void Context::free(uint64_t address) {
+void Context::free(uint64_t address, std::optional<uint64_t> only_task) {
   std::unique_lock lock(mutex_);
   wait_idle_locked(lock);
   auto it = address < kAddressSpaceEnd ? allocations_.find(static_cast<uint32_t>(address))
@@ -65,7 +64,11 @@ void Context::free(uint64_t address) {
   if (it == allocations_.end())
     throw Error(
         fmt::format("buffer free: 0x{:x} is not the start of an allocated buffer", address));
+  if (only_task && it->second.task_id != *only_task)
+    throw Error(fmt::format("buffer free: the buffer at 0x{:08x} belongs to task {}, not {}",
+                            address, it->second.task_id, *only_task));
   device_.memory().unmap(it->first, it->second.size);
+  allocator_.release(it->first, it->second.size);
   allocations_.erase(it);
 }
 
@@ -75,11 +78,20 @@ void Context::free_task(uint64_t task_id) {
   for (auto it = allocations_.begin(); it != allocations_.end();) {
     if (it->second.task_id == task_id) {
       device_.memory().unmap(it->first, it->second.size);
+      allocator_.release(it->first, it->second.size);
       it = allocations_.erase(it);
     } else {
       ++it;
     }
   }
+}
+
+std::optional<uint64_t> Context::task_of(uint64_t address) const {
+  std::lock_guard lock(mutex_);
+  const auto it = address < kAddressSpaceEnd ? allocations_.find(static_cast<uint32_t>(address))
+                                             : allocations_.end();
+  if (it == allocations_.end()) return std::nullopt;
+  return it->second.task_id;
 }
 
 size_t Context::buffer_count() const {
@@ -93,14 +105,14 @@ void Context::check_range(uint64_t address, uint64_t size, const char* what) con
     throw Error(fmt::format("{}: [0x{:x}, +{}) is outside the 32-bit device address space", what,
                             address, size));
   const uint64_t end = address + size;
-  // The range must be covered by one buffer or by the program's sections.
+  // The range must be covered by one buffer or by the program's pages.
   auto it = allocations_.upper_bound(static_cast<uint32_t>(address));
   if (it != allocations_.begin()) {
     --it;
     if (address >= it->first && end <= it->first + it->second.size) return;
   }
-  for (const auto& [base, length] : program_ranges_)
-    if (address >= base && end <= base + length) return;
+  for (const auto& [begin, range_end] : program_ranges_)
+    if (address >= begin && end <= range_end) return;
   throw Error(
       fmt::format("{}: [0x{:08x}, 0x{:08x}) is not inside one allocated buffer or the "
                   "loaded program",
@@ -125,8 +137,36 @@ void Context::copy_from_device(uint64_t address, void* destination, uint64_t siz
     throw Error(fmt::format("copy from device: 0x{:08x} is not mapped", address));
 }
 
+std::optional<uint32_t> Context::buffer_overlapping(uint64_t begin, uint64_t end) const {
+  // Buffers are disjoint: if the last one starting before end ends before begin, so do all.
+  auto it = end >= kAddressSpaceEnd ? allocations_.end()
+                                    : allocations_.lower_bound(static_cast<uint32_t>(end));
+  if (it == allocations_.begin()) return std::nullopt;
+  --it;
+  if (it->first + it->second.size > begin) return it->first;
+  return std::nullopt;
+}
+
+void Context::map_program_pages(std::vector<std::pair<uint64_t, uint64_t>> ranges) {
+  // Sections may share pages: map and reserve the union of their pages.
+  std::sort(ranges.begin(), ranges.end());
+  for (const auto& [begin, end] : ranges) {
+    if (!program_ranges_.empty() && begin <= program_ranges_.back().second)
+      program_ranges_.back().second = std::max(program_ranges_.back().second, end);
+    else
+      program_ranges_.emplace_back(begin, end);
+  }
+  for (const auto& [begin, end] : program_ranges_) {
+    device_.memory().map(static_cast<uint32_t>(begin), end - begin);
+    allocator_.reserve(begin, end);
+  }
+}
+
 void Context::release_program_pages() {
-  for (const auto& [base, size] : program_ranges_) device_.memory().unmap(base, size);
+  for (const auto& [begin, end] : program_ranges_) {
+    device_.memory().unmap(static_cast<uint32_t>(begin), end - begin);
+    allocator_.unreserve(begin, end);
+  }
   program_ranges_.clear();
   program_.reset();
 }
@@ -134,10 +174,9 @@ void Context::release_program_pages() {
 void Context::load_program(const elf::Image& image) {
   std::unique_lock lock(mutex_);
   wait_idle_locked(lock);
-  bool any = false;
+  std::vector<std::pair<uint64_t, uint64_t>> pages;  // [begin, end) of each section's pages
   for (const elf::Section& s : image.sections) {
     if (!s.alloc || s.size == 0) continue;
-    any = true;
     const uint64_t end = uint64_t{s.address} + s.size;
     if (end > kAddressSpaceEnd)
       throw Error(fmt::format("program: section {} [0x{:08x}, +{}) leaves the address space",
@@ -145,21 +184,21 @@ void Context::load_program(const elf::Image& image) {
     if (s.address < sim::kCodeBase && end > sim::kLdsWindowBase)
       throw Error(fmt::format("program: section {} at 0x{:08x} overlaps the local memory window",
                               s.name, s.address));
-    for (const auto& [base, allocation] : allocations_)
-      if (s.address < base + allocation.size && end > base)
-        throw Error(
-            fmt::format("program: section {} [0x{:08x}, 0x{:08x}) overlaps the buffer at "
-                        "0x{:08x}",
-                        s.name, s.address, end, base));
+    const uint64_t page_begin = s.address & ~uint64_t{sim::kPageSize - 1};
+    const uint64_t page_end = round_up_pages(end);
+    // Buffers are whole pages: sharing a page with one means sharing a byte.
+    if (const std::optional<uint32_t> buffer = buffer_overlapping(page_begin, page_end))
+      throw Error(
+          fmt::format("program: section {} [0x{:08x}, 0x{:08x}) overlaps the buffer at "
+                      "0x{:08x}",
+                      s.name, s.address, end, *buffer));
+    pages.emplace_back(page_begin, page_end);
   }
-  if (!any) throw Error("program: the ELF has no loadable sections");
+  if (pages.empty()) throw Error("program: the ELF has no loadable sections");
   release_program_pages();
+  map_program_pages(std::move(pages));
   for (const elf::Section& s : image.sections) {
     if (!s.alloc || s.size == 0) continue;
-    const uint32_t base = s.address & ~(sim::kPageSize - 1);
-    const uint64_t size = round_up_pages(uint64_t{s.address} + s.size - base);
-    device_.memory().map(base, size);
-    program_ranges_.emplace_back(base, size);
     std::vector<uint8_t> bytes(s.size, 0);
     if (!s.nobits)
       std::copy_n(s.bytes.begin(), std::min<size_t>(s.bytes.size(), s.size), bytes.begin());
@@ -171,12 +210,17 @@ void Context::load_program(const elf::Image& image) {
 
 void Context::load_raw_code(std::span<const uint8_t> bytes) {
   if (bytes.empty()) throw Error("program: no code bytes");
+  if (bytes.size() > kAddressSpaceEnd - sim::kCodeBase)
+    throw Error(fmt::format("program: {} bytes of code at 0x{:08x} leave the address space",
+                            bytes.size(), sim::kCodeBase));
+  const uint64_t end = round_up_pages(sim::kCodeBase + uint64_t{bytes.size()});
   std::unique_lock lock(mutex_);
   wait_idle_locked(lock);
+  if (const std::optional<uint32_t> buffer = buffer_overlapping(sim::kCodeBase, end))
+    throw Error(fmt::format("program: {} bytes of code at 0x{:08x} overlap the buffer at 0x{:08x}",
+                            bytes.size(), sim::kCodeBase, *buffer));
   release_program_pages();
-  const uint64_t size = round_up_pages(bytes.size());
-  device_.memory().map(sim::kCodeBase, size);
-  program_ranges_.emplace_back(sim::kCodeBase, size);
+  map_program_pages({{sim::kCodeBase, end}});
   device_.memory().write(sim::kCodeBase, bytes.data(), bytes.size());
   start_pc_ = sim::kCodeBase;
 }
@@ -254,6 +298,7 @@ void Context::on_print(const sim::PrintRequest& request) {
                        request.warp, e.what());
   }
   write_print_text_locked(text);
+  print_drain_.printed(device_.memory(), request.value);
 }
 
 void Context::emit_print_text(std::string_view text) {
@@ -284,6 +329,17 @@ void Context::worker_loop() {
     options.on_progress = progress_handler_;
     options.progress_interval = progress_interval_;
     lock.unlock();
+    {
+      // The print buffer the start code hands to vt_printf (KNL words 12 and 13).
+      static_assert(kKnlPrintSize == kKnlPrintAddr + 1);
+      const uint64_t words = next.launch.knl_address + uint64_t{4} * kKnlPrintAddr;
+      uint32_t print_buffer[2] = {0, 0};
+      if (words + sizeof print_buffer > kAddressSpaceEnd ||
+          !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))
+        print_buffer[0] = 0;
+      std::lock_guard print_lock(print_mutex_);
+      print_drain_.start(print_buffer[0], print_buffer[1]);
+    }
     sim::LaunchResult result;
     try {
       result = device_.run(next.launch, options);

@@ -17,10 +17,26 @@
 #include <utility>
 #include <vector>
 
+#include "allocator.h"
+#include "print_buffer.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
 
 namespace ventus::driver {
+
+// Word offsets of the kernel metadata buffer at CSR_KNL (docs/driver.md; the guide's
+// KNL_* / 4).
+enum KnlWord : uint32_t {
+  kKnlEntry = 0,
+  kKnlArgBase = 1,
+  kKnlWorkDim = 2,
+  kKnlGlobalSize = 3,
+  kKnlLocalSize = 6,
+  kKnlGlobalOffset = 9,
+  kKnlPrintAddr = 12,
+  kKnlPrintSize = 13,
+  kKnlWords = 16,
+};
 
 // Receives kernel printf output (already formatted) or trace lines.
 using TextSink = std::function<void(std::string_view text)>;
@@ -40,10 +56,14 @@ class Context {
 
   const sim::DeviceConfig& config() const { return device_.config(); }
 
-  // Device memory. Buffers are 4 KiB aligned, from sim::kBufferBase up, zero-filled.
+  // Device memory. Buffers are whole 4 KiB pages in [sim::kBufferBase, 4 GiB), zero-filled,
+  // never over the loaded program (BufferAllocator places them).
   uint32_t allocate(uint64_t size, uint64_t task_id = 0);
-  void free(uint64_t address);       // the buffer starting at address
+  // The buffer starting at address; with only_task, only if it belongs to that task.
+  void free(uint64_t address, std::optional<uint64_t> only_task = std::nullopt);
   void free_task(uint64_t task_id);  // every buffer of the task
+  // The task of the buffer starting at address; nullopt when no buffer starts there.
+  std::optional<uint64_t> task_of(uint64_t address) const;
   // The range must lie inside allocated buffers or the loaded program's sections.
   void copy_to_device(uint64_t address, const void* source, uint64_t size);
   void copy_from_device(uint64_t address, void* destination, uint64_t size);
@@ -84,14 +104,19 @@ class Context {
   void worker_loop();
   void wait_idle_locked(std::unique_lock<std::mutex>& lock);
   void check_range(uint64_t address, uint64_t size, const char* what) const;
+  // The base of an allocated buffer sharing a byte with [begin, end), if any.
+  std::optional<uint32_t> buffer_overlapping(uint64_t begin, uint64_t end) const;
+  // Maps the pages of [begin, end) ranges as the program's and reserves them.
+  void map_program_pages(std::vector<std::pair<uint64_t, uint64_t>> ranges);
   void release_program_pages();
   void on_print(const sim::PrintRequest& request);
   void write_print_text_locked(std::string_view text);
 
   sim::Device device_;
   std::map<uint32_t, Allocation> allocations_;  // by base address
+  BufferAllocator allocator_;
   std::optional<elf::Image> program_;
-  std::vector<std::pair<uint32_t, uint64_t>> program_ranges_;  // mapped [base, size)
+  std::vector<std::pair<uint64_t, uint64_t>> program_ranges_;  // mapped [begin, end), disjoint
   uint32_t start_pc_ = sim::kCodeBase;
 
   mutable std::mutex mutex_;
@@ -108,6 +133,7 @@ class Context {
   sim::ProgressHandler progress_handler_;
   double progress_interval_ = 0.5;
   std::mutex print_mutex_;  // print requests arrive from several SM threads
+  PrintDrain print_drain_;  // of the running launch; under print_mutex_
   std::thread worker_;
 };
 

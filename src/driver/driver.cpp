@@ -3,13 +3,12 @@
 // vt_ext_last_error; no exception crosses the C boundary.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "context.h"
+#include "host_file.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/ventus.h"
@@ -283,10 +282,7 @@ int vt_upload_kernel_file(vt_device_h device, const char* filename, int kernelID
   (void)kernelID;
   return guarded(device, "vt_upload_kernel_file", [&] {
     if (filename == nullptr) throw Error("filename is NULL");
-    std::ifstream in(filename, std::ios::binary);
-    if (!in) throw Error(fmt::format("{}: cannot open file", filename));
-    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> bytes = ventus::driver::read_host_file(filename);
     if (bytes.empty()) throw Error(fmt::format("{}: file is empty", filename));
     upload_bytes(context_of(device), bytes.data(), bytes.size(), filename);
   });

@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "ventus/error.h"
@@ -19,11 +22,13 @@ uint32_t read_word(const sim::Memory& memory, uint32_t address, const char* what
   return value;
 }
 
+constexpr uint64_t kAddressSpaceEnd = uint64_t{1} << 32;
+
 std::string read_c_string(const sim::Memory& memory, uint32_t address) {
   std::string text;
   for (uint32_t i = 0; i < kMaxPrintString; ++i) {
     char c = 0;
-    if (!memory.read(address + i, &c, 1))
+    if (uint64_t{address} + i >= kAddressSpaceEnd || !memory.read(address + i, &c, 1))
       throw Error(fmt::format("print: string at 0x{:08x} runs into unmapped memory", address));
     if (c == '\0') return text;
     text.push_back(c);
@@ -105,6 +110,9 @@ std::string format_print_record(const sim::Memory& memory, uint32_t address) {
                             num_args, kMaxPrintArgs));
   if (lanes == 0 || lanes > 32)
     throw Error(fmt::format("print record at 0x{:08x}: {} lanes (1 to 32)", address, lanes));
+  if (address + print_record_bytes(lanes, num_args) > kAddressSpaceEnd)
+    throw Error(fmt::format("print record at 0x{:08x}: its {} bytes leave the address space",
+                            address, print_record_bytes(lanes, num_args)));
   const std::string format = read_c_string(memory, format_address);
   const auto read_string = [&](uint32_t a) { return read_c_string(memory, a); };
   const uint32_t args_base = address + 16 + 4 * lanes;
@@ -117,6 +125,45 @@ std::string format_print_record(const sim::Memory& memory, uint32_t address) {
     text += format_print(format, args, read_string);
   }
   return text;
+}
+
+void PrintDrain::start(uint32_t base, uint32_t size) {
+  base_ = base;
+  size_ = size;
+  printed_bytes_ = 0;
+}
+
+void PrintDrain::printed(sim::Memory& memory, uint32_t address) {
+  const uint64_t records_begin = uint64_t{base_} + kPrintHeaderBytes;
+  const uint64_t buffer_end = uint64_t{base_} + size_;
+  // A buffer the KNL words do not describe sensibly is not drained (not 4-byte aligned: no
+  // atomic offset word).
+  if (base_ == 0 || (base_ & 3) != 0 || address < records_begin || address >= buffer_end) return;
+  uint32_t num_args = 0, lanes = 0;
+  if (!memory.read(address + 4, &num_args, 4) || !memory.read(address + 8, &lanes, 4)) return;
+  if (num_args > kMaxPrintArgs || lanes == 0 || lanes > 32) return;
+  const uint64_t bytes = print_record_bytes(lanes, num_args);
+  if (address + bytes > buffer_end) return;
+  // vt_printf writes only the active lanes' flags: the next records placed here, at any
+  // offset, must find zeros. Through the pages, as a store would: Memory::write would tell
+  // the decode caches that code may have changed.
+  if (!memory.is_mapped(address, bytes)) return;
+  for (uint64_t done = 0; done < bytes;) {
+    const uint32_t at = static_cast<uint32_t>(address + done);
+    const uint64_t chunk =
+        std::min<uint64_t>(bytes - done, sim::kPageSize - (at & (sim::kPageSize - 1)));
+    std::memset(memory.writable_page(at) + (at & (sim::kPageSize - 1)), 0, chunk);
+    done += chunk;
+  }
+  printed_bytes_ += bytes;
+  // The offset word, shared with warps reserving space (lr.w/sc.w, atomic on device memory).
+  uint8_t* page = memory.writable_page(base_);
+  if (page == nullptr) return;
+  std::atomic_ref<uint32_t> next_free(
+      *reinterpret_cast<uint32_t*>(page + (base_ & (sim::kPageSize - 1))));
+  uint32_t expected = static_cast<uint32_t>(kPrintHeaderBytes + printed_bytes_);
+  if (next_free.compare_exchange_strong(expected, kPrintHeaderBytes, std::memory_order_acq_rel))
+    printed_bytes_ = 0;
 }
 
 }  // namespace ventus::driver

@@ -1,9 +1,11 @@
 // The print buffer protocol (docs/driver.md, "Print buffer"): kernels append records with
 // examples/lib/printf.s (vt_printf) and write the record's address to CSR_PRINT; the host
-// formats the record while the warp waits.
+// formats the record while the warp waits, and drains the buffer (PrintDrain) so that its
+// space is used again.
 //
 // Buffer layout (little-endian 32-bit words at the KNL print buffer address):
-//   +0  next free byte offset (starts at kPrintHeaderBytes; advanced with amoadd.w)
+//   +0  next free byte offset (starts at kPrintHeaderBytes; advanced with lr.w/sc.w, reset
+//       by the host once every reserved record is printed)
 //   +4  records dropped because the buffer was full
 //   +8  reserved (0)        +12 reserved (0)
 //   +16 records, back to back
@@ -38,5 +40,31 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
 // Reads the record at address and returns the text of every printing lane, lane by lane.
 // Malformed records raise ventus::Error.
 std::string format_print_record(const sim::Memory& memory, uint32_t address);
+
+// Bytes of a record of `lanes` lanes and `num_args` arguments.
+constexpr uint64_t print_record_bytes(uint64_t lanes, uint64_t num_args) {
+  return 16 + 4 * lanes * (num_args + 1);
+}
+
+// Gives printed records' space back, so that a kernel can print any amount through a buffer
+// of fixed size and output streams as it is printed. Records are reserved back to back from
+// kPrintHeaderBytes; when the bytes printed since the last reset reach the next free
+// offset, nothing reserved is waiting, and the offset goes back to kPrintHeaderBytes (one
+// compare-and-swap: a warp reserving meanwhile keeps the space it got). Not thread-safe:
+// the caller serializes print requests.
+class PrintDrain {
+ public:
+  // The launch's print buffer (KNL words 12 and 13); base 0: none, nothing to drain.
+  void start(uint32_t base, uint32_t size);
+  // After the record at address was printed: zeroes it (vt_printf writes only the active
+  // lanes' flags) and counts its bytes; resets the offset when all are printed.
+  // Records outside the buffer or malformed ones are left alone.
+  void printed(sim::Memory& memory, uint32_t address);
+
+ private:
+  uint32_t base_ = 0;
+  uint32_t size_ = 0;
+  uint64_t printed_bytes_ = 0;  // since the offset was last kPrintHeaderBytes
+};
 
 }  // namespace ventus::driver

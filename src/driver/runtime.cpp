@@ -4,33 +4,35 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "context.h"
+#include "host_file.h"
 #include "print_buffer.h"
 #include "ventus/error.h"
 
 namespace ventus::rt {
 namespace {
 
-// Word offsets of the kernel metadata buffer (the guide's KNL_* / 4).
-enum KnlWord : uint32_t {
-  kKnlEntry = 0,
-  kKnlArgBase = 1,
-  kKnlWorkDim = 2,
-  kKnlGlobalSize = 3,
-  kKnlLocalSize = 6,
-  kKnlGlobalOffset = 9,
-  kKnlPrintAddr = 12,
-  kKnlPrintSize = 13,
-  kKnlWords = 16,
-};
+// The private memory of one launch (LaunchOptions::private_bytes_per_thread x its threads).
+constexpr uint64_t kMaxPrivateBytes = uint64_t{1} << 30;
 
 uint64_t next_program_id() {
   static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
+uint64_t next_device_id() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
+// A Buffer's id is the task of its allocation; Device::allocate's buffers have task 0.
+constexpr uint64_t kRawBufferTask = 0;
+uint64_t next_buffer_id() {
+  static std::atomic<uint64_t> counter{kRawBufferTask};
   return ++counter;
 }
 
@@ -44,17 +46,25 @@ bool is_start_code_symbol(std::string_view name) {
 // ---- Device ----
 
 Device::Device(const sim::DeviceConfig& config)
-    : context_(std::make_unique<driver::Context>(config)) {}
+    : context_(std::make_shared<driver::Context>(config)), id_(next_device_id()) {}
 Device::~Device() = default;
 
 const sim::DeviceConfig& Device::config() const {
   return context_->config();
 }
 uint32_t Device::allocate(uint64_t bytes) {
-  return context_->allocate(bytes);
+  return context_->allocate(bytes, kRawBufferTask);
 }
 void Device::free(uint32_t address) {
-  context_->free(address);
+  // Freeing a Buffer's memory here would let a later allocation reuse the address, which
+  // the Buffer would then write and release.
+  const std::optional<uint64_t> task = context_->task_of(address);
+  if (task && *task != kRawBufferTask)
+    throw Error(
+        fmt::format("free: the buffer at 0x{:08x} belongs to an rt::Buffer, which "
+                    "releases it when destroyed",
+                    address));
+  context_->free(address, kRawBufferTask);
 }
 void Device::write(uint32_t address, const void* data, uint64_t bytes) {
   context_->copy_to_device(address, data, bytes);
@@ -88,90 +98,235 @@ void Device::load(const Program& program) {
 // ---- Buffer ----
 
 Buffer::Buffer(Device& device, uint64_t bytes)
-    : device_(&device), address_(device.allocate(bytes)), size_(bytes) {}
+    : context_(device.context_),
+      device_id_(device.id()),
+      id_(next_buffer_id()),
+      address_(device.context_->allocate(bytes, id_)),
+      size_(bytes) {}
 
 Buffer::~Buffer() {
-  if (device_ == nullptr) return;
+  const std::shared_ptr<driver::Context> context = context_.lock();
+  if (context == nullptr) return;  // moved from, or the device is gone with its memory
   try {
-    device_->free(address_);
+    context->free(address_, id_);
   } catch (const Error&) {
-    // The device is going away or the buffer was released with it; nothing to undo.
+    // Released already (free_task through the driver's context); nothing to undo.
   }
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)),
+    : context_(std::exchange(other.context_, {})),
+      device_id_(std::exchange(other.device_id_, 0)),
+      id_(std::exchange(other.id_, 0)),
       address_(other.address_),
       size_(other.size_) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     Buffer old(std::move(*this));
-    device_ = std::exchange(other.device_, nullptr);
+    context_ = std::exchange(other.context_, {});
+    device_id_ = std::exchange(other.device_id_, 0);
+    id_ = std::exchange(other.id_, 0);
     address_ = other.address_;
     size_ = other.size_;
   }
   return *this;
 }
 
+std::shared_ptr<driver::Context> Buffer::context_for(const char* operation) const {
+  if (device_id_ == 0) throw Error(fmt::format("buffer: {} a moved-from buffer", operation));
+  std::shared_ptr<driver::Context> context = context_.lock();
+  if (context == nullptr)
+    throw Error(fmt::format("buffer at 0x{:08x}: {} a buffer whose device was destroyed", address_,
+                            operation));
+  return context;
+}
+
 void Buffer::write(uint64_t offset, const void* data, uint64_t bytes) {
-  if (device_ == nullptr) throw Error("buffer: write to a moved-from buffer");
+  const std::shared_ptr<driver::Context> context = context_for("write to");
   if (offset > size_ || bytes > size_ - offset)
     throw Error(
         fmt::format("buffer at 0x{:08x}: write of {} bytes at offset {} exceeds its {} bytes",
                     address_, bytes, offset, size_));
-  if (bytes != 0) device_->write(static_cast<uint32_t>(address_ + offset), data, bytes);
+  if (bytes != 0) context->copy_to_device(address_ + offset, data, bytes);
 }
 
 void Buffer::read(uint64_t offset, void* data, uint64_t bytes) const {
-  if (device_ == nullptr) throw Error("buffer: read from a moved-from buffer");
+  const std::shared_ptr<driver::Context> context = context_for("read from");
   if (offset > size_ || bytes > size_ - offset)
     throw Error(
         fmt::format("buffer at 0x{:08x}: read of {} bytes at offset {} exceeds its {} bytes",
                     address_, bytes, offset, size_));
-  if (bytes != 0) device_->read(static_cast<uint32_t>(address_ + offset), data, bytes);
+  if (bytes != 0) context->copy_from_device(address_ + offset, data, bytes);
 }
 
 // ---- Program ----
 
 namespace {
 
-constexpr uint32_t kMaxArgumentBytes = 64 * 1024;
+// Limits of the `.ventus.kernels` metadata (docs/driver.md, "Kernel metadata").
+constexpr uint64_t kMetadataVersion = 1;
+constexpr uint64_t kMaxArgumentBytes = 64 * 1024;  // the argument buffer
+// Every workgroup slot's local memory lies in the LDS window below the code.
+constexpr uint64_t kMaxLocalBytes = sim::kCodeBase - sim::kLdsWindowBase;
+constexpr uint64_t kMaxScalarRegisters = 64;   // x0..x63 (docs/isa.md, regext)
+constexpr uint64_t kMaxVectorRegisters = 256;  // v0..v255
+
+using Json = nlohmann::json;
+
+// place: where in the metadata ("kernel 'k'", "argument 1 ('x') of kernel 'k'", "" for the
+// top level).
+[[noreturn]] void metadata_error(const std::string& place, const std::string& why) {
+  throw Error(fmt::format("malformed .ventus.kernels section: {}{}{}", place,
+                          place.empty() ? "" : ": ", why));
+}
+
+// An object with exactly the required keys and any of the optional ones.
+void check_keys(const Json& object, std::initializer_list<std::string_view> required,
+                std::initializer_list<std::string_view> optional, const std::string& place) {
+  if (!object.is_object())
+    metadata_error(place, fmt::format("not an object but {}", object.type_name()));
+  for (const auto& [key, value] : object.items()) {
+    const auto is_key = [&key](std::string_view k) { return k == key; };
+    if (std::none_of(required.begin(), required.end(), is_key) &&
+        std::none_of(optional.begin(), optional.end(), is_key))
+      metadata_error(place, fmt::format("unknown field \"{}\"", key));
+  }
+  for (std::string_view key : required)
+    if (!object.contains(key)) metadata_error(place, fmt::format("missing field \"{}\"", key));
+}
+
+uint64_t unsigned_field(const Json& object, std::string_view key, uint64_t max,
+                        const std::string& place) {
+  const Json& value = object.at(key);
+  if (!value.is_number_unsigned())
+    metadata_error(place, fmt::format("\"{}\" is {}, not an unsigned integer", key, value.dump()));
+  const uint64_t number = value.get<uint64_t>();
+  if (number > max)
+    metadata_error(place, fmt::format("\"{}\" is {} (at most {})", key, number, max));
+  return number;
+}
+
+std::string string_field(const Json& object, std::string_view key, const std::string& place) {
+  const Json& value = object.at(key);
+  if (!value.is_string())
+    metadata_error(place, fmt::format("\"{}\" is {}, not a string", key, value.dump()));
+  return value.get<std::string>();
+}
+
+const Json& array_field(const Json& object, std::string_view key, const std::string& place) {
+  const Json& value = object.at(key);
+  if (!value.is_array()) metadata_error(place, fmt::format("\"{}\" is not an array", key));
+  return value;
+}
+
+// The name of an object that has a string "name", for messages; "" if none.
+std::string name_for_messages(const Json& object) {
+  if (!object.is_object()) return "";
+  const auto name = object.find("name");
+  return name != object.end() && name->is_string() ? name->get<std::string>() : "";
+}
+
+KernelArgInfo parse_argument(const Json& a, size_t index, const std::string& kernel) {
+  const std::string name = name_for_messages(a);
+  const std::string place =
+      name.empty() ? fmt::format("argument {} of kernel '{}'", index, kernel)
+                   : fmt::format("argument {} ('{}') of kernel '{}'", index, name, kernel);
+  check_keys(a, {"name", "type", "address_space", "offset", "size"}, {"qualifiers"}, place);
+  KernelArgInfo arg;
+  arg.name = string_field(a, "name", place);
+  arg.type = string_field(a, "type", place);
+  arg.address_space = string_field(a, "address_space", place);
+  if (arg.address_space != "global" && arg.address_space != "constant" &&
+      arg.address_space != "local" && arg.address_space != "private")
+    metadata_error(place, fmt::format("address space \"{}\" (global, constant, local or private)",
+                                      arg.address_space));
+  if (a.contains("qualifiers")) arg.qualifiers = string_field(a, "qualifiers", place);
+  const uint64_t offset = unsigned_field(a, "offset", kMaxArgumentBytes, place);
+  const uint64_t size = unsigned_field(a, "size", kMaxArgumentBytes, place);
+  if (size == 0) metadata_error(place, "\"size\" is 0");
+  if (offset + size > kMaxArgumentBytes)
+    metadata_error(place, fmt::format("bytes [{}, {}) leave the {}-byte argument buffer", offset,
+                                      offset + size, kMaxArgumentBytes));
+  arg.offset = static_cast<uint32_t>(offset);
+  arg.size = static_cast<uint32_t>(size);
+  return arg;
+}
+
+KernelInfo parse_kernel(const Json& k, size_t index) {
+  const std::string name = name_for_messages(k);
+  const std::string place =
+      name.empty() ? fmt::format("kernel {}", index) : fmt::format("kernel '{}'", name);
+  check_keys(k, {"name", "local_bytes", "private_bytes", "sgpr", "vgpr", "args"},
+             {"reqd_work_group_size"}, place);
+  KernelInfo info;
+  info.name = string_field(k, "name", place);
+  if (info.name.empty()) metadata_error(place, "empty name");
+  info.local_bytes = static_cast<uint32_t>(unsigned_field(k, "local_bytes", kMaxLocalBytes, place));
+  info.private_bytes =
+      static_cast<uint32_t>(unsigned_field(k, "private_bytes", kMaxPrivateBytes, place));
+  info.sgpr = static_cast<uint32_t>(unsigned_field(k, "sgpr", kMaxScalarRegisters, place));
+  info.vgpr = static_cast<uint32_t>(unsigned_field(k, "vgpr", kMaxVectorRegisters, place));
+  if (k.contains("reqd_work_group_size")) {
+    const Json& sizes = array_field(k, "reqd_work_group_size", place);
+    if (sizes.size() != 3)
+      metadata_error(place,
+                     fmt::format("\"reqd_work_group_size\" has {} elements, not 3", sizes.size()));
+    for (int d = 0; d < 3; ++d) {
+      const Json& size = sizes[d];
+      if (!size.is_number_unsigned() || size.get<uint64_t>() == 0 ||
+          size.get<uint64_t>() > UINT32_MAX)
+        metadata_error(place, fmt::format("\"reqd_work_group_size\" element {} is {} (1 to {})", d,
+                                          size.dump(), UINT32_MAX));
+      info.reqd_work_group_size[d] = size.get<uint32_t>();
+    }
+  }
+  const Json& args = array_field(k, "args", place);
+  for (size_t i = 0; i < args.size(); ++i)
+    info.args.push_back(parse_argument(args[i], i, info.name));
+  return info;
+}
+
+}  // namespace
+
+std::vector<KernelInfo> parse_kernel_metadata(std::string_view json) {
+  Json doc;
+  try {
+    doc = Json::parse(json);
+  } catch (const Json::exception& e) {
+    throw Error(fmt::format("malformed .ventus.kernels section: {}", e.what()));
+  }
+  const std::string top;
+  check_keys(doc, {"version", "kernels"}, {}, top);
+  const Json& version = doc.at("version");
+  if (!version.is_number_unsigned() || version.get<uint64_t>() != kMetadataVersion)
+    metadata_error(top, fmt::format("version {} (this runtime reads version {})", version.dump(),
+                                    kMetadataVersion));
+  const Json& kernels = array_field(doc, "kernels", top);
+  std::vector<KernelInfo> result;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    KernelInfo info = parse_kernel(kernels[i], i);
+    for (const KernelInfo& earlier : result)
+      if (earlier.name == info.name)
+        metadata_error(top, fmt::format("kernel '{}' is described twice", info.name));
+    result.push_back(std::move(info));
+  }
+  return result;
+}
+
+namespace {
 
 // The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
 std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
-  std::vector<KernelInfo> kernels;
+  const elf::Section* metadata = nullptr;
   for (const elf::Section& section : image.sections) {
     if (section.name != ".ventus.kernels") continue;
-    try {
-      const nlohmann::json doc = nlohmann::json::parse(section.bytes.begin(), section.bytes.end());
-      for (const nlohmann::json& k : doc.at("kernels")) {
-        KernelInfo info;
-        info.name = k.at("name").get<std::string>();
-        info.local_bytes = k.at("local_bytes").get<uint32_t>();
-        info.private_bytes = k.at("private_bytes").get<uint32_t>();
-        info.sgpr = k.at("sgpr").get<uint32_t>();
-        info.vgpr = k.at("vgpr").get<uint32_t>();
-        if (k.contains("reqd_work_group_size"))
-          for (int d = 0; d < 3; ++d) info.reqd_work_group_size[d] = k.at("reqd_work_group_size").at(d).get<uint32_t>();
-        for (const nlohmann::json& a : k.at("args"))
-          info.args.push_back({a.at("name").get<std::string>(), a.at("type").get<std::string>(),
-                               a.at("address_space").get<std::string>(), a.value("qualifiers", std::string()),
-                               a.at("offset").get<uint32_t>(), a.at("size").get<uint32_t>()});
-        // The argument buffer is built from these numbers: refuse absurd ones rather than
-        // allocate gigabytes for a corrupted section.
-        for (const KernelArgInfo& a : info.args)
-          if (a.offset > kMaxArgumentBytes || a.size > kMaxArgumentBytes)
-            throw Error(fmt::format("malformed .ventus.kernels section: argument '{}' of kernel '{}' at "
-                                    "offset {} with {} bytes (at most {})",
-                                    a.name, info.name, a.offset, a.size, kMaxArgumentBytes));
-        kernels.push_back(std::move(info));
-      }
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(fmt::format("malformed .ventus.kernels section: {}", e.what()));
-    }
+    if (metadata != nullptr) throw Error("the program has two .ventus.kernels sections");
+    metadata = &section;
   }
-  return kernels;
+  if (metadata == nullptr) return {};
+  return parse_kernel_metadata(std::string_view(
+      reinterpret_cast<const char*>(metadata->bytes.data()), metadata->bytes.size()));
 }
 
 }  // namespace
@@ -191,11 +346,16 @@ const KernelInfo* Program::kernel_info(std::string_view name) const {
 }
 
 Program Program::from_elf_bytes(std::span<const uint8_t> bytes, const std::string& name) {
-  return from_image(elf::read(bytes, name));
+  elf::Image image = elf::read(bytes, name);  // its errors name the file
+  try {
+    return from_image(std::move(image));
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", name, e.what()));
+  }
 }
 
 Program Program::from_elf_file(const std::string& path) {
-  return from_image(elf::read_file(path));
+  return from_elf_bytes(driver::read_host_file(path), path);
 }
 
 Program Program::from_assembly(const std::vector<assembler::SourceFile>& sources,
@@ -207,11 +367,8 @@ Program Program::from_assembly_files(const std::vector<std::string>& paths,
                                      const assembler::Options& options) {
   std::vector<assembler::SourceFile> sources;
   for (const std::string& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(fmt::format("{}: cannot open file", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    sources.push_back({path, text.str()});
+    const std::vector<uint8_t> bytes = driver::read_host_file(path);
+    sources.push_back({path, std::string(bytes.begin(), bytes.end())});
   }
   return from_assembly(sources, options);
 }
@@ -235,7 +392,7 @@ uint32_t Program::kernel_address(std::string_view name) const {
 // ---- launch ----
 
 LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, const Range& local,
-                         const LaunchOptions& options) {
+                         const LaunchOptions& options, uint64_t kernel_local_bytes) {
   LaunchShape shape;
   if (global.dims < 1 || global.dims > 3)
     throw Error(fmt::format("global size has {} dimensions (1 to 3)", global.dims));
@@ -256,20 +413,29 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
     throw Error(fmt::format("{} threads per warp (1 to {})", options.threads_per_warp,
                             config.max_threads_per_warp));
   shape.threads_per_warp = options.threads_per_warp;
-  const uint64_t items = local.total();
-  const uint64_t warps = (items + shape.threads_per_warp - 1) / shape.threads_per_warp;
+  const uint64_t items = local.total();  // UINT64_MAX: more than fits 64 bits
+  const uint64_t warps = items / shape.threads_per_warp + (items % shape.threads_per_warp != 0);
   if (warps > config.warp_slots_per_sm)
-    throw Error(
-        fmt::format("a workgroup of {} work-items needs {} warps of {} threads; an SM holds {}",
-                    items, warps, shape.threads_per_warp, config.warp_slots_per_sm));
+    throw Error(fmt::format(
+        "a workgroup of {} work-items needs {} warps of {} threads; an SM holds {}",
+        items == UINT64_MAX
+            ? fmt::format("more than 2^64 ({}x{}x{})", local.size[0], local.size[1], local.size[2])
+            : std::to_string(items),
+        items == UINT64_MAX ? "more than 2^32" : std::to_string(warps), shape.threads_per_warp,
+        config.warp_slots_per_sm));
+  const Range grid(shape.grid[0], shape.grid[1], shape.grid[2]);
+  if (grid.total() > UINT32_MAX)
+    throw Error(fmt::format("the NDRange has {}x{}x{} workgroups; a launch has at most 2^32 - 1",
+                            shape.grid[0], shape.grid[1], shape.grid[2]));
   shape.warps_per_workgroup = static_cast<uint32_t>(warps);
   // The start code gives every warp a 1 KiB stack in local memory; local data follows.
-  const uint64_t lds = 1024 * warps + options.local_memory_bytes;
+  const uint64_t local_data = options.local_memory_bytes + kernel_local_bytes;
+  const uint64_t lds = 1024 * warps + local_data;
   if (lds > config.lds_bytes_per_sm)
-    throw Error(
-        fmt::format("a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
-                    "bytes of local data); an SM has {}",
-                    lds, warps, options.local_memory_bytes, config.lds_bytes_per_sm));
+    throw Error(fmt::format(
+        "a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
+        "bytes of local data); an SM has {}: {} bytes too many",
+        lds, warps, local_data, config.lds_bytes_per_sm, lds - config.lds_bytes_per_sm));
   shape.lds_bytes = static_cast<uint32_t>(lds);
   return shape;
 }
@@ -289,17 +455,24 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     }
     // Local memory: the warps' stacks, the kernel's __local variables, then the __local
     // buffers of the arguments, each 16-byte aligned; an argument holds its buffer's offset
-    // from the workgroup's local memory base (CSR_LDS).
-    uint32_t local_data = info ? (info->local_bytes + 15) & ~15u : 0;
-    std::vector<uint32_t> local_offsets(args.size(), 0);
+    // from the workgroup's local memory base (CSR_LDS). 64-bit sums: launch_shape rejects a
+    // total past the SM's local memory.
+    const uint64_t lds_per_sm = device.config().lds_bytes_per_sm;
+    const auto round16 = [](uint64_t bytes) { return (bytes + 15) & ~uint64_t{15}; };
+    uint64_t local_data = info ? round16(info->local_bytes) : 0;
+    std::vector<uint64_t> local_offsets(args.size(), 0);
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_local) continue;
       if (args[i].local_bytes == 0) throw Error(fmt::format("argument {}: a __local buffer of 0 bytes", i));
+      if (args[i].local_bytes > lds_per_sm)
+        throw Error(
+            fmt::format("argument {}: a __local buffer of {} bytes; an SM has {} bytes of local "
+                        "memory: {} bytes too many",
+                        i, args[i].local_bytes, lds_per_sm, args[i].local_bytes - lds_per_sm));
       local_offsets[i] = local_data;
-      local_data += (args[i].local_bytes + 15) & ~15u;
+      local_data += round16(args[i].local_bytes);
     }
-    effective.local_memory_bytes = options.local_memory_bytes + local_data;
-    const LaunchShape shape = launch_shape(device.config(), global, local, effective);
+    const LaunchShape shape = launch_shape(device.config(), global, local, effective, local_data);
     const uint32_t entry = program.kernel_address(kernel);
     device.load(program);
 
@@ -309,7 +482,18 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       uint32_t offset = info ? info->args[i].offset : static_cast<uint32_t>(4 * i);
       uint32_t size = info ? info->args[i].size : 4;
       std::vector<uint8_t> value(4);
-      uint32_t word = a.is_local ? 1024 * shape.warps_per_workgroup + local_offsets[i] : a.bits;
+      // Below lds_bytes_per_sm (launch_shape checked the total), so 32 bits hold it.
+      const uint32_t word =
+          a.is_local ? static_cast<uint32_t>(1024 * shape.warps_per_workgroup + local_offsets[i])
+                     : a.bits;
+      if (a.is_buffer && a.buffer_device != device.id())
+        throw Error(a.buffer_device == 0
+                        ? fmt::format("argument {}: a moved-from buffer", i)
+                        : fmt::format("argument {}: a buffer of another device (device {}; this "
+                                      "launch runs on device {})",
+                                      i, a.buffer_device, device.id()));
+      if (a.is_buffer && device.context().task_of(a.bits) != a.buffer_id)
+        throw Error(fmt::format("argument {}: its buffer was destroyed", i));
       std::memcpy(value.data(), &word, 4);
       if (!a.data.empty()) value = a.data;
       if (info) {
@@ -339,29 +523,31 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       context.copy_to_device(print_buffer->address(), header, sizeof header);
     }
 
+    // At most 2^32 - 1 workgroups (launch_shape) x 2^37 threads x 2^32 bytes: 128 bits.
     const uint64_t workgroups = uint64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
-    const uint64_t private_bytes = workgroups * shape.warps_per_workgroup * shape.threads_per_warp *
-                                   uint64_t{effective.private_bytes_per_thread};
-    if (private_bytes > (uint64_t{1} << 30))
+    const unsigned __int128 private_bytes = static_cast<unsigned __int128>(workgroups) *
+                                            shape.warps_per_workgroup * shape.threads_per_warp *
+                                            effective.private_bytes_per_thread;
+    if (private_bytes > kMaxPrivateBytes)
       throw Error(
           fmt::format("private memory of {} workgroups x {} threads x {} bytes exceeds 1 GiB; "
                       "lower the private memory per thread",
                       workgroups, shape.warps_per_workgroup * shape.threads_per_warp,
                       effective.private_bytes_per_thread));
     std::optional<Buffer> private_memory;
-    if (private_bytes != 0) private_memory.emplace(device, private_bytes);
+    if (private_bytes != 0) private_memory.emplace(device, static_cast<uint64_t>(private_bytes));
 
-    uint32_t knl[kKnlWords] = {};
-    knl[kKnlEntry] = entry;
-    knl[kKnlArgBase] = arg_buffer.address();
-    knl[kKnlWorkDim] = shape.work_dim;
+    uint32_t knl[driver::kKnlWords] = {};
+    knl[driver::kKnlEntry] = entry;
+    knl[driver::kKnlArgBase] = arg_buffer.address();
+    knl[driver::kKnlWorkDim] = shape.work_dim;
     for (int i = 0; i < 3; ++i) {
-      knl[kKnlGlobalSize + i] = global.size[i];
-      knl[kKnlLocalSize + i] = local.size[i];
-      knl[kKnlGlobalOffset + i] = options.global_offset[i];
+      knl[driver::kKnlGlobalSize + i] = global.size[i];
+      knl[driver::kKnlLocalSize + i] = local.size[i];
+      knl[driver::kKnlGlobalOffset + i] = options.global_offset[i];
     }
-    knl[kKnlPrintAddr] = print_buffer ? print_buffer->address() : 0;
-    knl[kKnlPrintSize] = options.print_buffer_bytes;
+    knl[driver::kKnlPrintAddr] = print_buffer ? print_buffer->address() : 0;
+    knl[driver::kKnlPrintSize] = options.print_buffer_bytes;
     Buffer knl_buffer(device, sizeof knl);
     knl_buffer.write(0, knl, sizeof knl);
 

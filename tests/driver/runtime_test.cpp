@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 
 #include "support.h"
+#include "ventus/ventus.h"
 
 namespace {
 
@@ -138,6 +140,126 @@ TEST(Runtime, BufferBoundsAreChecked) {
   rt::Buffer moved = std::move(b);
   EXPECT_THROW(b.read(0, &word, 4), ventus::Error);
   EXPECT_NO_THROW(moved.read(12, &word, 4));
+}
+
+// A kernel that stores its work-item id through its argument.
+const char kStoreKernel[] = R"(
+    .text
+    .globl store
+    .type store, @function
+store:
+    lw t0, 0(a0)
+    csrr t1, CSR_TID
+    vid.v v1
+    vadd.vx v1, v1, t1
+    vsll.vi v2, v1, 2
+    vadd.vx v2, v2, t0
+    vsw12.v v1, 0(v2)
+    ret
+    .size store, .-store
+)";
+
+TEST(RuntimeLifetime, BufferOfAnotherDeviceIsRejected) {
+  rt::Device first, second;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  rt::Buffer on_first(first, 4 * 32);
+  rt::Buffer on_second(second, 4 * 32);
+  const std::string e =
+      launch_error([&] { rt::launch(second, program, "store", {32}, {32}, on_first); });
+  EXPECT_NE(e.find("argument 0: a buffer of another device"), std::string::npos) << e;
+  // The same program on either device, with its own buffers.
+  rt::launch(first, program, "store", {32}, {32}, on_first);
+  rt::launch(second, program, "store", {32}, {32}, on_second);
+  EXPECT_EQ(on_first.download<uint32_t>()[31], 31u);
+  EXPECT_EQ(on_second.download<uint32_t>()[31], 31u);
+  rt::Buffer moved_from(first, 4);
+  rt::Buffer taker = std::move(moved_from);
+  const std::string moved =
+      launch_error([&] { rt::launch(first, program, "store", {32}, {32}, moved_from); });
+  EXPECT_NE(moved.find("argument 0: a moved-from buffer"), std::string::npos) << moved;
+}
+
+TEST(RuntimeLifetime, BufferOutlivingItsDeviceThrows) {
+  auto device = std::make_unique<rt::Device>();
+  rt::Buffer buffer(*device, 16);
+  rt::Buffer other(*device, 16);
+  device.reset();
+  uint32_t word = 0;
+  std::string e = launch_error([&] { buffer.write(0, &word, 4); });
+  EXPECT_NE(e.find("write to a buffer whose device was destroyed"), std::string::npos) << e;
+  e = launch_error([&] { buffer.read(0, &word, 4); });
+  EXPECT_NE(e.find("read from a buffer whose device was destroyed"), std::string::npos) << e;
+  e = launch_error([&] { (void)other.download<uint32_t>(); });
+  EXPECT_NE(e.find("destroyed"), std::string::npos) << e;
+  // A new device, perhaps at the same host address, does not adopt the old buffers.
+  rt::Device next;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  e = launch_error([&] { rt::launch(next, program, "store", {32}, {32}, buffer); });
+  EXPECT_NE(e.find("a buffer of another device"), std::string::npos) << e;
+}  // the buffers are destroyed after their device: nothing to free, no crash
+
+// Address reuse: a Buffer's memory freed behind its back, or an Arg kept past its Buffer,
+// would let the kernel or the Buffer's destructor reach another buffer at the same address.
+TEST(RuntimeLifetime, ReusedAddressesAreNotMistakenForTheOldBuffer) {
+  rt::Device device;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  rt::Buffer owned(device, 4 * 32);
+  std::string e = launch_error([&] { device.free(owned.address()); });
+  EXPECT_NE(e.find("belongs to an rt::Buffer, which releases it when destroyed"), std::string::npos)
+      << e;
+  EXPECT_EQ(device.buffer_count(), 1u);
+  std::vector<rt::Arg> args;
+  uint32_t old_address = 0;
+  {
+    rt::Buffer temporary(device, 4 * 32);
+    old_address = temporary.address();
+    args.emplace_back(temporary);
+  }
+  rt::Buffer reuser(device, 4 * 32);
+  ASSERT_EQ(reuser.address(), old_address);
+  e = launch_error([&] { rt::launch(device, program, "store", {32}, {32}, args); });
+  EXPECT_NE(e.find("argument 0: its buffer was destroyed"), std::string::npos) << e;
+  EXPECT_EQ(reuser.download<uint32_t>()[31], 0u);  // untouched
+}
+
+// Products of three 32-bit sizes pass 2^64: they must not wrap to small numbers that pass
+// the checks (2^22 x 2^21 x 2^21 = 2^64 wrapped to 0 workgroups and 0 bytes of private memory).
+TEST(Runtime, HugeNDRangesAreRefusedNotWrapped) {
+  rt::Device device;
+  const rt::Program program = program_from_text("store.s", kStoreKernel);
+  rt::Buffer out(device, 4);
+  std::string e = launch_error([&] {
+    rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21}, {1, 1, 1}, out);
+  });
+  EXPECT_NE(e.find("the NDRange has 4194304x2097152x2097152 workgroups; a launch has at most "
+                   "2^32 - 1"),
+            std::string::npos)
+      << e;
+  e = launch_error([&] {
+    rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21},
+               {1u << 22, 1u << 21, 1u << 21}, out);
+  });
+  EXPECT_NE(e.find("a workgroup of more than 2^64 (4194304x2097152x2097152) work-items"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(rt::Range(1u << 22, 1u << 21, 1u << 21).total(), UINT64_MAX);
+}
+
+TEST(RuntimeFiles, DirectoriesAndMissingFilesAreVentusErrors) {
+  const std::string dir = VENTUS_SOURCE_DIR "/tests";
+  std::string e = launch_error([&] { rt::Program::from_elf_file(dir); });
+  EXPECT_NE(e.find(dir + ": is a directory, not a file"), std::string::npos) << e;
+  e = launch_error([&] { rt::Program::from_assembly_files({dir}); });
+  EXPECT_NE(e.find(dir + ": is a directory, not a file"), std::string::npos) << e;
+  e = launch_error([&] { rt::Program::from_elf_file(dir + "/no-such-file.elf"); });
+  EXPECT_NE(e.find("no-such-file.elf: cannot open file"), std::string::npos) << e;
+  vt_device_h device = nullptr;
+  ASSERT_EQ(vt_dev_open(&device), 0);
+  EXPECT_EQ(vt_upload_kernel_file(device, dir.c_str(), 0), -1);
+  EXPECT_NE(std::string(vt_ext_last_error(device)).find(dir + ": is a directory"),
+            std::string::npos)
+      << vt_ext_last_error(device);
+  EXPECT_EQ(vt_dev_close(device), 0);
 }
 
 }  // namespace
