@@ -85,11 +85,12 @@ cl_int check_rect_args(const size_t* buffer_origin, const size_t* host_origin, c
 
 // clEnqueueReadBufferRect (`read`) and clEnqueueWriteBufferRect: row by row between the
 // buffer's rectangle and the host's.
-cl_int enqueue_rect_transfer(cl_command_queue queue_handle, cl_mem buffer_handle, bool read, cl_bool blocking,
-                             const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
-                             size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-                             size_t host_slice_pitch, uint8_t* ptr, cl_uint wait_count,
-                             const cl_event* wait_list, cl_event* event) {
+cl_int enqueue_rect_transfer(cl_command_queue queue_handle, cl_mem buffer_handle, bool read,
+                             cl_bool blocking, const size_t* buffer_origin,
+                             const size_t* host_origin, const size_t* region,
+                             size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                             size_t host_row_pitch, size_t host_slice_pitch, uint8_t* ptr,
+                             cl_uint wait_count, const cl_event* wait_list, cl_event* event) {
   Queue* queue = live<Queue>(queue_handle);
   if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
   Mem* buffer = live<Mem>(buffer_handle);
@@ -306,12 +307,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj_handle, cl_mem_
       std::lock_guard guard(memobj->lock);
       return info_value(n, v, r, static_cast<cl_uint>(memobj->mappings.size()));
     }
-    case CL_MEM_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(memobj));
-    case CL_MEM_CONTEXT:
-      return info_value(n, v, r, memobj->context->handle());
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return info_value(n, v, r, handle_of(memobj->parent));
+    case CL_MEM_REFERENCE_COUNT: return info_value(n, v, r, reference_count(memobj));
+    case CL_MEM_CONTEXT: return info_value(n, v, r, memobj->context->handle());
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return info_value(n, v, r, handle_of(memobj->parent));
     case CL_MEM_OFFSET:
       return info_value(n, v, r, memobj->origin);
     default:
@@ -321,9 +319,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj_handle, cl_mem_
 
 // ---- transfers ----
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue_handle, cl_mem buffer_handle,
-                                                    cl_bool blocking_read, size_t offset,
-                                                    size_t size, void* ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue_handle,
+                                                    cl_mem buffer_handle, cl_bool blocking_read,
+                                                    size_t offset, size_t size, void* ptr,
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
@@ -342,9 +340,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue_handl
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue_handle, cl_mem buffer_handle,
-                                                     cl_bool blocking_write, size_t offset,
-                                                     size_t size, const void* ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue_handle,
+                                                     cl_mem buffer_handle, cl_bool blocking_write,
+                                                     size_t offset, size_t size, const void* ptr,
                                                      cl_uint num_events_in_wait_list,
                                                      const cl_event* event_wait_list,
                                                      cl_event* event) {
@@ -364,10 +362,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue_hand
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue_handle, cl_mem src_handle,
-                                                    cl_mem dst_handle, size_t src_offset,
-                                                    size_t dst_offset, size_t size,
-                                                    cl_uint num_events_in_wait_list,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue_handle,
+                                                    cl_mem src_handle, cl_mem dst_handle,
+                                                    size_t src_offset, size_t dst_offset,
+                                                    size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
   Queue* queue = live<Queue>(queue_handle);
@@ -398,9 +396,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue_handl
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue_handle, cl_mem buffer_handle,
-                                                    const void* pattern, size_t pattern_size,
-                                                    size_t offset, size_t size,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue_handle,
+                                                    cl_mem buffer_handle, const void* pattern,
+                                                    size_t pattern_size, size_t offset, size_t size,
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
@@ -506,10 +504,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 
 // ---- map / unmap ----
 
-CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue_handle, cl_mem buffer_handle,
-                                                  cl_bool blocking_map, cl_map_flags map_flags,
-                                                  size_t offset, size_t size,
-                                                  cl_uint num_events_in_wait_list,
+CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue_handle,
+                                                  cl_mem buffer_handle, cl_bool blocking_map,
+                                                  cl_map_flags map_flags, size_t offset,
+                                                  size_t size, cl_uint num_events_in_wait_list,
                                                   const cl_event* event_wait_list, cl_event* event,
                                                   cl_int* errcode_ret) {
   Queue* queue = live<Queue>(queue_handle);
@@ -549,8 +547,8 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue_handle,
   return status == CL_SUCCESS ? pointer : nullptr;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue_handle, cl_mem memobj_handle,
-                                                        void* mapped_ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue_handle,
+                                                        cl_mem memobj_handle, void* mapped_ptr,
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event* event_wait_list,
                                                         cl_event* event) {
@@ -580,13 +578,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue_h
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue_handle,
-                                                           cl_uint num_mem_objects,
-                                                           const cl_mem* mem_objects,
-                                                           cl_mem_migration_flags flags,
-                                                           cl_uint num_events_in_wait_list,
-                                                           const cl_event* event_wait_list,
-                                                           cl_event* event) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue queue_handle, cl_uint num_mem_objects, const cl_mem* mem_objects,
+    cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+    cl_event* event) {
   Queue* queue = live<Queue>(queue_handle);
   if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
   if (num_mem_objects == 0 || mem_objects == nullptr) return CL_INVALID_VALUE;
@@ -630,7 +625,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
 }
 CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context_handle, cl_mem_flags,
                                                            cl_mem_object_type, cl_uint,
-                                                           cl_image_format*, cl_uint* num_image_formats) {
+                                                           cl_image_format*,
+                                                           cl_uint* num_image_formats) {
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return CL_INVALID_CONTEXT;
   if (num_image_formats != nullptr) *num_image_formats = 0;

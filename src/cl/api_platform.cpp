@@ -36,7 +36,8 @@ uint64_t env_number(const char* name, uint64_t fallback, uint64_t lowest, uint64
   uint64_t value = 0;
   const auto [stop, error] = std::from_chars(text, end, value);
   if (error == std::errc{} && stop == end && value >= lowest && value <= highest) return value;
-  const bool is_number = stop == end && (error == std::errc{} || error == std::errc::result_out_of_range);
+  const bool is_number =
+      stop == end && (error == std::errc{} || error == std::errc::result_out_of_range);
   std::fprintf(stderr,
                "Ventus OpenCL: ignoring %s=%s: %s (expected a decimal number in %llu..%llu); "
                "using the default %llu\n",
@@ -435,7 +436,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
   return release_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context_handle, cl_context_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context_handle,
+                                                 cl_context_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
   Context* context = live<Context>(context_handle);
@@ -444,8 +446,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context_handle, cl_c
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_CONTEXT_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(context));
+    case CL_CONTEXT_REFERENCE_COUNT: return info_value(n, v, r, reference_count(context));
     case CL_CONTEXT_NUM_DEVICES:
       return info_value(n, v, r, cl_uint{1});
     case CL_CONTEXT_DEVICES:

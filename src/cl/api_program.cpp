@@ -49,7 +49,9 @@ size_t kernel_max_work_group_size(const Kernel& kernel) {
   if (kernel.info->sgpr != 0) warps = std::min<uint64_t>(warps, c.sgprs_per_sm / kernel.info->sgpr);
   if (kernel.info->vgpr != 0) warps = std::min<uint64_t>(warps, c.vgprs_per_sm / kernel.info->vgpr);
   const uint64_t local = kernel_local_bytes(kernel);
-  warps = local >= c.lds_bytes_per_sm ? 0 : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / kWarpStackBytes);
+  warps = local >= c.lds_bytes_per_sm
+              ? 0
+              : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / kWarpStackBytes);
   return static_cast<size_t>(warps * c.max_threads_per_warp);
 }
 
@@ -124,7 +126,8 @@ cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
 }
 
 // The checks clBuildProgram and clCompileProgram share.
-cl_int check_build_call(const Program* program, cl_uint num_devices, const cl_device_id* device_list,
+cl_int check_build_call(const Program* program, cl_uint num_devices,
+                        const cl_device_id* device_list,
                         void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data) {
   if (program == nullptr) return CL_INVALID_PROGRAM;
   if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
@@ -156,8 +159,8 @@ extern "C" {
 
 // ---- programs ----
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context_handle, cl_uint count,
-                                                              const char** strings,
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context_handle,
+                                                              cl_uint count, const char** strings,
                                                               const size_t* lengths,
                                                               cl_int* errcode_ret) {
   Context* context = live<Context>(context_handle);
@@ -181,8 +184,9 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context_handle, cl_uint num_devices, const cl_device_id* device_list, const size_t* lengths,
-    const unsigned char** binaries, cl_int* binary_status, cl_int* errcode_ret) {
+    cl_context context_handle, cl_uint num_devices, const cl_device_id* device_list,
+    const size_t* lengths, const unsigned char** binaries, cl_int* binary_status,
+    cl_int* errcode_ret) {
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (num_devices == 0 || device_list == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
@@ -223,10 +227,9 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   return program->handle();
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context_handle, cl_uint num_devices,
-                                                                      const cl_device_id* device_list,
-                                                                      const char* kernel_names,
-                                                                      cl_int* errcode_ret) {
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context context_handle, cl_uint num_devices, const cl_device_id* device_list,
+    const char* kernel_names, cl_int* errcode_ret) {
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS || num_devices == 0)
@@ -287,8 +290,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program_handle, cl_uin
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program_handle, cl_uint num_devices,
-                                                 const cl_device_id* device_list, const char* options,
-                                                 cl_uint num_input_headers, const cl_program* input_headers,
+                                                 const cl_device_id* device_list,
+                                                 const char* options, cl_uint num_input_headers,
+                                                 const cl_program* input_headers,
                                                  const char** header_include_names,
                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                  void* user_data) {
@@ -336,8 +340,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program_handle, cl_u
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context_handle, cl_uint num_devices,
-                                                  const cl_device_id* device_list, const char* options,
-                                                  cl_uint num_input_programs,
+                                                  const cl_device_id* device_list,
+                                                  const char* options, cl_uint num_input_programs,
                                                   const cl_program* input_programs,
                                                   void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                   void* user_data, cl_int* errcode_ret) {
@@ -394,7 +398,8 @@ CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform
   return platform == the_platform() ? CL_SUCCESS : CL_INVALID_PLATFORM;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle, cl_program_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle,
+                                                 cl_program_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
   Program* program = live<Program>(program_handle);
@@ -404,10 +409,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle, cl_p
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_PROGRAM_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(program));
-    case CL_PROGRAM_CONTEXT:
-      return info_value(n, v, r, program->context->handle());
+    case CL_PROGRAM_REFERENCE_COUNT: return info_value(n, v, r, reference_count(program));
+    case CL_PROGRAM_CONTEXT: return info_value(n, v, r, program->context->handle());
     case CL_PROGRAM_NUM_DEVICES:
       return info_value(n, v, r, cl_uint{1});
     case CL_PROGRAM_DEVICES:
@@ -439,7 +442,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle, cl_p
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program_handle, cl_device_id device,
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program_handle,
+                                                      cl_device_id device,
                                                       cl_program_build_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
@@ -466,8 +470,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program_handle,
 
 // ---- kernels ----
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program_handle, const char* kernel_name,
-                                                  cl_int* errcode_ret) {
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program_handle,
+                                                  const char* kernel_name, cl_int* errcode_ret) {
   Program* program = live<Program>(program_handle);
   if (program == nullptr) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
   std::lock_guard guard(program->lock);
@@ -485,8 +489,8 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program_handle, con
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program_handle, cl_uint num_kernels,
-                                                         cl_kernel* kernels,
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program_handle,
+                                                         cl_uint num_kernels, cl_kernel* kernels,
                                                          cl_uint* num_kernels_ret) {
   Program* program = live<Program>(program_handle);
   if (program == nullptr) return CL_INVALID_PROGRAM;
@@ -501,7 +505,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program_hand
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel_handle, cl_int* errcode_ret) {
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel_handle,
+                                                 cl_int* errcode_ret) {
   Kernel* source_kernel = live<Kernel>(source_kernel_handle);
   if (source_kernel == nullptr) return set_error(errcode_ret, CL_INVALID_KERNEL), nullptr;
   Kernel* kernel = make_kernel(source_kernel->program, source_kernel->info->name);
@@ -521,8 +526,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return release_handle(kernel, Kind::kernel, CL_INVALID_KERNEL);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint arg_index, size_t arg_size,
-                                               const void* arg_value) {
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint arg_index,
+                                               size_t arg_size, const void* arg_value) {
   Kernel* kernel = live<Kernel>(kernel_handle);
   if (kernel == nullptr) return CL_INVALID_KERNEL;
   if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
@@ -566,12 +571,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel_handle, cl_kern
       return info_string(n, v, r, kernel->info->name);
     case CL_KERNEL_NUM_ARGS:
       return info_value(n, v, r, static_cast<cl_uint>(kernel->info->args.size()));
-    case CL_KERNEL_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(kernel));
-    case CL_KERNEL_CONTEXT:
-      return info_value(n, v, r, kernel->program->context->handle());
-    case CL_KERNEL_PROGRAM:
-      return info_value(n, v, r, kernel->program->handle());
+    case CL_KERNEL_REFERENCE_COUNT: return info_value(n, v, r, reference_count(kernel));
+    case CL_KERNEL_CONTEXT: return info_value(n, v, r, kernel->program->context->handle());
+    case CL_KERNEL_PROGRAM: return info_value(n, v, r, kernel->program->handle());
     case CL_KERNEL_ATTRIBUTES:
       return info_string(n, v, r, "");
     default:
@@ -616,7 +618,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel_handle, cl_u
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle, cl_device_id device,
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle,
+                                                         cl_device_id device,
                                                          cl_kernel_work_group_info param_name,
                                                          size_t param_value_size, void* param_value,
                                                          size_t* param_value_size_ret) {
@@ -647,14 +650,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle
 
 // ---- launches ----
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue_handle, cl_kernel kernel_handle,
-                                                       cl_uint work_dim,
-                                                       const size_t* global_work_offset,
-                                                       const size_t* global_work_size,
-                                                       const size_t* local_work_size,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event* event_wait_list,
-                                                       cl_event* event) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
+    const size_t* global_work_offset, const size_t* global_work_size, const size_t* local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
   Queue* queue = live<Queue>(queue_handle);
   if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
   Kernel* kernel = live<Kernel>(kernel_handle);
@@ -679,11 +678,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue_ha
     for (size_t i = 0; i < kernel->args.size(); ++i) {
       const Kernel::Arg& a = kernel->args[i];
       switch (a.type) {
-        case Kernel::Arg::Type::unset:
-          return CL_INVALID_KERNEL_ARGS;
-        case Kernel::Arg::Type::value:
-          args.push_back(rt::Arg::bytes(a.bytes));
-          break;
+        case Kernel::Arg::Type::unset: return CL_INVALID_KERNEL_ARGS;
+        case Kernel::Arg::Type::value: args.push_back(rt::Arg::bytes(a.bytes)); break;
         case Kernel::Arg::Type::local:
           // A size over 32 bits never reaches rt::launch: the launch is refused below (the
           // kernel's workgroup limit is then 0).
@@ -746,8 +742,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue_ha
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
                 [executable = kernel->executable, name = kernel->info->name, global = range(global),
-                 local = range(local), args = std::move(args), buffers = std::move(buffers), options,
-                 context = Ref<Context>(queue->context)]() -> cl_int {
+                 local = range(local), args = std::move(args), buffers = std::move(buffers),
+                 options, context = Ref<Context>(queue->context)]() -> cl_int {
                   for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
                   _cl_device_id* device = the_device();
                   try {

@@ -45,7 +45,8 @@ cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_e
     publish(created, event_out != nullptr ? 1 : 0);
     Command command;
     command.event = event;
-    for (cl_uint i = 0; i < wait_count; ++i) command.wait_list.emplace_back(live<Event>(wait_list[i]));
+    for (cl_uint i = 0; i < wait_count; ++i)
+      command.wait_list.emplace_back(live<Event>(wait_list[i]));
     command.work = std::move(work);
     // Commands are flushed as they are queued: the pool starts them at once.
     event->submitted = now_ns();
@@ -137,12 +138,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue_han
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_QUEUE_CONTEXT:
-      return info_value(n, v, r, queue->context->handle());
+    case CL_QUEUE_CONTEXT: return info_value(n, v, r, queue->context->handle());
     case CL_QUEUE_DEVICE:
       return info_value(n, v, r, queue->device);
-    case CL_QUEUE_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(queue));
+    case CL_QUEUE_REFERENCE_COUNT: return info_value(n, v, r, reference_count(queue));
     case CL_QUEUE_PROPERTIES:
       return info_value(n, v, r, queue->properties);
     default:
@@ -199,7 +198,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue queue_handle) 
   return submit(queue, CL_COMMAND_BARRIER, 0, nullptr, nullptr, false, [] { return CL_COMPLETE; });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue queue_handle, cl_uint num_events,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue queue_handle,
+                                                       cl_uint num_events,
                                                        const cl_event* event_list) {
   Queue* queue = live<Queue>(queue_handle);
   if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
@@ -238,18 +238,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event_handle, cl_event_i
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_EVENT_COMMAND_QUEUE:
-      return info_value(n, v, r, handle_of(event->queue));
-    case CL_EVENT_CONTEXT:
-      return info_value(n, v, r, event->context->handle());
+    case CL_EVENT_COMMAND_QUEUE: return info_value(n, v, r, handle_of(event->queue));
+    case CL_EVENT_CONTEXT: return info_value(n, v, r, event->context->handle());
     case CL_EVENT_COMMAND_TYPE:
       return info_value(n, v, r, event->type);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: {
       std::lock_guard guard(event->lock);
       return info_value(n, v, r, event->status);
     }
-    case CL_EVENT_REFERENCE_COUNT:
-      return info_value(n, v, r, reference_count(event));
+    case CL_EVENT_REFERENCE_COUNT: return info_value(n, v, r, reference_count(event));
     default:
       return CL_INVALID_VALUE;
   }
@@ -290,7 +287,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
   return release_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context_handle, cl_int* errcode_ret) {
+CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context_handle,
+                                                    cl_int* errcode_ret) {
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   try {
@@ -304,7 +302,8 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context_handle, c
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event_handle, cl_int execution_status) {
+CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event_handle,
+                                                     cl_int execution_status) {
   Event* event = live<Event>(event_handle);
   if (event == nullptr || event->type != CL_COMMAND_USER) return CL_INVALID_EVENT;
   if (execution_status > CL_COMPLETE) return CL_INVALID_VALUE;
@@ -314,9 +313,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event_handle, cl_i
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event_handle, cl_int command_exec_callback_type,
-                                                   void(CL_CALLBACK* pfn_notify)(cl_event, cl_int, void*),
-                                                   void* user_data) {
+CL_API_ENTRY cl_int CL_API_CALL
+clSetEventCallback(cl_event event_handle, cl_int command_exec_callback_type,
+                   void(CL_CALLBACK* pfn_notify)(cl_event, cl_int, void*), void* user_data) {
   Event* event = live<Event>(event_handle);
   if (event == nullptr) return CL_INVALID_EVENT;
   if (pfn_notify == nullptr ||

@@ -24,9 +24,8 @@ cl_int check_wait_list(Context* context, cl_uint count, const cl_event* events);
 // (when not NULL). `blocking`: returns when the command has run, with
 // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it (or what it waited for) failed.
 // Arguments must have been checked: this only fails for lack of host memory.
-cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count,
-              const cl_event* wait_list, cl_event* event_out, bool blocking,
-              std::function<cl_int()> work);
+cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_event* wait_list,
+              cl_event* event_out, bool blocking, std::function<cl_int()> work);
 
 // Device memory, under the device's lock.
 void device_write(uint32_t address, const void* source, size_t bytes);

@@ -9,8 +9,6 @@
 // CL_INVALID_<OBJECT> instead of a use after free (docs/opencl.md, "Limits and errors").
 #pragma once
 
-#include "cl_headers.h"
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -22,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "cl_headers.h"
 #include "ventus/runtime.h"
 
 namespace ventus::cl {

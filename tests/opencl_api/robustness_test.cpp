@@ -27,7 +27,8 @@ size_t resident_bytes() {
 
 size_t thread_count() {
   size_t n = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task"))
+    ++n;
   return n;
 }
 
@@ -45,7 +46,8 @@ TEST_F(Tombstones, UseAfterReleaseThroughTheLoader) {
   ASSERT_OK(clReleaseMemObject(m));
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clReleaseMemObject(m));
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clRetainMemObject(m));
-  EXPECT_CL(CL_INVALID_MEM_OBJECT, clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr));
+  EXPECT_CL(CL_INVALID_MEM_OBJECT,
+            clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr));
   cl_buffer_region region{0, 4};
   EXPECT_EQ(clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &e), nullptr);
   EXPECT_CL(CL_INVALID_MEM_OBJECT, e);
@@ -85,14 +87,16 @@ TEST_F(Tombstones, UseAfterReleaseThroughTheLoader) {
   EXPECT_CL(CL_INVALID_COMMAND_QUEUE, clFlush(q));
   cl_int v = 0;
   cl_mem live = buffer(CL_MEM_READ_WRITE, 16);
-  EXPECT_CL(CL_INVALID_COMMAND_QUEUE, clEnqueueReadBuffer(q, live, CL_TRUE, 0, 4, &v, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_COMMAND_QUEUE,
+            clEnqueueReadBuffer(q, live, CL_TRUE, 0, 4, &v, 0, nullptr, nullptr));
 
   cl_context c = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &e);
   ASSERT_OK(e);
   ASSERT_OK(clReleaseContext(c));
   EXPECT_CL(CL_INVALID_CONTEXT, clReleaseContext(c));
   EXPECT_CL(CL_INVALID_CONTEXT, clRetainContext(c));
-  EXPECT_CL(CL_INVALID_CONTEXT, clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr));
+  EXPECT_CL(CL_INVALID_CONTEXT,
+            clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr));
   EXPECT_EQ(clCreateBuffer(c, 0, 16, nullptr, &e), nullptr);
   EXPECT_CL(CL_INVALID_CONTEXT, e);
   EXPECT_EQ(clCreateCommandQueue(c, d, 0, &e), nullptr);
@@ -151,7 +155,8 @@ TEST_F(Tombstones, OverReleaseKeepsThePlatformsReferences) {
   ASSERT_OK(clRetainContext(c));  // legal: the context exists
   ASSERT_OK(clReleaseContext(c));
   ASSERT_OK(clReleaseMemObject(b));  // the context goes with its last reference
-  EXPECT_CL(CL_INVALID_CONTEXT, clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof count, &count, nullptr));
+  EXPECT_CL(CL_INVALID_CONTEXT,
+            clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof count, &count, nullptr));
 }
 
 // A released handle costs 8 bytes for the life of the process, nothing more.
@@ -279,10 +284,11 @@ TEST_F(LocalArguments, SizesOf4GiBAndMoreAreRefused) {
     // launch (CL_OUT_OF_RESOURCES); either way the kernel must not run.
     if (s == CL_SUCCESS) {
       size_t global = 64, local = 64;
-      EXPECT_CL(CL_OUT_OF_RESOURCES,
-                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+      EXPECT_CL(CL_OUT_OF_RESOURCES, clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local,
+                                                            0, nullptr, nullptr));
       cl_ulong used = 0;
-      ASSERT_OK(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, nullptr));
+      ASSERT_OK(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                         nullptr));
       EXPECT_GE(used, huge) << "CL_KERNEL_LOCAL_MEM_SIZE wrapped around";
     } else {
       EXPECT_CL(CL_INVALID_ARG_SIZE, s);
@@ -292,7 +298,8 @@ TEST_F(LocalArguments, SizesOf4GiBAndMoreAreRefused) {
   ASSERT_OK(clSetKernelArg(k, 1, static_cast<size_t>(device_local), nullptr));
   ASSERT_OK(clSetKernelArg(k, 2, static_cast<size_t>(device_local), nullptr));
   cl_ulong used = 0;
-  ASSERT_OK(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, nullptr));
+  ASSERT_OK(
+      clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, nullptr));
   EXPECT_GE(used, 2 * device_local);
   size_t global = 64, local = 64;
   if (is_ventus()) {
@@ -302,7 +309,8 @@ TEST_F(LocalArguments, SizesOf4GiBAndMoreAreRefused) {
   // Back to sizes that fit: the kernel runs and CL_KERNEL_LOCAL_MEM_SIZE counts both.
   ASSERT_OK(clSetKernelArg(k, 1, 64 * sizeof(cl_int), nullptr));
   ASSERT_OK(clSetKernelArg(k, 2, 64 * sizeof(cl_int), nullptr));
-  ASSERT_OK(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, nullptr));
+  ASSERT_OK(
+      clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, nullptr));
   EXPECT_GE(used, 2 * 64 * sizeof(cl_int));
   EXPECT_LT(used, 4 * 64 * sizeof(cl_int));
   ASSERT_OK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
@@ -331,12 +339,12 @@ TEST_F(QueuePool, ThousandQueues) {
     ASSERT_OK(e);
     written[i] = {i, -i, 3 * i};
     // In order: the second write lands after the first, the read after both.
-    ASSERT_OK(clEnqueueWriteBuffer(queues[i], buffers[i], CL_FALSE, 0, 8, &written[i][0], 0, nullptr,
-                                   nullptr));
-    ASSERT_OK(clEnqueueWriteBuffer(queues[i], buffers[i], CL_FALSE, 4, 4, &written[i][2], 0, nullptr,
-                                   nullptr));
-    ASSERT_OK(clEnqueueReadBuffer(queues[i], buffers[i], CL_FALSE, 0, 8, results[i].data(), 0, nullptr,
-                                  nullptr));
+    ASSERT_OK(clEnqueueWriteBuffer(queues[i], buffers[i], CL_FALSE, 0, 8, &written[i][0], 0,
+                                   nullptr, nullptr));
+    ASSERT_OK(clEnqueueWriteBuffer(queues[i], buffers[i], CL_FALSE, 4, 4, &written[i][2], 0,
+                                   nullptr, nullptr));
+    ASSERT_OK(clEnqueueReadBuffer(queues[i], buffers[i], CL_FALSE, 0, 8, results[i].data(), 0,
+                                  nullptr, nullptr));
     ASSERT_OK(clFlush(queues[i]));
   }
   const size_t threads_during = thread_count();
