@@ -73,16 +73,17 @@ void choose_local_size(cl_uint dims, const size_t* global, size_t limit, size_t*
   }
 }
 
+// A new published kernel; throws std::bad_alloc before it has changed anything.
 Kernel* make_kernel(Program* program, const std::string& name) {
-  auto* kernel = new Kernel;
-  kernel->program = program;
+  auto kernel = std::make_unique<Kernel>();
   kernel->executable = program->executable;
   kernel->info = program->executable->kernel_info(name);
   kernel->args.resize(kernel->info->args.size());
+  kernel->program = program;
   attach(program);
   program->kernels.fetch_add(1);
-  publish(kernel);
-  return kernel;
+  publish(kernel.get());
+  return kernel.release();
 }
 
 // One build at a time: the compiler's LLVM option state is process-wide.
@@ -166,17 +167,23 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (count == 0 || strings == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
-  std::string source;
-  for (cl_uint i = 0; i < count; ++i) {
+  for (cl_uint i = 0; i < count; ++i)
     if (strings[i] == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
-    if (lengths == nullptr || lengths[i] == 0)
-      source += strings[i];
-    else
-      source.append(strings[i], lengths[i]);
+  Program* program = nullptr;
+  try {
+    std::string source;
+    for (cl_uint i = 0; i < count; ++i) {
+      if (lengths == nullptr || lengths[i] == 0)
+        source += strings[i];
+      else
+        source.append(strings[i], lengths[i]);
+    }
+    program = new Program;
+    program->source = std::move(source);
+  } catch (const std::exception&) {  // no exception may cross the C API
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   }
-  auto* program = new Program;
   program->context = context;
-  program->source = std::move(source);
   attach(context);
   publish(program);
   set_error(errcode_ret, CL_SUCCESS);
@@ -199,8 +206,14 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
     }
   // One device: the first binary is the program (further entries name the same device).
-  std::vector<uint8_t> bytes(binaries[0], binaries[0] + lengths[0]);
-  auto* program = new Program;
+  std::vector<uint8_t> bytes;
+  Program* program = nullptr;
+  try {
+    bytes.assign(binaries[0], binaries[0] + lengths[0]);
+    program = new Program;
+  } catch (const std::exception&) {  // no exception may cross the C API
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
   try {
     if (cc::is_object(bytes)) {
       program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
@@ -499,8 +512,16 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program_hand
     return CL_INVALID_PROGRAM_EXECUTABLE;
   const std::vector<std::string> names = kernel_names(*program->executable);
   if (kernels != nullptr && num_kernels < names.size()) return CL_INVALID_VALUE;
-  if (kernels != nullptr)
-    for (size_t i = 0; i < names.size(); ++i) kernels[i] = make_kernel(program, names[i])->handle();
+  if (kernels != nullptr) {
+    std::vector<Kernel*> made;
+    try {
+      for (const std::string& name : names) made.push_back(make_kernel(program, name));
+    } catch (const std::bad_alloc&) {
+      for (Kernel* k : made) release_handle(k->handle(), Kind::kernel, CL_INVALID_KERNEL);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < made.size(); ++i) kernels[i] = made[i]->handle();
+  }
   if (num_kernels_ret != nullptr) *num_kernels_ret = static_cast<cl_uint>(names.size());
   return CL_SUCCESS;
 }
@@ -509,10 +530,14 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel_handle,
                                                  cl_int* errcode_ret) {
   Kernel* source_kernel = live<Kernel>(source_kernel_handle);
   if (source_kernel == nullptr) return set_error(errcode_ret, CL_INVALID_KERNEL), nullptr;
-  Kernel* kernel = make_kernel(source_kernel->program, source_kernel->info->name);
-  {
+  Kernel* kernel = nullptr;
+  try {
+    kernel = make_kernel(source_kernel->program, source_kernel->info->name);
     std::lock_guard guard(source_kernel->lock);
     kernel->args = source_kernel->args;
+  } catch (const std::bad_alloc&) {
+    if (kernel != nullptr) release_handle(kernel->handle(), Kind::kernel, CL_INVALID_KERNEL);
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   }
   set_error(errcode_ret, CL_SUCCESS);
   return kernel->handle();
@@ -735,9 +760,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   options.threads_per_warp = the_device()->config.max_threads_per_warp;
   for (int d = 0; d < 3; ++d) options.global_offset[d] = static_cast<uint32_t>(offset[d]);
   // Private memory for the whole NDRange is allocated at once; refuse what cannot fit.
-  const uint64_t items = uint64_t{global[0]} * global[1] * global[2];
-  if (items * std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes) > (uint64_t{1} << 30))
-    return CL_OUT_OF_RESOURCES;
+  // Each size is below 2^32: the product of the three and the frame size fits in 128 bits.
+  using Wide = unsigned __int128;
+  const Wide items = Wide{global[0]} * global[1] * global[2];
+  const uint64_t frame = std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
+  if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30)) return CL_OUT_OF_RESOURCES;
 
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,

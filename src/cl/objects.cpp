@@ -432,6 +432,7 @@ Program::~Program() {
 }
 
 Kernel::~Kernel() {
+  if (program == nullptr) return;  // destroyed before it was complete
   program->kernels.fetch_sub(1);
   detach(program);
 }

@@ -318,6 +318,19 @@ TEST_F(LocalArguments, SizesOf4GiBAndMoreAreRefused) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], 3 * i) << i;
 }
 
+// The private memory of an NDRange is computed in 128 bits: 2^27 x 2^27 work-items times
+// the 1 KiB frame is 2^64, which wrapped to 0 and let the launch through.
+TEST_F(LocalArguments, PrivateMemoryOfHugeRangesDoesNotWrap) {
+  if (!is_ventus()) GTEST_SKIP() << "a CPU implementation runs it";
+  cl_kernel k = kernel(build(kSimpleKernels), "add_one");
+  ASSERT_NE(k, nullptr);
+  cl_mem m = buffer(CL_MEM_READ_WRITE, 16);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  const size_t global[2] = {size_t{1} << 27, size_t{1} << 27};
+  EXPECT_CL(CL_OUT_OF_RESOURCES,
+            clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+}
+
 // ---- many queues ----
 
 // Queues share a bounded pool of threads (there was one thread per queue), and in-order
