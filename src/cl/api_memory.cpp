@@ -1,5 +1,7 @@
 // Buffers and sub-buffers, the commands that move their data, and the image and sampler
 // entry points of a device without images.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -146,8 +148,12 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_flags(flags); s != CL_SUCCESS) return set_error(errcode_ret, s), nullptr;
-  if (size == 0 || size > device_max_allocation())
+  if (size == 0 || size > device_max_allocation()) {
+    context->notify_refusal(fmt::format("clCreateBuffer: a size of {} bytes is not within 1..{} "
+                                        "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                                        size, device_max_allocation()));
     return set_error(errcode_ret, CL_INVALID_BUFFER_SIZE), nullptr;
+  }
   const bool wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
   if (wants_ptr != (host_ptr != nullptr)) return set_error(errcode_ret, CL_INVALID_HOST_PTR), nullptr;
   if ((flags & kAccessFlags) == 0) flags |= CL_MEM_READ_WRITE;
@@ -157,19 +163,24 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
   mem->flags = flags;
   mem->size = size;
   mem->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  std::string failure;  // why device memory could not be had
   {
     _cl_device_id* device = the_device();
     std::lock_guard guard(device->lock);
     try {
       mem->address = device->device->allocate(size);
       if (wants_ptr) device->device->write(mem->address, host_ptr, size);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
       if (mem->address != 0) device->device->free(mem->address);
       mem->address = 0;
       mem->context = nullptr;
       delete mem;
-      return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
+      failure = e.what();
     }
+  }
+  if (!failure.empty()) {
+    context->notify_refusal(fmt::format("clCreateBuffer of {} bytes: {}", size, failure));
+    return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
   }
   attach(context);
   publish(mem);

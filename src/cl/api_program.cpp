@@ -684,6 +684,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   Kernel* kernel = live<Kernel>(kernel_handle);
   if (kernel == nullptr) return CL_INVALID_KERNEL;
   if (kernel->program->context != queue->context) return CL_INVALID_CONTEXT;
+  // A launch refused for the kernel's needs also tells the context's pfn_notify why.
+  auto refuse = [&](cl_int code, const std::string& why) {
+    queue->context->notify_refusal(fmt::format("clEnqueueNDRangeKernel of {}: {}", kernel->info->name, why));
+    return code;
+  };
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
   if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
   constexpr uint64_t kDeviceSizeLimit = uint64_t{1} << 32;  // the device's size_t is 32-bit
@@ -698,12 +703,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   std::vector<rt::Arg> args;
   std::vector<Ref<Mem>> buffers;
   size_t kernel_limit = 0;
+  uint64_t local_bytes = 0;
+  std::string bad_argument;  // why an argument cannot be passed (reported once unlocked)
   {
     std::lock_guard guard(kernel->lock);
-    for (size_t i = 0; i < kernel->args.size(); ++i) {
+    for (size_t i = 0; i < kernel->args.size() && bad_argument.empty(); ++i) {
       const Kernel::Arg& a = kernel->args[i];
       switch (a.type) {
-        case Kernel::Arg::Type::unset: return CL_INVALID_KERNEL_ARGS;
+        case Kernel::Arg::Type::unset: bad_argument = fmt::format("argument {} is not set", i); break;
         case Kernel::Arg::Type::value: args.push_back(rt::Arg::bytes(a.bytes)); break;
         case Kernel::Arg::Type::local:
           // A size over 32 bits never reaches rt::launch: the launch is refused below (the
@@ -717,7 +724,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
           }
           // The buffer may have been released since clSetKernelArg.
           Mem* mem = live<Mem>(a.mem);
-          if (mem == nullptr || mem->context != queue->context) return CL_INVALID_KERNEL_ARGS;
+          if (mem == nullptr || mem->context != queue->context) {
+            bad_argument = fmt::format("argument {} is a released buffer or one of another context", i);
+            break;
+          }
           args.push_back(rt::Arg::raw(mem->address));
           buffers.emplace_back(mem);
           break;
@@ -725,7 +735,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
       }
     }
     kernel_limit = kernel_max_work_group_size(*kernel);
+    local_bytes = kernel_local_bytes(*kernel);
   }
+  if (!bad_argument.empty()) return refuse(CL_INVALID_KERNEL_ARGS, bad_argument);
   const uint32_t* reqd = kernel->info->reqd_work_group_size;
   if (reqd[0] != 0) {
     // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
@@ -744,9 +756,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
       total *= local[d];
     }
     if (total > device_max_work_group_size()) return CL_INVALID_WORK_GROUP_SIZE;
-    if (total > kernel_limit) return CL_OUT_OF_RESOURCES;
+    if (total > kernel_limit)
+      return refuse(CL_OUT_OF_RESOURCES,
+                    fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
+                                "registers, and {} bytes of __local data besides 1 KiB of stack a warp "
+                                "in 64 KiB)",
+                                total, kernel_limit, local_bytes));
   } else {
-    if (kernel_limit == 0) return CL_OUT_OF_RESOURCES;
+    if (kernel_limit == 0)
+      return refuse(CL_OUT_OF_RESOURCES,
+                    fmt::format("{} bytes of __local data leave no room for a warp's stack in 64 KiB",
+                                local_bytes));
     choose_local_size(work_dim, global, kernel_limit, local);
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
@@ -764,7 +784,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   using Wide = unsigned __int128;
   const Wide items = Wide{global[0]} * global[1] * global[2];
   const uint64_t frame = std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
-  if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30)) return CL_OUT_OF_RESOURCES;
+  if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30))
+    return refuse(CL_OUT_OF_RESOURCES, "the private memory of the NDRange (work-items x the private "
+                                       "frame) is over 1 GiB");
 
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,

@@ -398,6 +398,10 @@ void Context::report(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
 
+void Context::notify_refusal(const std::string& message) {
+  if (notify) notify(message.c_str(), nullptr, 0, notify_data);
+}
+
 uint8_t* Mem::host_mirror() {
   if (uses_host_ptr()) return static_cast<uint8_t*>(host_ptr);
   Mem* r = root();

@@ -178,6 +178,9 @@ struct Context : Typed<_cl_context, Kind::context> {
   // Reports an error that happened outside an API call (a kernel fault) to the
   // application's callback, and to stderr.
   void report(const std::string& message);
+  // Tells the application's callback why a call was refused (the call's error code says
+  // what); not on stderr: refusals are the application's to handle.
+  void notify_refusal(const std::string& message);
 };
 
 struct Mem : Typed<_cl_mem, Kind::mem> {

@@ -331,6 +331,35 @@ TEST_F(LocalArguments, PrivateMemoryOfHugeRangesDoesNotWrap) {
             clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
 }
 
+// A refusal for the kernel's or the buffer's needs also reaches the context's pfn_notify,
+// saying why (the error code alone does not say which limit).
+TEST_F(LocalArguments, RefusalsTellTheContextWhy) {
+  if (!is_ventus()) GTEST_SKIP() << "the messages are Ventus's";
+  auto noted = [&](const std::string& part) {
+    std::lock_guard lock(notes_.mutex);
+    for (const std::string& m : notes_.messages)
+      if (m.find(part) != std::string::npos) return true;
+    return false;
+  };
+  cl_int e = CL_SUCCESS;
+  EXPECT_EQ(clCreateBuffer(context_, 0, size_t{1} << 40, nullptr, &e), nullptr);
+  EXPECT_CL(CL_INVALID_BUFFER_SIZE, e);
+  EXPECT_TRUE(noted("clCreateBuffer: a size of 1099511627776 bytes is not within 1.."));
+  cl_kernel k = kernel(build(kLocalKernel), "scratch");
+  ASSERT_NE(k, nullptr);
+  size_t global = 64, local = 64;
+  EXPECT_CL(CL_INVALID_KERNEL_ARGS,
+            clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  EXPECT_TRUE(noted("clEnqueueNDRangeKernel of scratch: argument 0 is not set"));
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof out, &out));
+  ASSERT_OK(clSetKernelArg(k, 1, size_t{1} << 32, nullptr));
+  ASSERT_OK(clSetKernelArg(k, 2, 16, nullptr));
+  EXPECT_CL(CL_OUT_OF_RESOURCES,
+            clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  EXPECT_TRUE(noted("bytes of __local data"));
+}
+
 // ---- many queues ----
 
 // Queues share a bounded pool of threads (there was one thread per queue), and in-order
