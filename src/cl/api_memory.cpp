@@ -149,9 +149,10 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_flags(flags); s != CL_SUCCESS) return set_error(errcode_ret, s), nullptr;
   if (size == 0 || size > device_max_allocation()) {
-    context->notify_refusal(fmt::format("clCreateBuffer: a size of {} bytes is not within 1..{} "
-                                        "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                                        size, device_max_allocation()));
+    context->notify_refusal(
+        fmt::format("clCreateBuffer: a size of {} bytes is not within 1..{} "
+                    "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                    size, device_max_allocation()));
     return set_error(errcode_ret, CL_INVALID_BUFFER_SIZE), nullptr;
   }
   const bool wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;

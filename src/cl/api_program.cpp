@@ -686,7 +686,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   if (kernel->program->context != queue->context) return CL_INVALID_CONTEXT;
   // A launch refused for the kernel's needs also tells the context's pfn_notify why.
   auto refuse = [&](cl_int code, const std::string& why) {
-    queue->context->notify_refusal(fmt::format("clEnqueueNDRangeKernel of {}: {}", kernel->info->name, why));
+    queue->context->notify_refusal(
+        fmt::format("clEnqueueNDRangeKernel of {}: {}", kernel->info->name, why));
     return code;
   };
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
@@ -710,7 +711,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     for (size_t i = 0; i < kernel->args.size() && bad_argument.empty(); ++i) {
       const Kernel::Arg& a = kernel->args[i];
       switch (a.type) {
-        case Kernel::Arg::Type::unset: bad_argument = fmt::format("argument {} is not set", i); break;
+        case Kernel::Arg::Type::unset:
+          bad_argument = fmt::format("argument {} is not set", i);
+          break;
         case Kernel::Arg::Type::value: args.push_back(rt::Arg::bytes(a.bytes)); break;
         case Kernel::Arg::Type::local:
           // A size over 32 bits never reaches rt::launch: the launch is refused below (the
@@ -725,7 +728,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
           // The buffer may have been released since clSetKernelArg.
           Mem* mem = live<Mem>(a.mem);
           if (mem == nullptr || mem->context != queue->context) {
-            bad_argument = fmt::format("argument {} is a released buffer or one of another context", i);
+            bad_argument =
+                fmt::format("argument {} is a released buffer or one of another context", i);
             break;
           }
           args.push_back(rt::Arg::raw(mem->address));
@@ -757,16 +761,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     }
     if (total > device_max_work_group_size()) return CL_INVALID_WORK_GROUP_SIZE;
     if (total > kernel_limit)
-      return refuse(CL_OUT_OF_RESOURCES,
-                    fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
-                                "registers, and {} bytes of __local data besides 1 KiB of stack a warp "
-                                "in 64 KiB)",
-                                total, kernel_limit, local_bytes));
+      return refuse(
+          CL_OUT_OF_RESOURCES,
+          fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
+                      "registers, and {} bytes of __local data besides 1 KiB of stack a warp "
+                      "in 64 KiB)",
+                      total, kernel_limit, local_bytes));
   } else {
     if (kernel_limit == 0)
-      return refuse(CL_OUT_OF_RESOURCES,
-                    fmt::format("{} bytes of __local data leave no room for a warp's stack in 64 KiB",
-                                local_bytes));
+      return refuse(
+          CL_OUT_OF_RESOURCES,
+          fmt::format("{} bytes of __local data leave no room for a warp's stack in 64 KiB",
+                      local_bytes));
     choose_local_size(work_dim, global, kernel_limit, local);
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
@@ -783,10 +789,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   // Each size is below 2^32: the product of the three and the frame size fits in 128 bits.
   using Wide = unsigned __int128;
   const Wide items = Wide{global[0]} * global[1] * global[2];
-  const uint64_t frame = std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
+  const uint64_t frame =
+      std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
   if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30))
-    return refuse(CL_OUT_OF_RESOURCES, "the private memory of the NDRange (work-items x the private "
-                                       "frame) is over 1 GiB");
+    return refuse(CL_OUT_OF_RESOURCES,
+                  "the private memory of the NDRange (work-items x the private "
+                  "frame) is over 1 GiB");
 
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
