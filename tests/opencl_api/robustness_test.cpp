@@ -163,8 +163,9 @@ TEST_F(Tombstones, OverReleaseKeepsThePlatformsReferences) {
 // A released handle costs 8 bytes for the life of the process, nothing more.
 TEST_F(Tombstones, MemoryStaysFlat) {
   // The platform may be instrumented even where this test is not.
-  if (dlsym(RTLD_DEFAULT, "__asan_init") != nullptr)
-    GTEST_SKIP() << "AddressSanitizer's quarantine holds freed memory";
+  if (dlsym(RTLD_DEFAULT, "__asan_init") != nullptr ||
+      dlsym(RTLD_DEFAULT, "__tsan_init") != nullptr)
+    GTEST_SKIP() << "a sanitizer's runtime holds freed memory";
   cl_int e = CL_SUCCESS;
   auto cycles = [&](int count) {
     for (int i = 0; i < count; ++i) {
