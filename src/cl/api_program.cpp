@@ -555,25 +555,41 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint 
                                                size_t arg_size, const void* arg_value) {
   Kernel* kernel = live<Kernel>(kernel_handle);
   if (kernel == nullptr) return CL_INVALID_KERNEL;
-  if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
+  // A refusal also tells the context's pfn_notify which argument and why.
+  auto refuse = [&](cl_int code, const std::string& why) {
+    kernel->program->context->notify_refusal(
+        fmt::format("clSetKernelArg of {}, argument {}: {}", kernel->info->name, arg_index, why));
+    return code;
+  };
+  if (arg_index >= kernel->info->args.size())
+    return refuse(CL_INVALID_ARG_INDEX,
+                  fmt::format("the kernel has {} arguments", kernel->info->args.size()));
   const rt::KernelArgInfo& expected = kernel->info->args[arg_index];
   Kernel::Arg arg;
   if (expected.address_space == "local") {
-    if (arg_value != nullptr) return CL_INVALID_ARG_VALUE;
+    if (arg_value != nullptr)
+      return refuse(CL_INVALID_ARG_VALUE, "a __local argument takes a NULL value");
     // Any size: one too large for the device is refused at launch (CL_OUT_OF_RESOURCES), as
     // the specification has it.
-    if (arg_size == 0) return CL_INVALID_ARG_SIZE;
+    if (arg_size == 0) return refuse(CL_INVALID_ARG_SIZE, "a __local argument needs a size");
     arg.type = Kernel::Arg::Type::local;
     arg.local_bytes = arg_size;
   } else if (expected.address_space == "global" || expected.address_space == "constant") {
-    if (arg_size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    if (arg_size != sizeof(cl_mem))
+      return refuse(CL_INVALID_ARG_SIZE,
+                    fmt::format("a {} pointer takes sizeof(cl_mem) = {} bytes, not {}",
+                                expected.address_space, sizeof(cl_mem), arg_size));
     arg.type = Kernel::Arg::Type::mem;
     // A NULL value or a NULL cl_mem passes a NULL pointer.
     arg.mem = arg_value ? *static_cast<const cl_mem*>(arg_value) : nullptr;
-    if (arg.mem != nullptr && !is_live(arg.mem, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+    if (arg.mem != nullptr && !is_live(arg.mem, Kind::mem))
+      return refuse(CL_INVALID_MEM_OBJECT, "not a live buffer (released, or not a cl_mem)");
   } else {
-    if (arg_size != expected.size) return CL_INVALID_ARG_SIZE;
-    if (arg_value == nullptr) return CL_INVALID_ARG_VALUE;
+    if (arg_size != expected.size)
+      return refuse(CL_INVALID_ARG_SIZE,
+                    fmt::format("{} `{}` takes {} bytes, not {}", expected.type, expected.name,
+                                expected.size, arg_size));
+    if (arg_value == nullptr) return refuse(CL_INVALID_ARG_VALUE, "a value argument needs a value");
     arg.type = Kernel::Arg::Type::value;
     const auto* bytes = static_cast<const uint8_t*>(arg_value);
     arg.bytes.assign(bytes, bytes + arg_size);

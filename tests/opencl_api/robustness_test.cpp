@@ -349,6 +349,13 @@ TEST_F(LocalArguments, RefusalsTellTheContextWhy) {
   EXPECT_TRUE(noted("clCreateBuffer: a size of 1099511627776 bytes is not within 1.."));
   cl_kernel k = kernel(build(kLocalKernel), "scratch");
   ASSERT_NE(k, nullptr);
+  cl_int two = 2;
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, sizeof two, &two));
+  EXPECT_TRUE(
+      noted("clSetKernelArg of scratch, argument 0: a global pointer takes sizeof(cl_mem) = 8 "
+            "bytes, not 4"));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 0, nullptr));
+  EXPECT_TRUE(noted("clSetKernelArg of scratch, argument 1: a __local argument needs a size"));
   size_t global = 64, local = 64;
   EXPECT_CL(CL_INVALID_KERNEL_ARGS,
             clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
