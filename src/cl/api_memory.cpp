@@ -1,5 +1,7 @@
 // Buffers and sub-buffers, the commands that move their data, and the image and sampler
 // entry points of a device without images.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -29,14 +31,14 @@ cl_int check_flags(cl_mem_flags flags) {
 }
 
 // Whether the host may read (write) the buffer through commands (CL_MEM_HOST_* flags).
-bool host_may_read(cl_mem m) {
+bool host_may_read(const Mem* m) {
   return (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) == 0;
 }
-bool host_may_write(cl_mem m) {
+bool host_may_write(const Mem* m) {
   return (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) == 0;
 }
 
-bool in_range(cl_mem m, size_t offset, size_t bytes) {
+bool in_range(const Mem* m, size_t offset, size_t bytes) {
   return offset <= m->size && bytes <= m->size - offset;
 }
 
@@ -49,17 +51,26 @@ struct Rect {
   }
 };
 
-// Fills in zero pitches as the spec defines them and checks them (CL_INVALID_VALUE).
+// Fills in zero pitches as the spec defines them and checks them (CL_INVALID_VALUE), also
+// when a slice's size would not fit in a size_t.
 bool complete_pitches(const size_t region[3], size_t& row, size_t& slice) {
   if (row == 0) row = region[0];
   if (row < region[0]) return false;
-  if (slice == 0) slice = region[1] * row;
-  if (slice < region[1] * row || slice % row != 0) return false;
+  size_t rows_bytes = 0;
+  if (__builtin_mul_overflow(region[1], row, &rows_bytes)) return false;
+  if (slice == 0) slice = rows_bytes;
+  if (slice < rows_bytes || slice % row != 0) return false;
   return true;
 }
 
+// Whether the rectangle lies within `size` bytes, computed without wrapping around.
 bool rect_fits(const Rect& r, const size_t region[3], size_t size) {
-  const size_t last = r.offset(region[1] - 1, region[2] - 1) + region[0];
+  for (int d = 0; d < 3; ++d)
+    if (r.origin[d] > size || region[d] > size) return false;
+  // Each term is below 2^34 * 2^64, so the sum fits in 128 bits.
+  using Wide = unsigned __int128;
+  const Wide last = (Wide{r.origin[2]} + region[2] - 1) * r.slice_pitch +
+                    (Wide{r.origin[1]} + region[1] - 1) * r.row_pitch + r.origin[0] + region[0];
   return last <= size;
 }
 
@@ -76,13 +87,16 @@ cl_int check_rect_args(const size_t* buffer_origin, const size_t* host_origin, c
 
 // clEnqueueReadBufferRect (`read`) and clEnqueueWriteBufferRect: row by row between the
 // buffer's rectangle and the host's.
-cl_int enqueue_rect_transfer(cl_command_queue queue, cl_mem buffer, bool read, cl_bool blocking,
-                             const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
-                             size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-                             size_t host_slice_pitch, uint8_t* ptr, cl_uint wait_count,
-                             const cl_event* wait_list, cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+cl_int enqueue_rect_transfer(cl_command_queue queue_handle, cl_mem buffer_handle, bool read,
+                             cl_bool blocking, const size_t* buffer_origin,
+                             const size_t* host_origin, const size_t* region,
+                             size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                             size_t host_row_pitch, size_t host_slice_pitch, uint8_t* ptr,
+                             cl_uint wait_count, const cl_event* wait_list, cl_event* event) {
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Mem* buffer = live<Mem>(buffer_handle);
+  if (buffer == nullptr) return CL_INVALID_MEM_OBJECT;
   if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
   if (ptr == nullptr) return CL_INVALID_VALUE;
   if (cl_int s = check_rect_args(buffer_origin, host_origin, region, buffer_row_pitch,
@@ -94,7 +108,7 @@ cl_int enqueue_rect_transfer(cl_command_queue queue, cl_mem buffer, bool read, c
   if (!rect_fits(device_rect, region, buffer->size)) return CL_INVALID_VALUE;
   if (cl_int s = check_wait_list(queue->context, wait_count, wait_list); s != CL_SUCCESS) return s;
   if (read ? !host_may_read(buffer) : !host_may_write(buffer)) return CL_INVALID_OPERATION;
-  Ref<_cl_mem> keep(buffer);
+  Ref<Mem> keep(buffer);
   const std::array<size_t, 3> extent{region[0], region[1], region[2]};
   return submit(queue, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, wait_count,
                 wait_list, event, blocking, [keep, read, device_rect, host_rect, extent, ptr] {
@@ -114,11 +128,14 @@ cl_int enqueue_rect_transfer(cl_command_queue queue, cl_mem buffer, bool read, c
 }
 
 // The checks of clEnqueueReadBuffer (`read`) and clEnqueueWriteBuffer, in the order the
-// specification lists their errors.
-cl_int check_transfer(cl_command_queue queue, cl_mem buffer, bool read, size_t offset, size_t size,
-                      const void* ptr, cl_uint wait_count, const cl_event* wait_list) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+// specification lists their errors; `queue` and `buffer` receive the objects.
+cl_int check_transfer(cl_command_queue queue_handle, cl_mem buffer_handle, bool read, size_t offset,
+                      size_t size, const void* ptr, cl_uint wait_count, const cl_event* wait_list,
+                      Queue*& queue, Mem*& buffer) {
+  queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  buffer = live<Mem>(buffer_handle);
+  if (buffer == nullptr) return CL_INVALID_MEM_OBJECT;
   if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
   if (ptr == nullptr || size == 0 || !in_range(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int s = check_wait_list(queue->context, wait_count, wait_list); s != CL_SUCCESS) return s;
@@ -126,39 +143,50 @@ cl_int check_transfer(cl_command_queue queue, cl_mem buffer, bool read, size_t o
   return CL_SUCCESS;
 }
 
-cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size, void* host_ptr,
                      cl_int* errcode_ret) {
-  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_flags(flags); s != CL_SUCCESS) return set_error(errcode_ret, s), nullptr;
-  if (size == 0 || size > device_max_allocation())
+  if (size == 0 || size > device_max_allocation()) {
+    context->notify_refusal(
+        fmt::format("clCreateBuffer: a size of {} bytes is not within 1..{} "
+                    "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                    size, device_max_allocation()));
     return set_error(errcode_ret, CL_INVALID_BUFFER_SIZE), nullptr;
+  }
   const bool wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
   if (wants_ptr != (host_ptr != nullptr)) return set_error(errcode_ret, CL_INVALID_HOST_PTR), nullptr;
   if ((flags & kAccessFlags) == 0) flags |= CL_MEM_READ_WRITE;
-  auto* mem = new (std::nothrow) _cl_mem;
+  auto* mem = new (std::nothrow) Mem;
   if (mem == nullptr) return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   mem->context = context;
   mem->flags = flags;
   mem->size = size;
   mem->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  std::string failure;  // why device memory could not be had
   {
     _cl_device_id* device = the_device();
     std::lock_guard guard(device->lock);
     try {
       mem->address = device->device->allocate(size);
       if (wants_ptr) device->device->write(mem->address, host_ptr, size);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
       if (mem->address != 0) device->device->free(mem->address);
       mem->address = 0;
       mem->context = nullptr;
       delete mem;
-      return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
+      failure = e.what();
     }
   }
-  retain(context);
-  register_object(mem);
+  if (!failure.empty()) {
+    context->notify_refusal(fmt::format("clCreateBuffer of {} bytes: {}", size, failure));
+    return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
+  }
+  attach(context);
+  publish(mem);
   set_error(errcode_ret, CL_SUCCESS);
-  return mem;
+  return mem->handle();
 }
 
 }  // namespace
@@ -177,15 +205,15 @@ void device_read(uint32_t address, void* destination, size_t bytes) {
   device->device->read(address, destination, bytes);
 }
 
-void pull_host_memory(cl_mem buffer) {
+void pull_host_memory(Mem* buffer) {
   if (buffer == nullptr || !buffer->uses_host_ptr()) return;
-  _cl_mem* root = buffer->root();
+  Mem* root = buffer->root();
   device_write(root->address, root->host_ptr, root->size);
 }
 
-void push_host_memory(cl_mem buffer) {
+void push_host_memory(Mem* buffer) {
   if (buffer == nullptr || !buffer->uses_host_ptr()) return;
-  _cl_mem* root = buffer->root();
+  Mem* root = buffer->root();
   device_read(root->address, root->host_ptr, root->size);
 }
 
@@ -208,11 +236,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   return create_buffer(context, flags, size, host_ptr, errcode_ret);
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer_handle, cl_mem_flags flags,
                                                   cl_buffer_create_type buffer_create_type,
                                                   const void* buffer_create_info,
                                                   cl_int* errcode_ret) {
-  if (!is_live(buffer, Kind::mem) || buffer->parent != nullptr)
+  Mem* buffer = live<Mem>(buffer_handle);
+  if (buffer == nullptr || buffer->parent != nullptr)
     return set_error(errcode_ret, CL_INVALID_MEM_OBJECT), nullptr;
   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr)
     return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
@@ -235,7 +264,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
   if ((flags & kAccessFlags) == 0) flags |= parent & kAccessFlags;
   if ((flags & kHostAccessFlags) == 0) flags |= parent & kHostAccessFlags;
   flags |= parent & kHostPtrFlags;
-  auto* mem = new (std::nothrow) _cl_mem;
+  auto* mem = new (std::nothrow) Mem;
   if (mem == nullptr) return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   mem->context = buffer->context;
   mem->flags = flags;
@@ -244,11 +273,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
   mem->origin = region->origin;
   mem->address = buffer->address + static_cast<uint32_t>(region->origin);
   if (buffer->host_ptr) mem->host_ptr = static_cast<uint8_t*>(buffer->host_ptr) + region->origin;
-  retain(buffer);
-  retain(buffer->context);
-  register_object(mem);
+  attach(buffer);
+  attach(buffer->context);
+  publish(mem);
   set_error(errcode_ret, CL_SUCCESS);
-  return mem;
+  return mem->handle();
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
@@ -260,18 +289,20 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
-    cl_mem memobj, void(CL_CALLBACK* pfn_notify)(cl_mem, void*), void* user_data) {
-  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+    cl_mem memobj_handle, void(CL_CALLBACK* pfn_notify)(cl_mem, void*), void* user_data) {
+  Mem* memobj = live<Mem>(memobj_handle);
+  if (memobj == nullptr) return CL_INVALID_MEM_OBJECT;
   if (pfn_notify == nullptr) return CL_INVALID_VALUE;
   std::lock_guard guard(memobj->lock);
   memobj->destructor_callbacks.emplace_back(pfn_notify, user_data);
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj_handle, cl_mem_info param_name,
                                                    size_t param_value_size, void* param_value,
                                                    size_t* param_value_size_ret) {
-  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  Mem* memobj = live<Mem>(memobj_handle);
+  if (memobj == nullptr) return CL_INVALID_MEM_OBJECT;
   const size_t n = param_value_size;
   void* v = param_value;
   size_t* r = param_value_size_ret;
@@ -288,12 +319,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
       std::lock_guard guard(memobj->lock);
       return info_value(n, v, r, static_cast<cl_uint>(memobj->mappings.size()));
     }
-    case CL_MEM_REFERENCE_COUNT:
-      return info_value(n, v, r, cl_uint{memobj->references.load()});
-    case CL_MEM_CONTEXT:
-      return info_value(n, v, r, memobj->context);
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return info_value(n, v, r, memobj->parent);
+    case CL_MEM_REFERENCE_COUNT: return info_value(n, v, r, reference_count(memobj));
+    case CL_MEM_CONTEXT: return info_value(n, v, r, memobj->context->handle());
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return info_value(n, v, r, handle_of(memobj->parent));
     case CL_MEM_OFFSET:
       return info_value(n, v, r, memobj->origin);
     default:
@@ -303,17 +331,19 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
 
 // ---- transfers ----
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer,
-                                                    cl_bool blocking_read, size_t offset,
-                                                    size_t size, void* ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue_handle,
+                                                    cl_mem buffer_handle, cl_bool blocking_read,
+                                                    size_t offset, size_t size, void* ptr,
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
-  if (cl_int s = check_transfer(queue, buffer, true, offset, size, ptr, num_events_in_wait_list,
-                                event_wait_list);
+  Queue* queue = nullptr;
+  Mem* buffer = nullptr;
+  if (cl_int s = check_transfer(queue_handle, buffer_handle, true, offset, size, ptr,
+                                num_events_in_wait_list, event_wait_list, queue, buffer);
       s != CL_SUCCESS)
     return s;
-  Ref<_cl_mem> keep(buffer);
+  Ref<Mem> keep(buffer);
   return submit(queue, CL_COMMAND_READ_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 blocking_read, [keep, offset, size, ptr] {
                   pull_host_memory(keep.get());
@@ -322,17 +352,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_m
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer,
-                                                     cl_bool blocking_write, size_t offset,
-                                                     size_t size, const void* ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue_handle,
+                                                     cl_mem buffer_handle, cl_bool blocking_write,
+                                                     size_t offset, size_t size, const void* ptr,
                                                      cl_uint num_events_in_wait_list,
                                                      const cl_event* event_wait_list,
                                                      cl_event* event) {
-  if (cl_int s = check_transfer(queue, buffer, false, offset, size, ptr, num_events_in_wait_list,
-                                event_wait_list);
+  Queue* queue = nullptr;
+  Mem* buffer = nullptr;
+  if (cl_int s = check_transfer(queue_handle, buffer_handle, false, offset, size, ptr,
+                                num_events_in_wait_list, event_wait_list, queue, buffer);
       s != CL_SUCCESS)
     return s;
-  Ref<_cl_mem> keep(buffer);
+  Ref<Mem> keep(buffer);
   return submit(queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 blocking_write, [keep, offset, size, ptr] {
                   pull_host_memory(keep.get());
@@ -342,14 +374,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src_buffer,
-                                                    cl_mem dst_buffer, size_t src_offset,
-                                                    size_t dst_offset, size_t size,
-                                                    cl_uint num_events_in_wait_list,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue_handle,
+                                                    cl_mem src_handle, cl_mem dst_handle,
+                                                    size_t src_offset, size_t dst_offset,
+                                                    size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(src_buffer, Kind::mem) || !is_live(dst_buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Mem* src_buffer = live<Mem>(src_handle);
+  Mem* dst_buffer = live<Mem>(dst_handle);
+  if (src_buffer == nullptr || dst_buffer == nullptr) return CL_INVALID_MEM_OBJECT;
   if (src_buffer->context != queue->context || dst_buffer->context != queue->context)
     return CL_INVALID_CONTEXT;
   if (size == 0 || !in_range(src_buffer, src_offset, size) || !in_range(dst_buffer, dst_offset, size))
@@ -360,7 +395,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_m
   const uint64_t dst = dst_buffer->address + uint64_t{dst_offset};
   if (src_buffer->root() == dst_buffer->root() && src < dst + size && dst < src + size)
     return CL_MEM_COPY_OVERLAP;
-  Ref<_cl_mem> keep_src(src_buffer), keep_dst(dst_buffer);
+  Ref<Mem> keep_src(src_buffer), keep_dst(dst_buffer);
   return submit(queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 false, [keep_src, keep_dst, src, dst, size] {
                   pull_host_memory(keep_src.get());
@@ -373,14 +408,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_m
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
-                                                    const void* pattern, size_t pattern_size,
-                                                    size_t offset, size_t size,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue_handle,
+                                                    cl_mem buffer_handle, const void* pattern,
+                                                    size_t pattern_size, size_t offset, size_t size,
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list,
                                                     cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Mem* buffer = live<Mem>(buffer_handle);
+  if (buffer == nullptr) return CL_INVALID_MEM_OBJECT;
   if (buffer->context != queue->context) return CL_INVALID_CONTEXT;
   const bool pattern_ok = pattern != nullptr && pattern_size != 0 && pattern_size <= 128 &&
                           (pattern_size & (pattern_size - 1)) == 0;
@@ -389,9 +426,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_m
     return CL_INVALID_VALUE;
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
-  std::vector<uint8_t> bytes(size);
+  std::vector<uint8_t> bytes;
+  try {
+    bytes.resize(size);
+  } catch (const std::bad_alloc&) {
+    return CL_OUT_OF_HOST_MEMORY;
+  }
   for (size_t i = 0; i < size; i += pattern_size) std::memcpy(bytes.data() + i, pattern, pattern_size);
-  Ref<_cl_mem> keep(buffer);
+  Ref<Mem> keep(buffer);
   return submit(queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
                 false, [keep, offset, bytes = std::move(bytes)] {
                   pull_host_memory(keep.get());
@@ -424,12 +466,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t* src_origin,
+    cl_command_queue queue_handle, cl_mem src_handle, cl_mem dst_handle, const size_t* src_origin,
     const size_t* dst_origin, const size_t* region, size_t src_row_pitch, size_t src_slice_pitch,
     size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
     const cl_event* event_wait_list, cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(src_buffer, Kind::mem) || !is_live(dst_buffer, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Mem* src_buffer = live<Mem>(src_handle);
+  Mem* dst_buffer = live<Mem>(dst_handle);
+  if (src_buffer == nullptr || dst_buffer == nullptr) return CL_INVALID_MEM_OBJECT;
   if (src_buffer->context != queue->context || dst_buffer->context != queue->context)
     return CL_INVALID_CONTEXT;
   if (cl_int s = check_rect_args(src_origin, dst_origin, region, src_row_pitch, src_slice_pitch,
@@ -452,7 +497,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
-  Ref<_cl_mem> keep_src(src_buffer), keep_dst(dst_buffer);
+  Ref<Mem> keep_src(src_buffer), keep_dst(dst_buffer);
   const std::array<size_t, 3> extent{region[0], region[1], region[2]};
   return submit(queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list, event,
                 false, [keep_src, keep_dst, src_rect, dst_rect, extent] {
@@ -471,14 +516,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 
 // ---- map / unmap ----
 
-CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer,
-                                                  cl_bool blocking_map, cl_map_flags map_flags,
-                                                  size_t offset, size_t size,
-                                                  cl_uint num_events_in_wait_list,
+CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue_handle,
+                                                  cl_mem buffer_handle, cl_bool blocking_map,
+                                                  cl_map_flags map_flags, size_t offset,
+                                                  size_t size, cl_uint num_events_in_wait_list,
                                                   const cl_event* event_wait_list, cl_event* event,
                                                   cl_int* errcode_ret) {
-  if (!is_live(queue, Kind::queue)) return set_error(errcode_ret, CL_INVALID_COMMAND_QUEUE), nullptr;
-  if (!is_live(buffer, Kind::mem)) return set_error(errcode_ret, CL_INVALID_MEM_OBJECT), nullptr;
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return set_error(errcode_ret, CL_INVALID_COMMAND_QUEUE), nullptr;
+  Mem* buffer = live<Mem>(buffer_handle);
+  if (buffer == nullptr) return set_error(errcode_ret, CL_INVALID_MEM_OBJECT), nullptr;
   if (buffer->context != queue->context) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   constexpr cl_map_flags kKnown = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
   if ((map_flags & ~kKnown) != 0 ||
@@ -501,7 +548,7 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem
     std::lock_guard guard(buffer->lock);
     buffer->mappings.push_back({pointer, offset, size, map_flags});
   }
-  Ref<_cl_mem> keep(buffer);
+  Ref<Mem> keep(buffer);
   const bool fetch = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) == 0 && !buffer->uses_host_ptr();
   cl_int status = submit(queue, CL_COMMAND_MAP_BUFFER, num_events_in_wait_list, event_wait_list,
                          event, blocking_map, [keep, offset, size, pointer, fetch] {
@@ -512,26 +559,28 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem
   return status == CL_SUCCESS ? pointer : nullptr;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memobj,
-                                                        void* mapped_ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue_handle,
+                                                        cl_mem memobj_handle, void* mapped_ptr,
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event* event_wait_list,
                                                         cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(memobj, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Mem* memobj = live<Mem>(memobj_handle);
+  if (memobj == nullptr) return CL_INVALID_MEM_OBJECT;
   if (memobj->context != queue->context) return CL_INVALID_CONTEXT;
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
-  _cl_mem::Mapping mapping{};
+  Mem::Mapping mapping{};
   {
     std::lock_guard guard(memobj->lock);
     auto it = std::find_if(memobj->mappings.begin(), memobj->mappings.end(),
-                           [&](const _cl_mem::Mapping& m) { return m.pointer == mapped_ptr; });
+                           [&](const Mem::Mapping& m) { return m.pointer == mapped_ptr; });
     if (mapped_ptr == nullptr || it == memobj->mappings.end()) return CL_INVALID_VALUE;
     mapping = *it;
     memobj->mappings.erase(it);
   }
-  Ref<_cl_mem> keep(memobj);
+  Ref<Mem> keep(memobj);
   const bool store = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
   return submit(queue, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list,
                 event, false, [keep, mapping, store] {
@@ -541,20 +590,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, 
                 });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue,
-                                                           cl_uint num_mem_objects,
-                                                           const cl_mem* mem_objects,
-                                                           cl_mem_migration_flags flags,
-                                                           cl_uint num_events_in_wait_list,
-                                                           const cl_event* event_wait_list,
-                                                           cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue queue_handle, cl_uint num_mem_objects, const cl_mem* mem_objects,
+    cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+    cl_event* event) {
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
   if (num_mem_objects == 0 || mem_objects == nullptr) return CL_INVALID_VALUE;
   if ((flags & ~cl_mem_migration_flags{CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED}) != 0)
     return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
-    if (!is_live(mem_objects[i], Kind::mem)) return CL_INVALID_MEM_OBJECT;
-    if (mem_objects[i]->context != queue->context) return CL_INVALID_CONTEXT;
+    Mem* m = live<Mem>(mem_objects[i]);
+    if (m == nullptr) return CL_INVALID_MEM_OBJECT;
+    if (m->context != queue->context) return CL_INVALID_CONTEXT;
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
@@ -587,10 +635,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
   set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
   return nullptr;
 }
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags,
+CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context_handle, cl_mem_flags,
                                                            cl_mem_object_type, cl_uint,
-                                                           cl_image_format*, cl_uint* num_image_formats) {
-  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
+                                                           cl_image_format*,
+                                                           cl_uint* num_image_formats) {
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return CL_INVALID_CONTEXT;
   if (num_image_formats != nullptr) *num_image_formats = 0;
   return CL_SUCCESS;
 }

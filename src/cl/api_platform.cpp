@@ -2,12 +2,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 
+#include "commands.h"
 #include "info.h"
-#include "objects.h"
 
 namespace ventus::cl {
 namespace {
@@ -22,18 +25,26 @@ constexpr char kDeviceExtensions[] =
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
     "cl_khr_byte_addressable_store cl_khr_icd";
 
-// An unsigned number from the environment, or `fallback`.
+// An unsigned decimal number from the environment, or `fallback` when the variable is unset
+// or empty. Parsing is strict (digits only: no sign, blanks, suffix or wrap-around, so "-1"
+// is not 2^64-1); a bad or out-of-range value is reported on stderr and the default used:
+// the library cannot refuse to load, and the application's calls must keep working.
 uint64_t env_number(const char* name, uint64_t fallback, uint64_t lowest, uint64_t highest) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (*end != '\0' || value < lowest || value > highest) {
-    std::fprintf(stderr, "Ventus OpenCL: ignoring %s=%s (expected %llu..%llu)\n", name, text,
-                 static_cast<unsigned long long>(lowest), static_cast<unsigned long long>(highest));
-    return fallback;
-  }
-  return value;
+  const char* end = text + std::strlen(text);
+  uint64_t value = 0;
+  const auto [stop, error] = std::from_chars(text, end, value);
+  if (error == std::errc{} && stop == end && value >= lowest && value <= highest) return value;
+  const bool is_number =
+      stop == end && (error == std::errc{} || error == std::errc::result_out_of_range);
+  std::fprintf(stderr,
+               "Ventus OpenCL: ignoring %s=%s: %s (expected a decimal number in %llu..%llu); "
+               "using the default %llu\n",
+               name, text, is_number ? "out of range" : "not a decimal number",
+               static_cast<unsigned long long>(lowest), static_cast<unsigned long long>(highest),
+               static_cast<unsigned long long>(fallback));
+  return fallback;
 }
 
 }  // namespace
@@ -41,7 +52,7 @@ uint64_t env_number(const char* name, uint64_t fallback, uint64_t lowest, uint64
 _cl_platform_id* the_platform() {
   static _cl_platform_id* platform = [] {
     auto* p = new _cl_platform_id;
-    register_object(p);
+    publish_static(p, Kind::platform);
     return p;
   }();
   return platform;
@@ -60,7 +71,7 @@ _cl_device_id* the_device() {
         env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
     d->config = config;
     d->device = std::make_unique<rt::Device>(config);
-    register_object(d);
+    publish_static(d, Kind::device);
     return d;
   }();
   return device;
@@ -78,7 +89,7 @@ size_t device_max_work_group_size() {
 // CL_KERNEL_LOCAL_MEM_SIZE and docs/opencl.md).
 cl_ulong device_local_memory() {
   const sim::DeviceConfig& c = the_device()->config;
-  return c.lds_bytes_per_sm - 1024ull * std::min<uint32_t>(c.warp_slots_per_sm, 32);
+  return c.lds_bytes_per_sm - kWarpStackBytes * std::min<uint32_t>(c.warp_slots_per_sm, 32);
 }
 
 // Buffers live in [kBufferBase, 4 GiB) of the device's 32-bit address space.
@@ -357,13 +368,13 @@ cl_context make_context(const std::vector<cl_context_properties>& properties,
                         void* user_data, cl_int* errcode_ret) {
   try {
     the_device();  // the simulator starts with the first context
-    auto* context = new _cl_context;
+    auto* context = new Context;
     context->properties = properties;
     context->notify = notify;
     context->notify_data = user_data;
-    register_object(context);
+    publish(context);
     set_error(errcode_ret, CL_SUCCESS);
-    return context;
+    return context->handle();
   } catch (const std::bad_alloc&) {
     set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     return nullptr;
@@ -425,16 +436,17 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
   return release_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context_handle,
+                                                 cl_context_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return CL_INVALID_CONTEXT;
   const size_t n = param_value_size;
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_CONTEXT_REFERENCE_COUNT:
-      return info_value(n, v, r, cl_uint{context->references.load()});
+    case CL_CONTEXT_REFERENCE_COUNT: return info_value(n, v, r, reference_count(context));
     case CL_CONTEXT_NUM_DEVICES:
       return info_value(n, v, r, cl_uint{1});
     case CL_CONTEXT_DEVICES:
@@ -447,8 +459,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
-    cl_context context, void(CL_CALLBACK* pfn_notify)(cl_context, void*), void* user_data) {
-  if (!is_live(context, Kind::context)) return CL_INVALID_CONTEXT;
+    cl_context context_handle, void(CL_CALLBACK* pfn_notify)(cl_context, void*), void* user_data) {
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return CL_INVALID_CONTEXT;
   if (pfn_notify == nullptr) return CL_INVALID_VALUE;
   std::lock_guard guard(context->destructor_lock);
   context->destructor_callbacks.emplace_back(pfn_notify, user_data);

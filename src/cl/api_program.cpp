@@ -22,29 +22,36 @@ std::vector<std::string> kernel_names(const rt::Program& program) {
   return names;
 }
 
-uint32_t round16(uint64_t bytes) {
-  return static_cast<uint32_t>((bytes + 15) & ~uint64_t{15});
+// `__local` sizes are the application's size_t: 64-bit sums that saturate instead of
+// wrapping (2^32 + 16 bytes is not 16 bytes, 2^64 - 1 rounded up is not 0).
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+uint64_t round16(uint64_t bytes) {
+  return bytes > UINT64_MAX - 15 ? UINT64_MAX : (bytes + 15) & ~uint64_t{15};
 }
 
 // Local memory a launch of `kernel` needs beside the warps' stacks: its __local variables
 // and the __local buffers of its arguments (as rt::launch lays them out).
-uint64_t kernel_local_bytes(const _cl_kernel& kernel) {
+uint64_t kernel_local_bytes(const Kernel& kernel) {
   uint64_t bytes = round16(kernel.info->local_bytes);
-  for (const _cl_kernel::Arg& a : kernel.args)
-    if (a.type == _cl_kernel::Arg::Type::local) bytes += round16(a.local_bytes);
+  for (const Kernel::Arg& a : kernel.args)
+    if (a.type == Kernel::Arg::Type::local) bytes = saturating_add(bytes, round16(a.local_bytes));
   return bytes;
 }
 
 // The largest workgroup the kernel can run in: warps are limited by the SM's warp slots,
 // its registers for the kernel's register use, and its local memory (1 KiB stack a warp
 // plus the kernel's local data).
-size_t kernel_max_work_group_size(const _cl_kernel& kernel) {
+size_t kernel_max_work_group_size(const Kernel& kernel) {
   const sim::DeviceConfig& c = the_device()->config;
   uint64_t warps = std::min<uint32_t>(c.warp_slots_per_sm, 32);
   if (kernel.info->sgpr != 0) warps = std::min<uint64_t>(warps, c.sgprs_per_sm / kernel.info->sgpr);
   if (kernel.info->vgpr != 0) warps = std::min<uint64_t>(warps, c.vgprs_per_sm / kernel.info->vgpr);
   const uint64_t local = kernel_local_bytes(kernel);
-  warps = local >= c.lds_bytes_per_sm ? 0 : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / 1024);
+  warps = local >= c.lds_bytes_per_sm
+              ? 0
+              : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / kWarpStackBytes);
   return static_cast<size_t>(warps * c.max_threads_per_warp);
 }
 
@@ -66,16 +73,17 @@ void choose_local_size(cl_uint dims, const size_t* global, size_t limit, size_t*
   }
 }
 
-_cl_kernel* make_kernel(cl_program program, const std::string& name) {
-  auto* kernel = new _cl_kernel;
-  kernel->program = program;
+// A new published kernel; throws std::bad_alloc before it has changed anything.
+Kernel* make_kernel(Program* program, const std::string& name) {
+  auto kernel = std::make_unique<Kernel>();
   kernel->executable = program->executable;
   kernel->info = program->executable->kernel_info(name);
   kernel->args.resize(kernel->info->args.size());
-  retain(program);
+  kernel->program = program;
+  attach(program);
   program->kernels.fetch_add(1);
-  register_object(kernel);
-  return kernel;
+  publish(kernel.get());
+  return kernel.release();
 }
 
 // One build at a time: the compiler's LLVM option state is process-wide.
@@ -86,7 +94,7 @@ std::mutex& compiler_lock() {
 
 // Makes a compile or link result the program's executable, or records its failure;
 // false on failure (the log says why).
-bool adopt_result(_cl_program& program, cc::Result result) {
+bool adopt_result(Program& program, cc::Result result) {
   program.build_log = result.diagnostics;
   if (result.ok) {
     try {
@@ -105,7 +113,7 @@ bool adopt_result(_cl_program& program, cc::Result result) {
 }
 
 // Links `objects` into `program`'s executable; false on errors.
-bool link_into(_cl_program& program, const std::vector<std::vector<uint8_t>>& objects,
+bool link_into(Program& program, const std::vector<std::vector<uint8_t>>& objects,
                const cc::Options& options) {
   std::lock_guard compiling(compiler_lock());
   return adopt_result(program, cc::link(objects, options));
@@ -119,9 +127,10 @@ cl_int check_devices(cl_uint num_devices, const cl_device_id* device_list) {
 }
 
 // The checks clBuildProgram and clCompileProgram share.
-cl_int check_build_call(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
+cl_int check_build_call(const Program* program, cl_uint num_devices,
+                        const cl_device_id* device_list,
                         void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  if (program == nullptr) return CL_INVALID_PROGRAM;
   if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS) return s;
   if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
   return CL_SUCCESS;
@@ -129,7 +138,7 @@ cl_int check_build_call(cl_program program, cl_uint num_devices, const cl_device
 
 // Parses a build's options into `options` and records them; on bad options the build log
 // says why and the build counts as failed (false).
-bool take_build_options(_cl_program& program, const char* text, cc::Options& options) {
+bool take_build_options(Program& program, const char* text, cc::Options& options) {
   const std::string given = text ? text : "";
   if (std::string error = parse_build_options(given, options); !error.empty()) {
     program.build_log = error + "\n";
@@ -151,33 +160,42 @@ extern "C" {
 
 // ---- programs ----
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
-                                                              const char** strings,
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context_handle,
+                                                              cl_uint count, const char** strings,
                                                               const size_t* lengths,
                                                               cl_int* errcode_ret) {
-  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (count == 0 || strings == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
-  std::string source;
-  for (cl_uint i = 0; i < count; ++i) {
+  for (cl_uint i = 0; i < count; ++i)
     if (strings[i] == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
-    if (lengths == nullptr || lengths[i] == 0)
-      source += strings[i];
-    else
-      source.append(strings[i], lengths[i]);
+  Program* program = nullptr;
+  try {
+    std::string source;
+    for (cl_uint i = 0; i < count; ++i) {
+      if (lengths == nullptr || lengths[i] == 0)
+        source += strings[i];
+      else
+        source.append(strings[i], lengths[i]);
+    }
+    program = new Program;
+    program->source = std::move(source);
+  } catch (const std::exception&) {  // no exception may cross the C API
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   }
-  auto* program = new _cl_program;
   program->context = context;
-  program->source = std::move(source);
-  retain(context);
-  register_object(program);
+  attach(context);
+  publish(program);
   set_error(errcode_ret, CL_SUCCESS);
-  return program;
+  return program->handle();
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id* device_list, const size_t* lengths,
-    const unsigned char** binaries, cl_int* binary_status, cl_int* errcode_ret) {
-  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+    cl_context context_handle, cl_uint num_devices, const cl_device_id* device_list,
+    const size_t* lengths, const unsigned char** binaries, cl_int* binary_status,
+    cl_int* errcode_ret) {
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (num_devices == 0 || device_list == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
   for (cl_uint i = 0; i < num_devices; ++i)
     if (!is_live(device_list[i], Kind::device)) return set_error(errcode_ret, CL_INVALID_DEVICE), nullptr;
@@ -188,8 +206,14 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
     }
   // One device: the first binary is the program (further entries name the same device).
-  std::vector<uint8_t> bytes(binaries[0], binaries[0] + lengths[0]);
-  auto* program = new _cl_program;
+  std::vector<uint8_t> bytes;
+  Program* program = nullptr;
+  try {
+    bytes.assign(binaries[0], binaries[0] + lengths[0]);
+    program = new Program;
+  } catch (const std::exception&) {  // no exception may cross the C API
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
   try {
     if (cc::is_object(bytes)) {
       program->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  // clCompileProgram's
@@ -210,17 +234,17 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   program->context = context;
   program->binary = std::move(bytes);
   program->from_binary = true;
-  retain(context);
-  register_object(program);
+  attach(context);
+  publish(program);
   set_error(errcode_ret, CL_SUCCESS);
-  return program;
+  return program->handle();
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
-                                                                      const cl_device_id* device_list,
-                                                                      const char* kernel_names,
-                                                                      cl_int* errcode_ret) {
-  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context context_handle, cl_uint num_devices, const cl_device_id* device_list,
+    const char* kernel_names, cl_int* errcode_ret) {
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS || num_devices == 0)
     return set_error(errcode_ret, s != CL_SUCCESS ? s : CL_INVALID_VALUE), nullptr;
   // The device has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
@@ -243,10 +267,11 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
   return release_handle(program, Kind::program, CL_INVALID_PROGRAM);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program_handle, cl_uint num_devices,
                                                const cl_device_id* device_list, const char* options,
                                                void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                void* user_data) {
+  Program* program = live<Program>(program_handle);
   if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
     return s;
   if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
@@ -273,16 +298,18 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
       }
     }
   }
-  if (pfn_notify) pfn_notify(program, user_data);
+  if (pfn_notify) pfn_notify(program_handle, user_data);
   return status;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
-                                                 const cl_device_id* device_list, const char* options,
-                                                 cl_uint num_input_headers, const cl_program* input_headers,
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program_handle, cl_uint num_devices,
+                                                 const cl_device_id* device_list,
+                                                 const char* options, cl_uint num_input_headers,
+                                                 const cl_program* input_headers,
                                                  const char** header_include_names,
                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                  void* user_data) {
+  Program* program = live<Program>(program_handle);
   if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
     return s;
   if ((num_input_headers == 0) != (input_headers == nullptr) ||
@@ -291,10 +318,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   cc::Options compile_options;
   compile_options.file_name = "<program source>";
   for (cl_uint i = 0; i < num_input_headers; ++i) {
-    if (!is_live(input_headers[i], Kind::program)) return CL_INVALID_PROGRAM;
+    Program* header = live<Program>(input_headers[i]);
+    if (header == nullptr) return CL_INVALID_PROGRAM;
     if (header_include_names[i] == nullptr) return CL_INVALID_VALUE;
-    std::lock_guard guard(input_headers[i]->lock);
-    compile_options.headers.emplace_back(header_include_names[i], input_headers[i]->source);
+    std::lock_guard guard(header->lock);
+    compile_options.headers.emplace_back(header_include_names[i], header->source);
   }
   if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
   cl_int status = CL_SUCCESS;
@@ -320,17 +348,18 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
       status = CL_COMPILE_PROGRAM_FAILURE;
     }
   }
-  if (pfn_notify) pfn_notify(program, user_data);
+  if (pfn_notify) pfn_notify(program_handle, user_data);
   return status;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
-                                                  const cl_device_id* device_list, const char* options,
-                                                  cl_uint num_input_programs,
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context_handle, cl_uint num_devices,
+                                                  const cl_device_id* device_list,
+                                                  const char* options, cl_uint num_input_programs,
                                                   const cl_program* input_programs,
                                                   void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                   void* user_data, cl_int* errcode_ret) {
-  if (!is_live(context, Kind::context)) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
+  Context* context = live<Context>(context_handle);
+  if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_devices(num_devices, device_list); s != CL_SUCCESS)
     return set_error(errcode_ret, s), nullptr;
   if (num_input_programs == 0 || input_programs == nullptr ||
@@ -338,8 +367,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
   std::vector<std::vector<uint8_t>> objects;
   for (cl_uint i = 0; i < num_input_programs; ++i) {
-    cl_program input = input_programs[i];
-    if (!is_live(input, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+    Program* input = live<Program>(input_programs[i]);
+    if (input == nullptr) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
     std::lock_guard guard(input->lock);
     if (input->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
       objects.push_back(input->binary);
@@ -354,11 +383,11 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   bool create_library = false;
   if (!parse_link_options(text, create_library).empty())
     return set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS), nullptr;
-  auto* program = new _cl_program;
+  auto* program = new Program;
   program->context = context;
   program->build_options = text;
-  retain(context);
-  register_object(program);
+  attach(context);
+  publish(program);
   bool linked = true;
   if (create_library) {
     // A library keeps its objects; linking it into a program resolves them.
@@ -370,9 +399,9 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     link_options.file_name = "<linked program>";
     linked = link_into(*program, objects, link_options);
   }
-  if (pfn_notify) pfn_notify(program, user_data);
+  if (pfn_notify) pfn_notify(program->handle(), user_data);
   set_error(errcode_ret, linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
-  return program;
+  return program->handle();
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
@@ -382,19 +411,19 @@ CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform
   return platform == the_platform() ? CL_SUCCESS : CL_INVALID_PLATFORM;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle,
+                                                 cl_program_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  Program* program = live<Program>(program_handle);
+  if (program == nullptr) return CL_INVALID_PROGRAM;
   std::lock_guard guard(program->lock);
   const size_t n = param_value_size;
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_PROGRAM_REFERENCE_COUNT:
-      return info_value(n, v, r, cl_uint{program->references.load()});
-    case CL_PROGRAM_CONTEXT:
-      return info_value(n, v, r, program->context);
+    case CL_PROGRAM_REFERENCE_COUNT: return info_value(n, v, r, reference_count(program));
+    case CL_PROGRAM_CONTEXT: return info_value(n, v, r, program->context->handle());
     case CL_PROGRAM_NUM_DEVICES:
       return info_value(n, v, r, cl_uint{1});
     case CL_PROGRAM_DEVICES:
@@ -426,11 +455,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program_handle,
+                                                      cl_device_id device,
                                                       cl_program_build_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  Program* program = live<Program>(program_handle);
+  if (program == nullptr) return CL_INVALID_PROGRAM;
   if (!is_live(device, Kind::device)) return CL_INVALID_DEVICE;
   std::lock_guard guard(program->lock);
   const size_t n = param_value_size;
@@ -452,9 +483,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
 
 // ---- kernels ----
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name,
-                                                  cl_int* errcode_ret) {
-  if (!is_live(program, Kind::program)) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program_handle,
+                                                  const char* kernel_name, cl_int* errcode_ret) {
+  Program* program = live<Program>(program_handle);
+  if (program == nullptr) return set_error(errcode_ret, CL_INVALID_PROGRAM), nullptr;
   std::lock_guard guard(program->lock);
   if (!program->executable || program->build_status != CL_BUILD_SUCCESS)
     return set_error(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE), nullptr;
@@ -462,38 +494,53 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
   if (program->executable->kernel_info(kernel_name) == nullptr)
     return set_error(errcode_ret, CL_INVALID_KERNEL_NAME), nullptr;
   try {
-    _cl_kernel* kernel = make_kernel(program, kernel_name);
+    Kernel* kernel = make_kernel(program, kernel_name);
     set_error(errcode_ret, CL_SUCCESS);
-    return kernel;
+    return kernel->handle();
   } catch (const std::bad_alloc&) {
     return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
-                                                         cl_kernel* kernels,
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program_handle,
+                                                         cl_uint num_kernels, cl_kernel* kernels,
                                                          cl_uint* num_kernels_ret) {
-  if (!is_live(program, Kind::program)) return CL_INVALID_PROGRAM;
+  Program* program = live<Program>(program_handle);
+  if (program == nullptr) return CL_INVALID_PROGRAM;
   std::lock_guard guard(program->lock);
   if (!program->executable || program->build_status != CL_BUILD_SUCCESS)
     return CL_INVALID_PROGRAM_EXECUTABLE;
   const std::vector<std::string> names = kernel_names(*program->executable);
   if (kernels != nullptr && num_kernels < names.size()) return CL_INVALID_VALUE;
-  if (kernels != nullptr)
-    for (size_t i = 0; i < names.size(); ++i) kernels[i] = make_kernel(program, names[i]);
+  if (kernels != nullptr) {
+    std::vector<Kernel*> made;
+    try {
+      for (const std::string& name : names) made.push_back(make_kernel(program, name));
+    } catch (const std::bad_alloc&) {
+      for (Kernel* k : made) release_handle(k->handle(), Kind::kernel, CL_INVALID_KERNEL);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < made.size(); ++i) kernels[i] = made[i]->handle();
+  }
   if (num_kernels_ret != nullptr) *num_kernels_ret = static_cast<cl_uint>(names.size());
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
-  if (!is_live(source_kernel, Kind::kernel)) return set_error(errcode_ret, CL_INVALID_KERNEL), nullptr;
-  _cl_kernel* kernel = make_kernel(source_kernel->program, source_kernel->info->name);
-  {
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel_handle,
+                                                 cl_int* errcode_ret) {
+  Kernel* source_kernel = live<Kernel>(source_kernel_handle);
+  if (source_kernel == nullptr) return set_error(errcode_ret, CL_INVALID_KERNEL), nullptr;
+  Kernel* kernel = nullptr;
+  try {
+    kernel = make_kernel(source_kernel->program, source_kernel->info->name);
     std::lock_guard guard(source_kernel->lock);
     kernel->args = source_kernel->args;
+  } catch (const std::bad_alloc&) {
+    if (kernel != nullptr) release_handle(kernel->handle(), Kind::kernel, CL_INVALID_KERNEL);
+    return set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   }
   set_error(errcode_ret, CL_SUCCESS);
-  return kernel;
+  return kernel->handle();
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
@@ -504,27 +551,46 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return release_handle(kernel, Kind::kernel, CL_INVALID_KERNEL);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                               const void* arg_value) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
-  if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint arg_index,
+                                               size_t arg_size, const void* arg_value) {
+  Kernel* kernel = live<Kernel>(kernel_handle);
+  if (kernel == nullptr) return CL_INVALID_KERNEL;
+  // A refusal also tells the context's pfn_notify which argument and why.
+  auto refuse = [&](cl_int code, const std::string& why) {
+    kernel->program->context->notify_refusal(
+        fmt::format("clSetKernelArg of {}, argument {}: {}", kernel->info->name, arg_index, why));
+    return code;
+  };
+  if (arg_index >= kernel->info->args.size())
+    return refuse(CL_INVALID_ARG_INDEX,
+                  fmt::format("the kernel has {} arguments", kernel->info->args.size()));
   const rt::KernelArgInfo& expected = kernel->info->args[arg_index];
-  _cl_kernel::Arg arg;
+  Kernel::Arg arg;
   if (expected.address_space == "local") {
-    if (arg_value != nullptr) return CL_INVALID_ARG_VALUE;
-    if (arg_size == 0) return CL_INVALID_ARG_SIZE;
-    arg.type = _cl_kernel::Arg::Type::local;
+    if (arg_value != nullptr)
+      return refuse(CL_INVALID_ARG_VALUE, "a __local argument takes a NULL value");
+    // Any size: one too large for the device is refused at launch (CL_OUT_OF_RESOURCES), as
+    // the specification has it.
+    if (arg_size == 0) return refuse(CL_INVALID_ARG_SIZE, "a __local argument needs a size");
+    arg.type = Kernel::Arg::Type::local;
     arg.local_bytes = arg_size;
   } else if (expected.address_space == "global" || expected.address_space == "constant") {
-    if (arg_size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
-    arg.type = _cl_kernel::Arg::Type::mem;
+    if (arg_size != sizeof(cl_mem))
+      return refuse(CL_INVALID_ARG_SIZE,
+                    fmt::format("a {} pointer takes sizeof(cl_mem) = {} bytes, not {}",
+                                expected.address_space, sizeof(cl_mem), arg_size));
+    arg.type = Kernel::Arg::Type::mem;
     // A NULL value or a NULL cl_mem passes a NULL pointer.
     arg.mem = arg_value ? *static_cast<const cl_mem*>(arg_value) : nullptr;
-    if (arg.mem != nullptr && !is_live(arg.mem, Kind::mem)) return CL_INVALID_MEM_OBJECT;
+    if (arg.mem != nullptr && !is_live(arg.mem, Kind::mem))
+      return refuse(CL_INVALID_MEM_OBJECT, "not a live buffer (released, or not a cl_mem)");
   } else {
-    if (arg_size != expected.size) return CL_INVALID_ARG_SIZE;
-    if (arg_value == nullptr) return CL_INVALID_ARG_VALUE;
-    arg.type = _cl_kernel::Arg::Type::value;
+    if (arg_size != expected.size)
+      return refuse(CL_INVALID_ARG_SIZE,
+                    fmt::format("{} `{}` takes {} bytes, not {}", expected.type, expected.name,
+                                expected.size, arg_size));
+    if (arg_value == nullptr) return refuse(CL_INVALID_ARG_VALUE, "a value argument needs a value");
+    arg.type = Kernel::Arg::Type::value;
     const auto* bytes = static_cast<const uint8_t*>(arg_value);
     arg.bytes.assign(bytes, bytes + arg_size);
   }
@@ -533,10 +599,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel_handle, cl_kernel_info param_name,
                                                 size_t param_value_size, void* param_value,
                                                 size_t* param_value_size_ret) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  Kernel* kernel = live<Kernel>(kernel_handle);
+  if (kernel == nullptr) return CL_INVALID_KERNEL;
   const size_t n = param_value_size;
   void* v = param_value;
   size_t* r = param_value_size_ret;
@@ -545,12 +612,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
       return info_string(n, v, r, kernel->info->name);
     case CL_KERNEL_NUM_ARGS:
       return info_value(n, v, r, static_cast<cl_uint>(kernel->info->args.size()));
-    case CL_KERNEL_REFERENCE_COUNT:
-      return info_value(n, v, r, cl_uint{kernel->references.load()});
-    case CL_KERNEL_CONTEXT:
-      return info_value(n, v, r, kernel->program->context);
-    case CL_KERNEL_PROGRAM:
-      return info_value(n, v, r, kernel->program);
+    case CL_KERNEL_REFERENCE_COUNT: return info_value(n, v, r, reference_count(kernel));
+    case CL_KERNEL_CONTEXT: return info_value(n, v, r, kernel->program->context->handle());
+    case CL_KERNEL_PROGRAM: return info_value(n, v, r, kernel->program->handle());
     case CL_KERNEL_ATTRIBUTES:
       return info_string(n, v, r, "");
     default:
@@ -558,11 +622,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel_handle, cl_uint arg_index,
                                                    cl_kernel_arg_info param_name,
                                                    size_t param_value_size, void* param_value,
                                                    size_t* param_value_size_ret) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  Kernel* kernel = live<Kernel>(kernel_handle);
+  if (kernel == nullptr) return CL_INVALID_KERNEL;
   if (arg_index >= kernel->info->args.size()) return CL_INVALID_ARG_INDEX;
   const rt::KernelArgInfo& a = kernel->info->args[arg_index];
   const size_t n = param_value_size;
@@ -594,11 +659,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle,
+                                                         cl_device_id device,
                                                          cl_kernel_work_group_info param_name,
                                                          size_t param_value_size, void* param_value,
                                                          size_t* param_value_size_ret) {
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+  Kernel* kernel = live<Kernel>(kernel_handle);
+  if (kernel == nullptr) return CL_INVALID_KERNEL;
   if (device != nullptr && !is_live(device, Kind::device)) return CL_INVALID_DEVICE;
   const size_t n = param_value_size;
   void* v = param_value;
@@ -624,17 +691,21 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
 
 // ---- launches ----
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
-                                                       cl_uint work_dim,
-                                                       const size_t* global_work_offset,
-                                                       const size_t* global_work_size,
-                                                       const size_t* local_work_size,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event* event_wait_list,
-                                                       cl_event* event) {
-  if (!is_live(queue, Kind::queue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!is_live(kernel, Kind::kernel)) return CL_INVALID_KERNEL;
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue queue_handle, cl_kernel kernel_handle, cl_uint work_dim,
+    const size_t* global_work_offset, const size_t* global_work_size, const size_t* local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
+  Queue* queue = live<Queue>(queue_handle);
+  if (queue == nullptr) return CL_INVALID_COMMAND_QUEUE;
+  Kernel* kernel = live<Kernel>(kernel_handle);
+  if (kernel == nullptr) return CL_INVALID_KERNEL;
   if (kernel->program->context != queue->context) return CL_INVALID_CONTEXT;
+  // A launch refused for the kernel's needs also tells the context's pfn_notify why.
+  auto refuse = [&](cl_int code, const std::string& why) {
+    queue->context->notify_refusal(
+        fmt::format("clEnqueueNDRangeKernel of {}: {}", kernel->info->name, why));
+    return code;
+  };
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
   if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
   constexpr uint64_t kDeviceSizeLimit = uint64_t{1} << 32;  // the device's size_t is 32-bit
@@ -647,34 +718,46 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
       return CL_INVALID_GLOBAL_OFFSET;
   }
   std::vector<rt::Arg> args;
-  std::vector<Ref<_cl_mem>> buffers;
+  std::vector<Ref<Mem>> buffers;
   size_t kernel_limit = 0;
+  uint64_t local_bytes = 0;
+  std::string bad_argument;  // why an argument cannot be passed (reported once unlocked)
   {
     std::lock_guard guard(kernel->lock);
-    for (size_t i = 0; i < kernel->args.size(); ++i) {
-      const _cl_kernel::Arg& a = kernel->args[i];
+    for (size_t i = 0; i < kernel->args.size() && bad_argument.empty(); ++i) {
+      const Kernel::Arg& a = kernel->args[i];
       switch (a.type) {
-        case _cl_kernel::Arg::Type::unset:
-          return CL_INVALID_KERNEL_ARGS;
-        case _cl_kernel::Arg::Type::value:
-          args.push_back(rt::Arg::bytes(a.bytes));
+        case Kernel::Arg::Type::unset:
+          bad_argument = fmt::format("argument {} is not set", i);
           break;
-        case _cl_kernel::Arg::Type::local:
+        case Kernel::Arg::Type::value: args.push_back(rt::Arg::bytes(a.bytes)); break;
+        case Kernel::Arg::Type::local:
+          // A size over 32 bits never reaches rt::launch: the launch is refused below (the
+          // kernel's workgroup limit is then 0).
           args.push_back(rt::Arg::local(static_cast<uint32_t>(a.local_bytes)));
           break;
-        case _cl_kernel::Arg::Type::mem:
+        case Kernel::Arg::Type::mem: {
           if (a.mem == nullptr) {
             args.push_back(rt::Arg::raw(0));
             break;
           }
-          if (!is_live(a.mem, Kind::mem) || a.mem->context != queue->context) return CL_INVALID_KERNEL_ARGS;
-          args.push_back(rt::Arg::raw(a.mem->address));
-          buffers.emplace_back(a.mem);
+          // The buffer may have been released since clSetKernelArg.
+          Mem* mem = live<Mem>(a.mem);
+          if (mem == nullptr || mem->context != queue->context) {
+            bad_argument =
+                fmt::format("argument {} is a released buffer or one of another context", i);
+            break;
+          }
+          args.push_back(rt::Arg::raw(mem->address));
+          buffers.emplace_back(mem);
           break;
+        }
       }
     }
     kernel_limit = kernel_max_work_group_size(*kernel);
+    local_bytes = kernel_local_bytes(*kernel);
   }
+  if (!bad_argument.empty()) return refuse(CL_INVALID_KERNEL_ARGS, bad_argument);
   const uint32_t* reqd = kernel->info->reqd_work_group_size;
   if (reqd[0] != 0) {
     // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
@@ -693,9 +776,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
       total *= local[d];
     }
     if (total > device_max_work_group_size()) return CL_INVALID_WORK_GROUP_SIZE;
-    if (total > kernel_limit) return CL_OUT_OF_RESOURCES;
+    if (total > kernel_limit)
+      return refuse(
+          CL_OUT_OF_RESOURCES,
+          fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
+                      "registers, and {} bytes of __local data besides 1 KiB of stack a warp "
+                      "in 64 KiB)",
+                      total, kernel_limit, local_bytes));
   } else {
-    if (kernel_limit == 0) return CL_OUT_OF_RESOURCES;
+    if (kernel_limit == 0)
+      return refuse(
+          CL_OUT_OF_RESOURCES,
+          fmt::format("{} bytes of __local data leave no room for a warp's stack in 64 KiB",
+                      local_bytes));
     choose_local_size(work_dim, global, kernel_limit, local);
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
@@ -709,16 +802,22 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
   options.threads_per_warp = the_device()->config.max_threads_per_warp;
   for (int d = 0; d < 3; ++d) options.global_offset[d] = static_cast<uint32_t>(offset[d]);
   // Private memory for the whole NDRange is allocated at once; refuse what cannot fit.
-  const uint64_t items = uint64_t{global[0]} * global[1] * global[2];
-  if (items * std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes) > (uint64_t{1} << 30))
-    return CL_OUT_OF_RESOURCES;
+  // Each size is below 2^32: the product of the three and the frame size fits in 128 bits.
+  using Wide = unsigned __int128;
+  const Wide items = Wide{global[0]} * global[1] * global[2];
+  const uint64_t frame =
+      std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
+  if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30))
+    return refuse(CL_OUT_OF_RESOURCES,
+                  "the private memory of the NDRange (work-items x the private "
+                  "frame) is over 1 GiB");
 
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
                 [executable = kernel->executable, name = kernel->info->name, global = range(global),
-                 local = range(local), args = std::move(args), buffers = std::move(buffers), options,
-                 context = Ref<_cl_context>(queue->context)]() -> cl_int {
-                  for (const Ref<_cl_mem>& b : buffers) pull_host_memory(b.get());
+                 local = range(local), args = std::move(args), buffers = std::move(buffers),
+                 options, context = Ref<Context>(queue->context)]() -> cl_int {
+                  for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
                   _cl_device_id* device = the_device();
                   try {
                     std::lock_guard guard(device->lock);
@@ -727,7 +826,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
                     context->report(e.what());
                     return CL_OUT_OF_RESOURCES;
                   }
-                  for (const Ref<_cl_mem>& b : buffers) push_host_memory(b.get());
+                  for (const Ref<Mem>& b : buffers) push_host_memory(b.get());
                   return CL_COMPLETE;
                 });
 }

@@ -1,12 +1,11 @@
-// Object lifetime (registry, reference counts, destruction) and the event and queue
-// machinery shared by the API files.
+// Object lifetime (handles, the registry, reference counts, destruction), events, and the
+// pool of threads that runs the queues' commands.
 #include "objects.h"
-
-#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <unordered_map>
 
 namespace ventus::cl {
@@ -14,26 +13,58 @@ namespace {
 
 struct Registry {
   std::mutex lock;
-  std::unordered_map<const void*, Kind> live;
+  // Live handles: the body behind each (nullptr for the platform and the device).
+  std::unordered_map<const void*, std::pair<Kind, Object*>> live;
+  // Handle cells are carved from chunks that are never freed: a released handle stays a
+  // valid dispatch pointer (8 bytes a handle for the life of the process).
+  static constexpr size_t kChunkCells = 4096;
+  const cl_icd_dispatch** chunk = nullptr;
+  size_t used = kChunkCells;
 };
+
 Registry& registry() {
-  // Never destroyed: queue threads may release objects while the process exits.
+  // Never destroyed: pool threads may release objects while the process exits.
   static Registry* instance = new Registry;
   return *instance;
 }
 
-}  // namespace
-
-void register_object(Object* object) {
-  Registry& r = registry();
-  std::lock_guard guard(r.lock);
-  r.live[object] = object->kind;
+// Under the registry's lock: forgets an object that nothing references any more, which the
+// caller then deletes (after unlocking: destructors run the application's callbacks and
+// release what the object referred to).
+Object* take_if_unreferenced(Registry& r, Object* object) {
+  if (object->app + object->attached + object->pins != 0) return nullptr;
+  if (object->cell != nullptr) r.live.erase(object->cell);
+  return object;
 }
 
-void unregister_object(Object* object) {
+}  // namespace
+
+void publish(Object* object, uint32_t app_references) {
   Registry& r = registry();
   std::lock_guard guard(r.lock);
-  r.live.erase(object);
+  if (r.used == Registry::kChunkCells) {
+    r.chunk = new const cl_icd_dispatch*[Registry::kChunkCells];
+    r.used = 0;
+  }
+  const cl_icd_dispatch** cell = &r.chunk[r.used++];
+  *cell = &kDispatch;
+  object->cell = cell;
+  object->app = app_references;
+  r.live[cell] = {object->kind, object};
+}
+
+void publish_static(const void* handle, Kind kind) {
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  r.live[handle] = {kind, nullptr};
+}
+
+Object* lookup(const void* handle, Kind kind) {
+  if (handle == nullptr) return nullptr;
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  auto it = r.live.find(handle);
+  return it != r.live.end() && it->second.first == kind ? it->second.second : nullptr;
 }
 
 bool is_live(const void* handle, Kind kind) {
@@ -41,42 +72,76 @@ bool is_live(const void* handle, Kind kind) {
   Registry& r = registry();
   std::lock_guard guard(r.lock);
   auto it = r.live.find(handle);
-  return it != r.live.end() && it->second == kind;
+  return it != r.live.end() && it->second.first == kind;
 }
 
-void retain(Object* object) {
-  if (object->kind == Kind::platform || object->kind == Kind::device) return;
-  object->references.fetch_add(1, std::memory_order_relaxed);
+cl_int retain_handle(const void* handle, Kind kind, cl_int invalid) {
+  if (handle == nullptr) return invalid;
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  auto it = r.live.find(handle);
+  if (it == r.live.end() || it->second.first != kind) return invalid;
+  if (it->second.second != nullptr) ++it->second.second->app;  // platform, device: no count
+  return CL_SUCCESS;
 }
 
-void release(Object* object) {
-  if (object == nullptr) return;  // an object destroyed before it was complete
-  if (object->kind == Kind::platform || object->kind == Kind::device) return;
-  if (object->references.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  unregister_object(object);
-  switch (object->kind) {
-    case Kind::context:
-      delete static_cast<_cl_context*>(object);
-      break;
-    case Kind::queue:
-      delete static_cast<_cl_command_queue*>(object);
-      break;
-    case Kind::mem:
-      delete static_cast<_cl_mem*>(object);
-      break;
-    case Kind::program:
-      delete static_cast<_cl_program*>(object);
-      break;
-    case Kind::kernel:
-      delete static_cast<_cl_kernel*>(object);
-      break;
-    case Kind::event:
-      delete static_cast<_cl_event*>(object);
-      break;
-    case Kind::platform:
-    case Kind::device:
-      break;
+cl_int release_handle(const void* handle, Kind kind, cl_int invalid) {
+  if (handle == nullptr) return invalid;
+  Registry& r = registry();
+  Object* doomed = nullptr;
+  {
+    std::lock_guard guard(r.lock);
+    auto it = r.live.find(handle);
+    if (it == r.live.end() || it->second.first != kind) return invalid;
+    Object* object = it->second.second;
+    if (object == nullptr) return CL_SUCCESS;  // platform, device
+    if (object->app == 0) return invalid;      // only other objects' references are left
+    --object->app;
+    doomed = take_if_unreferenced(r, object);
   }
+  delete doomed;
+  return CL_SUCCESS;
+}
+
+cl_uint reference_count(const Object* object) {
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  return object->app + object->attached;
+}
+
+void attach(Object* object) {
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  ++object->attached;
+}
+
+void detach(Object* object) {
+  if (object == nullptr) return;  // an object destroyed before it was complete
+  Registry& r = registry();
+  Object* doomed = nullptr;
+  {
+    std::lock_guard guard(r.lock);
+    --object->attached;
+    doomed = take_if_unreferenced(r, object);
+  }
+  delete doomed;
+}
+
+void pin(Object* object) {
+  Registry& r = registry();
+  std::lock_guard guard(r.lock);
+  ++object->pins;
+}
+
+void unpin(Object* object) {
+  Registry& r = registry();
+  Object* doomed = nullptr;
+  {
+    std::lock_guard guard(r.lock);
+    --object->pins;
+    doomed = take_if_unreferenced(r, object);
+  }
+  delete doomed;
 }
 
 cl_ulong now_ns() {
@@ -85,15 +150,149 @@ cl_ulong now_ns() {
                                    .count());
 }
 
-// ---- queue worker ----
+// ---- the pool ----
 
-void QueueCore::execute(Command& command) {
+namespace {
+
+thread_local bool t_on_pool_thread = false;
+
+class Pool {
+ public:
+  void post(std::function<void()> task) {
+    std::lock_guard guard(lock_);
+    if (!started_) {
+      for (unsigned i = 0; i < kPoolThreads; ++i) std::thread([this] { work(); }).detach();
+      started_ = true;
+    }
+    tasks_.push_back(std::move(task));
+    available_.notify_one();
+  }
+
+  // Runs one waiting task in the calling thread; false when there is none.
+  bool run_one() {
+    std::function<void()> task;
+    {
+      std::lock_guard guard(lock_);
+      if (tasks_.empty()) return false;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    task();
+    return true;
+  }
+
+ private:
+  void work() {
+    t_on_pool_thread = true;
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock guard(lock_);
+        available_.wait(guard, [&] { return !tasks_.empty(); });
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();  // destroyed here too, outside the lock (it may hold the last pin of a queue)
+    }
+  }
+
+  std::mutex lock_;
+  std::condition_variable available_;
+  std::deque<std::function<void()>> tasks_;
+  bool started_ = false;
+};
+
+Pool& pool() {
+  // Never destroyed: its threads run until the process exits.
+  static Pool* instance = new Pool;
+  return *instance;
+}
+
+}  // namespace
+
+void wait_helping(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                  const std::function<bool()>& done) {
+  if (!t_on_pool_thread) {
+    changed.wait(lock, done);
+    return;
+  }
+  // A pool thread (a callback making a blocking call) must not sleep while the commands it
+  // waits for need a pool thread: it runs them itself. A task may finish elsewhere without
+  // a notification this thread sees in time, hence the short timed wait.
+  while (!done()) {
+    lock.unlock();
+    const bool ran = pool().run_one();
+    lock.lock();
+    if (!ran && !done()) changed.wait_for(lock, std::chrono::milliseconds(1));
+  }
+}
+
+// ---- queues ----
+
+void Queue::schedule_locked() {
+  if (queued || busy || blocked || pending.empty()) return;
+  queued = true;
+  pool().post([queue = Ref<Queue>(this)] { queue->serve(); });
+}
+
+void Queue::enqueue(Command command) {
+  std::lock_guard guard(lock);
+  pending.push_back(std::move(command));
+  schedule_locked();
+}
+
+void Queue::serve() {
+  std::unique_lock guard(lock);
+  queued = false;
+  if (busy || blocked || pending.empty()) return;
+  // A head waiting for an event does not hold a pool thread: the event reschedules the
+  // queue when it completes.
+  for (const Ref<Event>& e : pending.front().wait_list) {
+    auto unblock = [queue = Ref<Queue>(this)] {
+      std::lock_guard queue_guard(queue->lock);
+      queue->blocked = false;
+      queue->schedule_locked();
+    };
+    if (e->when_final(std::move(unblock))) {
+      blocked = true;
+      return;
+    }
+  }
+  busy = true;
+  Command command = std::move(pending.front());
+  pending.pop_front();
+  guard.unlock();
+  execute(command);
+}
+
+bool Queue::try_run_inline(Command& command) {
+  {
+    std::lock_guard guard(lock);
+    if (!pending.empty() || busy) return false;
+    for (const Ref<Event>& e : command.wait_list)
+      if (!e->is_final()) return false;
+    busy = true;
+  }
+  execute(command);
+  return true;
+}
+
+void Queue::execute(Command& command) {
   bool dependency_failed = false;
-  for (const Ref<_cl_event>& e : command.wait_list)
-    if (e->wait() < 0) dependency_failed = true;
-  _cl_event& event = *command.event.get();
-  event.set_status(CL_SUBMITTED);
-  event.set_status(CL_RUNNING);
+  for (const Ref<Event>& e : command.wait_list) {
+    std::lock_guard guard(e->lock);
+    dependency_failed |= e->status < 0;
+  }
+  Event& event = *command.event.get();
+  for (cl_int step : {CL_SUBMITTED, CL_RUNNING}) {
+    Event::Triggered triggered;
+    // The callbacks of these states run on another thread: this one holds the queue, and
+    // a callback may wait for the queue (clFinish).
+    if (event.advance(step, triggered) && !triggered.callbacks.empty())
+      pool().post([keep = command.event, triggered = std::move(triggered)]() mutable {
+        keep->run_triggered(triggered);
+      });
+  }
   cl_int status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   if (!dependency_failed) {
     try {
@@ -103,63 +302,109 @@ void QueueCore::execute(Command& command) {
       status = CL_OUT_OF_RESOURCES;
     }
   }
-  event.set_status(status);
-  // The command's references (its event, the objects its work captured) go now, before
-  // the queue counts as idle: clFinish returns only when they are released.
+  Event::Triggered done;
+  event.advance(status, done);
+  {
+    // The queue is free before any callback runs: a callback may block on it.
+    std::lock_guard guard(lock);
+    busy = false;
+    schedule_locked();
+    changed.notify_all();
+  }
+  event.run_triggered(done);
+  // The command's pins (its event, the objects its work captured) go last.
   command = Command{};
 }
 
-bool QueueCore::try_run_inline(Command& command) {
-  {
-    std::lock_guard guard(lock);
-    if (!pending.empty() || running) return false;
-    for (const Ref<_cl_event>& e : command.wait_list) {
-      std::lock_guard event_guard(e->lock);
-      if (e->status > CL_COMPLETE) return false;
-    }
-    running = true;
-  }
-  execute(command);
+void Queue::drain() {
+  std::unique_lock guard(lock);
+  wait_helping(guard, changed, [&] { return pending.empty() && !busy; });
+}
+
+Queue::~Queue() {
+  detach(context);
+}
+
+// ---- events ----
+
+bool Event::advance(cl_int new_status, Triggered& triggered) {
   std::lock_guard guard(lock);
-  running = false;
+  if (status <= CL_COMPLETE) return false;  // final already
+  status = new_status;
+  const cl_ulong t = now_ns();
+  if (new_status == CL_SUBMITTED) submitted = t;
+  if (new_status == CL_RUNNING) started = t;
+  if (new_status <= CL_COMPLETE) {
+    ended = t;
+    if (started == 0) started = t;
+    if (submitted == 0) submitted = t;
+    triggered.hooks = std::move(final_hooks);
+    final_hooks.clear();
+  }
+  triggered.status = new_status;
+  // A callback registered for a state runs when the event reaches it or a later one
+  // (an error status counts as complete).
+  std::vector<Callback> keep;
+  for (const Callback& c : callbacks)
+    (std::max(new_status, CL_COMPLETE) <= c.trigger ? triggered.callbacks : keep).push_back(c);
+  callbacks = std::move(keep);
   changed.notify_all();
   return true;
 }
 
-void QueueCore::run() {
+void Event::run_triggered(Triggered& triggered) {
+  for (const std::function<void()>& hook : triggered.hooks) hook();
+  for (const Callback& c : triggered.callbacks) c.function(handle(), triggered.status, c.data);
+  triggered = Triggered{};
+}
+
+void Event::set_status(cl_int new_status) {
+  Triggered triggered;
+  if (advance(new_status, triggered)) run_triggered(triggered);
+}
+
+bool Event::is_final() {
+  std::lock_guard guard(lock);
+  return status <= CL_COMPLETE;
+}
+
+bool Event::when_final(std::function<void()> hook) {
+  std::lock_guard guard(lock);
+  if (status <= CL_COMPLETE) return false;
+  final_hooks.push_back(std::move(hook));
+  return true;
+}
+
+cl_int Event::wait() {
   std::unique_lock guard(lock);
-  for (;;) {
-    // A command run inline by the application's thread finishes before the next starts.
-    changed.wait(guard, [&] { return (stopping && !running) || (!pending.empty() && !running); });
-    if (pending.empty()) return;  // stopping, and nothing left
-    Command command = std::move(pending.front());
-    pending.pop_front();
-    running = true;
-    guard.unlock();
-    execute(command);
-    guard.lock();
-    running = false;
-    changed.notify_all();
-  }
+  wait_helping(guard, changed, [&] { return status <= CL_COMPLETE; });
+  return status;
 }
 
-}  // namespace ventus::cl
+Event::~Event() {
+  if (queue) detach(queue);
+  detach(context);
+}
 
-using ventus::cl::Ref;
+// ---- the other objects ----
 
-_cl_context::~_cl_context() {
+Context::~Context() {
   for (auto it = destructor_callbacks.rbegin(); it != destructor_callbacks.rend(); ++it)
-    it->first(this, it->second);
+    it->first(handle(), it->second);
 }
 
-void _cl_context::report(const std::string& message) {
+void Context::report(const std::string& message) {
   std::fprintf(stderr, "Ventus OpenCL: %s\n", message.c_str());
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
 
-uint8_t* _cl_mem::host_mirror() {
+void Context::notify_refusal(const std::string& message) {
+  if (notify) notify(message.c_str(), nullptr, 0, notify_data);
+}
+
+uint8_t* Mem::host_mirror() {
   if (uses_host_ptr()) return static_cast<uint8_t*>(host_ptr);
-  _cl_mem* r = root();
+  Mem* r = root();
   std::lock_guard guard(r->lock);
   if (!r->shadow) {
     const size_t bytes = (r->size + 127) & ~size_t{127};
@@ -169,13 +414,13 @@ uint8_t* _cl_mem::host_mirror() {
   return r->shadow.get() + origin;
 }
 
-_cl_mem::~_cl_mem() {
+Mem::~Mem() {
   for (auto it = destructor_callbacks.rbegin(); it != destructor_callbacks.rend(); ++it)
-    it->first(this, it->second);
+    it->first(handle(), it->second);
   if (parent) {
-    ventus::cl::release(parent);
+    detach(parent);
   } else if (address != 0) {
-    _cl_device_id* device = ventus::cl::the_device();
+    _cl_device_id* device = the_device();
     std::lock_guard guard(device->lock);
     try {
       device->device->free(address);
@@ -183,65 +428,17 @@ _cl_mem::~_cl_mem() {
       // Nothing to undo: the allocation is gone either way.
     }
   }
-  ventus::cl::release(context);
+  detach(context);
 }
 
-_cl_program::~_cl_program() {
-  ventus::cl::release(context);
+Program::~Program() {
+  detach(context);
 }
 
-_cl_kernel::~_cl_kernel() {
+Kernel::~Kernel() {
+  if (program == nullptr) return;  // destroyed before it was complete
   program->kernels.fetch_sub(1);
-  ventus::cl::release(program);
+  detach(program);
 }
 
-_cl_command_queue::~_cl_command_queue() {
-  {
-    std::lock_guard guard(core->lock);
-    core->stopping = true;
-    core->changed.notify_all();
-  }
-  // The last reference can go on the worker itself (a command's event was the last
-  // holder); it cannot join itself, and it leaves on its own once `stopping` is seen.
-  if (worker.get_id() == std::this_thread::get_id())
-    worker.detach();
-  else if (worker.joinable())
-    worker.join();
-  ventus::cl::release(context);
-}
-
-_cl_event::~_cl_event() {
-  if (queue) ventus::cl::release(queue);
-  ventus::cl::release(context);
-}
-
-void _cl_event::set_status(cl_int new_status) {
-  std::vector<Callback> to_call;
-  {
-    std::lock_guard guard(lock);
-    if (status <= CL_COMPLETE) return;  // final already
-    status = new_status;
-    const cl_ulong t = ventus::cl::now_ns();
-    if (new_status == CL_SUBMITTED) submitted = t;
-    if (new_status == CL_RUNNING) started = t;
-    if (new_status <= CL_COMPLETE) {
-      ended = t;
-      if (started == 0) started = t;
-      if (submitted == 0) submitted = t;
-    }
-    // A callback registered for a state runs when the event reaches it or a later one
-    // (an error status counts as complete).
-    std::vector<Callback> keep;
-    for (const Callback& c : callbacks)
-      (std::max(new_status, CL_COMPLETE) <= c.trigger ? to_call : keep).push_back(c);
-    callbacks = std::move(keep);
-    changed.notify_all();
-  }
-  for (const Callback& c : to_call) c.function(this, new_status, c.data);
-}
-
-cl_int _cl_event::wait() {
-  std::unique_lock guard(lock);
-  changed.wait(guard, [&] { return status <= CL_COMPLETE; });
-  return status;
-}
+}  // namespace ventus::cl

@@ -1,9 +1,13 @@
-// The OpenCL objects of the Ventus platform (docs/opencl.md). Every handle the API hands
-// out points at one of these structs; its first member is the ICD dispatch table, as the
-// cl_khr_icd extension requires, so that the ICD loader can route calls to this library.
+// The OpenCL objects of the Ventus platform (docs/opencl.md).
+//
+// A handle the application holds is one word, the ICD dispatch table pointer (cl_khr_icd:
+// the loader reads it to route a call to this library). The object behind it (its "body":
+// Context, Queue, Mem, ...) is a separate allocation that the registry maps the handle to.
+// Bodies are freed when their last reference goes; handles never are: a released handle
+// stays a tombstone of one word with a valid dispatch pointer, unknown to the registry, so
+// that any later call with it reaches this library through the loader and gets
+// CL_INVALID_<OBJECT> instead of a use after free (docs/opencl.md, "Limits and errors").
 #pragma once
-
-#include "cl_headers.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -12,24 +16,19 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cl_headers.h"
 #include "ventus/runtime.h"
-
-struct _cl_platform_id;
-struct _cl_device_id;
 
 namespace ventus::cl {
 
 extern const cl_icd_dispatch kDispatch;
 
 enum class Kind : uint32_t {
-  platform = 0x564e5450,  // "PTNV": tags make a stale or foreign pointer recognizable
+  platform,
   device,
   context,
   queue,
@@ -39,45 +38,110 @@ enum class Kind : uint32_t {
   event,
 };
 
-// No virtual functions: the dispatch pointer must be the first word of every object
-// (a vtable pointer would take its place). release() deletes through the kind tag.
-struct Object {
-  const cl_icd_dispatch* dispatch = &kDispatch;
-  Kind kind;
-  std::atomic<cl_uint> references{1};
-  explicit Object(Kind k) : kind(k) {}
+}  // namespace ventus::cl
+
+// The handle types of <CL/cl.h>: the dispatch pointer and nothing else (the tombstone).
+struct _cl_context {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_command_queue {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_mem {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_program {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_kernel {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_event {
+  const cl_icd_dispatch* dispatch;
 };
 
-// Live objects, so that a released or foreign handle yields CL_INVALID_* instead of a crash.
-void register_object(Object* object);
-void unregister_object(Object* object);
+// The platform and its one device are never released: their handles are the objects.
+struct _cl_platform_id {
+  const cl_icd_dispatch* dispatch = &ventus::cl::kDispatch;
+};
+
+// The one simulated Ventus device. Every device-memory access and launch holds `lock`:
+// commands of several queues run on several threads and share the device.
+struct _cl_device_id {
+  const cl_icd_dispatch* dispatch = &ventus::cl::kDispatch;
+  std::unique_ptr<ventus::rt::Device> device;
+  std::mutex lock;
+  ventus::sim::DeviceConfig config;
+};
+
+namespace ventus::cl {
+
+// What every body shares. Reference counts are guarded by the registry's lock:
+// - app: the application's references (the create call's, clRetain*); clRelease* with none
+//   left is an over-release (CL_INVALID_<OBJECT>), never a release of someone else's.
+// - attached: other objects that refer to this one (a buffer its context, an event its
+//   queue). `app + attached` is what CL_*_REFERENCE_COUNT reports.
+// - pins: commands in flight that use the object.
+// The body is destroyed when all three are zero; its handle then becomes a tombstone.
+struct Object {
+  explicit Object(Kind k) : kind(k) {}
+  virtual ~Object() = default;
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+
+  const Kind kind;
+  void* cell = nullptr;  // the handle (publish() allocates it)
+  uint32_t app = 1, attached = 0, pins = 0;
+};
+
+template <typename Handle, Kind K>
+struct Typed : Object {
+  using HandleType = Handle;
+  static constexpr Kind kKind = K;
+  Typed() : Object(K) {}
+  Handle* handle() const { return static_cast<Handle*>(cell); }
+};
+
+// Gives a completely built object its handle and makes it visible to the API, with
+// `app_references` references of the application (0 for an event no one asked for).
+void publish(Object* object, uint32_t app_references = 1);
+// The platform and the device (handles that are their own objects).
+void publish_static(const void* handle, Kind kind);
+
+// The live object of `kind` behind `handle`; nullptr for NULL, a foreign pointer, an object
+// of another kind or a released one.
+Object* lookup(const void* handle, Kind kind);
+template <typename Body>
+Body* live(const typename Body::HandleType* handle) {
+  return static_cast<Body*>(lookup(handle, Body::kKind));
+}
 bool is_live(const void* handle, Kind kind);
-
-// Reference counting shared by every object kind but the platform and the root device.
-void retain(Object* object);
-void release(Object* object);
-
-// clRetainX / clReleaseX: `invalid` (CL_INVALID_CONTEXT, ...) for a handle that is not a
-// live object of that kind.
-inline cl_int retain_handle(Object* handle, Kind kind, cl_int invalid) {
-  if (!is_live(handle, kind)) return invalid;
-  retain(handle);
-  return CL_SUCCESS;
-}
-inline cl_int release_handle(Object* handle, Kind kind, cl_int invalid) {
-  if (!is_live(handle, kind)) return invalid;
-  release(handle);
-  return CL_SUCCESS;
+// The handle of an object that may be absent (a sub-buffer's parent, a user event's queue).
+template <typename Body>
+typename Body::HandleType* handle_of(const Body* object) {
+  return object != nullptr ? object->handle() : nullptr;
 }
 
-// An owning reference (retain on copy, release on destruction), for commands that must keep
+// clRetainX / clReleaseX: `invalid` for a handle that is not a live object of `kind`, and
+// for a release when the application holds no reference any more.
+cl_int retain_handle(const void* handle, Kind kind, cl_int invalid);
+cl_int release_handle(const void* handle, Kind kind, cl_int invalid);
+cl_uint reference_count(const Object* object);
+
+// References of other objects (`attached`) and of commands (`pins`).
+void attach(Object* object);
+void detach(Object* object);
+void pin(Object* object);
+void unpin(Object* object);
+
+// An owning pin (pinned on copy, unpinned on destruction), for commands that must keep
 // their objects alive until they have run.
 template <typename T>
 class Ref {
  public:
   Ref() = default;
   explicit Ref(T* object) : object_(object) {
-    if (object_) retain(object_);
+    if (object_) pin(object_);
   }
   Ref(const Ref& other) : Ref(other.object_) {}
   Ref(Ref&& other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
@@ -86,7 +150,7 @@ class Ref {
     return *this;
   }
   ~Ref() {
-    if (object_) release(object_);
+    if (object_) unpin(object_);
   }
   T* get() const { return object_; }
   T* operator->() const { return object_; }
@@ -96,7 +160,7 @@ class Ref {
   T* object_ = nullptr;
 };
 
-// The platform and its one device (created on first use, never destroyed: queue threads
+// The platform and its one device (created on first use, never destroyed: pool threads
 // may still use the device while the process exits).
 _cl_platform_id* the_platform();
 _cl_device_id* the_device();
@@ -104,24 +168,8 @@ _cl_device_id* the_device();
 // Monotonic nanoseconds, the clock of profiling timestamps.
 cl_ulong now_ns();
 
-}  // namespace ventus::cl
-
-struct _cl_platform_id : ventus::cl::Object {
-  _cl_platform_id() : Object(ventus::cl::Kind::platform) {}
-};
-
-// The one simulated Ventus device. Every device-memory access and launch holds `lock`:
-// queues run on their own threads and share the device.
-struct _cl_device_id : ventus::cl::Object {
-  _cl_device_id() : Object(ventus::cl::Kind::device) {}
-  std::unique_ptr<ventus::rt::Device> device;
-  std::mutex lock;
-  ventus::sim::DeviceConfig config;
-};
-
-struct _cl_context : ventus::cl::Object {
-  _cl_context() : Object(ventus::cl::Kind::context) {}
-  ~_cl_context();
+struct Context : Typed<_cl_context, Kind::context> {
+  ~Context() override;
   std::vector<cl_context_properties> properties;  // as given, 0-terminated (empty: none)
   void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*) = nullptr;
   void* notify_data = nullptr;
@@ -130,16 +178,18 @@ struct _cl_context : ventus::cl::Object {
   // Reports an error that happened outside an API call (a kernel fault) to the
   // application's callback, and to stderr.
   void report(const std::string& message);
+  // Tells the application's callback why a call was refused (the call's error code says
+  // what); not on stderr: refusals are the application's to handle.
+  void notify_refusal(const std::string& message);
 };
 
-struct _cl_mem : ventus::cl::Object {
-  _cl_mem() : Object(ventus::cl::Kind::mem) {}
-  ~_cl_mem();
-  cl_context context = nullptr;
+struct Mem : Typed<_cl_mem, Kind::mem> {
+  ~Mem() override;
+  Context* context = nullptr;
   cl_mem_flags flags = 0;
   size_t size = 0;
   void* host_ptr = nullptr;  // the application's memory (CL_MEM_USE_HOST_PTR; as given)
-  cl_mem parent = nullptr;   // sub-buffers: the buffer they are part of
+  Mem* parent = nullptr;     // sub-buffers: the buffer they are part of
   size_t origin = 0;         // sub-buffers: the offset in the parent
   uint32_t address = 0;      // device address of byte 0
   // Root buffers: host memory that maps of buffers without CL_MEM_USE_HOST_PTR return
@@ -154,20 +204,19 @@ struct _cl_mem : ventus::cl::Object {
   std::vector<Mapping> mappings;
   std::vector<std::pair<void(CL_CALLBACK*)(cl_mem, void*), void*>> destructor_callbacks;
 
-  _cl_mem* root() { return parent ? parent : this; }
+  Mem* root() { return parent ? parent : this; }
   // The host memory mirroring this buffer: the application's with USE_HOST_PTR, else the
   // root's shadow (allocated here).
   uint8_t* host_mirror();
   bool uses_host_ptr() const { return (flags & CL_MEM_USE_HOST_PTR) != 0; }
 };
 
-struct _cl_program : ventus::cl::Object {
-  _cl_program() : Object(ventus::cl::Kind::program) {}
-  ~_cl_program();
-  cl_context context = nullptr;
+struct Program : Typed<_cl_program, Kind::program> {
+  ~Program() override;
+  Context* context = nullptr;
   std::mutex lock;
-  std::string source;               // programs from source
-  std::vector<uint8_t> binary;      // the ELF of the executable, or an object (bitcode)
+  std::string source;           // programs from source
+  std::vector<uint8_t> binary;  // the ELF of the executable, or an object (bitcode)
   std::shared_ptr<const ventus::rt::Program> executable;
   cl_build_status build_status = CL_BUILD_NONE;
   cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -176,64 +225,27 @@ struct _cl_program : ventus::cl::Object {
   std::atomic<int> kernels{0};  // kernel objects attached (a rebuild is then refused)
 };
 
-struct _cl_kernel : ventus::cl::Object {
-  _cl_kernel() : Object(ventus::cl::Kind::kernel) {}
-  ~_cl_kernel();
-  cl_program program = nullptr;
+struct Kernel : Typed<_cl_kernel, Kind::kernel> {
+  ~Kernel() override;
+  Program* program = nullptr;
   std::shared_ptr<const ventus::rt::Program> executable;
   const ventus::rt::KernelInfo* info = nullptr;  // inside *executable
   struct Arg {
     enum class Type { unset, value, mem, local } type = Type::unset;
     std::vector<uint8_t> bytes;  // value
-    cl_mem mem = nullptr;        // mem (nullptr: a NULL buffer)
-    size_t local_bytes = 0;      // local
+    cl_mem mem = nullptr;        // mem: the handle, resolved at each launch (NULL: a NULL buffer)
+    uint64_t local_bytes = 0;    // local
   };
   std::mutex lock;
   std::vector<Arg> args;
 };
 
-namespace ventus::cl {
+struct Queue;
 
-// What a queue runs: one command and the events it waits for.
-struct Command {
-  Ref<_cl_event> event;
-  std::vector<Ref<_cl_event>> wait_list;
-  std::function<cl_int()> work;  // returns CL_COMPLETE or a negative status
-};
-
-// A queue's state, shared with its worker thread (which may outlive the queue object when
-// the last reference goes away on the worker itself).
-struct QueueCore {
-  std::mutex lock;
-  std::condition_variable changed;
-  std::deque<Command> pending;
-  bool running = false;  // a command is being executed
-  bool stopping = false;
-  void run();  // the worker thread
-  // A blocking command on an idle queue whose wait list is complete runs in the calling
-  // thread (no hand-over to the worker and back); false when it has to be queued.
-  bool try_run_inline(Command& command);
-  static void execute(Command& command);
-};
-
-}  // namespace ventus::cl
-
-struct _cl_command_queue : ventus::cl::Object {
-  _cl_command_queue() : Object(ventus::cl::Kind::queue) {}
-  ~_cl_command_queue();
-  cl_context context = nullptr;
-  cl_device_id device = nullptr;
-  cl_command_queue_properties properties = 0;
-  std::shared_ptr<ventus::cl::QueueCore> core;
-  std::thread worker;
-  bool profiling() const { return (properties & CL_QUEUE_PROFILING_ENABLE) != 0; }
-};
-
-struct _cl_event : ventus::cl::Object {
-  _cl_event() : Object(ventus::cl::Kind::event) {}
-  ~_cl_event();
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;  // nullptr for user events
+struct Event : Typed<_cl_event, Kind::event> {
+  ~Event() override;
+  Context* context = nullptr;
+  Queue* queue = nullptr;  // nullptr for user events
   cl_command_type type = CL_COMMAND_USER;
   std::mutex lock;
   std::condition_variable changed;
@@ -245,15 +257,76 @@ struct _cl_event : ventus::cl::Object {
     void* data;
   };
   std::vector<Callback> callbacks;
+  std::vector<std::function<void()>> final_hooks;  // the platform's own, see when_final
 
-  // Moves to `new_status` (stamping the time) and runs the callbacks it triggers.
+  // What a status change triggered: run it (run_triggered) once no lock is held, so
+  // that a callback may make any call, blocking ones included.
+  struct Triggered {
+    cl_int status;
+    std::vector<Callback> callbacks;
+    std::vector<std::function<void()>> hooks;
+  };
+  // Moves to `new_status` (stamping the time); false when the status was final already.
+  bool advance(cl_int new_status, Triggered& triggered);
+  void run_triggered(Triggered& triggered);
   void set_status(cl_int new_status);
-  // Blocks until the event is complete or failed; returns its final status.
+  bool is_final();
+  // Calls `hook` once the event is complete or failed; false (hook not kept) when it is
+  // already.
+  bool when_final(std::function<void()> hook);
+  // Blocks until the event is complete or failed; returns its final status. On a pool
+  // thread (a callback's blocking call), runs other commands meanwhile.
   cl_int wait();
 };
 
-// A vtable pointer would displace the dispatch pointer from the first word.
-static_assert(!std::is_polymorphic_v<_cl_context> && !std::is_polymorphic_v<_cl_mem> &&
-                  !std::is_polymorphic_v<_cl_event> && !std::is_polymorphic_v<_cl_kernel> &&
-                  !std::is_polymorphic_v<_cl_program> && !std::is_polymorphic_v<_cl_command_queue>,
-              "cl_khr_icd: the dispatch table pointer must come first");
+// What a queue runs: one command and the events it waits for.
+struct Command {
+  Ref<Event> event;
+  std::vector<Ref<Event>> wait_list;
+  std::function<cl_int()> work;  // returns CL_COMPLETE or a negative status
+};
+
+// A command queue. Its commands run one after the other, in the order they were queued,
+// on the threads of a pool that all queues share (a queue has no thread of its own), or in
+// the application's thread (a blocking command on an idle queue, see submit).
+struct Queue : Typed<_cl_command_queue, Kind::queue> {
+  ~Queue() override;
+  Context* context = nullptr;
+  cl_device_id device = nullptr;
+  cl_command_queue_properties properties = 0;
+  bool profiling() const { return (properties & CL_QUEUE_PROFILING_ENABLE) != 0; }
+
+  // Guarded by `lock`.
+  std::mutex lock;
+  std::condition_variable changed;  // a command was taken or finished
+  std::deque<Command> pending;
+  bool busy = false;     // a thread is running the head command
+  bool queued = false;   // a pool task will look at the queue
+  bool blocked = false;  // the head waits for an event, which will reschedule the queue
+
+  // Queues `command` and lets the pool run it.
+  void enqueue(Command command);
+  // Runs a blocking command at once in the calling thread when the queue is idle and its
+  // wait list complete (no hand-over to a pool thread and back); false when it has to be
+  // queued instead.
+  bool try_run_inline(Command& command);
+  // Blocks until every command queued so far has run (helping the pool on a pool thread).
+  void drain();
+  // A pool task: runs the head command if it may run now.
+  void serve();
+  // Lets the pool look at the queue (under `lock`).
+  void schedule_locked();
+  // Runs `command` (its wait list is complete) and makes the queue idle again.
+  void execute(Command& command);
+};
+
+// The threads that run every queue's commands (and the callbacks of their events): a
+// fixed number, however many queues, started with the first command.
+constexpr unsigned kPoolThreads = 4;
+// Waits for `done` (checked under `lock`, notified through `changed`); on a pool thread it
+// runs pool tasks meanwhile, so that a blocking call made by a callback cannot stall the
+// commands it waits for.
+void wait_helping(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                  const std::function<bool()>& done);
+
+}  // namespace ventus::cl
