@@ -5,6 +5,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
+#include <clang/CodeGen/ModuleBuilder.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -41,6 +42,7 @@
 #include <set>
 #include <vector>
 
+#include "backend.h"
 #include "embedded.h"
 #include "frontend_config.h"
 
@@ -111,6 +113,25 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Options& optio
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
   overlay->pushOverlay(memory);  // the last pushed is looked in first
   return overlay;
+}
+
+// Gives every global variable of the module that clang is building its declaration's
+// position (backend::kDeclarationMetadata), for the back end's messages about it.
+void record_declarations(clang::CodeGenAction& action, clang::SourceManager& sources) {
+  clang::CodeGenerator* generator = action.getCodeGenerator();
+  llvm::Module* module = generator ? generator->GetModule() : nullptr;
+  if (!module) return;
+  llvm::LLVMContext& context = module->getContext();
+  for (llvm::GlobalVariable& variable : module->globals()) {
+    const clang::Decl* decl = generator->GetDeclForMangledName(variable.getName());
+    if (!decl) continue;
+    const clang::PresumedLoc loc = sources.getPresumedLoc(decl->getLocation());
+    if (loc.isInvalid()) continue;
+    const std::string where =
+        fmt::format("{}:{}:{}", loc.getFilename(), loc.getLine(), loc.getColumn());
+    variable.setMetadata(backend::kDeclarationMetadata,
+                         llvm::MDNode::get(context, llvm::MDString::get(context, where)));
+  }
 }
 
 // clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
@@ -185,6 +206,7 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   clang::EmitLLVMOnlyAction action(&context);
   if (action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0])) {
     if (llvm::Error error = action.Execute()) llvm::consumeError(std::move(error));
+    if (!ci.getDiagnostics().hasErrorOccurred()) record_declarations(action, ci.getSourceManager());
     action.EndSourceFile();
   }
   printer.finish();
