@@ -12,6 +12,7 @@
 #include "frontend.h"
 #include "guard.h"
 #include "ventus/asm.h"
+#include "ventus/device.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 
@@ -51,12 +52,25 @@ Result finish(FrontEnd&& front_end, const Options& options, bool executable) {
   }
   try {
     const elf::Image image = assembler::assemble({{options.file_name + ".s", result.assembly}});
+    for (const elf::Section& section : image.sections)
+      if (section.alloc && uint64_t{section.address} + section.size > sim::kBufferBase) {
+        // The back end checks the data alone; code and data together are known here.
+        result.diagnostics += fmt::format(
+            "{}: error: the program's code and data end at {:#x}, past the buffers at {:#x} "
+            "(a program has {} MiB)\n",
+            options.file_name, uint64_t{section.address} + section.size, sim::kBufferBase,
+            (sim::kBufferBase - sim::kCodeBase) >> 20);
+        return result;
+      }
     result.elf = elf::write(image);
     result.ok = true;
   } catch (const std::exception& e) {
-    // The back end's output did not assemble: a compiler bug, reported with the
-    // assembler's "file.s:line:column: error: ..." lines.
-    result.diagnostics += as_diagnostic(e.what(), options);
+    // The back end checks what the source controls, so this is a compiler bug; the
+    // assembler's positions are in the generated assembly, which `ventus cc -S` writes.
+    result.diagnostics += fmt::format(
+        "{}: error: internal compiler error: the generated assembly (ventus cc -S) does not "
+        "assemble: {}\n",
+        options.file_name, llvm::StringRef(e.what()).rtrim().str());
   }
   return result;
 }

@@ -296,9 +296,10 @@ class DataWriter {
 };
 
 // The device's address ranges a program's data must fit (docs/compiler.md, "Limits and
-// errors"): the program (code and data) from sim::kCodeBase up to the buffers, a
+// errors"): the program from sim::kCodeBase up to the buffers, of which the data may take
+// all but 1 MiB (the code's; compile checks code and data together after assembling), a
 // workgroup's local memory in the local window below the code.
-constexpr uint64_t kProgramBytes = uint64_t{sim::kBufferBase} - sim::kCodeBase;
+constexpr uint64_t kProgramBytes = uint64_t{sim::kBufferBase} - sim::kCodeBase - (1 << 20);
 constexpr uint64_t kLocalWindowBytes = uint64_t{sim::kCodeBase} - sim::kLdsWindowBase;
 
 std::string mib(uint64_t bytes) { return fmt::format("{} MiB", bytes >> 20); }
@@ -329,8 +330,8 @@ void check_data_sizes(const llvm::Module& module) {
           "{}error: {} variable {} is {} bytes; {}", definition_location(gv),
           is_local ? "__local" : "program-scope", variable_name(gv), bytes,
           is_local ? "a workgroup's local memory window is " + mib(limit)
-                   : "a program's code and data must fit in " + mib(limit) +
-                         " (from the code at 0x80000000 to the buffers at 0x90000000)"));
+                   : "a program's data must fit in " + mib(limit) +
+                         " (the code at 0x80000000 and its data end at the buffers, 0x90000000)"));
     if (total > limit)
       throw Error(fmt::format("{}error: with {} variable {} ({} bytes), the program's {} data "
                               "reach {} bytes, more than the {} limit",
