@@ -27,13 +27,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.file_name = "fuzz.cl";
   const uint8_t selector = size > 0 ? data[0] : 0;
   options.opt_level = selector & 1 ? 2 : 0;
-  options.cl_std = (selector >> 1) % 3 == 0 ? "CL1.2" : (selector >> 1) % 3 == 1 ? "CL2.0" : "CL3.0";
+  options.cl_std = (selector >> 1) % 3 == 0   ? "CL1.2"
+                   : (selector >> 1) % 3 == 1 ? "CL2.0"
+                                              : "CL3.0";
   const std::string_view source(reinterpret_cast<const char*>(data) + (size > 0),
                                 size - (size > 0));
   const ventus::cc::Result result = ventus::cc::compile(source, options);
   const bool has_error = contains(result.diagnostics, "error:");
   if (result.ok == has_error || result.ok == result.elf.empty()) std::abort();
-  for (const char* bug : {"the compiler crashed", "does not assemble", "internal compiler error in "})
+  for (const char* bug :
+       {"the compiler crashed", "does not assemble", "internal compiler error in "})
     if (contains(result.diagnostics, bug)) std::abort();
   return 0;
 }
