@@ -134,6 +134,30 @@ void record_declarations(clang::CodeGenAction& action, clang::SourceManager& sou
   }
 }
 
+// Numeric literals longer than this are errors (docs/compiler.md, "Limits and errors"):
+// LLVM 15's decimal-to-float conversion writes past a stack buffer for a significand of
+// more than about 30,000 digits, corrupting the compiling thread beyond recovery.
+constexpr size_t kMaxNumericLiteral = 1024;
+
+// Reports numeric literals longer than kMaxNumericLiteral (after macro expansion, in every
+// file) and shortens each to its first digit, which clang then converts harmlessly; the
+// error fails the compilation.
+void limit_numeric_literals(clang::CompilerInstance& ci) {
+  clang::DiagnosticsEngine& diags = ci.getDiagnostics();
+  const unsigned too_long = diags.getCustomDiagID(
+      clang::DiagnosticsEngine::Error, "numeric literal of %0 characters; at most %1 are supported");
+  ci.getPreprocessor().setTokenWatcher([&diags, too_long](const clang::Token& token) {
+    if (!token.is(clang::tok::numeric_constant) || token.getLength() <= kMaxNumericLiteral) return;
+    diags.Report(token.getLocation(), too_long)
+        << static_cast<unsigned>(token.getLength()) << static_cast<unsigned>(kMaxNumericLiteral);
+    // The token is the preprocessor's own (Preprocessor::Lex's result), passed as const.
+    // A pp-number starts with a digit or with '.' and a digit.
+    auto& shortened = const_cast<clang::Token&>(token);
+    const char* spelling = token.getLiteralData();
+    shortened.setLength(spelling && spelling[0] == '.' ? 2 : 1);
+  });
+}
+
 // clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
 // (-disable-llvm-passes) and run after the library is linked; the -O level still shapes
 // clang's IR (TBAA, lifetime markers, noinline at -O0).
@@ -205,6 +229,7 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   // writes to stderr.
   clang::EmitLLVMOnlyAction action(&context);
   if (action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0])) {
+    limit_numeric_literals(ci);
     if (llvm::Error error = action.Execute()) llvm::consumeError(std::move(error));
     if (!ci.getDiagnostics().hasErrorOccurred()) record_declarations(action, ci.getSourceManager());
     action.EndSourceFile();

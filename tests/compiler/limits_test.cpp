@@ -216,4 +216,22 @@ TEST(Diagnostics, LargePrivateArrayNamesTheFunction) {
       << d;
 }
 
+TEST(Limits, LongNumericLiteralIsAnError) {
+  // 100,000 digits: LLVM 15's conversion to float wrote past a stack buffer (a crash that
+  // took the compiling thread's bookkeeping with it: SIGSEGV in pthread_join).
+  const std::string digits(100000, '1');
+  const std::string d = errors_of("literal.cl", "#define X 0." + digits +
+                                                    "\nkernel void k(global float *o) {\n"
+                                                    "  o[0] = X;\n}\n");
+  EXPECT_TRUE(contains(d,
+                       "literal.cl:3:10: error: numeric literal of 100002 characters; at "
+                       "most 1024 are supported"))
+      << d.substr(0, 300);
+  // Long, but within the limit: compiles.
+  ventus::cc::Options options;
+  const ventus::cc::Result r = ventus::cc::compile(
+      "kernel void k(global float *o) { o[0] = 0." + std::string(1000, '3') + "f; }\n", options);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
 }  // namespace

@@ -284,6 +284,19 @@ class Selector {
     i.memory_form = true;
     cur_->insts.push_back(std::move(i));
   }
+  // A load from the kernel's argument buffer; offsets past a 12-bit immediate (a kernel
+  // with kilobytes of arguments) go through an address register.
+  void load_argument(const char* op, uint32_t dst, uint64_t offset) {
+    if (fits_simm12(static_cast<int64_t>(offset))) {
+      emit_mem(op, {Operand::def_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
+                    Operand::use_of(kernel_args_)});
+      return;
+    }
+    const uint32_t address = new_s();
+    emit("li", {Operand::def_of(address), Operand::immediate(static_cast<int64_t>(offset))});
+    emit("add", {Operand::def_of(address), Operand::use_of(address), Operand::use_of(kernel_args_)});
+    emit_mem(op, {Operand::def_of(dst), Operand::immediate(0), Operand::use_of(address)});
+  }
   uint32_t new_s() { return mf_.new_vreg(RegClass::Scalar); }
   uint32_t new_v() { return mf_.new_vreg(RegClass::Vector); }
 
@@ -603,7 +616,7 @@ MFunction Selector::run() {
         uint32_t base = new_v(), word = new_s(), value = new_v();
         emit("vmv.v.x", {Operand::def_of(base), Operand::use_of(r)});
         for (uint32_t w = 0; w < info.size; w += 4) {
-          emit_mem("lw", {Operand::def_of(word), Operand::immediate(info.offset + w), Operand::use_of(kernel_args_)});
+          load_argument("lw", word, info.offset + w);
           emit("vmv.v.x", {Operand::def_of(value), Operand::use_of(word)});
           emit_mem("vsw.v", {Operand::use_of(value), Operand::immediate(w), Operand::use_of(base)});
         }
@@ -614,8 +627,7 @@ MFunction Selector::run() {
       uint32_t elem_size = static_cast<uint32_t>(dl_.getTypeStoreSize(elem));
       for (size_t k = 0; k < regs.size(); ++k) {
         const char* load = elem_size == 1 ? "lbu" : elem_size == 2 ? "lhu" : "lw";
-        emit_mem(load, {Operand::def_of(regs[k]), Operand::immediate(info.offset + k * elem_size),
-                        Operand::use_of(kernel_args_)});
+        load_argument(load, regs[k], info.offset + k * elem_size);
       }
       if (info.address_space == "local") {
         uint32_t lds = new_s();
