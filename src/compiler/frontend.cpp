@@ -5,6 +5,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
+#include <clang/CodeGen/ModuleBuilder.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -41,6 +42,7 @@
 #include <set>
 #include <vector>
 
+#include "backend.h"
 #include "embedded.h"
 #include "frontend_config.h"
 
@@ -111,6 +113,49 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Options& optio
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
   overlay->pushOverlay(memory);  // the last pushed is looked in first
   return overlay;
+}
+
+// Gives every global variable of the module that clang is building its declaration's
+// position (backend::kDeclarationMetadata), for the back end's messages about it.
+void record_declarations(clang::CodeGenAction& action, clang::SourceManager& sources) {
+  clang::CodeGenerator* generator = action.getCodeGenerator();
+  llvm::Module* module = generator ? generator->GetModule() : nullptr;
+  if (!module) return;
+  llvm::LLVMContext& context = module->getContext();
+  for (llvm::GlobalVariable& variable : module->globals()) {
+    const clang::Decl* decl = generator->GetDeclForMangledName(variable.getName());
+    if (!decl) continue;
+    const clang::PresumedLoc loc = sources.getPresumedLoc(decl->getLocation());
+    if (loc.isInvalid()) continue;
+    const std::string where =
+        fmt::format("{}:{}:{}", loc.getFilename(), loc.getLine(), loc.getColumn());
+    variable.setMetadata(backend::kDeclarationMetadata,
+                         llvm::MDNode::get(context, llvm::MDString::get(context, where)));
+  }
+}
+
+// Numeric literals longer than this are errors (docs/compiler.md, "Limits and errors"):
+// LLVM 15's decimal-to-float conversion writes past a stack buffer for a significand of
+// more than about 30,000 digits, corrupting the compiling thread beyond recovery.
+constexpr size_t kMaxNumericLiteral = 1024;
+
+// Reports numeric literals longer than kMaxNumericLiteral (after macro expansion, in every
+// file) and shortens each to its first digit, which clang then converts harmlessly; the
+// error fails the compilation.
+void limit_numeric_literals(clang::CompilerInstance& ci) {
+  clang::DiagnosticsEngine& diags = ci.getDiagnostics();
+  const unsigned too_long = diags.getCustomDiagID(
+      clang::DiagnosticsEngine::Error, "numeric literal of %0 characters; at most %1 are supported");
+  ci.getPreprocessor().setTokenWatcher([&diags, too_long](const clang::Token& token) {
+    if (!token.is(clang::tok::numeric_constant) || token.getLength() <= kMaxNumericLiteral) return;
+    diags.Report(token.getLocation(), too_long)
+        << static_cast<unsigned>(token.getLength()) << static_cast<unsigned>(kMaxNumericLiteral);
+    // The token is the preprocessor's own (Preprocessor::Lex's result), passed as const.
+    // A pp-number starts with a digit or with '.' and a digit.
+    auto& shortened = const_cast<clang::Token&>(token);
+    const char* spelling = token.getLiteralData();
+    shortened.setLength(spelling && spelling[0] == '.' ? 2 : 1);
+  });
 }
 
 // clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
@@ -184,7 +229,9 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   // writes to stderr.
   clang::EmitLLVMOnlyAction action(&context);
   if (action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0])) {
+    limit_numeric_literals(ci);
     if (llvm::Error error = action.Execute()) llvm::consumeError(std::move(error));
+    if (!ci.getDiagnostics().hasErrorOccurred()) record_declarations(action, ci.getSourceManager());
     action.EndSourceFile();
   }
   printer.finish();

@@ -351,6 +351,24 @@ __kernel void k(__global float4* p, int d) {
   EXPECT_NE(r.diagnostics.find("variable index"), std::string::npos) << r.diagnostics;
 }
 
+// 1,500 int arguments: offsets past the loads' 12-bit immediate (an assembler error in the
+// generated assembly before).
+TEST(Backend, KernelWithKilobytesOfArguments) {
+  constexpr int kArgs = 1500;
+  std::string source = "__kernel void many(__global int *out";
+  for (int i = 0; i < kArgs; ++i) source += ", int a" + std::to_string(i);
+  source += ") {\n  out[0] = a0 + a511 + a512;\n  out[1] = a1000 - a1499;\n}\n";
+  rt::Device device;
+  rt::Program program = build(source);
+  rt::Buffer out(device, 8);
+  std::vector<rt::Arg> args = {out};
+  for (int i = 0; i < kArgs; ++i) args.emplace_back(int32_t{i * 3 + 1});
+  rt::launch(device, program, "many", {1}, {1}, args);
+  const std::vector<int32_t> words = out.download<int32_t>();
+  EXPECT_EQ(words[0], 1 + (511 * 3 + 1) + (512 * 3 + 1));
+  EXPECT_EQ(words[1], (1000 * 3 + 1) - (1499 * 3 + 1));
+}
+
 // The hardware cases' kernels (object.cl), compiled by this compiler, on the cases'
 // inputs: the expected words must come out, with no more thread instructions than the
 // public compiler's code executes on the same launches.

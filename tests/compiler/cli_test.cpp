@@ -235,6 +235,31 @@ TEST_F(CcCli, SeparateCompilationAndLinking) {
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(contains(r.out, "main.o: already an object")) << r.out;
 }
+
+TEST_F(CcCli, HostileSourcesAreErrorsNotCrashes) {
+  // 60,000 terms: clang recursed past the 8 MiB main stack (SIGSEGV, exit status 139).
+  std::string sum = "a";
+  for (int i = 1; i < 60000; ++i) sum += "+a";
+  write("sum.cl", "kernel void k(global int *o, int a) { o[0] = " + sum + "; }\n");
+  CommandResult r = ventus("cc sum.cl -o sum.elf");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(fs::file_size(dir_ / "sum.elf") > 0);
+  // Back-end errors at the source line, with the real cause.
+  write("asm.cl",
+        "kernel void k(global int *o) {\n  int x;\n  __asm__(\"li %0, 1\" : \"=r\"(x));\n  o[0] = "
+        "x;\n}\n");
+  r = ventus("cc asm.cl -o asm.elf");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "asm.cl:3:3: error: inline assembly is not supported yet")) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "asm.elf"));
+  write("big.cl",
+        "constant int t[80000000] = {1};\nkernel void k(global int *o) { o[0] = t[o[1]]; }\n");
+  r = ventus("cc big.cl -o big.elf");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "big.cl:1:14: error: program-scope variable 't' is 320000000 bytes"))
+      << r.out;
+  EXPECT_FALSE(contains(r.out, ".s:")) << r.out;
+}
 #endif
 
 }  // namespace

@@ -681,5 +681,21 @@ __kernel void where(__global int *out) {
   EXPECT_EQ(read_ints(m, init.size()), init);
 }
 
+// A 60,000-term sum makes clang recurse 60,000 deep: on the calling thread's 8 MiB stack
+// that killed the application; the platform's compiler runs on a thread of its own.
+TEST_F(Program, DeeplyNestedExpressionBuilds) {
+  if (!is_ventus()) GTEST_SKIP() << "the Ventus compiler's stack";
+  std::string text = "__kernel void sum(__global int *o, int a) {\n  o[0] = a";
+  for (int i = 1; i < 60000; ++i) text += "+a";
+  text += ";\n}\n";
+  const char* source = text.c_str();
+  cl_int e = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(context_, 1, &source, nullptr, &e);
+  ASSERT_OK(e);
+  programs_.push_back(p);
+  cl_device_id d = device();
+  EXPECT_OK(clBuildProgram(p, 1, &d, "", nullptr, nullptr)) << build_log(p);
+}
+
 }  // namespace
 }  // namespace clapi

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
@@ -26,6 +27,7 @@
 #include "emit.h"
 #include "isel.h"
 #include "regalloc.h"
+#include "ventus/device.h"
 #include "ventus/error.h"
 
 namespace ventus::cc::backend {
@@ -210,6 +212,13 @@ class DataWriter {
   DataWriter(const llvm::DataLayout& dl, const ModuleLayout& layout, std::string& out)
       : dl_(dl), layout_(layout), out_(out) {}
 
+  // The initializer of `variable`.
+  void variable(const llvm::GlobalVariable& variable) {
+    variable_ = &variable;
+    constant(variable.getInitializer());
+  }
+
+ private:
   void constant(const llvm::Constant* c) {
     llvm::Type* t = c->getType();
     uint64_t size = dl_.getTypeAllocSize(t);
@@ -261,17 +270,21 @@ class DataWriter {
     llvm::APInt offset(32, 0);
     const llvm::Value* base = c->stripAndAccumulateConstantOffsets(dl_, offset, true);
     if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(base)) {
-      if (gv->getAddressSpace() == 3) throw Error("the address of a __local variable in initialized data");
+      if (gv->getAddressSpace() == 3)
+        throw Error(fmt::format("{}error: the initializer of '{}' takes the address of __local "
+                                "variable '{}', which has none outside a workgroup",
+                                definition_location(*variable_), variable_->getName().str(),
+                                gv->getName().str()));
       line(fmt::format(".word {}+{}", layout_.symbols.at(gv), offset.getSExtValue()));
       return;
     }
     std::string text;
     llvm::raw_string_ostream os(text);
     c->print(os);
-    throw Error("error: the Ventus back end cannot emit this initializer: " + text);
+    throw Error(fmt::format("{}error: the Ventus back end cannot emit the initializer of '{}': {}",
+                            definition_location(*variable_), variable_->getName().str(), text));
   }
 
- private:
   void line(const std::string& s) { out_ += "\t" + s + "\n"; }
   void pad(uint64_t n) {
     if (n) line(fmt::format(".zero {}", n));
@@ -279,7 +292,69 @@ class DataWriter {
   const llvm::DataLayout& dl_;
   const ModuleLayout& layout_;
   std::string& out_;
+  const llvm::GlobalVariable* variable_ = nullptr;
 };
+
+// The device's address ranges a program's data must fit (docs/compiler.md, "Limits and
+// errors"): the program from sim::kCodeBase up to the buffers, of which the data may take
+// all but 1 MiB (the code's; compile checks code and data together after assembling), a
+// workgroup's local memory in the local window below the code.
+constexpr uint64_t kProgramBytes = uint64_t{sim::kBufferBase} - sim::kCodeBase - (1 << 20);
+constexpr uint64_t kLocalWindowBytes = uint64_t{sim::kCodeBase} - sim::kLdsWindowBase;
+
+std::string mib(uint64_t bytes) { return fmt::format("{} MiB", bytes >> 20); }
+
+// A variable's name as the source spells it: clang names a kernel's __local variable
+// "kernel.variable".
+std::string variable_name(const llvm::GlobalVariable& gv) {
+  const llvm::StringRef name = gv.getName();
+  const auto [function, variable] = name.split('.');
+  if (!variable.empty() && gv.getParent()->getFunction(function))
+    return fmt::format("'{}' (in '{}')", variable.str(), function.str());
+  return "'" + name.str() + "'";
+}
+
+// Sizes of program-scope data, checked before anything is laid out: a variable that does
+// not fit is an error at its declaration, not a wrapped offset or an assembler message.
+void check_data_sizes(const llvm::Module& module) {
+  const llvm::DataLayout& dl = module.getDataLayout();
+  uint64_t program = 0, local = 0;
+  for (const llvm::GlobalVariable& gv : module.globals()) {
+    const uint64_t bytes = dl.getTypeAllocSize(gv.getValueType());
+    const bool is_local = gv.getAddressSpace() == 3;
+    uint64_t& total = is_local ? local : program;
+    const uint64_t limit = is_local ? kLocalWindowBytes : kProgramBytes;
+    total += bytes;
+    if (bytes > limit)
+      throw Error(fmt::format(
+          "{}error: {} variable {} is {} bytes; {}", definition_location(gv),
+          is_local ? "__local" : "program-scope", variable_name(gv), bytes,
+          is_local ? "a workgroup's local memory window is " + mib(limit)
+                   : "a program's data must fit in " + mib(limit) +
+                         " (the code at 0x80000000 and its data end at the buffers, 0x90000000)"));
+    if (total > limit)
+      throw Error(fmt::format("{}error: with {} variable {} ({} bytes), the program's {} data "
+                              "reach {} bytes, more than the {} limit",
+                              definition_location(gv), is_local ? "__local" : "program-scope",
+                              variable_name(gv), bytes, is_local ? "__local" : "program-scope",
+                              total, mib(limit)));
+  }
+}
+
+// Selection, register allocation and emission of one function. An error without a source
+// position (an internal one) gets the function's.
+FunctionSummary compile_function(llvm::Function& f, const ModuleLayout& layout, std::string& out) {
+  try {
+    MFunction mf = select_instructions(f, layout);
+    allocate_registers(mf);
+    return emit_function(mf, out);
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    if (message.find("error: ") != std::string::npos) throw;
+    throw Error(fmt::format("{}error: internal compiler error in {}: {}", definition_location(f),
+                            describe(f), message));
+  }
+}
 
 }  // namespace
 
@@ -289,6 +364,7 @@ std::string generate_assembly(llvm::Module& module, int) {
 
   // Global data: __local variables get offsets in the workgroup's local data; the
   // others get symbols in .rodata/.data/.bss of the code image.
+  check_data_sizes(module);
   ModuleLayout layout;
   std::set<std::string> used_names;
   for (llvm::GlobalVariable& gv : module.globals()) {
@@ -307,13 +383,13 @@ std::string generate_assembly(llvm::Module& module, int) {
 
   std::string out;
   std::map<std::string, FunctionSummary> summaries;
+  std::map<std::string, const llvm::Function*> functions;
   std::vector<llvm::Function*> kernels;
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&f);
-    MFunction mf = select_instructions(f, layout);
-    allocate_registers(mf);
-    summaries[mf.name] = emit_function(mf, out);
+    summaries[f.getName().str()] = compile_function(f, layout, out);
+    functions[f.getName().str()] = &f;
   }
 
   for (const auto& [name, summary] : summaries)
@@ -325,7 +401,9 @@ std::string generate_assembly(llvm::Module& module, int) {
   DataWriter writer(dl, layout, out);
   for (llvm::GlobalVariable& gv : module.globals()) {
     if (gv.getAddressSpace() == 3) continue;
-    if (!gv.hasInitializer()) throw Error(fmt::format("error: global variable '{}' has no definition", gv.getName().str()));
+    if (!gv.hasInitializer())
+      throw Error(fmt::format("{}error: program-scope variable '{}' is declared but not defined",
+                              definition_location(gv), gv.getName().str()));
     const llvm::Constant* init = gv.getInitializer();
     bool zero = init->isNullValue();
     const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
@@ -336,14 +414,25 @@ std::string generate_assembly(llvm::Module& module, int) {
     if (zero)
       out += fmt::format("\t.zero {}\n", std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
     else
-      writer.constant(init);
+      writer.variable(gv);
   }
 
   // Per-kernel metadata for the runtime: resources and the argument buffer layout.
-  std::function<FunctionSummary(const std::string&, std::set<std::string>&)> total =
-      [&](const std::string& name, std::set<std::string>& stack) {
+  // `stack`: the calls from the kernel down to `name`, to name a cycle.
+  std::function<FunctionSummary(const std::string&, std::vector<std::string>&)> total =
+      [&](const std::string& name, std::vector<std::string>& stack) {
         FunctionSummary s = summaries.at(name);
-        if (!stack.insert(name).second) throw Error(fmt::format("error: recursion through '{}' is not supported", name));
+        if (auto cycle = std::find(stack.begin(), stack.end(), name); cycle != stack.end()) {
+          const llvm::Function& f = *functions.at(name);
+          std::string calls;
+          for (auto it = cycle; it != stack.end(); ++it)
+            calls += llvm::demangle(*it) + " -> ";
+          throw Error(fmt::format("{}error: {} is recursive ({}{}); recursion is not supported "
+                                  "(every call needs a fixed frame)",
+                                  definition_location(f), describe(f), calls,
+                                  llvm::demangle(name)));
+        }
+        stack.push_back(name);
         uint32_t deepest_scalar = 0, deepest_private = 0;
         for (const std::string& callee : s.callees) {
           FunctionSummary c = total(callee, stack);
@@ -352,18 +441,21 @@ std::string generate_assembly(llvm::Module& module, int) {
           s.sgpr = std::max(s.sgpr, c.sgpr);
           s.vgpr = std::max(s.vgpr, c.vgpr);
         }
-        stack.erase(name);
+        stack.pop_back();
         s.scalar_frame += deepest_scalar;
         s.private_frame += deepest_private;
         return s;
       };
   std::string json = "{\"version\":1,\"kernels\":[";
   for (size_t k = 0; k < kernels.size(); ++k) {
-    std::set<std::string> stack;
+    std::vector<std::string> stack;
     const std::string name = kernels[k]->getName().str();
     FunctionSummary s = total(name, stack);
-    if (s.scalar_frame > 1024)
-      throw Error(fmt::format("error: kernel '{}' needs {} bytes of scalar stack; a warp has 1 KiB", name, s.scalar_frame));
+    if (s.scalar_frame > kScalarStackBytes)
+      throw Error(fmt::format("{}error: {} needs {} bytes of scalar stack with the functions it "
+                              "calls; a warp has {}",
+                              definition_location(*kernels[k]), describe(*kernels[k]),
+                              s.scalar_frame, kScalarStackBytes));
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
     json += fmt::format("{}{{\"name\":\"{}\",\"local_bytes\":{},\"private_bytes\":{},\"sgpr\":{},\"vgpr\":{},",
                         k ? "," : "", json_escape(name), layout.local_bytes, s.private_frame,

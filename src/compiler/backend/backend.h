@@ -11,6 +11,11 @@ class Module;
 
 namespace ventus::cc::backend {
 
+// The metadata kind by which the front end gives a program-scope variable's declaration,
+// !{!"file:line:column"}, for the back end's messages about it (line tables, which the
+// front end always emits, cover instructions and functions only).
+inline constexpr char kDeclarationMetadata[] = "ventus.declaration";
+
 // Generates assembly for every defined function of `module` (kernels and the functions
 // they call), followed by the module's global data and the `.ventus.kernels` metadata
 // section. Throws ventus::Error("FILE:LINE:COL: error: ...") naming the construct and

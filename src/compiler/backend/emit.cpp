@@ -79,13 +79,14 @@ Frame layout_frame(const MFunction& mf) {
     voff += 4;
   }
   f.vector_spill_base = voff;
-  if (f.scalar_bytes > 1024)
-    throw Error(fmt::format("function '{}' needs a {}-byte scalar stack frame; a warp's stack is 1 KiB",
-                            mf.name, f.scalar_bytes));
-  if (f.private_bytes > 1024)
-    throw Error(fmt::format("function '{}' needs {} bytes of private memory per thread; at most 1024 "
-                            "are addressable from tp",
-                            mf.name, f.private_bytes));
+  if (f.scalar_bytes > kScalarStackBytes)
+    throw Error(fmt::format("{}error: '{}' needs a {}-byte scalar stack frame; a warp's stack is {} "
+                            "bytes",
+                            mf.location, mf.name, f.scalar_bytes, kScalarStackBytes));
+  if (f.private_bytes > kPrivateFrameBytes)
+    throw Error(fmt::format("{}error: '{}' needs {} bytes of private memory per work-item (its "
+                            "variables and spilled registers); at most {} are addressable",
+                            mf.location, mf.name, f.private_bytes, kPrivateFrameBytes));
   return f;
 }
 

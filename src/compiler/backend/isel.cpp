@@ -21,21 +21,53 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/Demangle/Demangle.h>
 
 #include <unordered_map>
 
+#include "backend.h"
 #include "divergence.h"
 #include "ventus/error.h"
 
 namespace ventus::cc::backend {
 
 std::string source_location(const llvm::Value* value) {
-  const auto* inst = llvm::dyn_cast_or_null<llvm::Instruction>(value);
-  if (!inst) return "";
-  const llvm::DebugLoc& loc = inst->getDebugLoc();
-  if (!loc) return "";
-  const auto* scope = llvm::cast<llvm::DIScope>(loc.getScope());
-  return fmt::format("{}:{}:{}: ", scope->getFilename().str(), loc.getLine(), loc.getCol());
+  if (const auto* inst = llvm::dyn_cast_or_null<llvm::Instruction>(value)) {
+    if (const llvm::DebugLoc& loc = inst->getDebugLoc(); loc && loc.getLine() != 0) {
+      const auto* scope = llvm::cast<llvm::DIScope>(loc.getScope());
+      return fmt::format("{}:{}:{}: ", scope->getFilename().str(), loc.getLine(), loc.getCol());
+    }
+    return definition_location(*inst->getFunction());
+  }
+  if (const auto* variable = llvm::dyn_cast_or_null<llvm::GlobalVariable>(value))
+    return definition_location(*variable);
+  if (const auto* function = llvm::dyn_cast_or_null<llvm::Function>(value))
+    return definition_location(*function);
+  return "";
+}
+
+std::string definition_location(const llvm::Function& function) {
+  if (const llvm::DISubprogram* sp = function.getSubprogram(); sp && sp->getLine() != 0)
+    return fmt::format("{}:{}: ", sp->getFilename().str(), sp->getLine());
+  return function.getParent()->getSourceFileName() + ": ";
+}
+
+std::string definition_location(const llvm::GlobalVariable& variable) {
+  if (const llvm::MDNode* node = variable.getMetadata(kDeclarationMetadata))
+    if (node->getNumOperands() == 1)
+      if (const auto* text = llvm::dyn_cast<llvm::MDString>(node->getOperand(0)))
+        return text->getString().str() + ": ";
+  for (const llvm::User* user : variable.users())
+    if (const auto* inst = llvm::dyn_cast<llvm::Instruction>(user)) return source_location(inst);
+  return variable.getParent()->getSourceFileName() + ": ";
+}
+
+std::string describe(const llvm::Function& function) {
+  const std::string name = function.getName().str(), readable = llvm::demangle(name);
+  return fmt::format("{} '{}'",
+                     function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL ? "kernel"
+                                                                                 : "function",
+                     readable);
 }
 
 namespace {
@@ -46,10 +78,14 @@ namespace {
   if (where) where->print(os);
   std::string loc = source_location(where);
   const auto* inst = llvm::dyn_cast_or_null<llvm::Instruction>(where);
-  std::string function = inst ? inst->getFunction()->getName().str() : "";
   throw Error(fmt::format("{}error: the Ventus back end cannot compile {}{}{}", loc, what,
-                          function.empty() ? "" : " (in function '" + function + "')",
+                          inst ? " (in " + describe(*inst->getFunction()) + ")" : "",
                           text.empty() ? "" : ": " + llvm::StringRef(text).trim().str()));
+}
+
+// An error at `where`'s source line that is not about a missing feature of the back end.
+[[noreturn]] void error_at(const llvm::Value* where, const std::string& message) {
+  throw Error(fmt::format("{}error: {}", source_location(where), message));
 }
 
 bool fits_simm12(int64_t v) { return v >= -2048 && v <= 2047; }
@@ -106,6 +142,7 @@ class Selector {
         loops_(dt_),
         div_(f, f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL, pdt_, loops_) {
     mf_.name = f.getName().str();
+    mf_.location = definition_location(f);
     mf_.is_kernel = f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
   }
 
@@ -246,6 +283,19 @@ class Selector {
     MInst i = inst(std::move(op), std::move(ops));
     i.memory_form = true;
     cur_->insts.push_back(std::move(i));
+  }
+  // A load from the kernel's argument buffer; offsets past a 12-bit immediate (a kernel
+  // with kilobytes of arguments) go through an address register.
+  void load_argument(const char* op, uint32_t dst, uint64_t offset) {
+    if (fits_simm12(static_cast<int64_t>(offset))) {
+      emit_mem(op, {Operand::def_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
+                    Operand::use_of(kernel_args_)});
+      return;
+    }
+    const uint32_t address = new_s();
+    emit("li", {Operand::def_of(address), Operand::immediate(static_cast<int64_t>(offset))});
+    emit("add", {Operand::def_of(address), Operand::use_of(address), Operand::use_of(kernel_args_)});
+    emit_mem(op, {Operand::def_of(dst), Operand::immediate(0), Operand::use_of(address)});
   }
   uint32_t new_s() { return mf_.new_vreg(RegClass::Scalar); }
   uint32_t new_v() { return mf_.new_vreg(RegClass::Vector); }
@@ -518,28 +568,36 @@ MFunction Selector::run() {
     for (llvm::BasicBlock* succ : llvm::successors(&bb))
       mf_.blocks[block_index_[&bb]].succs.push_back(block_index_[succ]);
 
-  // Private frame: allocas at fixed offsets below tp.
-  uint32_t frame = 0;
+  // Private frame: allocas at fixed offsets below tp. Sizes add up in 64 bits and stop at
+  // the limit, so that no huge array wraps around to a small frame.
+  uint64_t frame = 0;
+  auto place = [&](uint64_t bytes) {
+    frame = (frame + 3) & ~uint64_t{3};
+    const uint64_t at = frame;
+    frame += (bytes + 3) & ~uint64_t{3};
+    if (bytes > kPrivateFrameBytes || frame > kPrivateFrameBytes)
+      error_at(&f_, fmt::format("{} needs at least {} bytes of private memory per work-item for "
+                                "its variables; at most {} are addressable",
+                                describe(f_), std::max(bytes, frame), kPrivateFrameBytes));
+    return static_cast<uint32_t>(at);
+  };
   for (llvm::Instruction& i : llvm::instructions(f_)) {
     auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&i);
     if (!alloca) continue;
     if (!alloca->isStaticAlloca()) unsupported(alloca, "variable-length private arrays");
-    uint64_t bytes = dl_.getTypeAllocSize(alloca->getAllocatedType()) *
-                     llvm::cast<llvm::ConstantInt>(alloca->getArraySize())->getZExtValue();
-    frame = (frame + 3) & ~3u;
-    alloca_offsets_[alloca] = frame;
-    frame += static_cast<uint32_t>((bytes + 3) & ~uint64_t{3});
+    const llvm::APInt count = llvm::cast<llvm::ConstantInt>(alloca->getArraySize())->getValue();
+    const uint64_t element = dl_.getTypeAllocSize(alloca->getAllocatedType());
+    const uint64_t bytes = count.getActiveBits() > 32 || element > UINT32_MAX
+                               ? UINT64_MAX / 2
+                               : element * count.getZExtValue();
+    alloca_offsets_[alloca] = place(bytes);
   }
   // Struct arguments of a kernel arrive by value in the argument buffer; the function
   // sees a pointer to a private copy.
   if (mf_.is_kernel)
-    for (llvm::Argument& arg : f_.args()) {
-      if (!arg.hasByValAttr()) continue;
-      frame = (frame + 3) & ~3u;
-      byval_offsets_[&arg] = frame;
-      frame += static_cast<uint32_t>((dl_.getTypeAllocSize(arg.getParamByValType()) + 3) & ~uint64_t{3});
-    }
-  mf_.private_frame = frame;
+    for (llvm::Argument& arg : f_.args())
+      if (arg.hasByValAttr()) byval_offsets_[&arg] = place(dl_.getTypeAllocSize(arg.getParamByValType()));
+  mf_.private_frame = static_cast<uint32_t>(frame);
 
   // Entry: incoming arguments.
   cur_ = &mf_.blocks[0];
@@ -558,7 +616,7 @@ MFunction Selector::run() {
         uint32_t base = new_v(), word = new_s(), value = new_v();
         emit("vmv.v.x", {Operand::def_of(base), Operand::use_of(r)});
         for (uint32_t w = 0; w < info.size; w += 4) {
-          emit_mem("lw", {Operand::def_of(word), Operand::immediate(info.offset + w), Operand::use_of(kernel_args_)});
+          load_argument("lw", word, info.offset + w);
           emit("vmv.v.x", {Operand::def_of(value), Operand::use_of(word)});
           emit_mem("vsw.v", {Operand::use_of(value), Operand::immediate(w), Operand::use_of(base)});
         }
@@ -569,8 +627,7 @@ MFunction Selector::run() {
       uint32_t elem_size = static_cast<uint32_t>(dl_.getTypeStoreSize(elem));
       for (size_t k = 0; k < regs.size(); ++k) {
         const char* load = elem_size == 1 ? "lbu" : elem_size == 2 ? "lhu" : "lw";
-        emit_mem(load, {Operand::def_of(regs[k]), Operand::immediate(info.offset + k * elem_size),
-                        Operand::use_of(kernel_args_)});
+        load_argument(load, regs[k], info.offset + k * elem_size);
       }
       if (info.address_space == "local") {
         uint32_t lds = new_s();
@@ -1403,8 +1460,11 @@ void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_produc
 
 void Selector::select_call(llvm::CallInst& call) {
   if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&call)) return select_intrinsic(*intrinsic);
+  if (call.isInlineAsm()) error_at(&call, "inline assembly is not supported yet");
   llvm::Function* callee = call.getCalledFunction();
-  if (!callee) unsupported(&call, "an indirect call");
+  if (!callee)
+    error_at(&call, fmt::format("calls through a function pointer are not supported (in {})",
+                                describe(*call.getFunction())));
   llvm::StringRef name = callee->getName();
   if (name == "__vt_csr") {
     auto* csr = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));

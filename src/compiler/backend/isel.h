@@ -36,7 +36,20 @@ std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel);
 
 MFunction select_instructions(llvm::Function& function, const ModuleLayout& layout);
 
-// Text of an LLVM source location for error messages: "file:line:col: " or "".
+// Where messages about `value` point: "file:line:col: " of an instruction (from the line
+// tables), else the definition of its function, else of a global variable
+// (definition_location).
 std::string source_location(const llvm::Value* value);
+
+// "file:line: " of a function's definition (its debug-info subprogram), else "file: " (the
+// module's source file name).
+std::string definition_location(const llvm::Function& function);
+
+// "file:line:col: " of a program-scope variable's declaration (the front end records it as
+// kDeclarationMetadata, backend.h), else of its first use in an instruction, else "file: ".
+std::string definition_location(const llvm::GlobalVariable& variable);
+
+// "function 'name'" or "kernel 'name'", demangled, for messages.
+std::string describe(const llvm::Function& function);
 
 }  // namespace ventus::cc::backend

@@ -22,6 +22,11 @@ inline constexpr bool is_vector_phys(uint32_t r) { return r >= kVectorBase && r 
 
 enum class RegClass : uint8_t { Scalar, Vector };
 
+// Frame limits: a warp's scalar stack (the start code gives each warp 1 KiB of local
+// memory) and a thread's private memory, addressed by signed 12-bit offsets below tp.
+inline constexpr uint32_t kScalarStackBytes = 1024;
+inline constexpr uint32_t kPrivateFrameBytes = 1024;
+
 // Fixed scalar registers.
 inline constexpr uint32_t kZero = 0, kRa = 1, kSp = 2, kGp = 3, kTp = 4, kA0 = 10;
 // Scratch registers never given to virtual registers: spill reloads, setrpc, expansions.
@@ -66,6 +71,7 @@ struct MBlock {
 
 struct MFunction {
   std::string name;
+  std::string location;  // "file:line: " of the function's definition, for messages
   bool is_kernel = false;
   std::vector<MBlock> blocks;
   std::vector<RegClass> vreg_class;  // index: vreg - kFirstVirtual

@@ -1,0 +1,3 @@
+%kernel void broken(global int *a) {
+  a[0] = undeclared + 1;
+}
