@@ -2,11 +2,13 @@
 // pool of threads that runs the queues' commands.
 #include "objects.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 namespace ventus::cl {
 namespace {
@@ -16,10 +18,11 @@ struct Registry {
   // Live handles: the body behind each (nullptr for the platform and the device).
   std::unordered_map<const void*, std::pair<Kind, Object*>> live;
   // Handle cells are carved from chunks that are never freed: a released handle stays a
-  // valid dispatch pointer (8 bytes a handle for the life of the process).
+  // valid dispatch pointer (8 bytes a handle for the life of the process). Every chunk stays
+  // listed, so that leak checkers see the tombstones as reachable.
   static constexpr size_t kChunkCells = 4096;
-  const cl_icd_dispatch** chunk = nullptr;
-  size_t used = kChunkCells;
+  std::vector<std::unique_ptr<const cl_icd_dispatch*[]>> chunks;
+  size_t used = kChunkCells;  // cells taken from the last chunk
 };
 
 Registry& registry() {
@@ -43,10 +46,10 @@ void publish(Object* object, uint32_t app_references) {
   Registry& r = registry();
   std::lock_guard guard(r.lock);
   if (r.used == Registry::kChunkCells) {
-    r.chunk = new const cl_icd_dispatch*[Registry::kChunkCells];
+    r.chunks.push_back(std::make_unique<const cl_icd_dispatch*[]>(Registry::kChunkCells));
     r.used = 0;
   }
-  const cl_icd_dispatch** cell = &r.chunk[r.used++];
+  const cl_icd_dispatch** cell = &r.chunks.back()[r.used++];
   *cell = &kDispatch;
   object->cell = cell;
   object->app = app_references;
@@ -154,18 +157,27 @@ cl_ulong now_ns() {
 
 namespace {
 
-thread_local bool t_on_pool_thread = false;
-
 class Pool {
  public:
   void post(std::function<void()> task) {
     std::lock_guard guard(lock_);
-    if (!started_) {
-      for (unsigned i = 0; i < kPoolThreads; ++i) std::thread([this] { work(); }).detach();
-      started_ = true;
+    if (threads_.empty()) {
+      for (unsigned i = 0; i < kPoolThreads; ++i) {
+        std::thread thread([this] { work(); });
+        threads_.push_back(thread.get_id());
+        thread.detach();
+      }
     }
     tasks_.push_back(std::move(task));
     available_.notify_one();
+  }
+
+  // Whether the calling thread is one of the pool's. (Not a thread_local: LeakSanitizer's
+  // exit-time scan crashes on the dynamic TLS of a dlopen'ed library's threads.)
+  bool owns_calling_thread() {
+    std::lock_guard guard(lock_);
+    return std::find(threads_.begin(), threads_.end(), std::this_thread::get_id()) !=
+           threads_.end();
   }
 
   // Runs one waiting task in the calling thread; false when there is none.
@@ -183,7 +195,6 @@ class Pool {
 
  private:
   void work() {
-    t_on_pool_thread = true;
     for (;;) {
       std::function<void()> task;
       {
@@ -199,7 +210,7 @@ class Pool {
   std::mutex lock_;
   std::condition_variable available_;
   std::deque<std::function<void()>> tasks_;
-  bool started_ = false;
+  std::vector<std::thread::id> threads_;
 };
 
 Pool& pool() {
@@ -212,7 +223,7 @@ Pool& pool() {
 
 void wait_helping(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
                   const std::function<bool()>& done) {
-  if (!t_on_pool_thread) {
+  if (!pool().owns_calling_thread()) {
     changed.wait(lock, done);
     return;
   }
