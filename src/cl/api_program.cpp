@@ -22,16 +22,16 @@ std::vector<std::string> kernel_names(const rt::Program& program) {
   return names;
 }
 
-uint32_t round16(uint64_t bytes) {
-  return static_cast<uint32_t>((bytes + 15) & ~uint64_t{15});
+uint64_t round_local(uint64_t bytes) {
+  return (bytes + rt::kLocalDataAlign - 1) / rt::kLocalDataAlign * rt::kLocalDataAlign;
 }
 
 // Local memory a launch of `kernel` needs beside the warps' stacks: its __local variables
 // and the __local buffers of its arguments (as rt::launch lays them out).
 uint64_t kernel_local_bytes(const _cl_kernel& kernel) {
-  uint64_t bytes = round16(kernel.info->local_bytes);
+  uint64_t bytes = round_local(kernel.info->local_bytes);
   for (const _cl_kernel::Arg& a : kernel.args)
-    if (a.type == _cl_kernel::Arg::Type::local) bytes += round16(a.local_bytes);
+    if (a.type == _cl_kernel::Arg::Type::local) bytes += round_local(a.local_bytes);
   return bytes;
 }
 

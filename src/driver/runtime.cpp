@@ -288,17 +288,19 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       effective.vgpr_usage = info->vgpr;
     }
     // Local memory: the warps' stacks, the kernel's __local variables, then the __local
-    // buffers of the arguments, each 16-byte aligned; an argument holds its buffer's offset
-    // from the workgroup's local memory base (CSR_LDS).
-    uint32_t local_data = info ? (info->local_bytes + 15) & ~15u : 0;
+    // buffers of the arguments, each kLocalDataAlign-aligned; an argument holds its buffer's
+    // offset from the workgroup's local memory base (CSR_LDS). The total is a multiple of
+    // the alignment too, so that every workgroup's base is.
+    const auto aligned = [](uint64_t bytes) { return static_cast<uint32_t>((bytes + kLocalDataAlign - 1) / kLocalDataAlign * kLocalDataAlign); };
+    uint32_t local_data = info ? aligned(info->local_bytes) : 0;
     std::vector<uint32_t> local_offsets(args.size(), 0);
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_local) continue;
       if (args[i].local_bytes == 0) throw Error(fmt::format("argument {}: a __local buffer of 0 bytes", i));
       local_offsets[i] = local_data;
-      local_data += (args[i].local_bytes + 15) & ~15u;
+      local_data += aligned(args[i].local_bytes);
     }
-    effective.local_memory_bytes = options.local_memory_bytes + local_data;
+    effective.local_memory_bytes = aligned(uint64_t{options.local_memory_bytes} + local_data);
     const LaunchShape shape = launch_shape(device.config(), global, local, effective);
     const uint32_t entry = program.kernel_address(kernel);
     device.load(program);

@@ -58,7 +58,7 @@ TEST(VectorFaults, FloatingPointNeedsSew16Or32) {
   m.warp->vcfg.sew = 16;
   EXPECT_NO_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
   EXPECT_NO_THROW(m.run("vfmv.v.f", {.vd = 2, .rs1 = 5}));
-  EXPECT_THROW(m.run("vfexp.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfexp", {.vd = 2, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vftta.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vfrec7.v", {.vd = 2, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vfrsqrt7.v", {.vd = 2, .vs2 = 6}), ExecFault);
@@ -484,7 +484,7 @@ TEST(VectorCustom, VfexpIsCorrectlyRoundedExp) {
   m.warp->v[4][2] = 0xff800000;  // e^-inf = +0
   m.warp->v[4][3] = 0x42c80000;  // e^100 overflows
   m.warp->mask = 0xf;
-  m.run("vfexp.v", {.vd = 2, .vs2 = 4});
+  m.run("vfexp", {.vd = 2, .vs2 = 4});
   EXPECT_EQ(m.warp->v[2][0], kOne);
   EXPECT_EQ(m.warp->v[2][1], 0x402df854u);  // e = 2.71828174... rounded to nearest
   EXPECT_EQ(m.warp->v[2][2], 0u);
