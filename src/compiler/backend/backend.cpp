@@ -173,7 +173,8 @@ void clone_called_kernels(llvm::Module& m) {
 void move_private_globals(llvm::Module& m) {
   std::vector<llvm::GlobalVariable*> found;
   for (llvm::GlobalVariable& gv : m.globals())
-    if (gv.getAddressSpace() == kPrivateAddressSpace) found.push_back(&gv);
+    if (gv.getAddressSpace() == kPrivateAddressSpace && !gv.getName().startswith("llvm."))  // llvm.used ...
+      found.push_back(&gv);
   for (llvm::GlobalVariable* gv : found) {
     auto* moved = new llvm::GlobalVariable(
         m, gv->getValueType(), gv->isConstant(), gv->getLinkage(),
