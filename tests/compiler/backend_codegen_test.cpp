@@ -78,6 +78,18 @@ TEST(BackendCodegen, BranchRelaxationLabelsAreUniqueInTheProgram) {
   }
 }
 
+// The labels of the extra-lane guard: a kernel named "done_k" beside "k" once defined
+// ".Lguard_done_k" twice.
+TEST(BackendCodegen, KernelsNamedAlikeGetDistinctLabels) {
+  ventus::cc::Result r = compile(R"(
+__kernel void k(__global int* out, int n) { out[get_global_id(0)] = n; }
+__kernel void done_k(__global int* out, int n) { out[get_global_id(0)] = n + 1; }
+)");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(run(r, "k", 64, 5), std::vector<int32_t>(64, 5));
+  EXPECT_EQ(run(r, "done_k", 64, 5), std::vector<int32_t>(64, 6));
+}
+
 // __OPENCL_VERSION__ is the device's OpenCL version (1.2) whatever -cl-std says;
 // __OPENCL_C_VERSION__ follows -cl-std; CL_VERSION_1_0..1_2 are defined.
 TEST(BackendCodegen, OpenClVersionMacros) {

@@ -362,6 +362,21 @@ TEST(SimFloat, FmvIsARegisterMove) {
   EXPECT_EQ(read_words(f.device, kOut, 3), (std::vector<uint32_t>{0x7f812345u, static_cast<uint32_t>(-7), 0u}));
 }
 
+// vfexp is spelt as the public toolchain prints it; the older "vfexp.v" still assembles.
+TEST(SimAssembly, VfexpAndItsOlderSpelling) {
+  assembler::Options options;
+  options.start_files = false;
+  const elf::Image image = assembler::assemble(
+      {{"k.s", "vfexp v2, v4\nvfexp.v v2, v4\nvfexp v2, v4, v0.t\nvfexp.v v2, v4, v0.t\n"}}, options);
+  std::vector<uint32_t> words;
+  for (const elf::Section& s : image.sections)
+    if (s.name == ".text") {
+      words.resize(s.bytes.size() / 4);
+      std::memcpy(words.data(), s.bytes.data(), words.size() * 4);
+    }
+  EXPECT_EQ(words, (std::vector<uint32_t>{0x0a40610b, 0x0a40610b, 0x0840610b, 0x0840610b}));
+}
+
 // Masked (v0.t) unit-stride and indexed vector memory, with e8 elements and LMUL = 2.
 TEST(SimVectorMemory, MaskedUnitStrideIndexedAndLmul2) {
   Fixture f;
