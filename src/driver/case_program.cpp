@@ -44,7 +44,8 @@ std::string kernel_of_launch(const std::string& launch) {
 
 Case with_program(const Case& c, const elf::Image& program, const std::filesystem::path& listing) {
   const bool has_listing = std::filesystem::exists(listing);
-  const std::map<uint32_t, std::string> names = has_listing ? listing_symbols(listing) : std::map<uint32_t, std::string>{};
+  const std::map<uint32_t, std::string> names =
+      has_listing ? listing_symbols(listing) : std::map<uint32_t, std::string>{};
   // The program's memory image from its lowest loadable address.
   uint32_t low = ~0u, high = 0;
   for (const elf::Section& s : program.sections)
@@ -76,14 +77,15 @@ Case with_program(const Case& c, const elf::Image& program, const std::filesyste
     if (has_listing) {
       auto name = names.find(entry);
       if (name == names.end())
-        throw Error(fmt::format("case {}: launch {}: no symbol at the entry {:#010x} in {}", c.name, l.name, entry,
-                                listing.string()));
+        throw Error(fmt::format("case {}: launch {}: no symbol at the entry {:#010x} in {}", c.name,
+                                l.name, entry, listing.string()));
       kernel = name->second;
     }
     std::optional<uint32_t> address = program.symbol_address(kernel);
     if (!address)
-      throw Error(fmt::format("case {}: launch {}: the program has no kernel '{}'{}", c.name, l.name, kernel,
-                              has_listing ? "" : " (the launch's name without its _<n>; the case has no listing)"));
+      throw Error(fmt::format(
+          "case {}: launch {}: the program has no kernel '{}'{}", c.name, l.name, kernel,
+          has_listing ? "" : " (the launch's name without its _<n>; the case has no listing)"));
     std::memcpy(knl->data.data(), &*address, 4);
     code->data = image;
     code->size = static_cast<uint32_t>(image.size());

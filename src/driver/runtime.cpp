@@ -291,7 +291,10 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     // buffers of the arguments, each kLocalDataAlign-aligned; an argument holds its buffer's
     // offset from the workgroup's local memory base (CSR_LDS). The total is a multiple of
     // the alignment too, so that every workgroup's base is.
-    const auto aligned = [](uint64_t bytes) { return static_cast<uint32_t>((bytes + kLocalDataAlign - 1) / kLocalDataAlign * kLocalDataAlign); };
+    const auto aligned = [](uint64_t bytes) {
+      return static_cast<uint32_t>((bytes + kLocalDataAlign - 1) / kLocalDataAlign *
+                                   kLocalDataAlign);
+    };
     uint32_t local_data = info ? aligned(info->local_bytes) : 0;
     std::vector<uint32_t> local_offsets(args.size(), 0);
     for (size_t i = 0; i < args.size(); ++i) {

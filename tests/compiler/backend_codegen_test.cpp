@@ -15,7 +15,8 @@ namespace {
 
 namespace rt = ventus::rt;
 
-ventus::cc::Result compile(const std::string& source, int opt_level = 2, const std::string& cl_std = "CL1.2") {
+ventus::cc::Result compile(const std::string& source, int opt_level = 2,
+                           const std::string& cl_std = "CL1.2") {
   ventus::cc::Options options;
   options.opt_level = opt_level;
   options.cl_std = cl_std;
@@ -23,7 +24,8 @@ ventus::cc::Result compile(const std::string& source, int opt_level = 2, const s
   return ventus::cc::compile(source, options);
 }
 
-std::vector<int32_t> run(const ventus::cc::Result& r, const std::string& kernel, size_t n, int32_t value) {
+std::vector<int32_t> run(const ventus::cc::Result& r, const std::string& kernel, size_t n,
+                         int32_t value) {
   rt::Device device;
   rt::Program program = rt::Program::from_elf_bytes(r.elf);
   std::vector<int32_t> init(n, -1);
@@ -43,10 +45,12 @@ __kernel void compares(__global int* out, int n) {
   for (int opt : {0, 2}) {
     ventus::cc::Result r = compile(source, opt);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    if (opt == 2) EXPECT_NE(r.assembly.find("\tsltiu "), std::string::npos);  // -O0: n is reloaded per lane
+    if (opt == 2)
+      EXPECT_NE(r.assembly.find("\tsltiu "), std::string::npos);  // -O0: n is reloaded per lane
     for (int32_t n : {5, 7, -5, 3000}) {
       std::vector<int32_t> out = run(r, "compares", 64, n);
-      int32_t flags = (static_cast<uint32_t>(n) < 7u) * 10 + (n < -3) * 100 + (static_cast<uint32_t>(n) > 2000u) * 1000;
+      int32_t flags = (static_cast<uint32_t>(n) < 7u) * 10 + (n < -3) * 100 +
+                      (static_cast<uint32_t>(n) > 2000u) * 1000;
       for (int32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], flags + i) << "n = " << n << ", -O" << opt;
     }
   }
@@ -58,11 +62,12 @@ TEST(BackendCodegen, BranchRelaxationLabelsAreUniqueInTheProgram) {
   std::string body;
   for (int k = 0; k < 300; ++k)
     body += "    acc = (acc ^ (acc << 3)) + table[(acc + " + std::to_string(k) + "u) & 63u];\n";
-  std::string source = "__constant int table[64] = {" ;
+  std::string source = "__constant int table[64] = {";
   for (int k = 0; k < 64; ++k) source += std::to_string(k * 37 % 101) + ",";
   source += "};\n";
   for (const char* name : {"first", "second"})
-    source += std::string("__kernel void ") + name + "(__global int* out, int n) {\n  int i = get_global_id(0);\n" +
+    source += std::string("__kernel void ") + name +
+              "(__global int* out, int n) {\n  int i = get_global_id(0);\n" +
               "  uint acc = i;\n  if (i % 3 == n) {\n" + body + "  }\n  out[i] = (int)acc;\n}\n";
   ventus::cc::Result r = compile(source);
   ASSERT_TRUE(r.ok) << r.diagnostics;
@@ -103,7 +108,8 @@ TEST(BackendCodegen, OpenClVersionMacros) {
 __kernel void versions(__global int* out, int n) {
   out[get_global_id(0)] = __OPENCL_VERSION__ * 1000 + __OPENCL_C_VERSION__ + n;
 })";
-  for (auto [cl_std, c_version] : {std::pair{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}}) {
+  for (auto [cl_std, c_version] :
+       {std::pair{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}}) {
     ventus::cc::Result r = compile(source, 2, cl_std);
     ASSERT_TRUE(r.ok) << cl_std << ": " << r.diagnostics;
     EXPECT_EQ(run(r, "versions", 32, 0), std::vector<int32_t>(32, 120000 + c_version)) << cl_std;

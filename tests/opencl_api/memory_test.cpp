@@ -416,20 +416,21 @@ TEST_F(Memory, CopyBufferRectInterleavedBoxes) {
   cl_mem m = buffer(CL_MEM_COPY_HOST_PTR, total, init.data());
   std::vector<unsigned char> model = init;
   std::array<size_t, 3> left{0, 0, 0}, right{8, 0, 0}, columns{8, 4, 2};
-  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, left.data(), right.data(), columns.data(), row, slice, row,
-                                    slice, 0, nullptr, nullptr));
+  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, left.data(), right.data(), columns.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
   host_copy_rect(init, left, row, slice, model, right, row, slice, columns);
   std::array<size_t, 3> top{0, 0, 1}, bottom{0, 2, 1}, rows{16, 2, 3};
-  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, bottom.data(), top.data(), rows.data(), row, slice, row,
-                                    slice, 0, nullptr, nullptr));
+  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, bottom.data(), top.data(), rows.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
   std::vector<unsigned char> before = model;
   host_copy_rect(before, bottom, row, slice, model, top, row, slice, rows);
   std::vector<unsigned char> all(total);
   ASSERT_OK(clEnqueueReadBuffer(queue_, m, CL_TRUE, 0, total, all.data(), 0, nullptr, nullptr));
   EXPECT_EQ(all, model);
   std::array<size_t, 3> shifted{7, 0, 0};
-  EXPECT_CL(CL_MEM_COPY_OVERLAP, clEnqueueCopyBufferRect(queue_, m, m, left.data(), shifted.data(), columns.data(),
-                                                         row, slice, row, slice, 0, nullptr, nullptr));
+  EXPECT_CL(CL_MEM_COPY_OVERLAP,
+            clEnqueueCopyBufferRect(queue_, m, m, left.data(), shifted.data(), columns.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
   EXPECT_OK(clFinish(queue_));
 }
 

@@ -359,7 +359,8 @@ TEST(SimFloat, FmvIsARegisterMove) {
 )");
   const auto r = f.device.run(launch_of(1, 4));
   ASSERT_TRUE(r.ok()) << fault_text(r);
-  EXPECT_EQ(read_words(f.device, kOut, 3), (std::vector<uint32_t>{0x7f812345u, static_cast<uint32_t>(-7), 0u}));
+  EXPECT_EQ(read_words(f.device, kOut, 3),
+            (std::vector<uint32_t>{0x7f812345u, static_cast<uint32_t>(-7), 0u}));
 }
 
 // vfexp is spelt as the public toolchain prints it; the older "vfexp.v" still assembles.
@@ -367,7 +368,8 @@ TEST(SimAssembly, VfexpAndItsOlderSpelling) {
   assembler::Options options;
   options.start_files = false;
   const elf::Image image = assembler::assemble(
-      {{"k.s", "vfexp v2, v4\nvfexp.v v2, v4\nvfexp v2, v4, v0.t\nvfexp.v v2, v4, v0.t\n"}}, options);
+      {{"k.s", "vfexp v2, v4\nvfexp.v v2, v4\nvfexp v2, v4, v0.t\nvfexp.v v2, v4, v0.t\n"}},
+      options);
   std::vector<uint32_t> words;
   for (const elf::Section& s : image.sections)
     if (s.name == ".text") {

@@ -319,7 +319,8 @@ RowInfo classify(const isa::InsnInfo& row) {
       r.immediate = true;
   }
   r.fp = row.cls == isa::InsnClass::VFloat;
-  r.fp32_only = one_of(mn, {"vfrsqrt7.v", "vfrec7.v", "vfexp", "vftta.vv", "vfwcvt.xu.f.v", "vfwcvt.x.f.v"});
+  r.fp32_only =
+      one_of(mn, {"vfrsqrt7.v", "vfrec7.v", "vfexp", "vftta.vv", "vfwcvt.xu.f.v", "vfwcvt.x.f.v"});
   const std::string& b = r.base;
   if (b == "vadd12" || b == "vsub12")
     r.kind = Kind::Add12;
@@ -351,8 +352,8 @@ RowInfo classify(const isa::InsnInfo& row) {
   else if (one_of(b, {"vfmacc", "vfnmacc", "vfmsac", "vfnmsac", "vfmadd", "vfnmadd", "vfmsub",
                       "vfnmsub", "vftta"}))
     r.kind = Kind::FpFma;
-  else if (b == "vfcvt" ||
-           one_of(mn, {"vfsqrt.v", "vfrsqrt7.v", "vfrec7.v", "vfclass.v", "vfexp", "vfwcvt.xu.f.v", "vfwcvt.x.f.v"}))
+  else if (b == "vfcvt" || one_of(mn, {"vfsqrt.v", "vfrsqrt7.v", "vfrec7.v", "vfclass.v", "vfexp",
+                                       "vfwcvt.xu.f.v", "vfwcvt.x.f.v"}))
     r.kind = Kind::FpUnary;
   else if (r.fp)
     r.kind = Kind::FpBinary;

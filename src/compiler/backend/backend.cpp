@@ -171,9 +171,9 @@ void clone_called_kernels(llvm::Module& m) {
 // carries the address space to every pointer derived from them) and are loaded as what
 // they are, not as private memory.
 void move_private_globals(llvm::Module& m) {
-  std::vector<llvm::GlobalVariable*> found;
+  std::vector<llvm::GlobalVariable*> found;  // (llvm.used and the like are bookkeeping, not data)
   for (llvm::GlobalVariable& gv : m.globals())
-    if (gv.getAddressSpace() == kPrivateAddressSpace && !gv.getName().startswith("llvm."))  // llvm.used ...
+    if (gv.getAddressSpace() == kPrivateAddressSpace && !gv.getName().startswith("llvm."))
       found.push_back(&gv);
   for (llvm::GlobalVariable* gv : found) {
     auto* moved = new llvm::GlobalVariable(
@@ -194,10 +194,12 @@ void check_no_private_casts(llvm::Function& f) {
   for (llvm::Instruction& inst : llvm::instructions(f))
     if (auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&inst);
         cast && cast->getDestAddressSpace() == kPrivateAddressSpace &&
-        (cast->getSrcAddressSpace() == kGlobalAddressSpace || cast->getSrcAddressSpace() == kConstantAddressSpace))
-      throw Error(fmt::format("{}error: the Ventus back end cannot use this pointer to address space {} as a "
-                              "private pointer",
-                              source_location(cast), cast->getSrcAddressSpace()));
+        (cast->getSrcAddressSpace() == kGlobalAddressSpace ||
+         cast->getSrcAddressSpace() == kConstantAddressSpace))
+      throw Error(fmt::format(
+          "{}error: the Ventus back end cannot use this pointer to address space {} as a "
+          "private pointer",
+          source_location(cast), cast->getSrcAddressSpace()));
 }
 
 void prepare(llvm::Module& m) {
@@ -339,10 +341,12 @@ std::string generate_assembly(llvm::Module& module, int) {
     if (gv.getAddressSpace() == 3) {
       // Natural alignment: the runtime starts the workgroup's __local data at a multiple
       // of rt::kLocalDataAlign (include/ventus/runtime.h).
-      uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(dl.getPreferredAlign(&gv).value()));
+      uint32_t align =
+          std::max<uint32_t>(4, static_cast<uint32_t>(dl.getPreferredAlign(&gv).value()));
       if (align > rt::kLocalDataAlign)
-        throw Error(fmt::format("error: __local variable '{}' is aligned to {} bytes; local memory gives at most {}",
-                                gv.getName().str(), align, rt::kLocalDataAlign));
+        throw Error(fmt::format(
+            "error: __local variable '{}' is aligned to {} bytes; local memory gives at most {}",
+            gv.getName().str(), align, rt::kLocalDataAlign));
       layout.local_bytes = (layout.local_bytes + align - 1) & ~(align - 1);
       layout.local_offsets[&gv] = layout.local_bytes;
       layout.local_bytes += static_cast<uint32_t>(dl.getTypeAllocSize(gv.getValueType()));
@@ -356,12 +360,14 @@ std::string generate_assembly(llvm::Module& module, int) {
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f))
       if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
-        layout.private_align = std::max<uint32_t>(layout.private_align, static_cast<uint32_t>(alloca->getAlign().value()));
+        layout.private_align = std::max<uint32_t>(
+            layout.private_align, static_cast<uint32_t>(alloca->getAlign().value()));
   for (llvm::Function& f : module)
     if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration())
       for (llvm::Argument& arg : f.args())
         if (arg.hasByValAttr())
-          layout.private_align = std::max<uint32_t>(layout.private_align, static_cast<uint32_t>(private_alignment(arg)));
+          layout.private_align = std::max<uint32_t>(layout.private_align,
+                                                    static_cast<uint32_t>(private_alignment(arg)));
 
   std::string out;
   std::map<std::string, FunctionSummary> summaries;

@@ -77,7 +77,8 @@ Frame layout_frame(const MFunction& mf) {
   f.scalar_spill_base = off;
   // The vector area (saved registers, spills) below the allocas keeps them aligned.
   const uint32_t vector_area = mf.vector_spill_bytes + 4 * static_cast<uint32_t>(vectors.size());
-  f.private_bytes = mf.private_frame + (vector_area + mf.private_align - 1) / mf.private_align * mf.private_align;
+  f.private_bytes =
+      mf.private_frame + (vector_area + mf.private_align - 1) / mf.private_align * mf.private_align;
   int voff = -static_cast<int>(f.private_bytes);
   for (uint32_t r : vectors) {
     f.saved_vectors.push_back({r, voff});
@@ -261,10 +262,12 @@ void check_mnemonics(const std::string& text, const std::string& function) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     if (text[start] == '\t' && start + 1 < end && text[start + 1] != '.') {
-      std::string mnemonic = text.substr(start + 1, std::min(text.find(' ', start), end) - start - 1);
+      std::string mnemonic =
+          text.substr(start + 1, std::min(text.find(' ', start), end) - start - 1);
       if (!isa::find_mnemonic(mnemonic) && !pseudo.count(mnemonic))
-        throw Error(fmt::format("internal error: the back end emitted '{}' in '{}', which is no Ventus instruction",
-                                mnemonic, function));
+        throw Error(fmt::format(
+            "internal error: the back end emitted '{}' in '{}', which is no Ventus instruction",
+            mnemonic, function));
     }
     start = end + 1;
   }

@@ -546,7 +546,8 @@ MFunction Selector::run() {
   if (mf_.is_kernel)
     for (llvm::Argument& arg : f_.args())
       if (arg.hasByValAttr())
-        byval_offsets_[&arg] = place(dl_.getTypeAllocSize(arg.getParamByValType()), private_alignment(arg));
+        byval_offsets_[&arg] =
+            place(dl_.getTypeAllocSize(arg.getParamByValType()), private_alignment(arg));
   mf_.private_align = layout_.private_align;
   mf_.private_frame = static_cast<uint32_t>(llvm::alignTo(frame, mf_.private_align));
 
