@@ -117,7 +117,8 @@ TEST_F(Program, VersionMacrosMatchTheDevice) {
       "#endif\n"
       "}\n";
   cl_mem out = buffer(CL_MEM_READ_WRITE, 8);
-  for (auto [options, c_version] : {std::pair{"-cl-std=CL1.2", 120}, std::pair{"-cl-std=CL1.1", 110}}) {
+  for (auto [options, c_version] :
+       {std::pair{"-cl-std=CL1.2", 120}, std::pair{"-cl-std=CL1.1", 110}}) {
     cl_program p = build(text, options);
     ASSERT_NE(p, nullptr) << options;
     cl_kernel k = kernel(p, "k");
