@@ -78,8 +78,9 @@ CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& o
 // The case with its code replaced by another program (e.g. `ventus cc object.cl`): every
 // launch's code buffer gets the program's loadable sections, and its kernel metadata
 // buffer the entry of the program's kernel with the same name as the one the case
-// launched. Names come from `listing` (the case's object.dump: "800000a8 <Fan1>:").
-// Errors (no listing, unknown entry, a kernel the program lacks) raise ventus::Error.
+// launched. Names come from `listing` (the case's object.dump: "800000a8 <Fan1>:") when
+// the case has one, otherwise from the launches' names (<kernel>_<n>). Errors (an
+// unreadable listing, unknown entry, a kernel the program lacks) raise ventus::Error.
 Case with_program(const Case& c, const elf::Image& program, const std::filesystem::path& listing);
 
 }  // namespace ventus::cases

@@ -185,6 +185,12 @@ class Program {
   uint64_t id_ = 0;
 };
 
+// A workgroup's local memory holds the warps' 1 KiB stacks, the kernel's __local
+// variables, then the __local buffers of the arguments; the variables and each buffer
+// start at a multiple of this, the size of the largest OpenCL C type (long16), so every
+// object in them is naturally aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN reports it).
+inline constexpr uint32_t kLocalDataAlign = 128;
+
 // One kernel argument: a buffer's address, a scalar's raw 32 bits, the bytes of a larger
 // value (a vector, a struct), or the size of a __local buffer the runtime places in the
 // workgroup's local memory.

@@ -235,6 +235,10 @@ const std::map<Key, Expansion>& table() {
         add(name, n, [real = real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[1], lit("zero", o[1])}, o, 2))};
         });
+      // The spelling of vfexp that this project used before following the public toolchain.
+      add("vfexp.v", n, [](const Ops& o, const Loc&, auto&) {
+        return std::vector{one("vfexp", with_mask({o[0], o[1]}, o, 2))};
+      });
       for (auto [name, real] : {std::pair{"vfneg.v", "vfsgnjn.vv"}, {"vfabs.v", "vfsgnjx.vv"}})
         add(name, n, [real = real](const Ops& o, const Loc&, auto&) {
           return std::vector{one(real, with_mask({o[0], o[1], o[1]}, o, 2))};

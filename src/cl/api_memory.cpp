@@ -63,6 +63,28 @@ bool complete_pitches(const size_t region[3], size_t& row, size_t& slice) {
   return true;
 }
 
+// Whether two boxes of one buffer with the same pitches overlap: the reference algorithm
+// of the OpenCL 1.2 specification (appendix D, CL_MEM_COPY_OVERLAP). Origins are byte
+// positions from the buffer's start; boxes whose byte spans interleave (rows in each
+// other's gaps) do not overlap.
+bool rects_overlap(const Rect& src, const Rect& dst, const size_t region[3]) {
+  const size_t row_pitch = src.row_pitch, slice_pitch = src.slice_pitch;
+  const size_t slice_size = (region[1] - 1) * row_pitch + region[0];
+  const size_t block_size = (region[2] - 1) * slice_pitch + slice_size;
+  const size_t src_start = src.offset(0, 0), dst_start = dst.offset(0, 0);
+  if (dst_start + block_size <= src_start || src_start + block_size <= dst_start) return false;
+  const size_t src_dx = src.origin[0] % row_pitch, dst_dx = dst.origin[0] % row_pitch;
+  if ((dst_dx >= src_dx + region[0] && dst_dx + region[0] <= src_dx + row_pitch) ||
+      (src_dx >= dst_dx + region[0] && src_dx + region[0] <= dst_dx + row_pitch))
+    return false;
+  const size_t src_dy = (src.origin[1] * row_pitch + src.origin[0]) % slice_pitch;
+  const size_t dst_dy = (dst.origin[1] * row_pitch + dst.origin[0]) % slice_pitch;
+  if ((dst_dy >= src_dy + slice_size && dst_dy + slice_size <= src_dy + slice_pitch) ||
+      (src_dy >= dst_dy + slice_size && src_dy + slice_size <= dst_dy + slice_pitch))
+    return false;
+  return true;
+}
+
 // Whether the rectangle lies within `size` bytes, computed without wrapping around.
 bool rect_fits(const Rect& r, const size_t region[3], size_t size) {
   for (int d = 0; d < 3; ++d)
@@ -486,14 +508,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
   if (!rect_fits(src_rect, region, src_buffer->size) || !rect_fits(dst_rect, region, dst_buffer->size))
     return CL_INVALID_VALUE;
   if (src_buffer->root() == dst_buffer->root()) {
-    // Same buffer: the spec asks for equal pitches and disjoint regions; checked on the
-    // byte spans the two rectangles cover.
+    // Same buffer: the spec asks for equal pitches and disjoint regions, positions taken
+    // from the root buffer's start (sub-buffers).
     if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch) return CL_INVALID_VALUE;
-    const uint64_t s0 = src_buffer->address + uint64_t{src_rect.offset(0, 0)};
-    const uint64_t s1 = src_buffer->address + uint64_t{src_rect.offset(region[1] - 1, region[2] - 1)} + region[0];
-    const uint64_t d0 = dst_buffer->address + uint64_t{dst_rect.offset(0, 0)};
-    const uint64_t d1 = dst_buffer->address + uint64_t{dst_rect.offset(region[1] - 1, region[2] - 1)} + region[0];
-    if (s0 < d1 && d0 < s1) return CL_MEM_COPY_OVERLAP;
+    Rect src_in_root = src_rect, dst_in_root = dst_rect;
+    src_in_root.origin[0] += src_buffer->address - src_buffer->root()->address;
+    dst_in_root.origin[0] += dst_buffer->address - dst_buffer->root()->address;
+    if (rects_overlap(src_in_root, dst_in_root, region)) return CL_MEM_COPY_OVERLAP;
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;

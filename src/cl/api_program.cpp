@@ -27,16 +27,17 @@ std::vector<std::string> kernel_names(const rt::Program& program) {
 uint64_t saturating_add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
-uint64_t round16(uint64_t bytes) {
-  return bytes > UINT64_MAX - 15 ? UINT64_MAX : (bytes + 15) & ~uint64_t{15};
+uint64_t round_local(uint64_t bytes) {
+  constexpr uint64_t align = rt::kLocalDataAlign;
+  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
 }
 
 // Local memory a launch of `kernel` needs beside the warps' stacks: its __local variables
 // and the __local buffers of its arguments (as rt::launch lays them out).
 uint64_t kernel_local_bytes(const Kernel& kernel) {
-  uint64_t bytes = round16(kernel.info->local_bytes);
+  uint64_t bytes = round_local(kernel.info->local_bytes);
   for (const Kernel::Arg& a : kernel.args)
-    if (a.type == Kernel::Arg::Type::local) bytes = saturating_add(bytes, round16(a.local_bytes));
+    if (a.type == Kernel::Arg::Type::local) bytes = saturating_add(bytes, round_local(a.local_bytes));
   return bytes;
 }
 

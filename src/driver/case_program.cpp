@@ -31,10 +31,22 @@ std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& lis
   return symbols;
 }
 
+// The kernel a launch without a listing ran: its name less the "_<n>" that numbers the
+// launches of one kernel (FORMAT.md: the launch files are <kernel>_<n>.metadata/.data).
+std::string kernel_of_launch(const std::string& launch) {
+  const size_t underscore = launch.rfind('_');
+  if (underscore == std::string::npos || underscore == 0 || underscore + 1 == launch.size() ||
+      launch.find_first_not_of("0123456789", underscore + 1) != std::string::npos)
+    return launch;
+  return launch.substr(0, underscore);
+}
+
 }  // namespace
 
 Case with_program(const Case& c, const elf::Image& program, const std::filesystem::path& listing) {
-  const std::map<uint32_t, std::string> names = listing_symbols(listing);
+  const bool has_listing = std::filesystem::exists(listing);
+  const std::map<uint32_t, std::string> names =
+      has_listing ? listing_symbols(listing) : std::map<uint32_t, std::string>{};
   // The program's memory image from its lowest loadable address (64-bit bounds: a section
   // may end at 4 GiB).
   uint64_t low = UINT64_MAX, high = 0;
@@ -72,12 +84,19 @@ Case with_program(const Case& c, const elf::Image& program, const std::filesyste
     }
     uint32_t entry = 0;
     std::memcpy(&entry, knl->data.data(), 4);
-    auto name = names.find(entry);
-    if (name == names.end())
-      throw Error(fmt::format("case {}: launch {}: no symbol at the entry {:#010x} in {}", c.name, l.name, entry,
-                              listing.string()));
-    std::optional<uint32_t> address = program.symbol_address(name->second);
-    if (!address) throw Error(fmt::format("case {}: the program has no kernel '{}'", c.name, name->second));
+    std::string kernel = kernel_of_launch(l.name);
+    if (has_listing) {
+      auto name = names.find(entry);
+      if (name == names.end())
+        throw Error(fmt::format("case {}: launch {}: no symbol at the entry {:#010x} in {}", c.name,
+                                l.name, entry, listing.string()));
+      kernel = name->second;
+    }
+    std::optional<uint32_t> address = program.symbol_address(kernel);
+    if (!address)
+      throw Error(fmt::format(
+          "case {}: launch {}: the program has no kernel '{}'{}", c.name, l.name, kernel,
+          has_listing ? "" : " (the launch's name without its _<n>; the case has no listing)"));
     std::memcpy(knl->data.data(), &*address, 4);
     code->data = image;
     code->size = static_cast<uint32_t>(image.size());

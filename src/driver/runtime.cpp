@@ -391,6 +391,12 @@ uint32_t Program::kernel_address(std::string_view name) const {
 
 // ---- launch ----
 
+namespace {
+uint64_t align_local(uint64_t bytes) {
+  return (bytes + kLocalDataAlign - 1) / kLocalDataAlign * kLocalDataAlign;
+}
+}  // namespace
+
 LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, const Range& local,
                          const LaunchOptions& options, uint64_t kernel_local_bytes) {
   LaunchShape shape;
@@ -428,8 +434,9 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
     throw Error(fmt::format("the NDRange has {}x{}x{} workgroups; a launch has at most 2^32 - 1",
                             shape.grid[0], shape.grid[1], shape.grid[2]));
   shape.warps_per_workgroup = static_cast<uint32_t>(warps);
-  // The start code gives every warp a 1 KiB stack in local memory; local data follows.
-  const uint64_t local_data = options.local_memory_bytes + kernel_local_bytes;
+  // The start code gives every warp a 1 KiB stack in local memory; local data follows, its
+  // total a multiple of kLocalDataAlign so that every workgroup's base is aligned.
+  const uint64_t local_data = align_local(uint64_t{options.local_memory_bytes} + kernel_local_bytes);
   const uint64_t lds = 1024 * warps + local_data;
   if (lds > config.lds_bytes_per_sm)
     throw Error(fmt::format(
@@ -454,12 +461,11 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       effective.vgpr_usage = info->vgpr;
     }
     // Local memory: the warps' stacks, the kernel's __local variables, then the __local
-    // buffers of the arguments, each 16-byte aligned; an argument holds its buffer's offset
-    // from the workgroup's local memory base (CSR_LDS). 64-bit sums: launch_shape rejects a
-    // total past the SM's local memory.
+    // buffers of the arguments, each kLocalDataAlign-aligned; an argument holds its buffer's
+    // offset from the workgroup's local memory base (CSR_LDS). 64-bit sums: launch_shape
+    // rejects a total past the SM's local memory.
     const uint64_t lds_per_sm = device.config().lds_bytes_per_sm;
-    const auto round16 = [](uint64_t bytes) { return (bytes + 15) & ~uint64_t{15}; };
-    uint64_t local_data = info ? round16(info->local_bytes) : 0;
+    uint64_t local_data = info ? align_local(info->local_bytes) : 0;
     std::vector<uint64_t> local_offsets(args.size(), 0);
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_local) continue;
@@ -470,7 +476,7 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
                         "memory: {} bytes too many",
                         i, args[i].local_bytes, lds_per_sm, args[i].local_bytes - lds_per_sm));
       local_offsets[i] = local_data;
-      local_data += round16(args[i].local_bytes);
+      local_data += align_local(args[i].local_bytes);
     }
     const LaunchShape shape = launch_shape(device.config(), global, local, effective, local_data);
     const uint32_t entry = program.kernel_address(kernel);

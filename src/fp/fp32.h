@@ -34,7 +34,7 @@ uint32_t from_i32(int32_t a, uint32_t rm, uint32_t& flags);
 uint32_t from_u32(uint32_t a, uint32_t rm, uint32_t& flags);
 uint32_t rsqrt7(uint32_t a, uint32_t& flags);             // vfrsqrt7.v estimate (RVV 1.0 table)
 uint32_t rec7(uint32_t a, uint32_t rm, uint32_t& flags);  // vfrec7.v estimate (RVV 1.0 table)
-uint32_t exp(uint32_t a, uint32_t rm, uint32_t& flags);   // vfexp.v: e^a correctly rounded
+uint32_t exp(uint32_t a, uint32_t rm, uint32_t& flags);   // vfexp: e^a correctly rounded
 
 // Lane-wise forms for the vector instructions: for every lane i < lanes whose bit is set in
 // active_mask, d[i] = op(a[i], b[i] [, c[i]]); inactive lanes of d are left untouched and

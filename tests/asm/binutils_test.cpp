@@ -64,6 +64,12 @@ bool is_custom(const isa::InsnInfo& row) {
          opcode == 0x77 || opcode == 0x3f;
 }
 
+// fmv.x.w / fmv.w.x: F encodings kept for the public compiler's code (docs/isa.md); the
+// Zfinx that GNU assembles here has no such instructions.
+bool is_outside_zfinx(const isa::InsnInfo& row) {
+  return row.op == isa::Op::FMV_X_W || row.op == isa::Op::FMV_W_X;
+}
+
 // OP-32, OP-IMM-32 and the doubleword forms of LOAD, STORE and AMO.
 bool is_rv64(const isa::InsnInfo& row) {
   const uint32_t opcode = row.match & 0x7f, funct3 = (row.match >> 12) & 7;
@@ -220,7 +226,8 @@ void cross_check(RowSet set) {
   std::vector<Line> lines;
   std::set<std::string> rows;
   for (const isa::InsnInfo& row : isa::instructions()) {
-    if (is_custom(row) || is_vector(row) != vector || is_rv64(row) != (set == RowSet::Rv64))
+    if (is_custom(row) || is_outside_zfinx(row) || is_vector(row) != vector ||
+        is_rv64(row) != (set == RowSet::Rv64))
       continue;
     rows.insert(std::string(row.mnemonic));
     for (int variant = 0, attempts = 0; variant < 6 && attempts < 100; ++attempts) {

@@ -1,5 +1,5 @@
 // Hand-checked values, the lane helpers against the scalar functions, the host (SSE) path
-// against the integer path, and vfexp.v against binary128 arithmetic.
+// against the integer path, and vfexp against binary128 arithmetic.
 #include "fp32.h"
 
 #include <gtest/gtest.h>
@@ -237,7 +237,7 @@ __float128 value_of(uint32_t bits) {
   return std::bit_cast<float>(bits);
 }
 
-// vfexp.v is defined as e^x correctly rounded: checks one result directly against a
+// vfexp is defined as e^x correctly rounded: checks one result directly against a
 // binary128 e^x (a different method from the library's interval rounding).
 void expect_correctly_rounded(uint32_t x, uint32_t rm) {
   const float xf = std::bit_cast<float>(x);

@@ -83,6 +83,21 @@ TEST(InstructionTable, KnownEncodingsDecode) {
   EXPECT_EQ(print_instruction(0x1002305b, 0)->text(), "setrpc zero, tp, 256");
 }
 
+// Words of the public compiler's code and the hardware team's kernels that the guide does
+// not describe (docs/isa.md), printed as the public toolchain prints them.
+TEST(InstructionTable, PublicToolchainWordsPrintAsItDoes) {
+  EXPECT_EQ(decode_op(0xf00383d3), Op::FMV_W_X);
+  EXPECT_EQ(print_instruction(0xf00383d3, 0)->text(), "fmv.w.x t2, t2");
+  EXPECT_EQ(decode_op(0xe0058553), Op::FMV_X_W);
+  EXPECT_EQ(print_instruction(0xe0058553, 0)->text(), "fmv.x.w a0, a1");
+  // .insn r 0x57, 0x1, 0x25, v1, v8, v2 (half -> float) and v3, v9, v4 (float -> half)
+  EXPECT_EQ(decode_op(0x4a2410d7), Op::VFCVT_F_H_V);
+  EXPECT_EQ(print_instruction(0x4a2410d7, 0)->text(), "vfwcvt.xu.f.v v1, v2");
+  EXPECT_EQ(decode_op(0x4a4491d7), Op::VFCVT_H_F_V);
+  EXPECT_EQ(print_instruction(0x4a4491d7, 0)->text(), "vfwcvt.x.f.v v3, v4");
+  EXPECT_EQ(print_instruction(0x0a40610b, 0)->text(), "vfexp v2, v4");
+}
+
 // The asynchronous-copy rows (0x2b, funct3 6 and 7; docs/isa.md "Asynchronous copies"), with
 // the words computed by hand from the field table, and the neighbouring words that are not
 // instructions.

@@ -406,6 +406,34 @@ TEST_F(Memory, RectTransfers) {
   EXPECT_OK(clFinish(queue_));
 }
 
+// Boxes of one buffer whose byte spans interleave without sharing a byte (columns side by
+// side, rows of each slice in the other's gaps) are no overlap (OpenCL 1.2 appendix D):
+// the copy runs. Sharing one byte is CL_MEM_COPY_OVERLAP.
+TEST_F(Memory, CopyBufferRectInterleavedBoxes) {
+  const size_t row = 16, slice = 64, total = 256;
+  std::vector<unsigned char> init(total);
+  for (size_t i = 0; i < total; ++i) init[i] = static_cast<unsigned char>(i * 5 + 3);
+  cl_mem m = buffer(CL_MEM_COPY_HOST_PTR, total, init.data());
+  std::vector<unsigned char> model = init;
+  std::array<size_t, 3> left{0, 0, 0}, right{8, 0, 0}, columns{8, 4, 2};
+  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, left.data(), right.data(), columns.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
+  host_copy_rect(init, left, row, slice, model, right, row, slice, columns);
+  std::array<size_t, 3> top{0, 0, 1}, bottom{0, 2, 1}, rows{16, 2, 3};
+  ASSERT_OK(clEnqueueCopyBufferRect(queue_, m, m, bottom.data(), top.data(), rows.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
+  std::vector<unsigned char> before = model;
+  host_copy_rect(before, bottom, row, slice, model, top, row, slice, rows);
+  std::vector<unsigned char> all(total);
+  ASSERT_OK(clEnqueueReadBuffer(queue_, m, CL_TRUE, 0, total, all.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(all, model);
+  std::array<size_t, 3> shifted{7, 0, 0};
+  EXPECT_CL(CL_MEM_COPY_OVERLAP,
+            clEnqueueCopyBufferRect(queue_, m, m, left.data(), shifted.data(), columns.data(), row,
+                                    slice, row, slice, 0, nullptr, nullptr));
+  EXPECT_OK(clFinish(queue_));
+}
+
 TEST_F(Memory, MapUnmap) {
   std::vector<cl_int> init(16);
   std::iota(init.begin(), init.end(), 40);

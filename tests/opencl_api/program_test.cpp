@@ -103,6 +103,33 @@ TEST_F(Program, DefinesReachTheSource) {
   EXPECT_CL(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(c, 1, &d, nullptr, nullptr, nullptr));
 }
 
+// __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION "OpenCL M.N ..."
+// gives M * 100 + N * 10) under every -cl-std; __OPENCL_C_VERSION__ follows -cl-std.
+TEST_F(Program, VersionMacrosMatchTheDevice) {
+  const std::string version = device_string(device(), CL_DEVICE_VERSION);
+  ASSERT_EQ(version.rfind("OpenCL ", 0), 0u) << version;
+  const int device_version = 100 * (version[7] - '0') + 10 * (version[9] - '0');
+  const char* text =
+      "__kernel void k(__global int *o) {\n"
+      "#if defined(CL_VERSION_1_0) && defined(CL_VERSION_1_1) && defined(CL_VERSION_1_2)\n"
+      "  o[0] = __OPENCL_VERSION__;\n"
+      "  o[1] = __OPENCL_C_VERSION__;\n"
+      "#endif\n"
+      "}\n";
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 8);
+  for (auto [options, c_version] :
+       {std::pair{"-cl-std=CL1.2", 120}, std::pair{"-cl-std=CL1.1", 110}}) {
+    cl_program p = build(text, options);
+    ASSERT_NE(p, nullptr) << options;
+    cl_kernel k = kernel(p, "k");
+    ASSERT_NE(k, nullptr);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t one = 1;
+    ASSERT_OK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+    EXPECT_EQ(read_ints(out, 2), (std::vector<cl_int>{device_version, c_version})) << options;
+  }
+}
+
 TEST_F(Program, KernelNamesAndCreateKernel) {
   cl_int e = CL_SUCCESS;
   cl_program p = from_source(context_, kSimpleKernels, &e);

@@ -341,6 +341,44 @@ TEST(SimFloat, RoundingModesAndFlags) {
   EXPECT_EQ(read_words(f.device, kOut, expected.size()), expected);
 }
 
+// fmv.w.x / fmv.x.w, which the public compiler emits although the device is Zfinx: register
+// moves (docs/isa.md), bits unchanged (a NaN payload too), no flags.
+TEST(SimFloat, FmvIsARegisterMove) {
+  Fixture f;
+  load_program(f.device, R"(
+    li s0, 0x90000000
+    li t1, 0x7f812345        # a signalling NaN: kept as it is
+    fmv.w.x t2, t1
+    sw t2, 0(s0)
+    li t3, -7
+    fmv.x.w t4, t3
+    sw t4, 4(s0)
+    frflags t5
+    sw t5, 8(s0)
+    endprg x0, x0, x0
+)");
+  const auto r = f.device.run(launch_of(1, 4));
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  EXPECT_EQ(read_words(f.device, kOut, 3),
+            (std::vector<uint32_t>{0x7f812345u, static_cast<uint32_t>(-7), 0u}));
+}
+
+// vfexp is spelt as the public toolchain prints it; the older "vfexp.v" still assembles.
+TEST(SimAssembly, VfexpAndItsOlderSpelling) {
+  assembler::Options options;
+  options.start_files = false;
+  const elf::Image image = assembler::assemble(
+      {{"k.s", "vfexp v2, v4\nvfexp.v v2, v4\nvfexp v2, v4, v0.t\nvfexp.v v2, v4, v0.t\n"}},
+      options);
+  std::vector<uint32_t> words;
+  for (const elf::Section& s : image.sections)
+    if (s.name == ".text") {
+      words.resize(s.bytes.size() / 4);
+      std::memcpy(words.data(), s.bytes.data(), words.size() * 4);
+    }
+  EXPECT_EQ(words, (std::vector<uint32_t>{0x0a40610b, 0x0a40610b, 0x0840610b, 0x0840610b}));
+}
+
 // Masked (v0.t) unit-stride and indexed vector memory, with e8 elements and LMUL = 2.
 TEST(SimVectorMemory, MaskedUnitStrideIndexedAndLmul2) {
   Fixture f;

@@ -58,7 +58,7 @@ TEST(VectorFaults, FloatingPointNeedsSew16Or32) {
   m.warp->vcfg.sew = 16;
   EXPECT_NO_THROW(m.run("vfadd.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}));
   EXPECT_NO_THROW(m.run("vfmv.v.f", {.vd = 2, .rs1 = 5}));
-  EXPECT_THROW(m.run("vfexp.v", {.vd = 2, .vs2 = 6}), ExecFault);
+  EXPECT_THROW(m.run("vfexp", {.vd = 2, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vftta.vv", {.vd = 2, .vs1 = 4, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vfrec7.v", {.vd = 2, .vs2 = 6}), ExecFault);
   EXPECT_THROW(m.run("vfrsqrt7.v", {.vd = 2, .vs2 = 6}), ExecFault);
@@ -484,11 +484,39 @@ TEST(VectorCustom, VfexpIsCorrectlyRoundedExp) {
   m.warp->v[4][2] = 0xff800000;  // e^-inf = +0
   m.warp->v[4][3] = 0x42c80000;  // e^100 overflows
   m.warp->mask = 0xf;
-  m.run("vfexp.v", {.vd = 2, .vs2 = 4});
+  m.run("vfexp", {.vd = 2, .vs2 = 4});
   EXPECT_EQ(m.warp->v[2][0], kOne);
   EXPECT_EQ(m.warp->v[2][1], 0x402df854u);  // e = 2.71828174... rounded to nearest
   EXPECT_EQ(m.warp->v[2][2], 0u);
   EXPECT_EQ(m.warp->v[2][3], 0x7f800000u);
+  EXPECT_EQ(m.warp->fflags, fp::kNX | fp::kOF);
+}
+
+// The hardware's fp16 conversions on the encodings of vfwcvt.xu.f.v (half -> float) and
+// vfwcvt.x.f.v (float -> half, in frm), at SEW=32 (docs/isa.md).
+TEST(VectorCustom, HalfFloatConversions) {
+  Machine m;
+  m.warp->frm = fp::kRNE;
+  m.warp->mask = 0xf;
+  m.warp->v[4][0] = 0xabcd3c00;  // half 1.0 in the low 16 bits; the high bits are ignored
+  m.warp->v[4][1] = 0xc000;      // -2.0
+  m.warp->v[4][2] = 0x0001;      // the smallest subnormal half, 2^-24
+  m.warp->v[4][3] = 0x7c00;      // +inf
+  m.run("vfwcvt.xu.f.v", {.vd = 2, .vs2 = 4});
+  EXPECT_EQ(m.warp->v[2][0], kOne);
+  EXPECT_EQ(m.warp->v[2][1], 0xc0000000u);
+  EXPECT_EQ(m.warp->v[2][2], 0x33800000u);
+  EXPECT_EQ(m.warp->v[2][3], 0x7f800000u);
+  EXPECT_EQ(m.warp->fflags, 0u);
+  m.warp->v[6][0] = kOne;
+  m.warp->v[6][1] = 0x3f801000;  // 1 + 2^-11: a tie between 1.0 and 1 + 2^-10, to even
+  m.warp->v[6][2] = 0x47800000;  // 65536 overflows to +inf
+  m.warp->v[6][3] = kNegZero;
+  m.run("vfwcvt.x.f.v", {.vd = 8, .vs2 = 6});
+  EXPECT_EQ(m.warp->v[8][0], 0x3c00u);
+  EXPECT_EQ(m.warp->v[8][1], 0x3c00u);
+  EXPECT_EQ(m.warp->v[8][2], 0x7c00u);
+  EXPECT_EQ(m.warp->v[8][3], 0x8000u);
   EXPECT_EQ(m.warp->fflags, fp::kNX | fp::kOF);
 }
 

@@ -284,7 +284,10 @@ uint32_t fp_unary(const std::string& mn, uint32_t a, uint32_t frm, uint32_t& f) 
   // fp32 only (RowInfo::fp32_only):
   if (mn == "vfrsqrt7.v") return fp::rsqrt7(a, f);
   if (mn == "vfrec7.v") return fp::rec7(a, frm, f);
-  if (mn == "vfexp.v") return fp::exp(a, frm, f);
+  if (mn == "vfexp") return fp::exp(a, frm, f);
+  // The hardware's fp16 conversions on these encodings (docs/isa.md): half -> float, float -> half.
+  if (mn == "vfwcvt.xu.f.v") return fp::f16::to_f32(static_cast<uint16_t>(a), f);
+  if (mn == "vfwcvt.x.f.v") return fp::f16::from_f32(a, frm, f);
   throw std::logic_error("no fp unary reference for " + mn);
 }
 
@@ -316,7 +319,8 @@ RowInfo classify(const isa::InsnInfo& row) {
       r.immediate = true;
   }
   r.fp = row.cls == isa::InsnClass::VFloat;
-  r.fp32_only = one_of(mn, {"vfrsqrt7.v", "vfrec7.v", "vfexp.v", "vftta.vv"});
+  r.fp32_only =
+      one_of(mn, {"vfrsqrt7.v", "vfrec7.v", "vfexp", "vftta.vv", "vfwcvt.xu.f.v", "vfwcvt.x.f.v"});
   const std::string& b = r.base;
   if (b == "vadd12" || b == "vsub12")
     r.kind = Kind::Add12;
@@ -348,8 +352,8 @@ RowInfo classify(const isa::InsnInfo& row) {
   else if (one_of(b, {"vfmacc", "vfnmacc", "vfmsac", "vfnmsac", "vfmadd", "vfnmadd", "vfmsub",
                       "vfnmsub", "vftta"}))
     r.kind = Kind::FpFma;
-  else if (b == "vfcvt" ||
-           one_of(mn, {"vfsqrt.v", "vfrsqrt7.v", "vfrec7.v", "vfclass.v", "vfexp.v"}))
+  else if (b == "vfcvt" || one_of(mn, {"vfsqrt.v", "vfrsqrt7.v", "vfrec7.v", "vfclass.v", "vfexp",
+                                       "vfwcvt.xu.f.v", "vfwcvt.x.f.v"}))
     r.kind = Kind::FpUnary;
   else if (r.fp)
     r.kind = Kind::FpBinary;

@@ -16,6 +16,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Transforms/Utils/BreakCriticalEdges.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LowerMemIntrinsics.h>
@@ -29,10 +30,14 @@
 #include "regalloc.h"
 #include "ventus/device.h"
 #include "ventus/error.h"
+#include "ventus/runtime.h"
 
 namespace ventus::cc::backend {
 
 namespace {
+
+// SPIR's address spaces, as clang gives them.
+constexpr unsigned kPrivateAddressSpace = 0, kGlobalAddressSpace = 1, kConstantAddressSpace = 2;
 
 // Constant expressions (a GEP into a global, a cast of one) become instructions so the
 // selector sees every address computation as an instruction.
@@ -161,8 +166,47 @@ void clone_called_kernels(llvm::Module& m) {
   }
 }
 
+// OpenCL C has no program-scope data in address space 0, which is private memory here:
+// globals there are LLVM's own (SimplifyCFG's switch lookup tables, among others). They
+// live in the code image like __constant or __global data, so they move to that address
+// space (before any address computation is selected, InferAddressSpaces in prepare()
+// carries the address space to every pointer derived from them) and are loaded as what
+// they are, not as private memory.
+void move_private_globals(llvm::Module& m) {
+  std::vector<llvm::GlobalVariable*> found;  // (llvm.used and the like are bookkeeping, not data)
+  for (llvm::GlobalVariable& gv : m.globals())
+    if (gv.getAddressSpace() == kPrivateAddressSpace && !gv.getName().startswith("llvm."))
+      found.push_back(&gv);
+  for (llvm::GlobalVariable* gv : found) {
+    auto* moved = new llvm::GlobalVariable(
+        m, gv->getValueType(), gv->isConstant(), gv->getLinkage(),
+        gv->hasInitializer() ? gv->getInitializer() : nullptr, "", gv, gv->getThreadLocalMode(),
+        gv->isConstant() ? kConstantAddressSpace : kGlobalAddressSpace);
+    moved->copyAttributesFrom(gv);
+    moved->takeName(gv);
+    gv->replaceAllUsesWith(llvm::ConstantExpr::getAddrSpaceCast(moved, gv->getType()));
+    gv->eraseFromParent();
+  }
+}
+
+// After InferAddressSpaces, a cast of a global's address to address space 0 is a pointer
+// that could not be followed (stored, passed to a call, merged with a private one): the
+// selector would load it as private memory, so it is an error, not wrong data.
+void check_no_private_casts(llvm::Function& f) {
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&inst);
+        cast && cast->getDestAddressSpace() == kPrivateAddressSpace &&
+        (cast->getSrcAddressSpace() == kGlobalAddressSpace ||
+         cast->getSrcAddressSpace() == kConstantAddressSpace))
+      throw Error(fmt::format(
+          "{}error: the Ventus back end cannot use this pointer to address space {} as a "
+          "private pointer",
+          source_location(cast), cast->getSrcAddressSpace()));
+}
+
 void prepare(llvm::Module& m) {
   clone_called_kernels(m);
+  move_private_globals(m);
   llvm::PassBuilder pb;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -174,6 +218,7 @@ void prepare(llvm::Module& m) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cam, mam);
   llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::InferAddressSpacesPass(kPrivateAddressSpace));
   fpm.addPass(llvm::LowerSwitchPass());
   fpm.addPass(llvm::UnifyFunctionExitNodesPass());
   fpm.addPass(llvm::BreakCriticalEdgesPass());
@@ -185,6 +230,7 @@ void prepare(llvm::Module& m) {
     expand_constant_expressions(f);
     fpm.run(f, fam);
     fam.invalidate(f, llvm::PreservedAnalyses::none());
+    check_no_private_casts(f);
   }
 }
 
@@ -369,7 +415,14 @@ std::string generate_assembly(llvm::Module& module, int) {
   std::set<std::string> used_names;
   for (llvm::GlobalVariable& gv : module.globals()) {
     if (gv.getAddressSpace() == 3) {
-      uint32_t align = std::max<uint32_t>(4, static_cast<uint32_t>(gv.getAlign().valueOrOne().value()));
+      // Natural alignment: the runtime starts the workgroup's __local data at a multiple
+      // of rt::kLocalDataAlign (include/ventus/runtime.h).
+      uint32_t align =
+          std::max<uint32_t>(4, static_cast<uint32_t>(dl.getPreferredAlign(&gv).value()));
+      if (align > rt::kLocalDataAlign)
+        throw Error(fmt::format(
+            "error: __local variable '{}' is aligned to {} bytes; local memory gives at most {}",
+            gv.getName().str(), align, rt::kLocalDataAlign));
       layout.local_bytes = (layout.local_bytes + align - 1) & ~(align - 1);
       layout.local_offsets[&gv] = layout.local_bytes;
       layout.local_bytes += static_cast<uint32_t>(dl.getTypeAllocSize(gv.getValueType()));
@@ -380,6 +433,17 @@ std::string generate_assembly(llvm::Module& module, int) {
     layout.symbols[&gv] = name;
   }
   layout.local_bytes = (layout.local_bytes + 15) & ~15u;
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
+        layout.private_align = std::max<uint32_t>(
+            layout.private_align, static_cast<uint32_t>(alloca->getAlign().value()));
+  for (llvm::Function& f : module)
+    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration())
+      for (llvm::Argument& arg : f.args())
+        if (arg.hasByValAttr())
+          layout.private_align = std::max<uint32_t>(layout.private_align,
+                                                    static_cast<uint32_t>(private_alignment(arg)));
 
   std::string out;
   std::map<std::string, FunctionSummary> summaries;
@@ -407,7 +471,7 @@ std::string generate_assembly(llvm::Module& module, int) {
     const llvm::Constant* init = gv.getInitializer();
     bool zero = init->isNullValue();
     const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
-    uint64_t align = std::max<uint64_t>(4, gv.getAlign().valueOrOne().value());
+    uint64_t align = std::max<uint64_t>(4, dl.getPreferredAlign(&gv).value());
     unsigned log2 = 0;
     while ((uint64_t{1} << log2) < align) ++log2;
     out += fmt::format("\t.section {}\n\t.p2align {}\n{}:\n", section, log2, layout.symbols[&gv]);

@@ -10,8 +10,11 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
+#include "ventus/asm.h"
 #include "ventus/error.h"
+#include "ventus/isa.h"
 
 namespace ventus::cc::backend {
 
@@ -72,7 +75,10 @@ Frame layout_frame(const MFunction& mf) {
     off += 4;
   }
   f.scalar_spill_base = off;
-  f.private_bytes = mf.private_frame + mf.vector_spill_bytes + 4 * static_cast<uint32_t>(vectors.size());
+  // The vector area (saved registers, spills) below the allocas keeps them aligned.
+  const uint32_t vector_area = mf.vector_spill_bytes + 4 * static_cast<uint32_t>(vectors.size());
+  f.private_bytes =
+      mf.private_frame + (vector_area + mf.private_align - 1) / mf.private_align * mf.private_align;
   int voff = -static_cast<int>(f.private_bytes);
   for (uint32_t r : vectors) {
     f.saved_vectors.push_back({r, voff});
@@ -205,7 +211,8 @@ class Printer {
 // jump (for a vector branch too: the threads split the same way, only the labels of the
 // two sides swap). Distances are over-estimated at 8 bytes a line (a pseudo-instruction
 // or a regext prefix makes two words), so a relaxed branch may have reached anyway.
-void relax_branches(std::string& text) {
+// The labels it adds carry the function's name, like every generated label (mir.h).
+void relax_branches(std::string& text, const std::string& function) {
   static const std::map<std::string, std::string> inverse = {
       {"beq", "bne"},   {"bne", "beq"},     {"blt", "bge"},     {"bge", "blt"},     {"bltu", "bgeu"},
       {"bgeu", "bltu"}, {"beqz", "bnez"},   {"bnez", "beqz"},   {"vbeq", "vbne"},   {"vbne", "vbeq"},
@@ -232,7 +239,7 @@ void relax_branches(std::string& text) {
       auto inv = inverse.find(op);
       auto at = label_at.find(target);
       if (inv != inverse.end() && at != label_at.end() && std::labs(at->second - static_cast<long>(i)) * 8 > 3800) {
-        std::string skip = fmt::format(".Lrelax_{}_{}", i, counter++);
+        std::string skip = fmt::format(".Lrelax_{}_{}", function, counter++);
         out += "\t" + inv->second + line.substr(space, comma - space) + ", " + skip + "\n";
         out += "\tj " + target + "\n" + skip + ":\n";
         continue;
@@ -241,6 +248,30 @@ void relax_branches(std::string& text) {
     out += line + "\n";
   }
   text = std::move(out);
+}
+
+// Every instruction line must name a row of the instruction table or a pseudo-instruction
+// of the assembler: a misspelt mnemonic anywhere in the back end (`sltui` once) is then
+// the compiler's own error, raised whatever kernel reaches it, not an assembler error
+// pointing into generated text.
+void check_mnemonics(const std::string& text, const std::string& function) {
+  static const std::set<std::string_view> pseudo = [] {
+    std::vector<std::string_view> names = assembler::pseudo_mnemonics();
+    return std::set<std::string_view>(names.begin(), names.end());
+  }();
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (text[start] == '\t' && start + 1 < end && text[start + 1] != '.') {
+      std::string mnemonic =
+          text.substr(start + 1, std::min(text.find(' ', start), end) - start - 1);
+      if (!isa::find_mnemonic(mnemonic) && !pseudo.count(mnemonic))
+        throw Error(fmt::format(
+            "internal error: the back end emitted '{}' in '{}', which is no Ventus instruction",
+            mnemonic, function));
+    }
+    start = end + 1;
+  }
 }
 
 }  // namespace
@@ -281,7 +312,8 @@ FunctionSummary emit_function(const MFunction& mf, std::string& result) {
     }
   }
   p.line(fmt::format("\t.size {}, .-{}", mf.name, mf.name));
-  relax_branches(out);
+  relax_branches(out, mf.name);
+  check_mnemonics(out, mf.name);
   result += out;
   FunctionSummary summary;
   summary.scalar_frame = frame.scalar_bytes;

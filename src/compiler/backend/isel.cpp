@@ -70,6 +70,12 @@ std::string describe(const llvm::Function& function) {
                      readable);
 }
 
+uint64_t private_alignment(const llvm::Argument& byval) {
+  const llvm::DataLayout& dl = byval.getParent()->getParent()->getDataLayout();
+  return std::max<uint64_t>(byval.getParamAlign().valueOrOne().value(),
+                            dl.getABITypeAlign(byval.getParamByValType()).value());
+}
+
 namespace {
 
 [[noreturn]] void unsupported(const llvm::Value* where, const std::string& what) {
@@ -568,13 +574,14 @@ MFunction Selector::run() {
     for (llvm::BasicBlock* succ : llvm::successors(&bb))
       mf_.blocks[block_index_[&bb]].succs.push_back(block_index_[succ]);
 
-  // Private frame: allocas at fixed offsets below tp. Sizes add up in 64 bits and stop at
-  // the limit, so that no huge array wraps around to a small frame.
+  // Private frame: allocas at fixed offsets below tp, each naturally aligned (the frame
+  // starts at a multiple of layout_.private_align, docs/compiler.md). Sizes add up in 64
+  // bits and stop at the limit, so that no huge array wraps around to a small frame.
   uint64_t frame = 0;
-  auto place = [&](uint64_t bytes) {
-    frame = (frame + 3) & ~uint64_t{3};
+  auto place = [&](uint64_t bytes, uint64_t align) {
+    frame = llvm::alignTo(frame, std::max<uint64_t>(4, align));
     const uint64_t at = frame;
-    frame += (bytes + 3) & ~uint64_t{3};
+    frame += llvm::alignTo(bytes, 4);
     if (bytes > kPrivateFrameBytes || frame > kPrivateFrameBytes)
       error_at(&f_, fmt::format("{} needs at least {} bytes of private memory per work-item for "
                                 "its variables; at most {} are addressable",
@@ -590,14 +597,17 @@ MFunction Selector::run() {
     const uint64_t bytes = count.getActiveBits() > 32 || element > UINT32_MAX
                                ? UINT64_MAX / 2
                                : element * count.getZExtValue();
-    alloca_offsets_[alloca] = place(bytes);
+    alloca_offsets_[alloca] = place(bytes, alloca->getAlign().value());
   }
   // Struct arguments of a kernel arrive by value in the argument buffer; the function
   // sees a pointer to a private copy.
   if (mf_.is_kernel)
     for (llvm::Argument& arg : f_.args())
-      if (arg.hasByValAttr()) byval_offsets_[&arg] = place(dl_.getTypeAllocSize(arg.getParamByValType()));
-  mf_.private_frame = static_cast<uint32_t>(frame);
+      if (arg.hasByValAttr())
+        byval_offsets_[&arg] =
+            place(dl_.getTypeAllocSize(arg.getParamByValType()), private_alignment(arg));
+  mf_.private_align = layout_.private_align;
+  mf_.private_frame = static_cast<uint32_t>(llvm::alignTo(frame, mf_.private_align));
 
   // Entry: incoming arguments.
   cur_ = &mf_.blocks[0];
@@ -677,7 +687,7 @@ void Selector::guard_extra_lanes() {
   emit("vid.v", {Operand::def_of(lanes)});
   emit("vadd.vx", {Operand::def_of(lanes), Operand::use_of(lanes), Operand::use_of(tid)});
   emit("vmv.v.x", {Operand::def_of(total), Operand::use_of(x)});
-  std::string anchor = fmt::format(".Lguard_{}", mf_.name);
+  std::string anchor = fmt::format(".Lguard_rpc_{}", mf_.name);
   std::string end = kernel_end_label(mf_.name);
   emit("", {Operand::label(anchor)});
   emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
@@ -1021,7 +1031,8 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
   if (scalar) {
     auto rr = [&](const char* op, Src x, Src y) {
       if (y.is_imm && fits_simm12(y.imm) && (std::string(op) == "slt" || std::string(op) == "sltu")) {
-        emit(std::string(op) + "i", {Operand::def_of(dst), Operand::use_of(scalar_reg(x)), Operand::immediate(y.imm)});
+        emit(std::string(op) == "slt" ? "slti" : "sltiu",
+             {Operand::def_of(dst), Operand::use_of(scalar_reg(x)), Operand::immediate(y.imm)});
         return;
       }
       emit(op, {Operand::def_of(dst), Operand::use_of(scalar_reg(x)), Operand::use_of(scalar_reg(y))});

@@ -9,6 +9,7 @@
 #include "mir.h"
 
 namespace llvm {
+class Argument;
 class Function;
 class GlobalVariable;
 class Value;
@@ -21,6 +22,10 @@ struct ModuleLayout {
   std::map<const llvm::GlobalVariable*, uint32_t> local_offsets;  // __local variables
   std::map<const llvm::Value*, std::string> symbols;              // global data names
   uint32_t local_bytes = 0;
+  // Every private frame's size and alignment is a multiple of this, the largest alignment
+  // of any private object in the module: frames stack up from tp = 0, so each object
+  // placed at a multiple of its own alignment within its frame is naturally aligned.
+  uint32_t private_align = 4;
 };
 
 // Kernel argument placement in the argument buffer (docs/compiler.md).
@@ -33,6 +38,9 @@ struct KernelArgument {
   uint32_t size = 0;
 };
 std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel);
+
+// The alignment of a kernel's private copy of a struct passed by value.
+uint64_t private_alignment(const llvm::Argument& byval);
 
 MFunction select_instructions(llvm::Function& function, const ModuleLayout& layout);
 

@@ -76,6 +76,7 @@ struct MFunction {
   std::vector<MBlock> blocks;
   std::vector<RegClass> vreg_class;  // index: vreg - kFirstVirtual
   uint32_t private_frame = 0;        // bytes of allocas (per thread, tp-relative)
+  uint32_t private_align = 4;        // ModuleLayout::private_align: the frame's size is a multiple
   bool makes_calls = false;
   bool uses_printf = false;
   bool guards_extra_lanes = false;  // kernel: lanes past the workgroup jump to kernel_end_label
@@ -103,6 +104,9 @@ struct MFunction {
 };
 
 std::string register_name(uint32_t r);
+// Generated labels are .L<kind>_<function>[_<number>][_<part>]: one assembly text holds
+// every function of the program, so each label carries its function's name, and no kind
+// (BB, guard_done, guard_rpc, rpc, atomic, kernel_end, relax) is a prefix of another.
 inline std::string kernel_end_label(const std::string& function) { return ".Lkernel_end_" + function; }
 
 }  // namespace ventus::cc::backend

@@ -38,3 +38,8 @@
 #undef __opencl_c_work_group_collective_functions
 #undef __opencl_c_read_write_images
 #endif
+
+// The OpenCL version of the device (CL_DEVICE_VERSION, "OpenCL 1.2"), whatever -cl-std
+// selects (that is __OPENCL_C_VERSION__). Clang leaves it to the implementation; it
+// defines CL_VERSION_1_0 .. CL_VERSION_3_0 itself.
+#define __OPENCL_VERSION__ 120

@@ -53,6 +53,14 @@ VT_SEM(FSGNJN_S) {
 VT_SEM(FSGNJX_S) {
   ctx.warp.write_x(in.rd, X(ctx, in.rs1) ^ (X(ctx, in.rs2) & kSign));
 }
+// fmv.x.w / fmv.w.x: with x and f registers one file (Zfinx) both are moves, as the
+// hardware executes the public compiler's code (docs/isa.md).
+VT_SEM(FMV_X_W) {
+  ctx.warp.write_x(in.rd, X(ctx, in.rs1));
+}
+VT_SEM(FMV_W_X) {
+  ctx.warp.write_x(in.rd, X(ctx, in.rs1));
+}
 VT_SEM(FMIN_S) {
   ctx.warp.write_x(in.rd, fp::min(X(ctx, in.rs1), X(ctx, in.rs2), ctx.warp.fflags));
 }

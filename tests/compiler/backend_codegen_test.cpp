@@ -1,0 +1,120 @@
+// Generated code that must assemble and run whatever the program holds: the mnemonics the
+// back end writes (unsigned compares with an immediate), labels unique across the
+// functions of one program (branch relaxation), the OpenCL version macros, and data LLVM
+// itself creates (switch lookup tables) read from where it lives.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ventus/compiler.h"
+#include "ventus/error.h"
+#include "ventus/runtime.h"
+
+namespace {
+
+namespace rt = ventus::rt;
+
+ventus::cc::Result compile(const std::string& source, int opt_level = 2,
+                           const std::string& cl_std = "CL1.2") {
+  ventus::cc::Options options;
+  options.opt_level = opt_level;
+  options.cl_std = cl_std;
+  options.file_name = "codegen.cl";
+  return ventus::cc::compile(source, options);
+}
+
+std::vector<int32_t> run(const ventus::cc::Result& r, const std::string& kernel, size_t n,
+                         int32_t value) {
+  rt::Device device;
+  rt::Program program = rt::Program::from_elf_bytes(r.elf);
+  std::vector<int32_t> init(n, -1);
+  rt::Buffer out = rt::Buffer::from(device, init);
+  rt::launch(device, program, kernel, {static_cast<uint32_t>(n)}, {32}, out, value);
+  return out.download<int32_t>();
+}
+
+// A uniform (scalar) compare against a small constant is selected as slti/sltiu: the
+// unsigned one was once written "sltui", which the assembler rejects.
+TEST(BackendCodegen, ScalarComparesWithAnImmediateAssemble) {
+  const std::string source = R"(
+__kernel void compares(__global int* out, int n) {
+  int i = get_global_id(0);
+  out[i] = ((uint)n < 7u) * 10 + (n < -3) * 100 + ((uint)n > 2000u) * 1000 + i;
+})";
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    if (opt == 2) {  // at -O0 n is reloaded from private memory: a vector compare
+      EXPECT_NE(r.assembly.find("\tsltiu "), std::string::npos);
+    }
+    for (int32_t n : {5, 7, -5, 3000}) {
+      std::vector<int32_t> out = run(r, "compares", 64, n);
+      int32_t flags = (static_cast<uint32_t>(n) < 7u) * 10 + (n < -3) * 100 +
+                      (static_cast<uint32_t>(n) > 2000u) * 1000;
+      for (int32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], flags + i) << "n = " << n << ", -O" << opt;
+    }
+  }
+}
+
+// Two kernels whose divergent branches jump over more than the 4 KiB a branch reaches:
+// each needs relaxation labels, and they must differ between the kernels.
+TEST(BackendCodegen, BranchRelaxationLabelsAreUniqueInTheProgram) {
+  std::string body;
+  for (int k = 0; k < 300; ++k)
+    body += "    acc = (acc ^ (acc << 3)) + table[(acc + " + std::to_string(k) + "u) & 63u];\n";
+  std::string source = "__constant int table[64] = {";
+  for (int k = 0; k < 64; ++k) source += std::to_string(k * 37 % 101) + ",";
+  source += "};\n";
+  for (const char* name : {"first", "second"})
+    source += std::string("__kernel void ") + name +
+              "(__global int* out, int n) {\n  int i = get_global_id(0);\n" +
+              "  uint acc = i;\n  if (i % 3 == n) {\n" + body + "  }\n  out[i] = (int)acc;\n}\n";
+  ventus::cc::Result r = compile(source);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.assembly.find(".Lrelax_first_"), std::string::npos);
+  EXPECT_NE(r.assembly.find(".Lrelax_second_"), std::string::npos);
+  std::vector<int32_t> first = run(r, "first", 64, 1), second = run(r, "second", 64, 1);
+  EXPECT_EQ(first, second);
+  for (int32_t i = 0; i < 64; ++i) {
+    uint32_t acc = static_cast<uint32_t>(i);
+    if (i % 3 == 1)
+      for (uint32_t k = 0; k < 300; ++k) acc = (acc ^ (acc << 3)) + (acc + k) % 64 * 37 % 101;
+    ASSERT_EQ(static_cast<uint32_t>(first[i]), acc) << i;
+  }
+}
+
+// The labels of the extra-lane guard: a kernel named "done_k" beside "k" once defined
+// ".Lguard_done_k" twice.
+TEST(BackendCodegen, KernelsNamedAlikeGetDistinctLabels) {
+  ventus::cc::Result r = compile(R"(
+__kernel void k(__global int* out, int n) { out[get_global_id(0)] = n; }
+__kernel void done_k(__global int* out, int n) { out[get_global_id(0)] = n + 1; }
+)");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(run(r, "k", 64, 5), std::vector<int32_t>(64, 5));
+  EXPECT_EQ(run(r, "done_k", 64, 5), std::vector<int32_t>(64, 6));
+}
+
+// __OPENCL_VERSION__ is the device's OpenCL version (1.2) whatever -cl-std says;
+// __OPENCL_C_VERSION__ follows -cl-std; CL_VERSION_1_0..1_2 are defined.
+TEST(BackendCodegen, OpenClVersionMacros) {
+  const std::string source = R"(
+#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != CL_VERSION_1_2
+#error "__OPENCL_VERSION__"
+#endif
+#if CL_VERSION_1_0 != 100 || CL_VERSION_1_1 != 110 || CL_VERSION_1_2 != 120
+#error "CL_VERSION_*"
+#endif
+__kernel void versions(__global int* out, int n) {
+  out[get_global_id(0)] = __OPENCL_VERSION__ * 1000 + __OPENCL_C_VERSION__ + n;
+})";
+  for (auto [cl_std, c_version] :
+       {std::pair{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}}) {
+    ventus::cc::Result r = compile(source, 2, cl_std);
+    ASSERT_TRUE(r.ok) << cl_std << ": " << r.diagnostics;
+    EXPECT_EQ(run(r, "versions", 32, 0), std::vector<int32_t>(32, 120000 + c_version)) << cl_std;
+  }
+}
+
+}  // namespace
