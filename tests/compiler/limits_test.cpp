@@ -9,6 +9,7 @@
 #include <cctype>
 #include <csignal>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "guard.h"
@@ -81,6 +82,14 @@ TEST(Limits, CrashBecomesAnError) {
   const std::optional<std::string> failure = ventus::cc::run_guarded([] { std::raise(SIGILL); });
   ASSERT_TRUE(failure);
   EXPECT_TRUE(contains(*failure, "internal compiler error: the compiler crashed")) << *failure;
+}
+
+TEST(Limits, EscapingExceptionBecomesAnError) {
+  // Out of the thread's function it would be std::terminate.
+  const std::optional<std::string> failure =
+      ventus::cc::run_guarded([] { throw std::runtime_error("thrown"); });
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "internal compiler error: thrown");
 }
 
 TEST(Limits, GuardedWorkThatReturnsIsNoFailure) {
