@@ -144,8 +144,9 @@ constexpr size_t kMaxNumericLiteral = 1024;
 // error fails the compilation.
 void limit_numeric_literals(clang::CompilerInstance& ci) {
   clang::DiagnosticsEngine& diags = ci.getDiagnostics();
-  const unsigned too_long = diags.getCustomDiagID(
-      clang::DiagnosticsEngine::Error, "numeric literal of %0 characters; at most %1 are supported");
+  const unsigned too_long =
+      diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                            "numeric literal of %0 characters; at most %1 are supported");
   ci.getPreprocessor().setTokenWatcher([&diags, too_long](const clang::Token& token) {
     if (!token.is(clang::tok::numeric_constant) || token.getLength() <= kMaxNumericLiteral) return;
     diags.Report(token.getLocation(), too_long)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -121,7 +122,18 @@ void* run_job(void* argument) {
   }
   current = &guarded;
   llvm::CrashRecoveryContext recovery;
-  if (!recovery.RunSafely(job.work)) {
+  // An exception must not leave the thread's function (std::terminate): it becomes the
+  // failure too.
+  const auto work = [&job] {
+    try {
+      job.work();
+    } catch (const std::exception& e) {
+      job.failure = fmt::format("internal compiler error: {}", e.what());
+    } catch (...) {
+      job.failure = "internal compiler error: an unknown exception";
+    }
+  };
+  if (!recovery.RunSafely(work)) {
     if (guarded.overflowed)
       job.failure = kStackOverflow;
     else if (!guarded.fatal_error.empty())

@@ -17,11 +17,12 @@ namespace ventus::cc {
 // 1,000,000-term expression needs about 250 MiB in clang.
 inline constexpr size_t kCompilerStackBytes = size_t{1} << 30;
 
-// Runs `work` on a new thread with a `stack_bytes` stack under LLVM's crash
-// recovery and waits for it. Returns nullopt when `work` returned, or why it did not:
-// "compilation ran out of stack: ..." for a stack overflow, the message of an LLVM fatal
-// error, or the signal of another crash. After a crash, what `work` allocated is leaked
-// (its frames are abandoned, not unwound) and what it wrote must not be used.
+// Runs `work` on a new thread with a `stack_bytes` stack under LLVM's crash recovery and
+// waits for it. Returns nullopt when `work` returned, or why it did not: "compilation ran
+// out of stack: ..." for a stack overflow, the message of an LLVM fatal error, the signal
+// of another crash, or an exception that `work` let escape. After a crash, what `work`
+// allocated is leaked (its frames are abandoned, not unwound) and what it wrote must not
+// be used.
 std::optional<std::string> run_guarded(llvm::function_ref<void()> work,
                                        size_t stack_bytes = kCompilerStackBytes);
 

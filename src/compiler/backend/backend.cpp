@@ -394,9 +394,12 @@ FunctionSummary compile_function(llvm::Function& f, const ModuleLayout& layout, 
     MFunction mf = select_instructions(f, layout);
     allocate_registers(mf);
     return emit_function(mf, out);
-  } catch (const Error& e) {
+  } catch (const std::bad_alloc&) {
+    throw;  // not a bug: compile reports it as out of memory
+  } catch (const std::exception& e) {
+    // Also the standard library's (a failed map lookup): a bug, at the function's line.
     const std::string message = e.what();
-    if (message.find("error: ") != std::string::npos) throw;
+    if (dynamic_cast<const Error*>(&e) && message.find("error: ") != std::string::npos) throw;
     throw Error(fmt::format("{}error: internal compiler error in {}: {}", definition_location(f),
                             describe(f), message));
   }
