@@ -1,11 +1,7 @@
 // ventus objdump: llvm-objdump style listings of Ventus ELF files and raw code words.
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cstdio>
-#include <fstream>
-#include <iterator>
-
+#include "arguments.h"
 #include "commands.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
@@ -22,35 +18,28 @@ struct ObjdumpArgs {
   bool symbols = false, headers = false, contents = false, disassemble = false;
 };
 
-uint32_t parse_base(const std::string& text) {
-  std::string_view s = text;
-  int radix = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), radix = 16;
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, radix);
-  if (s.empty() || ec != std::errc{} || p != s.data() + s.size() || v > UINT32_MAX)
-    throw ventus::Error(fmt::format("--base: '{}' is not a 32-bit address", text));
-  return static_cast<uint32_t>(v);
-}
-
 void run(const ObjdumpArgs& a) {
-  std::ifstream in(a.input, std::ios::binary);
-  if (!in) throw ventus::Error(fmt::format("{}: cannot open file", a.input));
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const uint32_t base = ventus::cli::parse_address(a.base, "--base");
+  const std::vector<uint8_t> bytes = ventus::cli::read_input_bytes(a.input);
   ventus::listing::Options options;
   options.aliases = !a.no_aliases;
   options.extended_registers = a.extended_registers;
   if (a.raw) {
     if (a.symbols || a.headers || a.contents) throw ventus::Error("-t, -h and -s need an ELF file, not --raw");
-    fmt::print("{}", ventus::listing::disassemble_raw(bytes, parse_base(a.base), options));
+    // The words' addresses must not wrap past the end of the 32-bit address space.
+    if (base + uint64_t{bytes.size()} > (uint64_t{1} << 32))
+      throw ventus::Error(fmt::format("--base {}: {} bytes of {} from there run past the end of "
+                                      "the 32-bit address space",
+                                      a.base, bytes.size(), a.input));
+    ventus::cli::print("{}", ventus::listing::disassemble_raw(bytes, base, options));
     return;
   }
   const ventus::elf::Image image = ventus::elf::read(bytes, a.input);
   const bool any_table = a.symbols || a.headers || a.contents;
-  if (a.headers) fmt::print("{}", ventus::listing::section_headers(image, a.input));
-  if (a.symbols) fmt::print("{}", ventus::listing::symbol_table(image, a.input));
-  if (a.contents) fmt::print("{}", ventus::listing::section_contents(image, a.input));
-  if (a.disassemble || !any_table) fmt::print("{}", ventus::listing::disassemble(image, a.input, options));
+  if (a.headers) ventus::cli::print("{}", ventus::listing::section_headers(image, a.input));
+  if (a.symbols) ventus::cli::print("{}", ventus::listing::symbol_table(image, a.input));
+  if (a.contents) ventus::cli::print("{}", ventus::listing::section_contents(image, a.input));
+  if (a.disassemble || !any_table) ventus::cli::print("{}", ventus::listing::disassemble(image, a.input, options));
 }
 
 ventus::cli::Registration reg(20, [](CLI::App& app) {
