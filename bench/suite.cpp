@@ -25,9 +25,10 @@ std::string_view embedded_source(std::string_view file_name) {
 
 void check_options(const SuiteOptions& options) {
   if (options.scale == 0 || options.scale > kMaxScale)
-    throw Error(fmt::format("bench: scale {} (1 to {}: the work sizes grow with the scale, and "
-                            "at {} the largest workload needs 768 MiB of device memory)",
-                            options.scale, kMaxScale, kMaxScale));
+    throw Error(
+        fmt::format("bench: scale {} (1 to {}: the work sizes grow with the scale, and "
+                    "at {} the largest workload needs 768 MiB of device memory)",
+                    options.scale, kMaxScale, kMaxScale));
 }
 
 namespace {

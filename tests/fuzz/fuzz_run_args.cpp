@@ -15,7 +15,8 @@ using namespace ventus::cli;
 void round_trip(std::string_view text, ElementType type) {
   try {
     const uint32_t bits = parse_element(text, type, "fuzz");
-    const bool nan = type == ElementType::F32 && (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu);
+    const bool nan =
+        type == ElementType::F32 && (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu);
     if (!nan && parse_element(element_text(bits, type), type, "fuzz") != bits) __builtin_trap();
   } catch (const ventus::Error&) {
   }
@@ -43,7 +44,8 @@ void one_line(const std::string& line) {
     parse_address(line, "--base");
   } catch (const ventus::Error&) {
   }
-  for (ElementType type : {ElementType::I32, ElementType::U32, ElementType::F32}) round_trip(line, type);
+  for (ElementType type : {ElementType::I32, ElementType::U32, ElementType::F32})
+    round_trip(line, type);
 }
 
 }  // namespace

@@ -134,8 +134,8 @@ class CliTest : public ::testing::Test {
       GTEST_SKIP() << ventus_binary() << " is not built";
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = std::filesystem::temp_directory_path() /
-           ("ventus_robustness_" + std::to_string(getpid()) + "_" + info->test_suite_name() +
-            "_" + info->name());
+           ("ventus_robustness_" + std::to_string(getpid()) + "_" + info->test_suite_name() + "_" +
+            info->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
@@ -171,12 +171,12 @@ inline ::testing::AssertionResult fails_cleanly(const CliResult& r, const std::s
   if (r.timed_out || r.status != 1)
     return ::testing::AssertionFailure() << "expected exit status 1, got " << r.describe();
   if (r.err.find("ventus " + sub + ": error: ") == std::string::npos)
-    return ::testing::AssertionFailure() << "no 'ventus " << sub << ": error: ' in "
-                                         << r.describe();
+    return ::testing::AssertionFailure()
+           << "no 'ventus " << sub << ": error: ' in " << r.describe();
   for (const std::string& m : mentions)
     if (r.err.find(m) == std::string::npos)
-      return ::testing::AssertionFailure() << "the error does not mention '" << m << "': "
-                                           << r.describe();
+      return ::testing::AssertionFailure()
+             << "the error does not mention '" << m << "': " << r.describe();
   for (const char* crash : {"terminate called", "Aborted", "AddressSanitizer", "runtime error:"})
     if (r.err.find(crash) != std::string::npos)
       return ::testing::AssertionFailure() << "crash output '" << crash << "': " << r.describe();

@@ -23,7 +23,8 @@ class Commands : public CliTest {
     fs::create_directories(path(as));
     for (const auto& e : fs::directory_iterator(from)) {
       fs::copy_file(e.path(), path(as) / e.path().filename());
-      fs::permissions(path(as) / e.path().filename(), fs::perms::owner_write, fs::perm_options::add);
+      fs::permissions(path(as) / e.path().filename(), fs::perms::owner_write,
+                      fs::perm_options::add);
     }
     return path(as);
   }
@@ -40,8 +41,10 @@ TEST_F(Commands, CaseAllContinuesPastABrokenCase) {
   const std::vector<std::pair<std::string, std::function<void(const fs::path&)>>> damages = {
       {"missing", [](const fs::path& data) { fs::remove(data); }},
       {"directory", [](const fs::path& data) { fs::remove(data), fs::create_directory(data); }},
-      {"dangling", [](const fs::path& data) { fs::remove(data), fs::create_symlink("nowhere", data); }},
-      {"looping", [](const fs::path& data) { fs::remove(data), fs::create_symlink(data.filename(), data); }},
+      {"dangling",
+       [](const fs::path& data) { fs::remove(data), fs::create_symlink("nowhere", data); }},
+      {"looping",
+       [](const fs::path& data) { fs::remove(data), fs::create_symlink(data.filename(), data); }},
   };
   for (const auto& [name, damage] : damages) {
     const std::string broken = copy_case("vecadd-4w16t", "cases/m_broken_" + name);
@@ -52,7 +55,8 @@ TEST_F(Commands, CaseAllContinuesPastABrokenCase) {
   EXPECT_NE(r.out.find("PASS "), std::string::npos) << r.describe();
   EXPECT_NE(r.out.find("2 of 6 cases passed"), std::string::npos) << r.describe();
   for (const auto& [name, damage] : damages)
-    EXPECT_NE(r.out.find("FAIL m_broken_" + name), std::string::npos) << name << ": " << r.describe();
+    EXPECT_NE(r.out.find("FAIL m_broken_" + name), std::string::npos)
+        << name << ": " << r.describe();
   EXPECT_EQ(r.err.find("terminate"), std::string::npos) << r.describe();
   // One broken case alone: exit status 1 with the error, no abort.
   const CliResult one = run_ventus({"case", path("cases/m_broken_directory").string()});
@@ -75,17 +79,19 @@ TEST_F(Commands, BenchRefusesSizesItCannotAllocate) {
   const CliResult r = run_ventus({"bench", "--scale", "99999999"});
   EXPECT_TRUE(fails_cleanly(r, "bench", {"--scale", "too large", "at most 256"}));
   EXPECT_EQ(r.out, "");  // refused before anything ran
-  EXPECT_TRUE(fails_cleanly(run_ventus({"bench", "--scale", "0"}), "bench", {"--scale", "too small"}));
+  EXPECT_TRUE(
+      fails_cleanly(run_ventus({"bench", "--scale", "0"}), "bench", {"--scale", "too small"}));
   EXPECT_TRUE(fails_cleanly(run_ventus({"bench", "--repeat", "-1"}), "bench", {"--repeat"}));
   EXPECT_TRUE(fails_cleanly(run_ventus({"bench", "--threads", "33"}), "bench", {"--threads"}));
 }
 
 TEST_F(Commands, ObjdumpRawRangeStaysInTheAddressSpace) {
   const std::string words = write("w.bin", std::string(8, '\0'));
-  EXPECT_TRUE(fails_cleanly(run_ventus({"objdump", "--raw", "--base", "0xfffffffc", words}), "objdump",
-                            {"--base 0xfffffffc", "8 bytes", "past the end of the 32-bit address space"}));
-  EXPECT_TRUE(fails_cleanly(run_ventus({"objdump", "--raw", "--base", "0x100000000", words}), "objdump",
-                            {"--base", "not a 32-bit address"}));
+  EXPECT_TRUE(
+      fails_cleanly(run_ventus({"objdump", "--raw", "--base", "0xfffffffc", words}), "objdump",
+                    {"--base 0xfffffffc", "8 bytes", "past the end of the 32-bit address space"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"objdump", "--raw", "--base", "0x100000000", words}),
+                            "objdump", {"--base", "not a 32-bit address"}));
   const CliResult ok = run_ventus({"objdump", "--raw", "--base", "0xfffffff8", words});
   EXPECT_EQ(ok.status, 0) << ok.describe();
   EXPECT_NE(ok.out.find("fffffffc"), std::string::npos) << ok.describe();
@@ -93,13 +99,17 @@ TEST_F(Commands, ObjdumpRawRangeStaysInTheAddressSpace) {
 
 TEST_F(Commands, NumericOptionsAreStrict) {
   const std::string elf = path("k.elf").string();
-  EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", elf, "--max-errors", "-1"}), "as", {"--max-errors"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", elf, "--max-errors", "-1"}), "as",
+                            {"--max-errors"}));
   EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", elf, "-Ttext=0x1g"}), "as",
                             {"-Ttext", "not a 32-bit address"}));
-  EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", elf, "--section-start", ".text=4294967296"}), "as",
-                            {"--section-start", "not a 32-bit address"}));
-  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--host-threads", "0", "x"}), "case", {"--host-threads"}));
-  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--max-mismatches", "1e3", "x"}), "case", {"--max-mismatches"}));
+  EXPECT_TRUE(
+      fails_cleanly(run_ventus({"as", kVecadd, "-o", elf, "--section-start", ".text=4294967296"}),
+                    "as", {"--section-start", "not a 32-bit address"}));
+  EXPECT_TRUE(
+      fails_cleanly(run_ventus({"case", "--host-threads", "0", "x"}), "case", {"--host-threads"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--max-mismatches", "1e3", "x"}), "case",
+                            {"--max-mismatches"}));
   EXPECT_FALSE(fs::exists(elf));
 }
 

@@ -35,7 +35,9 @@ class Inputs : public CliTest {
   }
 };
 
-TEST_F(Inputs, MissingFile) { expect_every_reader_fails(path("missing.s"), "cannot open file"); }
+TEST_F(Inputs, MissingFile) {
+  expect_every_reader_fails(path("missing.s"), "cannot open file");
+}
 
 TEST_F(Inputs, Directory) {
   fs::create_directory(path("folder.s"));

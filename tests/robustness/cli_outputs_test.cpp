@@ -13,19 +13,26 @@ namespace fs = std::filesystem;
 
 const std::string kSourceDir = VENTUS_SOURCE_DIR;
 const std::string kVecadd = kSourceDir + "/examples/vecadd.s";
-const std::string kKernelSource = "__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }\n";
+const std::string kKernelSource =
+    "__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }\n";
 
 std::vector<std::string> vecadd_run(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"run", kVecadd, "-g", "64", "--arg", "a=f32[]:iota:64",
-                                   "--arg", "b=f32[]:iota:64", "--arg", "c=f32[]:zeros:64",
-                                   "--arg", "i32:64", "-q"};
+  std::vector<std::string> args = {"run",   kVecadd,
+                                   "-g",    "64",
+                                   "--arg", "a=f32[]:iota:64",
+                                   "--arg", "b=f32[]:iota:64",
+                                   "--arg", "c=f32[]:zeros:64",
+                                   "--arg", "i32:64",
+                                   "-q"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
 
 class Outputs : public CliTest {};
 
-bool have_dev_full() { return fs::exists("/dev/full"); }
+bool have_dev_full() {
+  return fs::exists("/dev/full");
+}
 
 TEST_F(Outputs, StandardOutputOnAFullDisk) {
   if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
@@ -40,8 +47,9 @@ TEST_F(Outputs, StandardOutputOnAFullDisk) {
       {"objdump", {"objdump", "-t", "-h", "-s", elf}},
       {"objdump", {"objdump", "--raw", elf}},
       {"run", vecadd_run({})},
-      {"run", {"run", kVecadd, "-g", "64", "--arg", "f32[]:iota:64", "--arg", "f32[]:iota:64",
-               "--arg", "f32[]:zeros:64", "--arg", "i32:64"}},
+      {"run",
+       {"run", kVecadd, "-g", "64", "--arg", "f32[]:iota:64", "--arg", "f32[]:iota:64", "--arg",
+        "f32[]:zeros:64", "--arg", "i32:64"}},
       {"cc", {"cc", write("k.cl", kKernelSource), "-S", "-o", "-"}},
   };
   for (const auto& [sub, args] : commands) {
@@ -58,7 +66,8 @@ TEST_F(Outputs, StandardOutputOnAFullDisk) {
 TEST_F(Outputs, OutputFilesOnAFullDisk) {
   if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
   const std::string cl = write("k.cl", kKernelSource);
-  EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", "/dev/full"}), "as", {"/dev/full", "No space"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"as", kVecadd, "-o", "/dev/full"}), "as",
+                            {"/dev/full", "No space"}));
   for (const std::vector<std::string>& options :
        {std::vector<std::string>{}, {"-S"}, {"-c"}, {"-emit-llvm"}}) {
     std::vector<std::string> args = {"cc", cl, "-o", "/dev/full"};
@@ -144,14 +153,15 @@ TEST_F(Outputs, AFailedCommandLeavesTheOldOutput) {
   EXPECT_EQ(read("y.txt"), "old");
   // The trace of the failed run is kept: it is what explains the failure.
   EXPECT_TRUE(fs::exists(path("t.log")));
-  EXPECT_EQ(leftovers(), (std::vector<std::string>{"bad.cl", "bad.s", "k.elf", "spin.s", "t.log", "y.txt"}));
+  EXPECT_EQ(leftovers(),
+            (std::vector<std::string>{"bad.cl", "bad.s", "k.elf", "spin.s", "t.log", "y.txt"}));
 }
 
 TEST_F(Outputs, SuccessfulOutputsKeepTheirContent) {
   const std::string elf = path("k.elf");
   ASSERT_EQ(run_ventus({"as", kVecadd, "-o", elf}).status, 0);
-  const CliResult r = run_ventus(vecadd_run({"--dump", "c=" + path("c.txt"), "--dump",
-                                             "a=" + path("a.bin"), "--trace", path("t.log")}));
+  const CliResult r = run_ventus(vecadd_run(
+      {"--dump", "c=" + path("c.txt"), "--dump", "a=" + path("a.bin"), "--trace", path("t.log")}));
   ASSERT_EQ(r.status, 0) << r.describe();
   std::string expected;
   for (int i = 0; i < 64; ++i) expected += std::to_string(2 * i) + "\n";

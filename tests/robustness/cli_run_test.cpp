@@ -16,10 +16,11 @@ class Run : public CliTest {
  protected:
   // A compiled kernel (with .ventus.kernels), or skip when `ventus cc` is not built.
   std::string compiled_kernel() {
-    const std::string cl = write(
-        "k.cl", "__kernel void scale(__global int* data, int factor, __local int* scratch) {\n"
-                "  scratch[get_local_id(0)] = data[get_global_id(0)];\n"
-                "  data[get_global_id(0)] = scratch[get_local_id(0)] * factor;\n}\n");
+    const std::string cl =
+        write("k.cl",
+              "__kernel void scale(__global int* data, int factor, __local int* scratch) {\n"
+              "  scratch[get_local_id(0)] = data[get_global_id(0)];\n"
+              "  data[get_global_id(0)] = scratch[get_local_id(0)] * factor;\n}\n");
     const CliResult r = run_ventus({"cc", cl, "-o", path("k.elf")});
     if (r.status != 0 && r.err.find("unknown") != std::string::npos) return "";
     EXPECT_EQ(r.status, 0) << r.describe();
@@ -30,14 +31,16 @@ class Run : public CliTest {
 TEST_F(Run, ArgumentsAreCheckedAgainstTheKernel) {
   const std::string elf = compiled_kernel();
   if (elf.empty()) GTEST_SKIP() << "ventus cc is not built";
-  const CliResult ok = run_ventus({"run", elf, "-g", "8", "--arg", "d=i32[]:iota:8", "--arg",
-                                   "i32:3", "--arg", "local:32", "--dump", "d=" + path("d.txt"), "-q"});
+  const CliResult ok =
+      run_ventus({"run", elf, "-g", "8", "--arg", "d=i32[]:iota:8", "--arg", "i32:3", "--arg",
+                  "local:32", "--dump", "d=" + path("d.txt"), "-q"});
   ASSERT_EQ(ok.status, 0) << ok.describe();
   EXPECT_EQ(read("d.txt"), "0\n3\n6\n9\n12\n15\n18\n21\n");
   // A scalar for the global int*, used to run "successfully" with the number as address.
-  EXPECT_TRUE(fails_cleanly(
-      run_ventus({"run", elf, "-g", "8", "--arg", "i32:4096", "--arg", "i32:3", "--arg", "local:32"}),
-      "run", {"--arg i32:4096", "argument 0", "int* data", "needs a buffer"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"run", elf, "-g", "8", "--arg", "i32:4096", "--arg",
+                                        "i32:3", "--arg", "local:32"}),
+                            "run",
+                            {"--arg i32:4096", "argument 0", "int* data", "needs a buffer"}));
   EXPECT_TRUE(fails_cleanly(run_ventus({"run", elf, "-g", "8", "--arg", "i32[]:iota:8", "--arg",
                                         "i32[]:iota:8", "--arg", "local:32"}),
                             "run", {"argument 1", "factor", "needs a scalar"}));
@@ -89,11 +92,12 @@ TEST_F(Run, NumbersAreStrict) {
   for (const auto& [options, mentions] : cases) {
     std::vector<std::string> args = {"run", kVecadd};
     args.insert(args.end(), options.begin(), options.end());
-    EXPECT_TRUE(fails_cleanly(run_ventus(args), "run", mentions)) << options[0] << " " << options[1];
+    EXPECT_TRUE(fails_cleanly(run_ventus(args), "run", mentions))
+        << options[0] << " " << options[1];
   }
   // In range: accepted (the launch then fails for the missing arguments, not the numbers).
   for (const char* spec : {"f32:3.4e38", "f32:-inf", "f32:nan", "f32:1e-45", "i32:-2147483648",
-                                  "i32:0x7fffffff", "u32:0xffffffff", "f32:+2.5"}) {
+                           "i32:0x7fffffff", "u32:0xffffffff", "f32:+2.5"}) {
     const CliResult r = run_ventus({"run", kVecadd, "--arg", spec});
     EXPECT_EQ(r.err.find(spec), std::string::npos) << spec << ": " << r.describe();
   }
@@ -105,10 +109,10 @@ TEST_F(Run, TraceLimitStopsTheRun) {
   CliOptions quick;
   quick.timeout = std::chrono::seconds(60);
   // --budget 0 is unlimited: only the trace limit ends this run.
-  const CliResult r = run_ventus({"run", spin, "--budget", "0", "--trace", path("t.log"),
-                                  "--trace-limit", "100000"},
-                                 quick);
-  EXPECT_TRUE(fails_cleanly(r, "run", {"--trace " + path("t.log"), "--trace-limit", "100000 bytes"}));
+  const CliResult r = run_ventus(
+      {"run", spin, "--budget", "0", "--trace", path("t.log"), "--trace-limit", "100000"}, quick);
+  EXPECT_TRUE(
+      fails_cleanly(r, "run", {"--trace " + path("t.log"), "--trace-limit", "100000 bytes"}));
   const std::string trace = read("t.log");
   EXPECT_LE(trace.size(), 100000u);
   EXPECT_GT(trace.size(), 90000u);

@@ -96,10 +96,14 @@ TEST(RunArguments, DimensionsAndOffsets) {
   EXPECT_THROW(parse_dimensions("0", "--global"), Error);
   EXPECT_THROW(parse_dimensions("1,,2", "--global"), Error);
   EXPECT_EQ(parse_dimensions("0", "--offset", 0).size[0], 0u);
-  EXPECT_NO_THROW(check_offset(parse_dimensions("4294967295", "--offset", 0), parse_dimensions("1", "--global")));
-  EXPECT_THROW(check_offset(parse_dimensions("2", "--offset", 0), parse_dimensions("4294967295", "--global")),
+  EXPECT_NO_THROW(check_offset(parse_dimensions("4294967295", "--offset", 0),
+                               parse_dimensions("1", "--global")));
+  EXPECT_THROW(check_offset(parse_dimensions("2", "--offset", 0),
+                            parse_dimensions("4294967295", "--global")),
                Error);
-  EXPECT_THROW(check_offset(parse_dimensions("0,0", "--offset", 0), parse_dimensions("4", "--global")), Error);
+  EXPECT_THROW(
+      check_offset(parse_dimensions("0,0", "--offset", 0), parse_dimensions("4", "--global")),
+      Error);
 }
 
 TEST(RunArguments, Addresses) {

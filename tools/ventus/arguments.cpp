@@ -49,7 +49,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   for (size_t start = 0;;) {
     const size_t at = text.find(separator, start);
-    parts.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    parts.push_back(
+        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
     if (at == std::string_view::npos) return parts;
     start = at + 1;
   }
@@ -101,14 +102,14 @@ uint32_t parse_element(std::string_view text, ElementType type, const std::strin
       // Out of range: too large for f32 (not inf, which is asked for by name), or so small
       // that it would read as zero.
       if (ec == std::errc::result_out_of_range)
-        throw Error(fmt::format("{}: {} is out of the range of f32 (about 1.4e-45 to 3.4e38)",
-                                what, text));
+        throw Error(
+            fmt::format("{}: {} is out of the range of f32 (about 1.4e-45 to 3.4e38)", what, text));
       return std::bit_cast<uint32_t>(f);
     }
     case ElementType::I32: {
       const bool negative = text.starts_with('-');
-      const uint64_t magnitude =
-          parse_unsigned(negative ? text.substr(1) : text, what, negative ? 0x80000000u : INT32_MAX);
+      const uint64_t magnitude = parse_unsigned(negative ? text.substr(1) : text, what,
+                                                negative ? 0x80000000u : INT32_MAX);
       return negative ? static_cast<uint32_t>(-static_cast<int64_t>(magnitude))
                       : static_cast<uint32_t>(magnitude);
     }
@@ -207,8 +208,8 @@ void load_contents(KernelArgument& a) {
     case KernelArgument::Source::File: {
       const std::string bytes = read_input_file(a.path);
       if (bytes.empty() || bytes.size() % 4 != 0 || bytes.size() / 4 > kMaxBufferElements)
-        throw Error(fmt::format("{}: {} has {} bytes, not a positive multiple of 4 up to 1 GiB", what,
-                                a.path, bytes.size()));
+        throw Error(fmt::format("{}: {} has {} bytes, not a positive multiple of 4 up to 1 GiB",
+                                what, a.path, bytes.size()));
       a.elements.resize(bytes.size() / 4);
       std::memcpy(a.elements.data(), bytes.data(), bytes.size());
       return;
@@ -225,7 +226,8 @@ void load_contents(KernelArgument& a) {
           continue;
         }
         const size_t end = text.find_first_of(" \t\r\n", at);
-        const std::string_view word = std::string_view(text).substr(at, end == std::string::npos ? std::string::npos : end - at);
+        const std::string_view word = std::string_view(text).substr(
+            at, end == std::string::npos ? std::string::npos : end - at);
         if (a.elements.size() == kMaxBufferElements)
           throw Error(fmt::format("{}: more than 2^28 numbers", where));
         a.elements.push_back(parse_element(word, a.type, fmt::format("{} line {}", where, line)));
@@ -239,7 +241,8 @@ void load_contents(KernelArgument& a) {
 
 Dimensions parse_dimensions(const std::string& text, const std::string& option, uint32_t min_size) {
   const std::vector<std::string_view> parts = split(text, ',');
-  if (parts.size() > 3) throw Error(fmt::format("{}: '{}' has more than 3 dimensions", option, text));
+  if (parts.size() > 3)
+    throw Error(fmt::format("{}: '{}' has more than 3 dimensions", option, text));
   Dimensions d;
   d.dims = static_cast<uint32_t>(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -252,17 +255,22 @@ Dimensions parse_dimensions(const std::string& text, const std::string& option, 
 
 void check_offset(const Dimensions& offset, const Dimensions& global) {
   if (offset.dims > global.dims)
-    throw Error(fmt::format("--offset: {} dimensions, the global size has {}", offset.dims, global.dims));
+    throw Error(
+        fmt::format("--offset: {} dimensions, the global size has {}", offset.dims, global.dims));
   for (uint32_t i = 0; i < offset.dims; ++i)
     if (uint64_t{offset.size[i]} + global.size[i] > (uint64_t{1} << 32))
-      throw Error(fmt::format("--offset: offset {} + global size {} in dimension {} exceeds 2^32 (global ids are 32-bit)",
-                              offset.size[i], global.size[i], i));
+      throw Error(
+          fmt::format("--offset: offset {} + global size {} in dimension {} exceeds 2^32 (global "
+                      "ids are 32-bit)",
+                      offset.size[i], global.size[i], i));
 }
 
-void check_against_kernel(const std::vector<KernelArgument>& arguments, const rt::KernelInfo& kernel) {
+void check_against_kernel(const std::vector<KernelArgument>& arguments,
+                          const rt::KernelInfo& kernel) {
   if (arguments.size() != kernel.args.size()) {
     std::vector<std::string> expected;
-    for (const rt::KernelArgInfo& a : kernel.args) expected.push_back(fmt::format("{} {}", a.type, a.name));
+    for (const rt::KernelArgInfo& a : kernel.args)
+      expected.push_back(fmt::format("{} {}", a.type, a.name));
     throw Error(fmt::format("kernel '{}' takes {} argument(s) ({}), {} --arg given", kernel.name,
                             kernel.args.size(), fmt::join(expected, ", "), arguments.size()));
   }
@@ -280,13 +288,14 @@ void check_against_kernel(const std::vector<KernelArgument>& arguments, const rt
     else if (!pointer && given.kind != KernelArgument::Kind::Scalar)
       needs = "a scalar (i32:, u32: or f32:)";
     else if (!pointer && expected.size > 4)
-      throw Error(fmt::format("--arg {}: argument {} ('{} {}') is a {}-byte value; --arg gives 32-bit "
-                              "scalars only",
-                              given.spec, i, expected.type, expected.name, expected.size));
+      throw Error(
+          fmt::format("--arg {}: argument {} ('{} {}') is a {}-byte value; --arg gives 32-bit "
+                      "scalars only",
+                      given.spec, i, expected.type, expected.name, expected.size));
     if (needs)
-      throw Error(fmt::format("--arg {}: argument {} of kernel '{}' is '{} {}' ({}), which needs {}",
-                              given.spec, i, kernel.name, expected.type, expected.name,
-                              expected.address_space, needs));
+      throw Error(fmt::format(
+          "--arg {}: argument {} of kernel '{}' is '{} {}' ({}), which needs {}", given.spec, i,
+          kernel.name, expected.type, expected.name, expected.address_space, needs));
   }
 }
 

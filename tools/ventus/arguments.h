@@ -49,8 +49,7 @@ KernelArgument parse_argument(const std::string& text);
 void load_contents(KernelArgument& argument);
 
 // A number of the command line: decimal or 0x hexadecimal, whole, at most max.
-uint64_t parse_unsigned(std::string_view text, const std::string& what,
-                        uint64_t max = UINT64_MAX);
+uint64_t parse_unsigned(std::string_view text, const std::string& what, uint64_t max = UINT64_MAX);
 // An address of the 32-bit address space (--base, -Ttext, --section-start).
 uint32_t parse_address(std::string_view text, const std::string& option);
 // One element's 32 bits from its text: i32 and u32 as above (i32 with an optional '-'),

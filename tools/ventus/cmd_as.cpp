@@ -1,7 +1,6 @@
 // ventus as: assemble and link GNU-as style sources into an ELF32 executable.
 #include <fmt/format.h>
 
-
 #include "arguments.h"
 #include "commands.h"
 #include "ventus/asm.h"
@@ -66,7 +65,8 @@ void run(const AsArgs& a, const std::vector<std::string>& remaining) {
     const size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       throw ventus::Error(fmt::format("--section-start: expected NAME=ADDRESS, got '{}'", s));
-    options.section_start[s.substr(0, eq)] = ventus::cli::parse_address(s.substr(eq + 1), "--section-start");
+    options.section_start[s.substr(0, eq)] =
+        ventus::cli::parse_address(s.substr(eq + 1), "--section-start");
   }
   for (const auto& [which, address] : rest.t_options)
     options.section_start["." + which] = ventus::cli::parse_address(address, "-T" + which);

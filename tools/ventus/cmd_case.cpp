@@ -74,15 +74,17 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
   if (r.fault) {
     ventus::cli::print("FAIL {}: fault: {}\n", c.name, r.fault->describe());
   } else {
-    ventus::cli::print("FAIL {}: {} of {} words differ\n", c.name, r.mismatches.size(), r.words_checked);
+    ventus::cli::print("FAIL {}: {} of {} words differ\n", c.name, r.mismatches.size(),
+                       r.words_checked);
   }
   const size_t shown = std::min(r.mismatches.size(), a.max_mismatches);
   for (size_t i = 0; i < shown; ++i) {
     const ventus::cases::Mismatch& m = r.mismatches[i];
     ventus::cli::print("  0x{:08x}: expected {:08x}, got {}\n", m.address, m.expected,
-               m.actual ? fmt::format("{:08x}", *m.actual) : std::string("(unmapped)"));
+                       m.actual ? fmt::format("{:08x}", *m.actual) : std::string("(unmapped)"));
   }
-  if (r.mismatches.size() > shown) ventus::cli::print("  ... {} more\n", r.mismatches.size() - shown);
+  if (r.mismatches.size() > shown)
+    ventus::cli::print("  ... {} more\n", r.mismatches.size() - shown);
   return false;
 }
 
@@ -107,7 +109,8 @@ void run(const CaseArgs& a) {
     }
     std::fflush(stdout);
   }
-  if (dirs.size() > 1) ventus::cli::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
+  if (dirs.size() > 1)
+    ventus::cli::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
   if (failed != 0) throw CLI::RuntimeError(1);
 }
 
@@ -119,8 +122,10 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
   sub->add_flag("--all", a->all,
                 "run every case under CASES_ROOT (default: $VENTUS_CASES_DIR or the configured "
                 "cases folder)");
-  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs", 1u);
-  ventus::cli::add_number(sub, "--max-mismatches", a->max_mismatches, "mismatching words to show per case");
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
+                          1u);
+  ventus::cli::add_number(sub, "--max-mismatches", a->max_mismatches,
+                          "mismatching words to show per case");
   sub->add_option("--program", a->program,
                   "run the kernels of this ELF (e.g. from `ventus cc object.cl`) on the case's "
                   "inputs instead of the case's own code");

@@ -34,12 +34,11 @@ rt::Program load_program(const std::vector<std::string>& inputs) {
   // Assembly text never holds a NUL byte; anything that does is some other binary file.
   std::vector<ventus::assembler::SourceFile> sources;
   for (const std::string& input : inputs) {
-    std::string text = input == inputs[0] && sources.empty()
-                           ? std::string(head.begin(), head.end())
-                           : ventus::cli::read_input_file(input);
+    std::string text = input == inputs[0] && sources.empty() ? std::string(head.begin(), head.end())
+                                                             : ventus::cli::read_input_file(input);
     if (text.find('\0') != std::string::npos)
-      throw Error(fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)",
-                              input));
+      throw Error(
+          fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)", input));
     sources.push_back({input, std::move(text)});
   }
   return rt::Program::from_assembly(sources);
@@ -94,9 +93,10 @@ class TraceWriter {
     if (!write_error_.empty()) throw Error(write_error_);
     file_.commit();
     if (limit_reached_)
-      throw Error(fmt::format("--trace {}: the trace reached --trace-limit ({} bytes) after {} "
-                              "instructions; the launch was stopped there",
-                              file_.path(), limit_, lines_));
+      throw Error(
+          fmt::format("--trace {}: the trace reached --trace-limit ({} bytes) after {} "
+                      "instructions; the launch was stopped there",
+                      file_.path(), limit_, lines_));
   }
   void commit() { file_.commit(); }
 
@@ -154,9 +154,8 @@ void run(const RunArgs& a) {
                          : rt::Range(d.size[0], d.size[1], d.size[2]);
   };
   const rt::Range global = range(global_dims);
-  const rt::Range local = a.local.empty()
-                              ? rt::Range(std::min<uint32_t>(global.size[0], a.threads))
-                              : range(cli::parse_dimensions(a.local, "--local"));
+  const rt::Range local = a.local.empty() ? rt::Range(std::min<uint32_t>(global.size[0], a.threads))
+                                          : range(cli::parse_dimensions(a.local, "--local"));
   rt::LaunchOptions options;
   options.threads_per_warp = a.threads;
   options.local_memory_bytes = a.local_mem;
@@ -181,8 +180,9 @@ void run(const RunArgs& a) {
   if (kernel.empty()) {
     const std::vector<std::string> names = program.kernel_names();
     if (names.empty())
-      throw Error("--kernel is needed: the program has no global function symbols (.globl K with "
-                  ".type K, @function) to choose from");
+      throw Error(
+          "--kernel is needed: the program has no global function symbols (.globl K with "
+          ".type K, @function) to choose from");
     if (names.size() != 1)
       throw Error(fmt::format("--kernel is needed: the program has {} kernels ({})", names.size(),
                               fmt::join(names, ", ")));
@@ -252,17 +252,19 @@ void run(const RunArgs& a) {
                          : fmt::format("{}x{}x{}", r.size[0], r.size[1], r.size[2]);
   };
   const double seconds = std::max(stats.seconds, 1e-9);
-  ventus::cli::print("kernel {}: global {}, local {}: {} workgroups of {} warps x {} threads on {} SMs\n",
-             kernel, dims(global), dims(local), stats.workgroups, shape.warps_per_workgroup,
-             shape.threads_per_warp, config.num_sms);
+  ventus::cli::print(
+      "kernel {}: global {}, local {}: {} workgroups of {} warps x {} threads on {} SMs\n", kernel,
+      dims(global), dims(local), stats.workgroups, shape.warps_per_workgroup,
+      shape.threads_per_warp, config.num_sms);
   ventus::cli::print("  warp-instructions    {}\n", stats.warp_instructions);
   ventus::cli::print("  thread-instructions  {}\n", stats.thread_instructions);
   ventus::cli::print("  SIMT divergences     {}\n", stats.divergences);
   ventus::cli::print("  barriers             {}\n", stats.barriers);
   ventus::cli::print("  time                 {:.6f} s ({} host thread{})\n", stats.seconds,
-             config.host_threads, config.host_threads == 1 ? "" : "s");
+                     config.host_threads, config.host_threads == 1 ? "" : "s");
   ventus::cli::print("  simulated            {:.1f} M thread-insn/s, {:.1f} M warp-insn/s\n",
-             stats.thread_instructions / seconds / 1e6, stats.warp_instructions / seconds / 1e6);
+                     stats.thread_instructions / seconds / 1e6,
+                     stats.warp_instructions / seconds / 1e6);
 }
 
 ventus::cli::Registration reg(30, [](CLI::App& app) {
@@ -294,21 +296,29 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   sub->add_option("-a,--arg", a->args, "kernel argument (see below), repeat in order");
   sub->add_option("--dump", a->dumps, "write buffer ARG to FILE after the run (ARG=FILE)");
   sub->add_option("--trace", a->trace, "write the commit log (docs/trace.md) to FILE");
-  ventus::cli::add_number(sub, "--trace-limit", a->trace_limit, "stop the launch when the trace would exceed BYTES (the trace keeps whole "
-                  "lines)", uint64_t{1});
+  ventus::cli::add_number(
+      sub, "--trace-limit", a->trace_limit,
+      "stop the launch when the trace would exceed BYTES (the trace keeps whole "
+      "lines)",
+      uint64_t{1});
   ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
   ventus::cli::add_number(sub, "--warps", a->warps, "warp slots per SM", 1u);
   ventus::cli::add_number(sub, "--threads", a->threads, "threads per warp (1-32)", 1u, 32u);
-  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs", 1u);
-  ventus::cli::add_number(sub, "--workgroup-slots", a->workgroup_slots, "workgroup slots per SM", 1u);
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
+                          1u);
+  ventus::cli::add_number(sub, "--workgroup-slots", a->workgroup_slots, "workgroup slots per SM",
+                          1u);
   ventus::cli::add_number(sub, "--lds-per-sm", a->lds_per_sm, "local memory bytes per SM");
-  ventus::cli::add_number(sub, "--local-mem", a->local_mem, "local data bytes per workgroup (after the 1 KiB warp stacks)");
+  ventus::cli::add_number(sub, "--local-mem", a->local_mem,
+                          "local data bytes per workgroup (after the 1 KiB warp stacks)");
   ventus::cli::add_number(sub, "--private-mem", a->private_mem, "private memory bytes per thread");
   ventus::cli::add_number(sub, "--print-buffer", a->print_buffer, "print buffer bytes (0: none)");
-  ventus::cli::add_number(sub, "--budget", a->budget, "warp-instruction budget of the launch (0: unlimited)");
+  ventus::cli::add_number(sub, "--budget", a->budget,
+                          "warp-instruction budget of the launch (0: unlimited)");
   sub->add_flag("-q,--quiet", a->quiet, "no summary");
-  sub->add_flag("--progress", a->progress,
-                "report instructions and workgroups done every 2 s (default when stderr is a terminal)");
+  sub->add_flag(
+      "--progress", a->progress,
+      "report instructions and workgroups done every 2 s (default when stderr is a terminal)");
   sub->callback([a] { run(*a); });
 });
 

@@ -1,9 +1,9 @@
 // Subcommands of the `ventus` tool register themselves here, one file each (cmd_*.cpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -40,7 +40,9 @@ CLI::Option* add_number(CLI::App* sub, const std::string& names, T& value, const
           names,
           [&value, option, min, max](const std::string& text) {
             const uint64_t v = parse_unsigned(text, option, max);
-            if (v < min) throw ventus::Error(fmt::format("{}: {} is too small (at least {})", option, text, min));
+            if (v < min)
+              throw ventus::Error(
+                  fmt::format("{}: {} is too small (at least {})", option, text, min));
             value = static_cast<T>(v);
           },
           help)

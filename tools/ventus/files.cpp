@@ -26,7 +26,8 @@ std::string open_failure(const std::string& path, int error) {
     return fmt::format("{}: cannot open file: a dangling symbolic link (its target does not exist)",
                        path);
   if (error == ELOOP)
-    return fmt::format("{}: cannot open file: a symbolic link loop ({})", path, std::strerror(error));
+    return fmt::format("{}: cannot open file: a symbolic link loop ({})", path,
+                       std::strerror(error));
   if (error == ENOENT) return fmt::format("{}: cannot open file", path);
   return fmt::format("{}: cannot open file: {}", path, std::strerror(error));
 }
@@ -34,7 +35,8 @@ std::string open_failure(const std::string& path, int error) {
 // Reads fd to its end; name for messages.
 std::string read_all(int fd, const std::string& name) {
   struct stat st;
-  if (fstat(fd, &st) != 0) throw Error(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+  if (fstat(fd, &st) != 0)
+    throw Error(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
   if (S_ISDIR(st.st_mode)) throw Error(fmt::format("{}: is a directory, not a file", name));
   std::string bytes;
   if (S_ISREG(st.st_mode)) bytes.reserve(static_cast<size_t>(st.st_size));
@@ -83,7 +85,9 @@ std::vector<uint8_t> read_input_bytes(const std::string& path) {
   return {bytes.begin(), bytes.end()};
 }
 
-std::string read_standard_input() { return read_all(STDIN_FILENO, "<stdin>"); }
+std::string read_standard_input() {
+  return read_all(STDIN_FILENO, "<stdin>");
+}
 
 OutputFile::OutputFile(std::string path, std::string what, std::span<const std::string> inputs)
     : path_(std::move(path)), what_(std::move(what)) {
@@ -106,7 +110,8 @@ OutputFile::OutputFile(std::string path, std::string what, std::span<const std::
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     // /dev/null, /dev/full, a FIFO: written in place (renaming onto it would replace it).
     fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error(fmt::format("{} {}: cannot write: {}", what_, path_, std::strerror(errno)));
+    if (fd_ < 0)
+      throw Error(fmt::format("{} {}: cannot write: {}", what_, path_, std::strerror(errno)));
     return;
   }
   std::error_code link_ec;
@@ -128,7 +133,8 @@ OutputFile::OutputFile(std::string path, std::string what, std::span<const std::
   }
   temp_ = temp;
   struct stat existing;
-  const mode_t mode = stat(target_.c_str(), &existing) == 0 ? existing.st_mode & 07777 : new_file_mode();
+  const mode_t mode =
+      stat(target_.c_str(), &existing) == 0 ? existing.st_mode & 07777 : new_file_mode();
   fchmod(fd_, mode);
 }
 

@@ -52,14 +52,14 @@ class OutputFile {
   void flush();
   [[noreturn]] void fail(std::string_view doing, int error);
 
-  std::string path_;     // as the user gave it
-  std::string what_;     // option, for messages
-  std::string target_;   // where commit() renames to ("" when written in place)
-  std::string temp_;     // the temporary file ("" when written in place)
+  std::string path_;    // as the user gave it
+  std::string what_;    // option, for messages
+  std::string target_;  // where commit() renames to ("" when written in place)
+  std::string temp_;    // the temporary file ("" when written in place)
   int fd_ = -1;
   bool finished_ = false;
   bool committed_ = false;
-  std::string buffer_;   // written in blocks
+  std::string buffer_;  // written in blocks
   uint64_t written_ = 0;
 };
 

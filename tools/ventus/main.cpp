@@ -19,7 +19,9 @@ std::vector<std::pair<int, Setup>>& registry() {
 }
 }  // namespace
 
-Registration::Registration(int order, Setup setup) { registry().emplace_back(order, std::move(setup)); }
+Registration::Registration(int order, Setup setup) {
+  registry().emplace_back(order, std::move(setup));
+}
 
 std::string error_text(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e)) return "out of memory";
