@@ -36,6 +36,7 @@ inline std::string read_file_text(const std::string& path) {
 
 struct CliOptions {
   std::string stdout_path;  // empty: captured; else standard output goes to this file
+  std::string stderr_path;  // empty: captured; else standard error goes to this file
   std::string stdin_text;   // standard input
   std::string cwd;          // empty: the test's working directory
   std::chrono::seconds timeout{120};
@@ -76,7 +77,13 @@ inline CliResult run_ventus(const std::vector<std::string>& args, const CliOptio
       if (fd < 0) _exit(126);
       dup2(fd, 1);
     }
-    dup2(err_pipe[1], 2);
+    if (options.stderr_path.empty()) {
+      dup2(err_pipe[1], 2);
+    } else {
+      const int fd = open(options.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) _exit(126);
+      dup2(fd, 2);
+    }
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]})
       close(fd);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);

@@ -157,6 +157,48 @@ TEST_F(Outputs, AFailedCommandLeavesTheOldOutput) {
             (std::vector<std::string>{"bad.cl", "bad.s", "k.elf", "spin.s", "t.log", "y.txt"}));
 }
 
+// Several dumps are one result: a dump that cannot be written leaves every other dump file
+// as it was (the old code had written the earlier ones already).
+TEST_F(Outputs, DumpsAreWrittenAllOrNone) {
+  if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
+  write("a.txt", "old a");
+  const CliResult r =
+      run_ventus(vecadd_run({"--dump", "a=" + path("a.txt"), "--dump", "c=/dev/full"}));
+  EXPECT_TRUE(fails_cleanly(r, "run", {"--dump /dev/full", "No space left on device"}));
+  EXPECT_EQ(read("a.txt"), "old a");
+  EXPECT_EQ(leftovers(), std::vector<std::string>{"a.txt"});
+}
+
+// A write error is reported once, however many writes failed.
+TEST_F(Outputs, OneMessagePerWriteError) {
+  if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
+  CliOptions full;
+  full.stdout_path = "/dev/full";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"isa"}, {"isa", "--markdown"}, {"--help"}}) {
+    const CliResult r = run_ventus(args, full);
+    EXPECT_EQ(r.status, 1) << r.describe();
+    const size_t first = r.err.find("error: ");
+    ASSERT_NE(first, std::string::npos) << r.describe();
+    EXPECT_EQ(r.err.find("error: ", first + 1), std::string::npos) << r.describe();
+  }
+}
+
+// Diagnostics to a full stderr: progress reports come from simulating threads, where a
+// throwing write used to call std::terminate.
+TEST_F(Outputs, FullStandardErrorDoesNotAbort) {
+  if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
+  const std::string spin =
+      write("spin.s", ".text\n.globl spin\n.type spin, @function\nspin:\n.Lloop:\n j .Lloop\n");
+  CliOptions full;
+  full.stderr_path = "/dev/full";
+  // Long enough for a progress report (every 2 s) on two host threads; ends at the budget.
+  const CliResult r = run_ventus({"run", spin, "-g", "64", "-l", "1", "--budget", "600000000",
+                                  "--progress", "--host-threads", "2"},
+                                 full);
+  EXPECT_EQ(r.status, 1) << r.describe();
+}
+
 TEST_F(Outputs, SuccessfulOutputsKeepTheirContent) {
   const std::string elf = path("k.elf");
   ASSERT_EQ(run_ventus({"as", kVecadd, "-o", elf}).status, 0);

@@ -79,7 +79,7 @@ void run(const AsArgs& a, const std::vector<std::string>& remaining) {
     image = ventus::assembler::assemble(sources, options);
   } catch (const ventus::Error& e) {
     // Already one "file:line:column: error: why" line per error, as GNU as prints them.
-    fmt::print(stderr, "{}\n", e.what());
+    ventus::cli::print_stderr(fmt::format("{}\n", e.what()));
     throw CLI::RuntimeError(1);
   }
   output.write(ventus::elf::write(image));

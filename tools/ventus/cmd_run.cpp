@@ -221,10 +221,10 @@ void run(const RunArgs& a) {
 
   if (a.progress || (!a.quiet && isatty(STDERR_FILENO))) {
     device.set_progress_handler([&kernel](const ventus::sim::LaunchProgress& p) {
-      fmt::print(stderr,
-                 "[ventus run] kernel '{}': {:.0f} s, {:.1f} M warp-instructions, "
-                 "{} of {} workgroups done\n",
-                 kernel, p.seconds, p.warp_instructions / 1e6, p.workgroups_done, p.workgroups);
+      ventus::cli::print_stderr(fmt::format(
+          "[ventus run] kernel '{}': {:.0f} s, {:.1f} M warp-instructions, "
+          "{} of {} workgroups done\n",
+          kernel, p.seconds, p.warp_instructions / 1e6, p.workgroups_done, p.workgroups));
     });
   }
   rt::Stats stats;

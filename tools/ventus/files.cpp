@@ -219,4 +219,8 @@ void print_stdout(std::string_view text) {
     throw Error(fmt::format("standard output: write failed: {}", std::strerror(errno)));
 }
 
+void print_stderr(std::string_view text) noexcept {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
 }  // namespace ventus::cli

@@ -71,4 +71,8 @@ void check_distinct_outputs(const std::vector<std::string>& paths);
 // (a full disk, a closed pipe). The tool's main() checks the final flush too.
 void print_stdout(std::string_view text);
 
+// Writes a diagnostic to standard error. A failure there has nowhere to be reported and is
+// ignored; fmt::print would throw, also inside a simulating thread (progress reports).
+void print_stderr(std::string_view text) noexcept;
+
 }  // namespace ventus::cli

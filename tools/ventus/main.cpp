@@ -40,9 +40,10 @@ int main(int argc, char** argv) {
   const auto report = [&app](const std::string& message) {
     const std::string sub =
         app.get_subcommands().empty() ? "" : " " + app.get_subcommands()[0]->get_name();
-    fmt::print(stderr, "ventus{}: error: {}\n", sub, message);
+    ventus::cli::print_stderr(fmt::format("ventus{}: error: {}\n", sub, message));
   };
   int status = 0;
+  bool reported = false;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -52,13 +53,17 @@ int main(int argc, char** argv) {
     // ventus::Error, and whatever else escapes a subcommand (filesystem, iostream and
     // system errors, bad_alloc): a message and exit status 1, never an abort.
     report(ventus::cli::error_text(e));
+    reported = true;
     status = 1;
   }
   // Output that stdio still buffers, and write errors it recorded (a full disk, a closed
-  // pipe): a command whose output was lost must not report success.
+  // pipe): a command whose output was lost must not report success. One error message
+  // per run: print_stdout may have reported this failure already.
+  errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    report(fmt::format("standard output: write failed: {}",
-                       errno ? std::strerror(errno) : "an I/O error"));
+    if (!reported)
+      report(fmt::format("standard output: write failed: {}",
+                         errno ? std::strerror(errno) : "an I/O error"));
     return 1;
   }
   return status;
