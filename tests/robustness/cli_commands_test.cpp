@@ -74,6 +74,22 @@ TEST_F(Commands, CaseProgramMustBeAFile) {
   EXPECT_NE(r.out.find("folder.elf: is a directory"), std::string::npos) << r.describe();
 }
 
+// --program reads the case's listing for the kernels' names: a directory there is named as
+// such (it read as a listing without symbols: "no symbol at the entry").
+TEST_F(Commands, CaseListingMustBeAFile) {
+  const std::string c = copy_case("vecadd-4w16t", "c");
+  if (c.empty()) GTEST_SKIP() << "../shared/cases is absent";
+  const std::string elf = path("v.elf").string();
+  const CliResult compiled = run_ventus({"cc", c + "/object.cl", "-o", elf});
+  if (compiled.status != 0) GTEST_SKIP() << "ventus cc is not built: " << compiled.describe();
+  fs::remove(c + "/object.dump");
+  fs::create_directory(c + "/object.dump");
+  const CliResult r = run_ventus({"case", c, "--program", elf});
+  EXPECT_EQ(r.status, 1) << r.describe();
+  EXPECT_NE(r.out.find("object.dump: is a directory, not the listing"), std::string::npos)
+      << r.describe();
+}
+
 TEST_F(Commands, BenchRefusesSizesItCannotAllocate) {
   if (run_ventus({"bench", "--help"}).status != 0) GTEST_SKIP() << "ventus bench is not built";
   const CliResult r = run_ventus({"bench", "--scale", "99999999"});
