@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "arguments.h"
 #include "commands.h"
@@ -33,13 +34,13 @@ rt::Program load_program(const std::vector<std::string>& inputs) {
   }
   // Assembly text never holds a NUL byte; anything that does is some other binary file.
   std::vector<ventus::assembler::SourceFile> sources;
-  for (const std::string& input : inputs) {
-    std::string text = input == inputs[0] && sources.empty() ? std::string(head.begin(), head.end())
-                                                             : ventus::cli::read_input_file(input);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string text =
+        i == 0 ? std::string(head.begin(), head.end()) : ventus::cli::read_input_file(inputs[i]);
     if (text.find('\0') != std::string::npos)
       throw Error(
-          fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)", input));
-    sources.push_back({input, std::move(text)});
+          fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)", inputs[i]));
+    sources.push_back({inputs[i], std::move(text)});
   }
   return rt::Program::from_assembly(sources);
 }
@@ -108,14 +109,15 @@ class TraceWriter {
   std::string write_error_;
 };
 
-std::string dump_text(const std::vector<uint32_t>& words, ventus::cli::ElementType type,
-                      const std::string& path) {
-  if (path.ends_with(".txt")) {
-    std::string text;
-    for (uint32_t w : words) text += ventus::cli::element_text(w, type) + '\n';
-    return text;
+// FILE.txt: one element per line; any other name: the raw little-endian words.
+void write_dump(OutputFile& file, const std::vector<uint32_t>& words,
+                ventus::cli::ElementType type) {
+  if (file.path().ends_with(".txt")) {
+    for (uint32_t w : words) file.write(ventus::cli::element_text(w, type) + '\n');
+  } else {
+    file.write(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
   }
-  return std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4);
 }
 
 void run(const RunArgs& a) {
@@ -239,9 +241,8 @@ void run(const RunArgs& a) {
 
   // Every dump is written and closed before any replaces its file: all of them or none.
   for (size_t i = 0; i < dumps.size(); ++i) {
-    const auto& [index, path] = dumps[i];
-    dump_files[i].write(
-        dump_text(buffers[index]->download<uint32_t>(), arguments[index].type, path));
+    const size_t index = dumps[i].first;
+    write_dump(dump_files[i], buffers[index]->download<uint32_t>(), arguments[index].type);
     dump_files[i].finish();
   }
   for (OutputFile& file : dump_files) file.commit();
