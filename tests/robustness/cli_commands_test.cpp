@@ -65,6 +65,17 @@ TEST_F(Commands, CaseAllContinuesPastABrokenCase) {
   EXPECT_EQ(one.err.find("terminate"), std::string::npos) << one.describe();
 }
 
+TEST_F(Commands, CaseAllRootMustBeAFolder) {
+  fs::create_symlink("loop", path("loop"));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--all", path("loop").string()}), "case",
+                            {"loop: not a directory", "symbolic links"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--all", path("none").string()}), "case",
+                            {"none: not a directory", "No such file"}));
+  fs::create_directory(path("empty"));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"case", "--all", path("empty").string()}), "case",
+                            {"no case folders"}));
+}
+
 TEST_F(Commands, CaseProgramMustBeAFile) {
   const std::string good = copy_case("vecadd-4w16t", "c");
   if (good.empty()) GTEST_SKIP() << "../shared/cases is absent";

@@ -38,11 +38,12 @@ struct CaseArgs {
 
 // Folders under root that hold a case.txt, sorted by name.
 std::vector<fs::path> cases_under(const fs::path& root) {
-  if (!fs::is_directory(root))
-    throw ventus::Error(fmt::format("{}: not a directory", root.string()));
+  std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    throw ventus::Error(fmt::format("{}: not a directory{}", root.string(),
+                                    ec ? " (" + ec.message() + ")" : std::string()));
   std::vector<fs::path> dirs;
   // An entry that cannot be examined (a looping link, no permission) is not a case folder.
-  std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(root))
     if (e.is_directory(ec) && fs::exists(e.path() / "case.txt", ec)) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
