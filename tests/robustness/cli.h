@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ struct CliOptions {
   std::string stdin_text;   // standard input
   std::string cwd;          // empty: the test's working directory
   std::chrono::seconds timeout{120};
+  uint64_t address_space_limit = 0;  // bytes of virtual memory (RLIMIT_AS); 0: no limit
 };
 
 struct CliResult {
@@ -87,6 +89,10 @@ inline CliResult run_ventus(const std::vector<std::string>& args, const CliOptio
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]})
       close(fd);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);
+    if (options.address_space_limit != 0) {
+      const rlimit limit{options.address_space_limit, options.address_space_limit};
+      if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(126);
+    }
     execv(binary.c_str(), argv.data());
     _exit(127);
   }

@@ -112,6 +112,19 @@ TEST_F(Commands, BenchRefusesSizesItCannotAllocate) {
   EXPECT_TRUE(fails_cleanly(run_ventus({"bench", "--threads", "33"}), "bench", {"--threads"}));
 }
 
+// std::bad_alloc used to escape main (std::terminate, exit status 134).
+TEST_F(Commands, OutOfMemoryIsAnError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+  const std::string spin =
+      write("spin.s", ".text\n.globl spin\n.type spin, @function\nspin:\n.Lloop:\n j .Lloop\n");
+  CliOptions small;
+  small.address_space_limit = uint64_t{700} << 20;  // the 1 GiB buffer does not fit
+  EXPECT_TRUE(fails_cleanly(run_ventus({"run", spin, "--arg", "i32[]:zeros:268435456"}, small),
+                            "run", {"out of memory"}));
+}
+
 TEST_F(Commands, ObjdumpRawRangeStaysInTheAddressSpace) {
   const std::string words = write("w.bin", std::string(8, '\0'));
   EXPECT_TRUE(
