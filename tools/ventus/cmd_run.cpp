@@ -279,10 +279,15 @@ ventus::cli::Registration reg(30, [](CLI::App& app) {
                                   [0,1000], f32 multiples of 2^-10 in [-8,8)
   TYPE[]:file:PATH                raw little-endian 32-bit elements
   TYPE[]:text:PATH                whitespace-separated numbers
-  local:BYTES                     a __local buffer of BYTES in the workgroup's local memory
+  local:BYTES                     a __local buffer of 1 to 2^20 bytes in the workgroup's
+                                  local memory
   TYPE[]:1,2,3                    the elements listed
+Numbers are decimal or 0x hexadecimal, read whole and range-checked (f32 also inf, nan);
+buffers hold 1 to 2^28 elements. A kernel compiled by ventus cc has its arguments checked
+(count, and buffer, local or scalar in each position) before the run.
 --dump ARG=FILE writes buffer ARG (name or index) after the run: FILE.txt as text (one
-element per line, f32 with 9 significant digits), any other name as raw binary.
+element per line, f32 with 9 significant digits), any other name as raw binary. Outputs
+are checked before the run and replace their files only when complete (docs/driver.md).
 
 Example: ventus run examples/saxpy.s --global 5056 --local 64 \
            --arg x=f32[]:random:5000:1 --arg y=f32[]:random:5000:2 --arg f32:2.5 --arg i32:5000 \
