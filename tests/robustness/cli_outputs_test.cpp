@@ -136,6 +136,18 @@ TEST_F(Outputs, OutputThatIsAnInputIsRefused) {
   EXPECT_EQ(read("in.bin"), std::string(256, '\1'));
 }
 
+// cc -c names each object after its source: two sources of one name would write one file.
+TEST_F(Outputs, TwoObjectsOfOneNameAreRefused) {
+  std::filesystem::create_directory(path("sub"));
+  write("a.cl", kKernelSource);
+  write("sub/a.cl", kKernelSource);
+  CliOptions here;
+  here.cwd = dir_.string();
+  EXPECT_TRUE(fails_cleanly(run_ventus({"cc", "-c", "a.cl", "sub/a.cl"}, here), "cc",
+                            {"a.o: named as two outputs"}));
+  EXPECT_FALSE(fs::exists(path("a.o")));
+}
+
 TEST_F(Outputs, AFailedCommandLeavesTheOldOutput) {
   // The old output survives a failed assembly, compile or run, and no temporary file stays.
   write("k.elf", "old");
