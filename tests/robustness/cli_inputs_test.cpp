@@ -72,6 +72,16 @@ TEST_F(Inputs, DirectoryIsNotAnEmptySource) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// An endless input (a device) is refused at 1 GiB instead of filling memory.
+TEST_F(Inputs, EndlessInputIsRefused) {
+  if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  EXPECT_TRUE(fails_cleanly(run_ventus({"objdump", "/dev/zero"}), "objdump",
+                            {"/dev/zero: larger than 1073741824 bytes"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus({"as", "/dev/zero", "-o", path("z.elf")}), "as",
+                            {"/dev/zero: larger than"}));
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
 TEST_F(Inputs, EmptyAndGarbageFiles) {
   const std::string empty = write("empty.bin", "");
   std::string garbage;

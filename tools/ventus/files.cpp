@@ -39,7 +39,8 @@ std::string read_all(int fd, const std::string& name) {
     throw Error(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
   if (S_ISDIR(st.st_mode)) throw Error(fmt::format("{}: is a directory, not a file", name));
   std::string bytes;
-  if (S_ISREG(st.st_mode)) bytes.reserve(static_cast<size_t>(st.st_size));
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxInputBytes)
+    bytes.reserve(static_cast<size_t>(st.st_size));
   char block[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, block, sizeof block);
@@ -48,6 +49,9 @@ std::string read_all(int fd, const std::string& name) {
       if (errno == EINTR) continue;
       throw Error(fmt::format("{}: read failed: {}", name, std::strerror(errno)));
     }
+    if (bytes.size() + static_cast<size_t>(n) > kMaxInputBytes)
+      throw Error(fmt::format("{}: larger than {} bytes (1 GiB), the most an input may hold", name,
+                              kMaxInputBytes));
     bytes.append(block, static_cast<size_t>(n));
   }
   return bytes;

@@ -10,8 +10,13 @@
 
 namespace ventus::cli {
 
+// Inputs larger than this are refused (a 2^28-element buffer file is 1 GiB); reading
+// /dev/zero must end.
+inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
+
 // The whole content of an input file. ventus::Error "PATH: why" when it is missing, a
-// directory, a dangling or looping symbolic link, unreadable, or fails while being read.
+// directory, a dangling or looping symbolic link, unreadable, larger than kMaxInputBytes,
+// or fails while being read.
 // FIFOs and character devices (/dev/stdin, <(...)) are read like files.
 std::string read_input_file(const std::string& path);
 std::vector<uint8_t> read_input_bytes(const std::string& path);
