@@ -40,14 +40,14 @@ TEST(RunArguments, OutOfRangeNumbersAreErrors) {
   EXPECT_NE(error_of("f32:1e999").find("out of the range of f32"), std::string::npos);
   EXPECT_NE(error_of("f32:-3.5e38").find("out of the range of f32"), std::string::npos);
   EXPECT_NE(error_of("f32:1e-60").find("out of the range of f32"), std::string::npos);
-  EXPECT_NE(error_of("i32:2147483648").find("too large"), std::string::npos);
-  EXPECT_NE(error_of("i32:-2147483649").find("too large"), std::string::npos);
+  EXPECT_NE(error_of("i32:2147483648").find("out of the range of i32"), std::string::npos);
+  EXPECT_NE(error_of("i32:-2147483649").find("out of the range of i32"), std::string::npos);
   EXPECT_NE(error_of("u32:4294967296").find("too large"), std::string::npos);
   EXPECT_NE(error_of("u32:18446744073709551616").find("too large"), std::string::npos);
   EXPECT_NE(error_of("u32:-1").find("not an unsigned number"), std::string::npos);
-  EXPECT_NE(error_of("i32:--1").find("not an unsigned number"), std::string::npos);
-  EXPECT_NE(error_of("i32: 1").find("not an unsigned number"), std::string::npos);
-  EXPECT_NE(error_of("i32:1 ").find("not an unsigned number"), std::string::npos);
+  EXPECT_NE(error_of("i32:--1").find("not an integer"), std::string::npos);
+  EXPECT_NE(error_of("i32: 1").find("not an integer"), std::string::npos);
+  EXPECT_NE(error_of("i32:1 ").find("not an integer"), std::string::npos);
   EXPECT_NE(error_of("f32:0x1p3").find("not a number"), std::string::npos);
   EXPECT_NE(error_of("f32:").find("not a number"), std::string::npos);
 }

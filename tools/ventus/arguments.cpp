@@ -62,20 +62,29 @@ uint64_t element_count(std::string_view text, const std::string& what) {
   return n;
 }
 
+enum class Digits { Ok, Malformed, Overflow };
+
+// Decimal, or hexadecimal after 0x; the whole text, no sign, no spaces.
+Digits read_digits(std::string_view text, uint64_t& value) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    text.remove_prefix(2), base = 16;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || end != text.data() + text.size() ||
+      (ec != std::errc{} && ec != std::errc::result_out_of_range))
+    return Digits::Malformed;
+  return ec == std::errc::result_out_of_range ? Digits::Overflow : Digits::Ok;
+}
+
 }  // namespace
 
 uint64_t parse_unsigned(std::string_view text, const std::string& what, uint64_t max) {
-  std::string_view digits = text;
-  int base = 10;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-    digits.remove_prefix(2), base = 16;
   uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  if (digits.empty() || end != digits.data() + digits.size() ||
-      (ec != std::errc{} && ec != std::errc::result_out_of_range))
+  const Digits digits = read_digits(text, v);
+  if (digits == Digits::Malformed)
     throw Error(fmt::format("{}: '{}' is not an unsigned number (decimal, or hexadecimal with 0x)",
                             what, text));
-  if (ec == std::errc::result_out_of_range || v > max)
+  if (digits == Digits::Overflow || v > max)
     throw Error(fmt::format("{}: {} is too large (at most {})", what, text, max));
   return v;
 }
@@ -108,8 +117,15 @@ uint32_t parse_element(std::string_view text, ElementType type, const std::strin
     }
     case ElementType::I32: {
       const bool negative = text.starts_with('-');
-      const uint64_t magnitude = parse_unsigned(negative ? text.substr(1) : text, what,
-                                                negative ? 0x80000000u : INT32_MAX);
+      uint64_t magnitude = 0;
+      const Digits digits = read_digits(negative ? text.substr(1) : text, magnitude);
+      if (digits == Digits::Malformed)
+        throw Error(fmt::format(
+            "{}: '{}' is not an integer (decimal, or hexadecimal with 0x, after an optional -)",
+            what, text));
+      if (digits == Digits::Overflow || magnitude > (negative ? 0x80000000u : INT32_MAX))
+        throw Error(fmt::format("{}: {} is out of the range of i32 (-2147483648 to 2147483647)",
+                                what, text));
       return negative ? static_cast<uint32_t>(-static_cast<int64_t>(magnitude))
                       : static_cast<uint32_t>(magnitude);
     }
