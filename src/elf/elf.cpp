@@ -346,6 +346,7 @@ void write_file(const std::string& path, const Image& image) {
   if (!out) throw Error(fmt::format("{}: cannot open for writing", path));
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
+  out.close();  // the bytes still buffered are written here: its failure is a failed write
   if (!out) throw Error(fmt::format("{}: write failed", path));
 }
 

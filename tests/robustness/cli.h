@@ -42,6 +42,9 @@ struct CliOptions {
   std::string cwd;          // empty: the test's working directory
   std::chrono::seconds timeout{120};
   uint64_t address_space_limit = 0;  // bytes of virtual memory (RLIMIT_AS); 0: no limit
+  // Largest file the command may write (RLIMIT_FSIZE, with SIGXFSZ ignored, so that a
+  // write past it fails with EFBIG as on a full disk); 0: no limit.
+  uint64_t file_size_limit = 0;
 };
 
 struct CliResult {
@@ -89,6 +92,11 @@ inline CliResult run_ventus(const std::vector<std::string>& args, const CliOptio
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]})
       close(fd);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);
+    if (options.file_size_limit != 0) {
+      const rlimit limit{options.file_size_limit, options.file_size_limit};
+      signal(SIGXFSZ, SIG_IGN);
+      if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(126);
+    }
     if (options.address_space_limit != 0) {
       const rlimit limit{options.address_space_limit, options.address_space_limit};
       if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(126);

@@ -169,6 +169,31 @@ TEST_F(Outputs, AFailedCommandLeavesTheOldOutput) {
             (std::vector<std::string>{"bad.cl", "bad.s", "k.elf", "spin.s", "t.log", "y.txt"}));
 }
 
+// A regular file that cannot take all the bytes (here a file size limit; a full disk or a
+// quota alike): an error naming the file, the old file kept, no temporary file left. The
+// old code checked the stream before its buffer was flushed at close, exited 0 and left a
+// truncated file.
+TEST_F(Outputs, WriteErrorsOnRegularFiles) {
+  CliOptions limited;
+  limited.file_size_limit = 100;
+  write("c.bin", "old");
+  write("t.log", "old");
+  write("k.elf", "old");
+  EXPECT_TRUE(fails_cleanly(run_ventus(vecadd_run({"--dump", "c=" + path("c.bin")}), limited),
+                            "run", {"--dump " + path("c.bin"), "File too large"}));
+  EXPECT_TRUE(fails_cleanly(run_ventus(vecadd_run({"--trace", path("t.log")}), limited), "run",
+                            {"--trace " + path("t.log"), "File too large"}));
+  // (ventus as is left out: its ELF writer works in a memory file, which the limit stops
+  // before the output is written.)
+  const std::string cl = write("k.cl", kKernelSource);
+  EXPECT_TRUE(fails_cleanly(run_ventus({"cc", cl, "-S", "-o", path("k.elf")}, limited), "cc",
+                            {"-o " + path("k.elf"), "File too large"}));
+  EXPECT_EQ(read("c.bin"), "old");
+  EXPECT_EQ(read("t.log"), "old");
+  EXPECT_EQ(read("k.elf"), "old");
+  EXPECT_EQ(leftovers(), (std::vector<std::string>{"c.bin", "k.cl", "k.elf", "t.log"}));
+}
+
 // Several dumps are one result: a dump that cannot be written leaves every other dump file
 // as it was (the old code had written the earlier ones already).
 TEST_F(Outputs, DumpsAreWrittenAllOrNone) {
