@@ -23,6 +23,14 @@ std::string_view embedded_source(std::string_view file_name) {
   throw Error(fmt::format("no embedded kernel source '{}'", file_name));
 }
 
+void check_options(const SuiteOptions& options) {
+  if (options.scale == 0 || options.scale > kMaxScale)
+    throw Error(
+        fmt::format("bench: scale {} (1 to {}: the work sizes grow with the scale, and "
+                    "at {} the largest workload needs 768 MiB of device memory)",
+                    options.scale, kMaxScale, kMaxScale));
+}
+
 namespace {
 
 // splitmix64: fixed inputs on every machine.
@@ -67,7 +75,7 @@ class KernelWorkload : public Workload {
         name_(std::move(name)),
         program_(rt::Program::from_assembly(
             {{std::string(source_file), std::string(embedded_source(source_file))}})) {
-    if (options.scale == 0) throw Error("bench: scale must be at least 1");
+    check_options(options);
     launch_options_.threads_per_warp = options.threads_per_warp;
     launch_options_.private_bytes_per_thread = 0;  // the kernels keep everything in registers
     launch_options_.print_buffer_bytes = 0;

@@ -18,6 +18,13 @@ struct SuiteOptions {
   uint32_t threads_per_warp = 32;  // wf_size of the launches
 };
 
+// The largest scale: vecadd then holds three buffers of 2^26 floats (768 MiB of the
+// device's 1.75 GiB of buffer space) and as much again on the host.
+inline constexpr uint32_t kMaxScale = 256;
+// ventus::Error unless options describe workloads that fit (scale 1 to kMaxScale); the
+// workloads check it before they allocate anything.
+void check_options(const SuiteOptions& options);
+
 // One kernel with its inputs on a device.
 class Workload {
  public:

@@ -17,6 +17,11 @@ namespace {
 // Function symbols of an objdump listing: lines "800000a8 <Fan1>:" (address -> name);
 // local labels (".LBB0_4") are skipped.
 std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& listing) {
+  // A directory opens as a stream and reads as empty: it would look like a listing
+  // without the kernel's symbol.
+  std::error_code ec;
+  if (std::filesystem::is_directory(listing, ec))
+    throw Error(fmt::format("{}: is a directory, not the listing", listing.string()));
   std::ifstream in(listing);
   if (!in) throw Error(fmt::format("{}: cannot read the listing", listing.string()));
   std::map<uint32_t, std::string> symbols;
@@ -28,6 +33,7 @@ std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& lis
     if (name.empty() || name[0] == '.') continue;
     symbols[static_cast<uint32_t>(std::stoul(line.substr(0, 8), nullptr, 16))] = name;
   }
+  if (in.bad()) throw Error(fmt::format("{}: reading the listing failed", listing.string()));
   return symbols;
 }
 

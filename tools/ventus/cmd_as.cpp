@@ -1,27 +1,13 @@
 // ventus as: assemble and link GNU-as style sources into an ELF32 executable.
 #include <fmt/format.h>
 
-#include <charconv>
-#include <fstream>
-#include <sstream>
-
+#include "arguments.h"
 #include "commands.h"
 #include "ventus/asm.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 
 namespace {
-
-uint32_t parse_address(const std::string& text, const std::string& option) {
-  std::string_view s = text;
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (s.empty() || ec != std::errc{} || p != s.data() + s.size() || v > UINT32_MAX)
-    throw ventus::Error(fmt::format("{}: '{}' is not a 32-bit address", option, text));
-  return static_cast<uint32_t>(v);
-}
 
 struct AsArgs {
   std::string output = "a.out";
@@ -79,27 +65,25 @@ void run(const AsArgs& a, const std::vector<std::string>& remaining) {
     const size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       throw ventus::Error(fmt::format("--section-start: expected NAME=ADDRESS, got '{}'", s));
-    options.section_start[s.substr(0, eq)] = parse_address(s.substr(eq + 1), "--section-start");
+    options.section_start[s.substr(0, eq)] =
+        ventus::cli::parse_address(s.substr(eq + 1), "--section-start");
   }
   for (const auto& [which, address] : rest.t_options)
-    options.section_start["." + which] = parse_address(address, "-T" + which);
+    options.section_start["." + which] = ventus::cli::parse_address(address, "-T" + which);
+  ventus::cli::OutputFile output(a.output, "-o", rest.inputs);
   std::vector<ventus::assembler::SourceFile> sources;
-  for (const std::string& path : rest.inputs) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ventus::Error(fmt::format("{}: cannot open file", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    sources.push_back({path, text.str()});
-  }
+  for (const std::string& path : rest.inputs)
+    sources.push_back({path, ventus::cli::read_input_file(path)});
   ventus::elf::Image image;
   try {
     image = ventus::assembler::assemble(sources, options);
   } catch (const ventus::Error& e) {
     // Already one "file:line:column: error: why" line per error, as GNU as prints them.
-    fmt::print(stderr, "{}\n", e.what());
+    ventus::cli::print_stderr(fmt::format("{}\n", e.what()));
     throw CLI::RuntimeError(1);
   }
-  ventus::elf::write_file(a.output, image);
+  output.write(ventus::elf::write(image));
+  output.commit();
 }
 
 ventus::cli::Registration reg(10, [](CLI::App& app) {
@@ -118,8 +102,7 @@ ventus::cli::Registration reg(10, [](CLI::App& app) {
       ->allow_extra_args(false);
   sub->add_flag("--nostartfiles", args->no_start_files,
                 "do not link the built-in start file (start.S)");
-  sub->add_option("--max-errors", args->max_errors, "stop after this many errors")
-      ->capture_default_str();
+  ventus::cli::add_number(sub, "--max-errors", args->max_errors, "stop after this many errors");
   sub->callback([args, sub] { run(*args, sub->remaining()); });
 });
 

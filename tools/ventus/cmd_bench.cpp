@@ -19,8 +19,6 @@ struct BenchArgs {
 };
 
 void run(const BenchArgs& a) {
-  if (a.host_threads == 0 || a.sms == 0 || a.repeat == 0)
-    throw ventus::Error("--host-threads, --sms and --repeat must be at least 1");
   const std::vector<std::string> kernels =
       a.kernels.empty() ? ventus::bench::workload_names() : a.kernels;
   ventus::sim::DeviceConfig config;
@@ -29,10 +27,11 @@ void run(const BenchArgs& a) {
   ventus::bench::SuiteOptions options;
   options.scale = a.scale;
   options.threads_per_warp = a.threads;
-  fmt::print("{} SMs, {} threads per warp, {} host thread(s), scale {}\n", config.num_sms,
-             a.threads, a.host_threads, a.scale);
-  fmt::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}\n", "kernel", "work", "warp-insn",
-             "thread-insn", "seconds", "M thread-insn/s");
+  ventus::bench::check_options(options);  // before anything is printed or allocated
+  ventus::cli::print("{} SMs, {} threads per warp, {} host thread(s), scale {}\n", config.num_sms,
+                     a.threads, a.host_threads, a.scale);
+  ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}\n", "kernel", "work", "warp-insn",
+                     "thread-insn", "seconds", "M thread-insn/s");
   bool all_correct = true;
   for (const std::string& name : kernels) {
     ventus::rt::Device device(config);
@@ -49,10 +48,10 @@ void run(const BenchArgs& a) {
       verdict = fmt::format("WRONG: {}", e.what());
       all_correct = false;
     }
-    fmt::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}  {}\n", name,
-               workload->work_description(), best.warp_instructions, best.thread_instructions,
-               best.seconds, best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6,
-               verdict);
+    ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}  {}\n", name,
+                       workload->work_description(), best.warp_instructions,
+                       best.thread_instructions, best.seconds,
+                       best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6, verdict);
   }
   if (!all_correct) throw CLI::RuntimeError(1);
 }
@@ -63,14 +62,16 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
       "bench", "Run the built-in benchmark kernels, checked against host results");
   sub->add_option("-k,--kernel", a->kernels,
                   "kernels to run (saxpy vecadd reduce matmul collatz; default: all)");
-  sub->add_option("--scale", a->scale, "work size multiplier")->capture_default_str();
-  sub->add_option("--threads", a->threads, "threads per warp (1-32; reduce needs a power of two)")
-      ->capture_default_str();
-  sub->add_option("--host-threads", a->host_threads, "host threads simulating SMs")
-      ->capture_default_str();
-  sub->add_option("--sms", a->sms, "streaming multiprocessors")->capture_default_str();
-  sub->add_option("--repeat", a->repeat, "launches per kernel; the fastest is reported")
-      ->capture_default_str();
+  ventus::cli::add_number(sub, "--scale", a->scale,
+                          fmt::format("work size multiplier (1 to {})", ventus::bench::kMaxScale),
+                          1u, ventus::bench::kMaxScale);
+  ventus::cli::add_number(sub, "--threads", a->threads,
+                          "threads per warp (1-32; reduce needs a power of two)", 1u, 32u);
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
+                          1u);
+  ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
+  ventus::cli::add_number(sub, "--repeat", a->repeat,
+                          "launches per kernel; the fastest is reported", 1u);
   sub->callback([a] { run(*a); });
 });
 

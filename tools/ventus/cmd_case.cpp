@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -37,11 +38,14 @@ struct CaseArgs {
 
 // Folders under root that hold a case.txt, sorted by name.
 std::vector<fs::path> cases_under(const fs::path& root) {
-  if (!fs::is_directory(root))
-    throw ventus::Error(fmt::format("{}: not a directory", root.string()));
+  std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    throw ventus::Error(fmt::format("{}: not a directory{}", root.string(),
+                                    ec ? " (" + ec.message() + ")" : std::string()));
   std::vector<fs::path> dirs;
+  // An entry that cannot be examined (a looping link, no permission) is not a case folder.
   for (const fs::directory_entry& e : fs::directory_iterator(root))
-    if (e.is_directory() && fs::exists(e.path() / "case.txt")) dirs.push_back(e.path());
+    if (e.is_directory(ec) && fs::exists(e.path() / "case.txt", ec)) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   if (dirs.empty())
     throw ventus::Error(fmt::format("{}: no case folders (with a case.txt) inside", root.string()));
@@ -52,14 +56,16 @@ std::vector<fs::path> cases_under(const fs::path& root) {
 bool run_one(const fs::path& dir, const CaseArgs& a) {
   ventus::cases::Case c = ventus::cases::load_case(dir);
   if (!a.program.empty())
-    c = ventus::cases::with_program(c, ventus::elf::read_file(a.program), dir / "object.dump");
+    c = ventus::cases::with_program(
+        c, ventus::elf::read(ventus::cli::read_input_bytes(a.program), a.program),
+        dir / "object.dump");
   ventus::sim::DeviceConfig config;
   config.host_threads = a.host_threads;
   ventus::sim::Device device(config);
   const ventus::cases::CaseResult r = ventus::cases::run_case(c, device);
   const ventus::sim::LaunchStats& s = r.stats;
   if (r.passed) {
-    fmt::print(
+    ventus::cli::print(
         "PASS {}: {} words checked, {} launch(es), {} warp-insn, {} thread-insn, {} divergences, "
         "{} barriers, {:.3f} ms\n",
         c.name, r.words_checked, c.launches.size(), s.warp_instructions, s.thread_instructions,
@@ -67,17 +73,19 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
     return true;
   }
   if (r.fault) {
-    fmt::print("FAIL {}: fault: {}\n", c.name, r.fault->describe());
+    ventus::cli::print("FAIL {}: fault: {}\n", c.name, r.fault->describe());
   } else {
-    fmt::print("FAIL {}: {} of {} words differ\n", c.name, r.mismatches.size(), r.words_checked);
+    ventus::cli::print("FAIL {}: {} of {} words differ\n", c.name, r.mismatches.size(),
+                       r.words_checked);
   }
   const size_t shown = std::min(r.mismatches.size(), a.max_mismatches);
   for (size_t i = 0; i < shown; ++i) {
     const ventus::cases::Mismatch& m = r.mismatches[i];
-    fmt::print("  0x{:08x}: expected {:08x}, got {}\n", m.address, m.expected,
-               m.actual ? fmt::format("{:08x}", *m.actual) : std::string("(unmapped)"));
+    ventus::cli::print("  0x{:08x}: expected {:08x}, got {}\n", m.address, m.expected,
+                       m.actual ? fmt::format("{:08x}", *m.actual) : std::string("(unmapped)"));
   }
-  if (r.mismatches.size() > shown) fmt::print("  ... {} more\n", r.mismatches.size() - shown);
+  if (r.mismatches.size() > shown)
+    ventus::cli::print("  ... {} more\n", r.mismatches.size() - shown);
   return false;
 }
 
@@ -90,17 +98,20 @@ void run(const CaseArgs& a) {
     if (a.dirs.empty()) throw ventus::Error("give case folders, or --all [CASES_ROOT]");
     for (const std::string& d : a.dirs) dirs.emplace_back(d);
   }
-  if (a.host_threads == 0) throw ventus::Error("--host-threads must be at least 1");
   size_t failed = 0;
   for (const fs::path& dir : dirs) {
+    // A case that cannot even run (a missing or unreadable file, no memory) fails alone:
+    // the others still run, and their results are printed as they come.
     try {
       if (!run_one(dir, a)) ++failed;
-    } catch (const ventus::Error& e) {
-      fmt::print("FAIL {}: {}\n", dir.filename().string(), e.what());
+    } catch (const std::exception& e) {
+      ventus::cli::print("FAIL {}: {}\n", dir.filename().string(), ventus::cli::error_text(e));
       ++failed;
     }
+    std::fflush(stdout);
   }
-  if (dirs.size() > 1) fmt::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
+  if (dirs.size() > 1)
+    ventus::cli::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
   if (failed != 0) throw CLI::RuntimeError(1);
 }
 
@@ -112,14 +123,13 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
   sub->add_flag("--all", a->all,
                 "run every case under CASES_ROOT (default: $VENTUS_CASES_DIR or the configured "
                 "cases folder)");
-  sub->add_option("--host-threads", a->host_threads, "host threads simulating SMs")
-      ->capture_default_str();
-  sub->add_option("--max-mismatches", a->max_mismatches, "mismatching words to show per case")
-      ->capture_default_str();
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
+                          1u);
+  ventus::cli::add_number(sub, "--max-mismatches", a->max_mismatches,
+                          "mismatching words to show per case");
   sub->add_option("--program", a->program,
                   "run the kernels of this ELF (e.g. from `ventus cc object.cl`) on the case's "
-                  "inputs instead of the case's own code")
-      ->check(CLI::ExistingFile);
+                  "inputs instead of the case's own code");
   sub->callback([a] { run(*a); });
 });
 

@@ -5,12 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <optional>
 #include <span>
-#include <sstream>
 
 #include "commands.h"
 #include "ventus/compiler.h"
@@ -71,30 +67,7 @@ GccStyle read_gcc_style(const std::vector<std::string>& args) {
 }
 
 std::string read_input(const std::string& path) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    return text.str();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ventus::Error(fmt::format("{}: cannot open file", path));
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_output(const std::string& path, std::string_view bytes) {
-  if (path == "-") {
-    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-    std::fflush(stdout);
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw ventus::Error(fmt::format("{}: cannot write file", path));
-}
-
-void write_bytes(const std::string& path, std::span<const uint8_t> bytes) {
-  write_output(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return path == "-" ? ventus::cli::read_standard_input() : ventus::cli::read_input_file(path);
 }
 
 std::string stem(const std::string& input) {
@@ -164,22 +137,31 @@ void run(const CcArgs& a, const std::vector<std::string>& remaining) {
 
   if (extra.compile_only) {
     // Every source into its own object; the others still compile after an error.
-    bool ok = true;
+    std::vector<std::string> object_paths;
     for (const Input& in : inputs) {
       if (in.object)
         throw ventus::Error(fmt::format("{}: already an object (-c compiles sources)", in.path));
-      options.file_name = name_of(in);
-      const ventus::cc::Object object = ventus::cc::compile_object(in.bytes, options);
+      object_paths.push_back(inputs.size() == 1 ? output : stem(in.path) + ".o");
+    }
+    ventus::cli::check_distinct_outputs(object_paths);
+    std::vector<ventus::cli::OutputFile> objects;
+    for (const std::string& path : object_paths) objects.emplace_back(path, "-o", paths);
+    bool ok = true;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      options.file_name = name_of(inputs[i]);
+      const ventus::cc::Object object = ventus::cc::compile_object(inputs[i].bytes, options);
       std::fputs(object.diagnostics.c_str(), stderr);
       if (!object.ok) {
         ok = false;
         continue;
       }
-      write_bytes(inputs.size() == 1 ? output : stem(in.path) + ".o", object.bitcode);
+      objects[i].write(object.bitcode);
+      objects[i].commit();
     }
     if (!ok) throw CLI::RuntimeError(1);
     return;
   }
+  ventus::cli::OutputFile output_file(output, "-o", paths);
 
   std::string diagnostics, text;
   std::vector<uint8_t> elf;
@@ -224,9 +206,10 @@ void run(const CcArgs& a, const std::vector<std::string>& remaining) {
   std::fputs(diagnostics.c_str(), stderr);
   if (!ok) throw CLI::RuntimeError(1);
   if (extra.emit_llvm || a.assembly)
-    write_output(output, text);
+    output_file.write(text);
   else
-    write_bytes(output, elf);
+    output_file.write(elf);
+  output_file.commit();
 }
 
 ventus::cli::Registration reg(5, [](CLI::App& app) {

@@ -12,7 +12,7 @@ ventus::cli::Registration reg(90, [](CLI::App& app) {
       "isa", "Print the instruction table: mnemonic, syntax, match, mask, class, group");
   sub->add_flag("--markdown", *markdown, "print Markdown (the contents of docs/isa-table.md)");
   sub->callback([markdown] {
-    fmt::print("{}", *markdown ? ventus::isa::table_markdown() : ventus::isa::table_text());
+    ventus::cli::print("{}", *markdown ? ventus::isa::table_markdown() : ventus::isa::table_text());
   });
 });
 
