@@ -418,10 +418,12 @@ clCreateContextFromType(const cl_context_properties* properties, cl_device_type 
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
+  if (is_live(context, Kind::context)) context->application_retained();
   return retain_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
+  if (is_live(context, Kind::context)) context->application_released();
   return release_handle(context, Kind::context, CL_INVALID_CONTEXT);
 }
 

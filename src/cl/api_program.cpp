@@ -713,6 +713,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, c
   if (items * std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes) > (uint64_t{1} << 30))
     return CL_OUT_OF_RESOURCES;
 
+  options.cancel = queue->context->kernel_cancel_token();
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
                 [executable = kernel->executable, name = kernel->info->name, global = range(global),

@@ -81,6 +81,7 @@ cl_command_queue create_queue(cl_context context, cl_device_id device,
     queue->core = std::make_shared<QueueCore>();
     queue->worker = std::thread([core = queue->core] { core->run(); });
     retain(context);
+    context->queue_held();
     register_object(queue);
     set_error(errcode_ret, CL_SUCCESS);
     return queue;
@@ -131,11 +132,19 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
+  if (is_live(queue, Kind::queue)) ++queue->application_references;
   return retain_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
-  // Commands already queued still run: they hold their events, which hold the queue.
+  // Commands already queued still run: they hold their events, which hold the queue; its
+  // kernels stop only when the application lets go of the whole context.
+  if (is_live(queue, Kind::queue)) {
+    cl_uint held = queue->application_references.load();
+    while (held != 0 && !queue->application_references.compare_exchange_weak(held, held - 1)) {
+    }
+    if (held == 1) queue->context->queue_let_go();
+  }
   return release_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 

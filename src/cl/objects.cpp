@@ -157,6 +157,41 @@ void _cl_context::report(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
 
+void _cl_context::application_retained() {
+  std::lock_guard guard(abandon_lock);
+  ++application_references;
+}
+
+void _cl_context::application_released() {
+  std::lock_guard guard(abandon_lock);
+  if (application_references == 0) return;  // an over-release: the reference count says so
+  --application_references;
+  cancel_kernels_if_abandoned();
+}
+
+void _cl_context::queue_held() {
+  std::lock_guard guard(abandon_lock);
+  // A queue created again (through a handle the context's objects still give) starts over.
+  if (cancel_kernels.stop_requested()) cancel_kernels = std::stop_source();
+  ++held_queues;
+}
+
+void _cl_context::queue_let_go() {
+  std::lock_guard guard(abandon_lock);
+  if (held_queues == 0) return;
+  --held_queues;
+  cancel_kernels_if_abandoned();
+}
+
+std::stop_token _cl_context::kernel_cancel_token() {
+  std::lock_guard guard(abandon_lock);
+  return cancel_kernels.get_token();
+}
+
+void _cl_context::cancel_kernels_if_abandoned() {
+  if (application_references == 0 && held_queues == 0) cancel_kernels.request_stop();
+}
+
 uint8_t* _cl_mem::host_mirror() {
   if (uses_host_ptr()) return static_cast<uint8_t*>(host_ptr);
   _cl_mem* r = root();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -130,6 +131,23 @@ struct _cl_context : ventus::cl::Object {
   // Reports an error that happened outside an API call (a kernel fault) to the
   // application's callback, and to stderr.
   void report(const std::string& message);
+
+  // Kernels nobody can wait for any more are cancelled: once the application has released
+  // the context and every queue of it, its running and queued kernels stop (docs/opencl.md,
+  // "Limits and errors"). The counts are the application's own references, not the
+  // internal ones that queued commands hold.
+  void application_retained();
+  void application_released();
+  void queue_held();
+  void queue_let_go();
+  std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
+
+ private:
+  void cancel_kernels_if_abandoned();  // with abandon_lock held
+  std::mutex abandon_lock;
+  cl_uint application_references = 1;
+  cl_uint held_queues = 0;
+  std::stop_source cancel_kernels;
 };
 
 struct _cl_mem : ventus::cl::Object {
@@ -226,6 +244,7 @@ struct _cl_command_queue : ventus::cl::Object {
   cl_command_queue_properties properties = 0;
   std::shared_ptr<ventus::cl::QueueCore> core;
   std::thread worker;
+  std::atomic<cl_uint> application_references{1};  // see _cl_context::queue_let_go
   bool profiling() const { return (properties & CL_QUEUE_PROFILING_ENABLE) != 0; }
 };
 

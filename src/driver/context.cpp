@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <new>
+#include <utility>
 
 #include "print_buffer.h"
 #include "ventus/error.h"
@@ -26,13 +28,26 @@ Context::Context(const sim::DeviceConfig& config) : device_(config) {
 }
 
 Context::~Context() {
+  cancel();
   {
-    std::unique_lock lock(mutex_);
-    wait_idle_locked(lock);
+    std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
   worker_.join();
+}
+
+void Context::cancel() {
+  std::lock_guard lock(mutex_);
+  const size_t dropped = queue_.size();
+  queue_.clear();
+  if (running_) {
+    cancelled_queued_ += dropped;  // reported with the running launch's result
+    running_cancel_.request_stop();
+  } else if (dropped != 0) {
+    pending_error_ = fmt::format("{} queued launch(es) cancelled by the host", dropped);
+  }
+  changed_.notify_all();
 }
 
 uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
@@ -164,6 +179,8 @@ void Context::load_program(const elf::Image& image) {
     if (!s.nobits)
       std::copy_n(s.bytes.begin(), std::min<size_t>(s.bytes.size(), s.size), bytes.begin());
     device_.memory().write(s.address, bytes.data(), bytes.size());
+    // Kernel stores into code and read-only data fault (the host may still write them).
+    if (!s.write) device_.memory().protect(s.address, s.size, s.name);
   }
   program_ = image;
   start_pc_ = image.entry != 0 ? image.entry : sim::kCodeBase;
@@ -278,33 +295,42 @@ void Context::worker_loop() {
     QueuedLaunch next = queue_.front();
     queue_.pop_front();
     running_ = true;
+    running_cancel_ = std::stop_source();
     sim::RunOptions options;
+    options.cancel = running_cancel_.get_token();
     if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
     options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
     options.on_progress = progress_handler_;
     options.progress_interval = progress_interval_;
+    std::stop_source& cancel = running_cancel_;
     lock.unlock();
     sim::LaunchResult result;
     try {
+      const std::stop_callback forward(next.cancel, [&cancel] { cancel.request_stop(); });
       result = device_.run(next.launch, options);
     } catch (const std::exception& e) {
-      // Launch parameters the device rejects (too many warps, bad sizes, ...).
       sim::Fault fault;
-      fault.message = e.what();
+      fault.message = dynamic_cast<const std::bad_alloc*>(&e)
+                          ? "out of memory: host memory was exhausted while starting the launch"
+                          : e.what();
       fault.kernel = next.launch.kernel_name;
+      fault.at_warp = false;
       result.fault = fault;
     }
     lock.lock();
     running_ = false;
     last_stats_ = result.stats;
     last_fault_ = result.fault;
+    const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
     if (result.fault) {
       pending_error_ = result.fault->describe();
-      if (!queue_.empty())
-        *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", queue_.size());
+      if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
       queue_.clear();
     } else {
       finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
+      if (dropped != queue_.size())
+        pending_error_ = fmt::format("{} queued launch(es) cancelled by the host",
+                                     dropped - queue_.size());
     }
     changed_.notify_all();
   }

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,12 +30,13 @@ struct QueuedLaunch {
   sim::KernelLaunch launch;
   uint64_t task_id = 0;
   uint64_t kernel_id = 0;
+  std::stop_token cancel;  // a stop request cancels this launch (an OpenCL context's release)
 };
 
 class Context {
  public:
   explicit Context(const sim::DeviceConfig& config);
-  ~Context();  // waits for the queued launches
+  ~Context();  // cancels the running launch and drops the queued ones (cancel())
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -59,6 +61,9 @@ class Context {
 
   // Queues a launch; the worker runs launches in order.
   void start(const QueuedLaunch& launch);
+  // Drops the queued launches and stops the running one at its next warp switch; the next
+  // wait() reports its fault "launch cancelled by the host".
+  void cancel();
   // Waits until the queue is empty and nothing runs. False on timeout. Throws
   // ventus::Error when a launch faulted (once per fault; later queued launches dropped).
   bool wait(uint64_t timeout_ms);
@@ -99,6 +104,8 @@ class Context {
   std::deque<QueuedLaunch> queue_;
   bool running_ = false;
   bool stopping_ = false;
+  std::stop_source running_cancel_;  // of the running launch
+  size_t cancelled_queued_ = 0;      // launches cancel() dropped while one ran
   std::optional<std::string> pending_error_;  // a fault not yet reported by wait()
   std::vector<int> finished_;
   sim::LaunchStats last_stats_;

@@ -347,4 +347,8 @@ int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback
   });
 }
 
+int vt_ext_cancel(vt_device_h hdevice) {
+  return guarded(hdevice, "vt_ext_cancel", [&] { context_of(hdevice).cancel(); });
+}
+
 }  // extern "C"

@@ -137,6 +137,8 @@ void Buffer::read(uint64_t offset, void* data, uint64_t bytes) const {
 namespace {
 
 constexpr uint32_t kMaxArgumentBytes = 64 * 1024;
+// The start code's stack per warp in local memory (src/asm/start_file.cpp).
+constexpr uint32_t kWarpStackBytes = 1024;
 
 // The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
 std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
@@ -264,7 +266,7 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
                     items, warps, shape.threads_per_warp, config.warp_slots_per_sm));
   shape.warps_per_workgroup = static_cast<uint32_t>(warps);
   // The start code gives every warp a 1 KiB stack in local memory; local data follows.
-  const uint64_t lds = 1024 * warps + options.local_memory_bytes;
+  const uint64_t lds = uint64_t{kWarpStackBytes} * warps + options.local_memory_bytes;
   if (lds > config.lds_bytes_per_sm)
     throw Error(
         fmt::format("a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
@@ -309,7 +311,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       uint32_t offset = info ? info->args[i].offset : static_cast<uint32_t>(4 * i);
       uint32_t size = info ? info->args[i].size : 4;
       std::vector<uint8_t> value(4);
-      uint32_t word = a.is_local ? 1024 * shape.warps_per_workgroup + local_offsets[i] : a.bits;
+      uint32_t word =
+          a.is_local ? kWarpStackBytes * shape.warps_per_workgroup + local_offsets[i] : a.bits;
       std::memcpy(value.data(), &word, 4);
       if (!a.data.empty()) value = a.data;
       if (info) {
@@ -378,6 +381,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     l.pds_base = private_memory ? private_memory->address() : 0;
     l.sgpr_usage = effective.sgpr_usage;
     l.vgpr_usage = effective.vgpr_usage;
+    l.warp_stack_bytes = kWarpStackBytes;
+    q.cancel = options.cancel;
     device.context().start(q);
     device.context().wait(driver::Context::kWaitForever);
 

@@ -1,0 +1,102 @@
+// Kernels of a context the application has let go of are cancelled (docs/opencl.md,
+// "Execution"): an endless kernel no longer holds the device for its whole instruction
+// budget once its context and queues are released.
+#include "common.h"
+
+namespace clapi {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kSpin = R"(
+__kernel void spin(__global volatile int* p) {
+  while (p[0] == 0) p[1]++;
+}
+)";
+
+// A context with an endless kernel running on its queue; the test releases what it wants.
+struct Spinning {
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_event event = nullptr;
+
+  void start() {
+    cl_int err = CL_SUCCESS;
+    cl_device_id d = device();
+    context = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
+    ASSERT_OK(err);
+    queue = clCreateCommandQueue(context, d, 0, &err);
+    ASSERT_OK(err);
+    const char* source = kSpin;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clBuildProgram(program, 1, &d, nullptr, nullptr, nullptr));
+    cl_kernel kernel = clCreateKernel(program, "spin", &err);
+    ASSERT_OK(err);
+    const cl_int zero[2] = {0, 0};
+    cl_mem flag = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof zero,
+                                 const_cast<cl_int*>(zero), &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(kernel, 0, sizeof flag, &flag));
+    const size_t one = 1;
+    ASSERT_OK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one, 0, nullptr, &event));
+    ASSERT_TRUE(wait_until([&] { return event_status(event) == CL_RUNNING; }));
+    EXPECT_OK(clReleaseKernel(kernel));
+    EXPECT_OK(clReleaseProgram(program));
+    EXPECT_OK(clReleaseMemObject(flag));
+  }
+};
+
+// The device is free again at once: another context's blocking write (which waits for the
+// device) completes within a second instead of after the endless kernel's budget.
+void expect_device_free_soon() {
+  cl_int err = CL_SUCCESS;
+  cl_device_id d = device();
+  cl_context other = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
+  ASSERT_OK(err);
+  cl_command_queue q = clCreateCommandQueue(other, d, 0, &err);
+  ASSERT_OK(err);
+  cl_mem b = clCreateBuffer(other, CL_MEM_READ_WRITE, 4, nullptr, &err);
+  ASSERT_OK(err);
+  const cl_int value = 7;
+  const auto start = Clock::now();
+  EXPECT_OK(clEnqueueWriteBuffer(q, b, CL_TRUE, 0, 4, &value, 0, nullptr, nullptr));
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 1.0);
+  EXPECT_OK(clReleaseMemObject(b));
+  EXPECT_OK(clReleaseCommandQueue(q));
+  EXPECT_OK(clReleaseContext(other));
+}
+
+TEST(Cancel, ReleasingTheContextAndItsQueuesStopsItsKernels) {
+  if (!is_ventus()) GTEST_SKIP() << "cancellation on release is the Ventus platform's rule";
+  Spinning s;
+  ASSERT_NO_FATAL_FAILURE(s.start());
+  EXPECT_OK(clReleaseCommandQueue(s.queue));
+  EXPECT_OK(clReleaseContext(s.context));
+  EXPECT_TRUE(wait_until([&] { return event_status(s.event) < 0; }, std::chrono::seconds(2)));
+  EXPECT_CL(CL_OUT_OF_RESOURCES, event_status(s.event));
+  EXPECT_OK(clReleaseEvent(s.event));
+  expect_device_free_soon();
+}
+
+// Released in the other order: the queue is the application's last hold.
+TEST(Cancel, ReleasingTheLastQueueOfAReleasedContextStopsItsKernels) {
+  if (!is_ventus()) GTEST_SKIP() << "cancellation on release is the Ventus platform's rule";
+  Spinning s;
+  ASSERT_NO_FATAL_FAILURE(s.start());
+  EXPECT_OK(clReleaseContext(s.context));
+  // The application still holds the queue: it may still wait, so the kernel goes on.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_CL(CL_RUNNING, event_status(s.event));
+  EXPECT_OK(clRetainCommandQueue(s.queue));
+  EXPECT_OK(clReleaseCommandQueue(s.queue));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_CL(CL_RUNNING, event_status(s.event));
+  EXPECT_OK(clReleaseCommandQueue(s.queue));
+  EXPECT_TRUE(wait_until([&] { return event_status(s.event) < 0; }, std::chrono::seconds(2)));
+  EXPECT_OK(clReleaseEvent(s.event));
+  expect_device_free_soon();
+}
+
+}  // namespace
+}  // namespace clapi
