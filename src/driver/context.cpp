@@ -140,6 +140,13 @@ void Context::copy_from_device(uint64_t address, void* destination, uint64_t siz
     throw Error(fmt::format("copy from device: 0x{:08x} is not mapped", address));
 }
 
+void Context::peek(uint64_t address, void* destination, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  check_range(address, size, "read of device memory");
+  if (!device_.memory().read(static_cast<uint32_t>(address), destination, size))
+    throw Error(fmt::format("read of device memory: 0x{:08x} is not mapped", address));
+}
+
 void Context::release_program_pages() {
   for (const auto& [base, size] : program_ranges_) device_.memory().unmap(base, size);
   program_ranges_.clear();

@@ -49,6 +49,10 @@ class Context {
   // The range must lie inside allocated buffers or the loaded program's sections.
   void copy_to_device(uint64_t address, const void* source, uint64_t size);
   void copy_from_device(uint64_t address, void* destination, uint64_t size);
+  // copy_from_device without waiting for the running launch, for words the host wrote and
+  // kernels do not touch (vt_start reads the KNL entry to name the kernel, and must not
+  // wait for the kernels before it).
+  void peek(uint64_t address, void* destination, uint64_t size);
   size_t buffer_count() const;
 
   // Loads the ELF's allocated sections at their addresses (.bss zero-filled) and makes it

@@ -239,7 +239,7 @@ int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
       // Name the kernel after the symbol the KNL buffer's entry word points at.
       uint32_t entry = 0;
       try {
-        context.copy_from_device(l.knl_address, &entry, sizeof entry);
+        context.peek(l.knl_address, &entry, sizeof entry);
       } catch (const Error& e) {
         throw Error(fmt::format("metaDataBaseAddr 0x{:08x}: {}", l.knl_address, e.what()));
       }

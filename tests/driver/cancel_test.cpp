@@ -34,7 +34,8 @@ quick:
 )";
 
 // A device with no instruction budget (an endless kernel runs forever) and the program of
-// kEndless; launch(kernel) queues a launch of one workgroup of two warps.
+// kEndless; prepare(kernel) writes the KNL buffer of a launch of one workgroup of two warps,
+// launch(m) queues it (buffers and copies wait for running kernels: prepare first).
 class DriverCancel : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -51,15 +52,15 @@ class DriverCancel : public ::testing::Test {
   }
   std::string error() const { return vt_ext_last_error(device_); }
 
-  void launch(const char* kernel) {
+  meta_data prepare(const char* kernel) {
     uint64_t entry = 0, knl_buffer = 0;
-    ASSERT_EQ(vt_ext_symbol_address(device_, kernel, &entry), 0) << error();
-    ASSERT_EQ(vt_buf_alloc(device_, 64, &knl_buffer, VT_BUF_READ_WRITE, 0, 0), 0) << error();
+    EXPECT_EQ(vt_ext_symbol_address(device_, kernel, &entry), 0) << error();
+    EXPECT_EQ(vt_buf_alloc(device_, 64, &knl_buffer, VT_BUF_READ_WRITE, 0, 0), 0) << error();
     uint32_t knl[16] = {};
     knl[0] = static_cast<uint32_t>(entry);
     knl[2] = 1;
     knl[3] = knl[4] = knl[5] = knl[6] = knl[7] = knl[8] = 1;
-    ASSERT_EQ(vt_copy_to_dev(device_, knl_buffer, knl, sizeof knl, 0, 0), 0) << error();
+    EXPECT_EQ(vt_copy_to_dev(device_, knl_buffer, knl, sizeof knl, 0, 0), 0) << error();
     meta_data m{};
     m.kernel_size[0] = m.kernel_size[1] = m.kernel_size[2] = 1;
     m.wf_size = 8;
@@ -67,8 +68,9 @@ class DriverCancel : public ::testing::Test {
     m.metaDataBaseAddr = knl_buffer;
     m.ldsSize = 2048;
     m.sgprUsage = m.vgprUsage = 32;
-    ASSERT_EQ(vt_start(device_, &m, 0), 0) << error();
+    return m;
   }
+  void launch(meta_data m) { ASSERT_EQ(vt_start(device_, &m, 0), 0) << error(); }
 
   vt_device_h device_ = nullptr;
 };
@@ -76,8 +78,9 @@ class DriverCancel : public ::testing::Test {
 // Item 11: closing the device does not wait for an endless kernel (it used to wait for the
 // budget: 30-43 s by default, forever with none).
 TEST_F(DriverCancel, CloseStopsARunningKernelAtOnce) {
-  launch("spin");
-  launch("spin");
+  const meta_data spin = prepare("spin");
+  launch(spin);
+  launch(spin);  // vt_start does not wait for the running kernel
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const auto start = Clock::now();
   EXPECT_EQ(vt_dev_close(device_), 0);
@@ -88,8 +91,9 @@ TEST_F(DriverCancel, CloseStopsARunningKernelAtOnce) {
 // vt_ext_cancel stops the running kernel and drops the queued one; the wait says so, and
 // the device stays usable.
 TEST_F(DriverCancel, CancelIsReportedAndTheDeviceStaysUsable) {
-  launch("spin");
-  launch("quick");
+  const meta_data spin = prepare("spin"), quick = prepare("quick");
+  launch(spin);
+  launch(quick);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(vt_ready_wait(device_, 10), -1);  // still running
   EXPECT_NE(error().find("kernels still running after 10 ms"), std::string::npos) << error();
@@ -99,7 +103,7 @@ TEST_F(DriverCancel, CancelIsReportedAndTheDeviceStaysUsable) {
   EXPECT_NE(error().find("launch cancelled by the host (1 queued launch(es) dropped)"),
             std::string::npos)
       << error();
-  launch("quick");
+  launch(quick);
   EXPECT_EQ(vt_ready_wait(device_, 5000), 0) << error();
   // Cancelling an idle device is harmless.
   EXPECT_EQ(vt_ext_cancel(device_), 0);
