@@ -49,6 +49,8 @@ cl_int submit(cl_command_queue queue, cl_command_type type, cl_uint wait_count,
     event->submitted = now_ns();
     if (event_out != nullptr) {
       retain(event.get());
+      event->application_references = 1;
+      queue->context->object_held();
       *event_out = event.get();
     }
     if (!blocking || !queue->core->try_run_inline(command)) {
@@ -81,7 +83,7 @@ cl_command_queue create_queue(cl_context context, cl_device_id device,
     queue->core = std::make_shared<QueueCore>();
     queue->worker = std::thread([core = queue->core] { core->run(); });
     retain(context);
-    context->queue_held();
+    context->object_held();
     register_object(queue);
     set_error(errcode_ret, CL_SUCCESS);
     return queue;
@@ -139,12 +141,7 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
   // Commands already queued still run: they hold their events, which hold the queue; its
   // kernels stop only when the application lets go of the whole context.
-  if (is_live(queue, Kind::queue)) {
-    cl_uint held = queue->application_references.load();
-    while (held != 0 && !queue->application_references.compare_exchange_weak(held, held - 1)) {
-    }
-    if (held == 1) queue->context->queue_let_go();
-  }
+  if (is_live(queue, Kind::queue)) application_release(queue->application_references, queue->context);
   return release_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
@@ -294,10 +291,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
+  if (is_live(event, Kind::event)) ++event->application_references;
   return retain_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+  if (is_live(event, Kind::event)) application_release(event->application_references, event->context);
   return release_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 
@@ -306,6 +305,8 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* 
   try {
     _cl_event* event = new_event(context, nullptr, CL_COMMAND_USER);
     event->status = CL_SUBMITTED;
+    event->application_references = 1;
+    context->object_held();
     set_error(errcode_ret, CL_SUCCESS);
     return event;
   } catch (const std::bad_alloc&) {
@@ -332,6 +333,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int comman
       (command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
        command_exec_callback_type != CL_COMPLETE))
     return CL_INVALID_VALUE;
+  ++event->application_references;  // the callback waits for the event: it stays held
   cl_int reached = 0;
   {
     std::lock_guard guard(event->lock);

@@ -169,17 +169,17 @@ void _cl_context::application_released() {
   cancel_kernels_if_abandoned();
 }
 
-void _cl_context::queue_held() {
+void _cl_context::object_held() {
   std::lock_guard guard(abandon_lock);
   // A queue created again (through a handle the context's objects still give) starts over.
   if (cancel_kernels.stop_requested()) cancel_kernels = std::stop_source();
-  ++held_queues;
+  ++held_objects;
 }
 
-void _cl_context::queue_let_go() {
+void _cl_context::object_let_go() {
   std::lock_guard guard(abandon_lock);
-  if (held_queues == 0) return;
-  --held_queues;
+  if (held_objects == 0) return;
+  --held_objects;
   cancel_kernels_if_abandoned();
 }
 
@@ -189,8 +189,19 @@ std::stop_token _cl_context::kernel_cancel_token() {
 }
 
 void _cl_context::cancel_kernels_if_abandoned() {
-  if (application_references == 0 && held_queues == 0) cancel_kernels.request_stop();
+  if (application_references == 0 && held_objects == 0) cancel_kernels.request_stop();
 }
+
+namespace ventus::cl {
+
+void application_release(std::atomic<cl_uint>& references, cl_context context) {
+  cl_uint held = references.load();
+  while (held != 0 && !references.compare_exchange_weak(held, held - 1)) {
+  }
+  if (held == 1) context->object_let_go();
+}
+
+}  // namespace ventus::cl
 
 uint8_t* _cl_mem::host_mirror() {
   if (uses_host_ptr()) return static_cast<uint8_t*>(host_ptr);

@@ -54,6 +54,10 @@ void register_object(Object* object);
 void unregister_object(Object* object);
 bool is_live(const void* handle, Kind kind);
 
+// The application's release of a queue or event: the context learns when the application
+// lets go of the last one (_cl_context::object_let_go). Call before release().
+void application_release(std::atomic<cl_uint>& references, cl_context context);
+
 // Reference counting shared by every object kind but the platform and the root device.
 void retain(Object* object);
 void release(Object* object);
@@ -132,21 +136,22 @@ struct _cl_context : ventus::cl::Object {
   // application's callback, and to stderr.
   void report(const std::string& message);
 
-  // Kernels nobody can wait for any more are cancelled: once the application has released
-  // the context and every queue of it, its running and queued kernels stop (docs/opencl.md,
-  // "Limits and errors"). The counts are the application's own references, not the
-  // internal ones that queued commands hold.
+  // Kernels nobody can wait for any more are cancelled: once the application holds
+  // nothing of the context (no reference to it, to a queue of it or to an event of it, and
+  // no event callback of it), its running and queued kernels stop (docs/opencl.md,
+  // "Execution"). The counts are the application's own references, not the internal ones
+  // that queued commands hold.
   void application_retained();
   void application_released();
-  void queue_held();
-  void queue_let_go();
+  void object_held();     // a queue or an event handed to the application
+  void object_let_go();   // the application released its last reference to one
   std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
 
  private:
   void cancel_kernels_if_abandoned();  // with abandon_lock held
   std::mutex abandon_lock;
   cl_uint application_references = 1;
-  cl_uint held_queues = 0;
+  cl_uint held_objects = 0;
   std::stop_source cancel_kernels;
 };
 
@@ -244,7 +249,7 @@ struct _cl_command_queue : ventus::cl::Object {
   cl_command_queue_properties properties = 0;
   std::shared_ptr<ventus::cl::QueueCore> core;
   std::thread worker;
-  std::atomic<cl_uint> application_references{1};  // see _cl_context::queue_let_go
+  std::atomic<cl_uint> application_references{1};  // see _cl_context::object_let_go
   bool profiling() const { return (properties & CL_QUEUE_PROFILING_ENABLE) != 0; }
 };
 
@@ -258,6 +263,9 @@ struct _cl_event : ventus::cl::Object {
   std::condition_variable changed;
   cl_int status = CL_QUEUED;
   cl_ulong queued = 0, submitted = 0, started = 0, ended = 0;
+  // The application's references (0: only commands hold it); an event with a callback
+  // counts as held for good (_cl_context::object_let_go).
+  std::atomic<cl_uint> application_references{0};
   struct Callback {
     cl_int trigger;
     void(CL_CALLBACK* function)(cl_event, cl_int, void*);
