@@ -141,7 +141,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
   // Commands already queued still run: they hold their events, which hold the queue; its
   // kernels stop only when the application lets go of the whole context.
-  if (is_live(queue, Kind::queue)) application_release(queue->application_references, queue->context);
+  if (is_live(queue, Kind::queue))
+    application_release(queue->application_references, queue->context);
   return release_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
@@ -296,7 +297,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  if (is_live(event, Kind::event)) application_release(event->application_references, event->context);
+  if (is_live(event, Kind::event))
+    application_release(event->application_references, event->context);
   return release_handle(event, Kind::event, CL_INVALID_EVENT);
 }
 

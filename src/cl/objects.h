@@ -143,8 +143,8 @@ struct _cl_context : ventus::cl::Object {
   // that queued commands hold.
   void application_retained();
   void application_released();
-  void object_held();     // a queue or an event handed to the application
-  void object_let_go();   // the application released its last reference to one
+  void object_held();                     // a queue or an event handed to the application
+  void object_let_go();                   // the application released its last reference to one
   std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
 
  private:

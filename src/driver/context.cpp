@@ -299,47 +299,60 @@ void Context::worker_loop() {
   while (true) {
     changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping
-    QueuedLaunch next = queue_.front();
-    queue_.pop_front();
-    running_ = true;
-    running_cancel_ = std::stop_source();
-    sim::RunOptions options;
-    options.cancel = running_cancel_.get_token();
-    if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
-    options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
-    options.on_progress = progress_handler_;
-    options.progress_interval = progress_interval_;
-    std::stop_source& cancel = running_cancel_;
-    lock.unlock();
-    sim::LaunchResult result;
     try {
-      const std::stop_callback forward(next.cancel, [&cancel] { cancel.request_stop(); });
-      result = device_.run(next.launch, options);
-    } catch (const std::exception& e) {
-      sim::Fault fault;
-      fault.message = dynamic_cast<const std::bad_alloc*>(&e)
-                          ? "out of memory: host memory was exhausted while starting the launch"
-                          : e.what();
-      fault.kernel = next.launch.kernel_name;
-      fault.at_warp = false;
-      result.fault = fault;
-    }
-    lock.lock();
-    running_ = false;
-    last_stats_ = result.stats;
-    last_fault_ = result.fault;
-    const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
-    if (result.fault) {
-      pending_error_ = result.fault->describe();
-      if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
+      run_next(lock);
+    } catch (...) {
+      // No exception may leave the thread: only the bookkeeping around a launch can get
+      // here, when host memory ran out (the message fits without allocating).
+      if (!lock.owns_lock()) lock.lock();
+      running_ = false;
       queue_.clear();
-    } else {
-      finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
-      if (dropped != queue_.size())
-        pending_error_ = fmt::format("{} queued launch(es) cancelled by the host",
-                                     dropped - queue_.size());
+      pending_error_ = "out of memory";
     }
     changed_.notify_all();
+  }
+}
+
+void Context::run_next(std::unique_lock<std::mutex>& lock) {
+  QueuedLaunch next = queue_.front();
+  queue_.pop_front();
+  running_ = true;
+  running_cancel_ = std::stop_source();
+  sim::RunOptions options;
+  options.cancel = running_cancel_.get_token();
+  if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
+  options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
+  options.on_progress = progress_handler_;
+  options.progress_interval = progress_interval_;
+  std::stop_source& cancel = running_cancel_;
+  lock.unlock();
+  sim::LaunchResult result;
+  try {
+    const std::stop_callback forward(next.cancel, [&cancel] { cancel.request_stop(); });
+    result = device_.run(next.launch, options);
+  } catch (const std::exception& e) {
+    sim::Fault fault;
+    fault.message = dynamic_cast<const std::bad_alloc*>(&e)
+                        ? "out of memory: host memory was exhausted while starting the launch"
+                        : e.what();
+    fault.kernel = next.launch.kernel_name;
+    fault.at_warp = false;
+    result.fault = fault;
+  }
+  lock.lock();
+  running_ = false;
+  last_stats_ = result.stats;
+  last_fault_ = result.fault;
+  const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
+  if (result.fault) {
+    pending_error_ = result.fault->describe();
+    if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
+    queue_.clear();
+  } else {
+    finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
+    if (dropped != queue_.size())
+      pending_error_ =
+          fmt::format("{} queued launch(es) cancelled by the host", dropped - queue_.size());
   }
 }
 

@@ -91,6 +91,9 @@ class Context {
     uint64_t task_id = 0;
   };
   void worker_loop();
+  // Runs the launch at the front of the queue and records its result; called and returns
+  // with `lock` held.
+  void run_next(std::unique_lock<std::mutex>& lock);
   void wait_idle_locked(std::unique_lock<std::mutex>& lock);
   void check_range(uint64_t address, uint64_t size, const char* what) const;
   void release_program_pages();
@@ -108,8 +111,8 @@ class Context {
   std::deque<QueuedLaunch> queue_;
   bool running_ = false;
   bool stopping_ = false;
-  std::stop_source running_cancel_;  // of the running launch
-  size_t cancelled_queued_ = 0;      // launches cancel() dropped while one ran
+  std::stop_source running_cancel_;           // of the running launch
+  size_t cancelled_queued_ = 0;               // launches cancel() dropped while one ran
   std::optional<std::string> pending_error_;  // a fault not yet reported by wait()
   std::vector<int> finished_;
   sim::LaunchStats last_stats_;

@@ -1,10 +1,10 @@
 // Decoded code: every instruction word is decoded once into a CachedInsn, kept in lazily
 // filled 4 KiB pages keyed by address. A 64-bit instruction (low 7 bits 0x3f) is read
-// whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word that
-// follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix
-// never executes on its own. The cache starts empty at every launch, and an instruction is
-// read from memory when the SM first executes it in the launch: a store to it before then
-// is seen, a later one is not (docs/simulator.md, "Decoding and the decode cache").
+// whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word
+// that follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix never
+// executes on its own. The cache starts empty at every launch, and an instruction is read from
+// memory when the SM first executes it in the launch: a store to it before then is seen, a later
+// one is not (docs/simulator.md, "Decoding and the decode cache").
 #pragma once
 
 #include <cstdint>

@@ -61,8 +61,8 @@ uint64_t workgroup_count(const KernelLaunch& l) {
 std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
   const uint64_t groups = workgroup_count(l);
   if (groups > UINT32_MAX)
-    return fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0],
-                       l.grid[1], l.grid[2]);
+    return fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0], l.grid[1],
+                       l.grid[2]);
   const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
   if (T == 0 || T > c.max_threads_per_warp)
     return fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp);

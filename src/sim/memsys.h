@@ -38,7 +38,9 @@ inline constexpr uint32_t kLdsLimit = kLdsWindowEnd - 1;
 
 inline constexpr bool in_global_window(uint32_t a) { return a >= kGdsBase && a <= kGdsLimit; }
 inline constexpr bool in_local_window(uint32_t a) { return a >= kLdsBase && a <= kLdsLimit; }
-inline constexpr bool in_null_window(uint32_t a) { return a < kNullWindowEnd; }
+inline constexpr bool in_null_window(uint32_t a) {
+  return a < kNullWindowEnd;
+}
 
 // The local memory of one SM: the whole LDS window, as lazily allocated zeroed pages.
 // DeviceConfig::lds_bytes_per_sm limits how many workgroups an SM holds, not which window

@@ -43,7 +43,7 @@ struct LaunchShared {
   // For RunOptions::on_progress: updated once per slice and per retired workgroup.
   std::atomic<uint64_t> executed{0};
   std::atomic<uint64_t> retired{0};
-  std::mutex mutex;                      // fault, print handler, trace sink, host_error
+  std::mutex mutex;  // fault, print handler, trace sink, host_error
   std::optional<Fault> fault;
   // An exception a worker caught outside any warp (reported when no fault was); kept as it
   // is, since describing it could need the memory that ran out.

@@ -49,8 +49,8 @@ struct Spinning {
     cl_kernel kernel = clCreateKernel(program, "spin", &err);
     ASSERT_OK(err);
     const cl_int zero[2] = {0, 0};
-    cl_mem flag = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof zero,
-                                 const_cast<cl_int*>(zero), &err);
+    cl_mem flag =
+        clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof zero, const_cast<cl_int*>(zero), &err);
     ASSERT_OK(err);
     ASSERT_OK(clSetKernelArg(kernel, 0, sizeof flag, &flag));
     const size_t one = 1;

@@ -76,8 +76,8 @@ TEST(SimLimits, CancelStopsAnEndlessKernel) {
     std::stop_source cancel;
     sim::RunOptions options;
     options.cancel = cancel.get_token();
-    auto result = std::async(std::launch::async,
-                             [&] { return device.run(launch_of(2, 8, 4), options); });
+    auto result =
+        std::async(std::launch::async, [&] { return device.run(launch_of(2, 8, 4), options); });
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const auto start = Clock::now();
     cancel.request_stop();
@@ -251,8 +251,9 @@ data: .word 0
     vsw12.v v2, 0(v1)
     endprg x0, x0, x0
 )");
-  EXPECT_NE(fault_text(device.run(launch_of(1, 4))).find("thread 0: store to address 0x80000000 "
-                                                         "in the loaded program's read-only"),
+  EXPECT_NE(fault_text(device.run(launch_of(1, 4)))
+                .find("thread 0: store to address 0x80000000 "
+                      "in the loaded program's read-only"),
             std::string::npos);
   // Unmapping the program drops its read-only ranges.
   device.memory().unmap(0x80000000, 0x1000);
@@ -287,8 +288,9 @@ TEST(SimLimits, StackOverflowIsDetected) {
             std::string::npos)
       << fault_text(r);
   load_program(device, "csrr sp, 0x806\nlw t0, -4(sp)\nendprg x0, x0, x0\n");
-  EXPECT_NE(fault_text(device.run(l)).find("stack underflow: sp-relative 4-byte load from address "
-                                           "0x6ffffffc"),
+  EXPECT_NE(fault_text(device.run(l))
+                .find("stack underflow: sp-relative 4-byte load from address "
+                      "0x6ffffffc"),
             std::string::npos);
   // Without a stack size the layout is unknown: nothing is checked.
   l.warp_stack_bytes = 0;

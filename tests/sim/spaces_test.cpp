@@ -194,7 +194,7 @@ TEST(SimAddressSpaces, ExplicitLocalSeries) {
       EXPECT_EQ(word_at(out, 64 + 4 * lane), w >> 24);
       EXPECT_EQ(word_at(out, 96 + 4 * lane), sext16(w >> 16));
       EXPECT_EQ(word_at(out, 128 + 4 * lane), w & 0xffff);  // vsh wrote the low half
-        EXPECT_EQ(word_at(out, 192 + 4 * lane), (w & 0xff) << 24);  // vsb to byte 3
+      EXPECT_EQ(word_at(out, 192 + 4 * lane), (w & 0xff) << 24);  // vsb to byte 3
     }
   }
 }
@@ -335,7 +335,8 @@ TEST(SimAddressSpaces, Faults) {
       {"li t0, 0x10000000\nvmv.v.x v1, t0\nvlw12.v v2, 0(v1)\n",
        "thread 0: load from flat address 0x10000000, which is in no address space (global "
        "[0x80000000, 0xffffffff], local [0x70000000, 0x7fffffff])"},
-      {"li t0, 0x6ffffffc\nvmv.v.x v1, t0\nvsw12.v v2, 0(v1)\n", "store to flat address 0x6ffffffc"},
+      {"li t0, 0x6ffffffc\nvmv.v.x v1, t0\nvsw12.v v2, 0(v1)\n",
+       "store to flat address 0x6ffffffc"},
       {"li t0, 0x70000000\nvmv.v.x v1, t0\nvlw_global.v v2, 0(v1)\n",
        "load from global address 0x70000000: device address 0x70000000 (= address + csr_gds) is "
        "outside the global window [0x80000000, 0xffffffff]"},
@@ -357,8 +358,7 @@ TEST(SimAddressSpaces, Faults) {
       {"li a2, 0x90002000\nli a3, 1\nld a0, 0(a2)\n",
        "load from 64-bit address 0x0000000190002000: its high word 0x00000001 is not zero"},
       {"li a2, 0x90002000\nli a3, 2\nsd a0, 0(a2)\n", "high word 0x00000002 is not zero"},
-      {"li a2, 0x90002000\nli a3, 3\namoadd.d a0, a1, (a2)\n",
-       "64-bit address 0x0000000390002000"},
+      {"li a2, 0x90002000\nli a3, 3\namoadd.d a0, a1, (a2)\n", "64-bit address 0x0000000390002000"},
   };
   for (const FaultCase& c : all) {
     Fixture f;
