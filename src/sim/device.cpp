@@ -80,6 +80,10 @@ std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
   if (l.lds_bytes > c.lds_bytes_per_sm)
     return fmt::format("a workgroup needs {} bytes of local memory; an SM has {}", l.lds_bytes,
                        c.lds_bytes_per_sm);
+  if (uint64_t{l.warp_stack_bytes} * W > l.lds_bytes)
+    return fmt::format("{} warp stacks of {} bytes do not fit the workgroup's {} bytes of local "
+                       "memory",
+                       W, l.warp_stack_bytes, l.lds_bytes);
   // Private memory of workgroup g starts at pds_base + g * W * T * pds: the last one must end
   // within the 32-bit address space (no product wraps around silently).
   const uint64_t private_per_group = W * T * l.pds_bytes_per_thread;  // < 2^42

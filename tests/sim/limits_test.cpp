@@ -292,6 +292,11 @@ TEST(SimLimits, StackOverflowIsDetected) {
                 .find("stack underflow: sp-relative 4-byte load from address "
                       "0x6ffffffc"),
             std::string::npos);
+  // Stacks that do not fit the workgroup's local memory are refused up front.
+  l.lds_bytes = 1024;
+  EXPECT_EQ(fault_text(device.run(l)),
+            "kernel 'test': the launch cannot run: 2 warp stacks of 1024 bytes do not fit the "
+            "workgroup's 1024 bytes of local memory");
   // Without a stack size the layout is unknown: nothing is checked.
   l.warp_stack_bytes = 0;
   load_program(device, "csrr sp, 0x806\nsw t0, 2044(sp)\nendprg x0, x0, x0\n");
