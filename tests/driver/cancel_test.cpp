@@ -48,7 +48,9 @@ class DriverCancel : public ::testing::Test {
     ASSERT_EQ(vt_upload_kernel_bytes(device_, bytes.data(), bytes.size(), 0), 0) << error();
   }
   void TearDown() override {
-    if (device_) EXPECT_EQ(vt_dev_close(device_), 0);
+    if (device_) {
+      EXPECT_EQ(vt_dev_close(device_), 0);
+    }
   }
   std::string error() const { return vt_ext_last_error(device_); }
 
