@@ -8,7 +8,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ventus::sim {
@@ -18,6 +20,10 @@ inline constexpr uint32_t kCodeBase = 0x80000000u;
 inline constexpr uint32_t kLdsWindowBase = 0x70000000u;
 inline constexpr uint32_t kBufferBase = 0x90000000u;
 inline constexpr uint32_t kPageSize = 4096;
+// Data accesses below this address fault as null or small pointers (docs/simulator.md,
+// "Limits and errors"); private memory is reached only through the private-memory
+// instructions, never by a global or flat address.
+inline constexpr uint32_t kNullWindowEnd = 0x01000000u;
 
 struct DeviceConfig {
   uint32_t num_sms = 2;
@@ -45,6 +51,10 @@ struct KernelLaunch {
   uint32_t pds_base = 0;              // private memory of workgroup 0 (pdsBaseAddr)
   uint32_t sgpr_usage = 32;           // per warp, multiple of 4
   uint32_t vgpr_usage = 32;           // per thread, multiple of 4
+  // The start code's stack of warp w is [CSR_LDS + w * this, + this) in local memory (it
+  // grows upwards); sp-relative scalar accesses outside it fault as a stack overflow.
+  // 0: the stack layout is unknown and not checked (hardware cases, raw launches).
+  uint32_t warp_stack_bytes = 0;
 };
 
 struct LaunchStats {
@@ -60,6 +70,9 @@ struct LaunchStats {
 struct Fault {
   std::string message;  // what went wrong
   std::string kernel;
+  // false: the launch stopped outside any warp (it could not be placed, or the host failed
+  // between instructions); workgroup, warp, sm, pc and instruction then mean nothing.
+  bool at_warp = true;
   uint32_t workgroup[3] = {0, 0, 0};
   uint32_t warp = 0;  // warp index within the workgroup
   uint32_t sm = 0;    // the SM the workgroup ran on
@@ -102,6 +115,9 @@ struct RunOptions {
   // thread (keep it short); empty: never.
   ProgressHandler on_progress;
   double progress_interval = 0.5;
+  // A stop request ends the launch at the next warp switch (within schedule_quantum warp
+  // instructions per SM) with the fault "launch cancelled by the host".
+  std::stop_token cancel;
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be
@@ -133,14 +149,29 @@ class Memory {
     return p == zero_page() ? materialize(addr >> 12) : p;
   }
   uint64_t mapped_bytes() const;
-  // Bumped on every host write, so decoded-code caches know when to drop what they hold.
-  uint64_t generation() const { return generation_; }
+
+  // Read-only ranges (the loaded program's code and read-only data): kernel stores into
+  // them fault; host writes (write()) still work. Unmapping a page drops the ranges on it.
+  void protect(uint32_t base, uint64_t size, std::string name);
+  // Whether the page of addr holds any read-only byte (the stores' fast check).
+  bool page_has_read_only(uint32_t addr) const {
+    return (read_only_pages_[addr >> 18] >> ((addr >> 12) & 63)) & 1;
+  }
+  // The read-only range that [addr, addr + size) touches, if any.
+  struct ReadOnlyRange {
+    uint32_t base = 0;
+    uint64_t end = 0;
+    std::string name;
+  };
+  const ReadOnlyRange* read_only_range(uint32_t addr, uint64_t size) const;
 
  private:
   static uint8_t* zero_page();
   uint8_t* materialize(uint32_t page_number);
+  void forget_read_only(uint32_t first_page, uint32_t last_page);
   std::unique_ptr<std::atomic<uint8_t*>[]> pages_;  // 2^20 entries
-  uint64_t generation_ = 0;
+  std::unique_ptr<uint64_t[]> read_only_pages_;     // 2^20 bits: the page has a read-only range
+  std::vector<ReadOnlyRange> read_only_;
 };
 
 class Device {
@@ -152,8 +183,9 @@ class Device {
 
   const DeviceConfig& config() const;
   Memory& memory();
-  // Runs the launch to completion (or to its first fault). The device and the rest of
-  // memory stay usable after a fault.
+  // Runs the launch to completion (or to its first fault, or until options.cancel asks it to
+  // stop). The device and the rest of memory stay usable after a fault. Every launch decodes
+  // code afresh (docs/simulator.md, "Decoding and the decode cache").
   LaunchResult run(const KernelLaunch& launch, const RunOptions& options = {});
 
  private:

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -256,6 +257,7 @@ struct LaunchOptions {
   uint32_t print_buffer_bytes = 1 << 20;     // 0: no print buffer
   uint32_t sgpr_usage = 32;
   uint32_t vgpr_usage = 32;
+  std::stop_token cancel;  // a stop request ends the launch with "launch cancelled by the host"
 };
 
 // What launch() derives from sizes and options (for tools and tests).

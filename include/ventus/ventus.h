@@ -65,6 +65,7 @@ struct meta_data {
 };
 
 int vt_dev_open(vt_device_h* hdevice);
+/* Closes the device: a running kernel is cancelled (vt_ext_cancel), queued ones dropped. */
 int vt_dev_close(vt_device_h hdevice);
 int vt_dev_caps(vt_device_h* hdevice, uint64_t caps_id, uint64_t* value);
 
@@ -86,7 +87,8 @@ int vt_one_buf_free(vt_device_h hdevice, uint64_t size, uint64_t* vaddr, uint64_
                     uint64_t kernelID);
 
 /* Copies between host and device memory. The range must lie in allocated buffers or the
- * uploaded program. A copy waits for the kernels started before it. */
+ * uploaded program. A copy waits for the kernels started before it (at most the instruction
+ * budget; vt_ext_cancel stops them). */
 int vt_copy_to_dev(vt_device_h hdevice, uint64_t dev_vaddr, const void* src_addr, uint64_t size,
                    uint64_t taskID, uint64_t kernelID);
 int vt_copy_from_dev(vt_device_h hdevice, uint64_t dev_vaddr, void* dst_addr, uint64_t size,
@@ -154,6 +156,11 @@ typedef void (*vt_ext_text_callback)(const char* text, void* user);
 int vt_ext_set_print_callback(vt_device_h hdevice, vt_ext_text_callback callback, void* user);
 /* Commit log of the following launches, one line per call (docs/trace.md); NULL: off. */
 int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback, void* user);
+
+/* Stops the running kernel at its next warp switch and drops the queued ones; the next
+ * vt_ready_wait or vt_finish_all_kernel reports "launch cancelled by the host". vt_dev_close
+ * does the same before it closes the device, so it never waits for a kernel. */
+int vt_ext_cancel(vt_device_h hdevice);
 
 #ifdef __cplusplus
 }

@@ -813,6 +813,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
                   "the private memory of the NDRange (work-items x the private "
                   "frame) is over 1 GiB");
 
+  options.cancel = queue->context->kernel_cancel_token();
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
                 [executable = kernel->executable, name = kernel->info->name, global = range(global),

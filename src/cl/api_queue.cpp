@@ -124,7 +124,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
-  // Commands already queued still run: they hold their events, which hold the queue.
+  // Commands already queued still run: they hold their events, which hold the queue; its
+  // kernels stop only when the application lets go of the whole context.
   return release_handle(queue, Kind::queue, CL_INVALID_COMMAND_QUEUE);
 }
 
@@ -322,6 +323,7 @@ clSetEventCallback(cl_event event_handle, cl_int command_exec_callback_type,
       (command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
        command_exec_callback_type != CL_COMPLETE))
     return CL_INVALID_VALUE;
+  event->context->object_held();  // the callback waits for the event: it stays held
   cl_int reached = 0;
   {
     std::lock_guard guard(event->lock);

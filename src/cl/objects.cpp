@@ -40,11 +40,31 @@ Object* take_if_unreferenced(Registry& r, Object* object) {
   return object;
 }
 
+// The application's hold on a context's kernels (Context::object_held and friends): a
+// queue or an event it holds, or the context itself. Called without the registry's lock.
+void application_holds(Object& object) {
+  switch (object.kind) {
+    case Kind::context: static_cast<Context&>(object).application_retained(); break;
+    case Kind::queue: static_cast<Queue&>(object).context->object_held(); break;
+    case Kind::event: static_cast<Event&>(object).context->object_held(); break;
+    default: break;
+  }
+}
+
+void application_lets_go(Object& object) {
+  switch (object.kind) {
+    case Kind::context: static_cast<Context&>(object).application_released(); break;
+    case Kind::queue: static_cast<Queue&>(object).context->object_let_go(); break;
+    case Kind::event: static_cast<Event&>(object).context->object_let_go(); break;
+    default: break;
+  }
+}
+
 }  // namespace
 
 void publish(Object* object, uint32_t app_references) {
   Registry& r = registry();
-  std::lock_guard guard(r.lock);
+  std::unique_lock guard(r.lock);
   if (r.used == Registry::kChunkCells) {
     r.chunks.push_back(std::make_unique<const cl_icd_dispatch*[]>(Registry::kChunkCells));
     r.used = 0;
@@ -54,6 +74,8 @@ void publish(Object* object, uint32_t app_references) {
   object->cell = cell;
   object->app = app_references;
   r.live[cell] = {object->kind, object};
+  guard.unlock();
+  if (app_references != 0 && object->kind != Kind::context) application_holds(*object);
 }
 
 void publish_static(const void* handle, Kind kind) {
@@ -81,10 +103,16 @@ bool is_live(const void* handle, Kind kind) {
 cl_int retain_handle(const void* handle, Kind kind, cl_int invalid) {
   if (handle == nullptr) return invalid;
   Registry& r = registry();
-  std::lock_guard guard(r.lock);
-  auto it = r.live.find(handle);
-  if (it == r.live.end() || it->second.first != kind) return invalid;
-  if (it->second.second != nullptr) ++it->second.second->app;  // platform, device: no count
+  Object* held_again = nullptr;  // its application count left zero
+  {
+    std::lock_guard guard(r.lock);
+    auto it = r.live.find(handle);
+    if (it == r.live.end() || it->second.first != kind) return invalid;
+    Object* object = it->second.second;
+    if (object == nullptr) return CL_SUCCESS;  // platform, device: no count
+    if (object->app++ == 0) held_again = object;
+  }
+  if (held_again != nullptr) application_holds(*held_again);
   return CL_SUCCESS;
 }
 
@@ -92,6 +120,7 @@ cl_int release_handle(const void* handle, Kind kind, cl_int invalid) {
   if (handle == nullptr) return invalid;
   Registry& r = registry();
   Object* doomed = nullptr;
+  Object* let_go = nullptr;  // its application count reached zero
   {
     std::lock_guard guard(r.lock);
     auto it = r.live.find(handle);
@@ -99,9 +128,13 @@ cl_int release_handle(const void* handle, Kind kind, cl_int invalid) {
     Object* object = it->second.second;
     if (object == nullptr) return CL_SUCCESS;  // platform, device
     if (object->app == 0) return invalid;      // only other objects' references are left
-    --object->app;
+    if (--object->app == 0) let_go = object;
     doomed = take_if_unreferenced(r, object);
   }
+  // Before the deletion: a queue or an event keeps its context attached until then. A
+  // context being deleted has no queue left, so no kernel to cancel.
+  if (let_go != nullptr && !(let_go == doomed && let_go->kind == Kind::context))
+    application_lets_go(*let_go);
   delete doomed;
   return CL_SUCCESS;
 }
@@ -411,6 +444,42 @@ void Context::report(const std::string& message) {
 
 void Context::notify_refusal(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
+}
+
+
+void Context::application_retained() {
+  std::lock_guard guard(abandon_lock);
+  ++application_references;
+}
+
+void Context::application_released() {
+  std::lock_guard guard(abandon_lock);
+  if (application_references == 0) return;  // an over-release: the reference count says so
+  --application_references;
+  cancel_kernels_if_abandoned();
+}
+
+void Context::object_held() {
+  std::lock_guard guard(abandon_lock);
+  // A queue created again (through a handle the context's objects still give) starts over.
+  if (cancel_kernels.stop_requested()) cancel_kernels = std::stop_source();
+  ++held_objects;
+}
+
+void Context::object_let_go() {
+  std::lock_guard guard(abandon_lock);
+  if (held_objects == 0) return;
+  --held_objects;
+  cancel_kernels_if_abandoned();
+}
+
+std::stop_token Context::kernel_cancel_token() {
+  std::lock_guard guard(abandon_lock);
+  return cancel_kernels.get_token();
+}
+
+void Context::cancel_kernels_if_abandoned() {
+  if (application_references == 0 && held_objects == 0) cancel_kernels.request_stop();
 }
 
 uint8_t* Mem::host_mirror() {

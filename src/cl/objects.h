@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
@@ -181,6 +182,25 @@ struct Context : Typed<_cl_context, Kind::context> {
   // Tells the application's callback why a call was refused (the call's error code says
   // what); not on stderr: refusals are the application's to handle.
   void notify_refusal(const std::string& message);
+
+  // Kernels nobody can wait for any more are cancelled: once the application holds
+  // nothing of the context (no reference to it, to a queue of it or to an event of it, and
+  // no event callback of it), its running and queued kernels stop (docs/opencl.md,
+  // "Execution"). The counts follow the application's own references (Object::app), not
+  // the ones other objects and queued commands hold; the registry calls these when an
+  // object's `app` count reaches or leaves zero.
+  void application_retained();
+  void application_released();
+  void object_held();                     // a queue, an event or an event callback
+  void object_let_go();                   // the application released its last reference to one
+  std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
+
+ private:
+  void cancel_kernels_if_abandoned();  // with abandon_lock held
+  std::mutex abandon_lock;
+  cl_uint application_references = 1;
+  cl_uint held_objects = 0;
+  std::stop_source cancel_kernels;
 };
 
 struct Mem : Typed<_cl_mem, Kind::mem> {

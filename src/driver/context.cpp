@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <new>
+#include <utility>
 
 #include "ventus/error.h"
 
@@ -25,13 +27,26 @@ Context::Context(const sim::DeviceConfig& config) : device_(config) {
 }
 
 Context::~Context() {
+  cancel();
   {
-    std::unique_lock lock(mutex_);
-    wait_idle_locked(lock);
+    std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
   worker_.join();
+}
+
+void Context::cancel() {
+  std::lock_guard lock(mutex_);
+  const size_t dropped = queue_.size();
+  queue_.clear();
+  if (running_) {
+    cancelled_queued_ += dropped;  // reported with the running launch's result
+    running_cancel_.request_stop();
+  } else if (dropped != 0) {
+    pending_error_ = fmt::format("{} queued launch(es) cancelled by the host", dropped);
+  }
+  changed_.notify_all();
 }
 
 uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
@@ -162,6 +177,13 @@ void Context::map_program_pages(std::vector<std::pair<uint64_t, uint64_t>> range
   }
 }
 
+void Context::peek(uint64_t address, void* destination, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  check_range(address, size, "read of device memory");
+  if (!device_.memory().read(static_cast<uint32_t>(address), destination, size))
+    throw Error(fmt::format("read of device memory: 0x{:08x} is not mapped", address));
+}
+
 void Context::release_program_pages() {
   for (const auto& [begin, end] : program_ranges_) {
     device_.memory().unmap(static_cast<uint32_t>(begin), end - begin);
@@ -203,6 +225,8 @@ void Context::load_program(const elf::Image& image) {
     if (!s.nobits)
       std::copy_n(s.bytes.begin(), std::min<size_t>(s.bytes.size(), s.size), bytes.begin());
     device_.memory().write(s.address, bytes.data(), bytes.size());
+    // Kernel stores into code and read-only data fault (the host may still write them).
+    if (!s.write) device_.memory().protect(s.address, s.size, s.name);
   }
   program_ = image;
   start_pc_ = image.entry != 0 ? image.entry : sim::kCodeBase;
@@ -320,49 +344,71 @@ void Context::worker_loop() {
   while (true) {
     changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping
-    QueuedLaunch next = queue_.front();
-    queue_.pop_front();
-    running_ = true;
-    sim::RunOptions options;
-    if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
-    options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
-    options.on_progress = progress_handler_;
-    options.progress_interval = progress_interval_;
-    lock.unlock();
-    {
-      // The print buffer the start code hands to vt_printf (KNL words 12 and 13).
-      static_assert(kKnlPrintSize == kKnlPrintAddr + 1);
-      const uint64_t words = next.launch.knl_address + uint64_t{4} * kKnlPrintAddr;
-      uint32_t print_buffer[2] = {0, 0};
-      if (words + sizeof print_buffer > kAddressSpaceEnd ||
-          !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))
-        print_buffer[0] = 0;
-      std::lock_guard print_lock(print_mutex_);
-      print_drain_.start(print_buffer[0], print_buffer[1]);
-    }
-    sim::LaunchResult result;
     try {
-      result = device_.run(next.launch, options);
-    } catch (const std::exception& e) {
-      // Launch parameters the device rejects (too many warps, bad sizes, ...).
-      sim::Fault fault;
-      fault.message = e.what();
-      fault.kernel = next.launch.kernel_name;
-      result.fault = fault;
-    }
-    lock.lock();
-    running_ = false;
-    last_stats_ = result.stats;
-    last_fault_ = result.fault;
-    if (result.fault) {
-      pending_error_ = result.fault->describe();
-      if (!queue_.empty())
-        *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", queue_.size());
+      run_next(lock);
+    } catch (...) {
+      // No exception may leave the thread: only the bookkeeping around a launch can get
+      // here, when host memory ran out (the message fits without allocating).
+      if (!lock.owns_lock()) lock.lock();
+      running_ = false;
       queue_.clear();
-    } else {
-      finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
+      pending_error_ = "out of memory";
     }
     changed_.notify_all();
+  }
+}
+
+void Context::run_next(std::unique_lock<std::mutex>& lock) {
+  QueuedLaunch next = queue_.front();
+  queue_.pop_front();
+  running_ = true;
+  running_cancel_ = std::stop_source();
+  sim::RunOptions options;
+  options.cancel = running_cancel_.get_token();
+  if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
+  options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
+  options.on_progress = progress_handler_;
+  options.progress_interval = progress_interval_;
+  std::stop_source& cancel = running_cancel_;
+  lock.unlock();
+  {
+    // The print buffer the start code hands to vt_printf (KNL words 12 and 13).
+    static_assert(kKnlPrintSize == kKnlPrintAddr + 1);
+    const uint64_t words = next.launch.knl_address + uint64_t{4} * kKnlPrintAddr;
+    uint32_t print_buffer[2] = {0, 0};
+    if (words + sizeof print_buffer > kAddressSpaceEnd ||
+        !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))
+      print_buffer[0] = 0;
+    std::lock_guard print_lock(print_mutex_);
+    print_drain_.start(print_buffer[0], print_buffer[1]);
+  }
+  sim::LaunchResult result;
+  try {
+    const std::stop_callback forward(next.cancel, [&cancel] { cancel.request_stop(); });
+    result = device_.run(next.launch, options);
+  } catch (const std::exception& e) {
+    sim::Fault fault;
+    fault.message = dynamic_cast<const std::bad_alloc*>(&e)
+                        ? "out of memory: host memory was exhausted while starting the launch"
+                        : e.what();
+    fault.kernel = next.launch.kernel_name;
+    fault.at_warp = false;
+    result.fault = fault;
+  }
+  lock.lock();
+  running_ = false;
+  last_stats_ = result.stats;
+  last_fault_ = result.fault;
+  const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
+  if (result.fault) {
+    pending_error_ = result.fault->describe();
+    if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
+    queue_.clear();
+  } else {
+    finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
+    if (dropped != queue_.size())
+      pending_error_ =
+          fmt::format("{} queued launch(es) cancelled by the host", dropped - queue_.size());
   }
 }
 

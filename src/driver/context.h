@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -45,12 +46,13 @@ struct QueuedLaunch {
   sim::KernelLaunch launch;
   uint64_t task_id = 0;
   uint64_t kernel_id = 0;
+  std::stop_token cancel;  // a stop request cancels this launch (an OpenCL context's release)
 };
 
 class Context {
  public:
   explicit Context(const sim::DeviceConfig& config);
-  ~Context();  // waits for the queued launches
+  ~Context();  // cancels the running launch and drops the queued ones (cancel())
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -67,6 +69,10 @@ class Context {
   // The range must lie inside allocated buffers or the loaded program's sections.
   void copy_to_device(uint64_t address, const void* source, uint64_t size);
   void copy_from_device(uint64_t address, void* destination, uint64_t size);
+  // copy_from_device without waiting for the running launch, for words the host wrote and
+  // kernels do not touch (vt_start reads the KNL entry to name the kernel, and must not
+  // wait for the kernels before it).
+  void peek(uint64_t address, void* destination, uint64_t size);
   size_t buffer_count() const;
 
   // Loads the ELF's allocated sections at their addresses (.bss zero-filled) and makes it
@@ -79,6 +85,9 @@ class Context {
 
   // Queues a launch; the worker runs launches in order.
   void start(const QueuedLaunch& launch);
+  // Drops the queued launches and stops the running one at its next warp switch; the next
+  // wait() reports its fault "launch cancelled by the host".
+  void cancel();
   // Waits until the queue is empty and nothing runs. False on timeout. Throws
   // ventus::Error when a launch faulted (once per fault; later queued launches dropped).
   bool wait(uint64_t timeout_ms);
@@ -102,6 +111,9 @@ class Context {
     uint64_t task_id = 0;
   };
   void worker_loop();
+  // Runs the launch at the front of the queue and records its result; called and returns
+  // with `lock` held.
+  void run_next(std::unique_lock<std::mutex>& lock);
   void wait_idle_locked(std::unique_lock<std::mutex>& lock);
   void check_range(uint64_t address, uint64_t size, const char* what) const;
   // The base of an allocated buffer sharing a byte with [begin, end), if any.
@@ -124,6 +136,8 @@ class Context {
   std::deque<QueuedLaunch> queue_;
   bool running_ = false;
   bool stopping_ = false;
+  std::stop_source running_cancel_;           // of the running launch
+  size_t cancelled_queued_ = 0;               // launches cancel() dropped while one ran
   std::optional<std::string> pending_error_;  // a fault not yet reported by wait()
   std::vector<int> finished_;
   sim::LaunchStats last_stats_;

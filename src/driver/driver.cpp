@@ -238,7 +238,7 @@ int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
       // Name the kernel after the symbol the KNL buffer's entry word points at.
       uint32_t entry = 0;
       try {
-        context.copy_from_device(l.knl_address, &entry, sizeof entry);
+        context.peek(l.knl_address, &entry, sizeof entry);
       } catch (const Error& e) {
         throw Error(fmt::format("metaDataBaseAddr 0x{:08x}: {}", l.knl_address, e.what()));
       }
@@ -341,6 +341,10 @@ int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback
       sink = [callback, user](std::string_view text) { callback(std::string(text).c_str(), user); };
     context_of(hdevice).set_trace_sink(std::move(sink));
   });
+}
+
+int vt_ext_cancel(vt_device_h hdevice) {
+  return guarded(hdevice, "vt_ext_cancel", [&] { context_of(hdevice).cancel(); });
 }
 
 }  // extern "C"

@@ -316,6 +316,9 @@ std::vector<KernelInfo> parse_kernel_metadata(std::string_view json) {
 
 namespace {
 
+// The start code's stack per warp in local memory (src/asm/start_file.cpp).
+constexpr uint32_t kWarpStackBytes = 1024;
+
 // The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
 std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
   const elf::Section* metadata = nullptr;
@@ -437,7 +440,7 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
   // The start code gives every warp a 1 KiB stack in local memory; local data follows, its
   // total a multiple of kLocalDataAlign so that every workgroup's base is aligned.
   const uint64_t local_data = align_local(uint64_t{options.local_memory_bytes} + kernel_local_bytes);
-  const uint64_t lds = 1024 * warps + local_data;
+  const uint64_t lds = uint64_t{kWarpStackBytes} * warps + local_data;
   if (lds > config.lds_bytes_per_sm)
     throw Error(fmt::format(
         "a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
@@ -490,7 +493,7 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
       std::vector<uint8_t> value(4);
       // Below lds_bytes_per_sm (launch_shape checked the total), so 32 bits hold it.
       const uint32_t word =
-          a.is_local ? static_cast<uint32_t>(1024 * shape.warps_per_workgroup + local_offsets[i])
+          a.is_local ? static_cast<uint32_t>(kWarpStackBytes * shape.warps_per_workgroup + local_offsets[i])
                      : a.bits;
       if (a.is_buffer && a.buffer_device != device.id())
         throw Error(a.buffer_device == 0
@@ -570,6 +573,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     l.pds_base = private_memory ? private_memory->address() : 0;
     l.sgpr_usage = effective.sgpr_usage;
     l.vgpr_usage = effective.vgpr_usage;
+    l.warp_stack_bytes = kWarpStackBytes;
+    q.cancel = options.cancel;
     device.context().start(q);
     device.context().wait(driver::Context::kWaitForever);
 

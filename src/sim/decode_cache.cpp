@@ -100,12 +100,10 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
 
 }  // namespace
 
-void DecodeCache::sync() {
-  if (memory_.generation() == generation_) return;
+void DecodeCache::clear() {
   pages_.clear();
   last_page_number_ = ~0u;
   last_page_ = nullptr;
-  generation_ = memory_.generation();
 }
 
 void DecodeCache::select_page(uint32_t pc) {

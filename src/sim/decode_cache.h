@@ -1,10 +1,10 @@
 // Decoded code: every instruction word is decoded once into a CachedInsn, kept in lazily
 // filled 4 KiB pages keyed by address. A 64-bit instruction (low 7 bits 0x3f) is read
-// whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word that
-// follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix
-// never executes on its own. Host writes to device memory (Memory::generation) drop the
-// cache at the next launch; code written by a kernel while it runs is not seen by that
-// launch, as with an instruction cache without fence.i.
+// whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word
+// that follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix never
+// executes on its own. The cache starts empty at every launch, and an instruction is read from
+// memory when the SM first executes it in the launch: a store to it before then is seen, a later
+// one is not (docs/simulator.md, "Decoding and the decode cache").
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,8 @@ class DecodeCache {
  public:
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
 
-  // Drops everything when device memory was written by the host since the last call.
-  void sync();
+  // Drops everything (at the start of a launch).
+  void clear();
 
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
@@ -52,7 +52,6 @@ class DecodeCache {
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
   uint32_t last_page_number_ = ~0u;
   Page* last_page_ = nullptr;
-  uint64_t generation_ = ~uint64_t{0};
 };
 
 // The instruction text of an entry, for faults and the trace ("regext ...; vadd.vx ...").

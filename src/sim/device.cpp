@@ -14,6 +14,7 @@
 namespace ventus::sim {
 
 std::string Fault::describe() const {
+  if (!at_warp) return fmt::format("kernel '{}': {}", kernel, message);
   std::string where = fmt::format("kernel '{}' workgroup ({},{},{}) warp {} (SM {}) pc {:#010x}",
                                   kernel, workgroup[0], workgroup[1], workgroup[2], warp, sm, pc);
   if (!disassembly.empty()) where += fmt::format(" [{:08x} {}]", instruction, disassembly);
@@ -48,8 +49,20 @@ Memory& Device::memory() {
 
 namespace {
 
-// Why a workgroup of this launch can never be placed on an SM ("" when it can).
+// The workgroups of the grid; UINT64_MAX when the product does not fit 64 bits.
+uint64_t workgroup_count(const KernelLaunch& l) {
+  const uint64_t xy = uint64_t{l.grid[0]} * l.grid[1];
+  if (l.grid[2] != 0 && xy > UINT64_MAX / l.grid[2]) return UINT64_MAX;
+  return xy * l.grid[2];
+}
+
+// Why this launch can never run ("" when it can): its grid, or a workgroup that no SM can
+// hold.
 std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
+  const uint64_t groups = workgroup_count(l);
+  if (groups > UINT32_MAX)
+    return fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0], l.grid[1],
+                       l.grid[2]);
   const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
   if (T == 0 || T > c.max_threads_per_warp)
     return fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp);
@@ -67,6 +80,19 @@ std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
   if (l.lds_bytes > c.lds_bytes_per_sm)
     return fmt::format("a workgroup needs {} bytes of local memory; an SM has {}", l.lds_bytes,
                        c.lds_bytes_per_sm);
+  if (uint64_t{l.warp_stack_bytes} * W > l.lds_bytes)
+    return fmt::format("{} warp stacks of {} bytes do not fit the workgroup's {} bytes of local "
+                       "memory",
+                       W, l.warp_stack_bytes, l.lds_bytes);
+  // Private memory of workgroup g starts at pds_base + g * W * T * pds: the last one must end
+  // within the 32-bit address space (no product wraps around silently).
+  const uint64_t private_per_group = W * T * l.pds_bytes_per_thread;  // < 2^42
+  const uint64_t room = (uint64_t{1} << 32) - l.pds_base;
+  if (private_per_group != 0 && groups > room / private_per_group)
+    return fmt::format(
+        "the private memory of {} workgroups x {} bytes (pdsSize {} x {} threads) from pds_base "
+        "{:#010x} goes beyond the 32-bit address space",
+        groups, private_per_group, l.pds_bytes_per_thread, W * T, l.pds_base);
   return "";
 }
 
@@ -76,34 +102,50 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   const auto started = std::chrono::steady_clock::now();
   const DeviceConfig& config = impl_->config;
   LaunchResult result;
-  const uint64_t groups = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-  std::string problem = placement_problem(launch, config);
-  if (problem.empty() && groups > UINT32_MAX) problem = "the grid has more than 2^32 workgroups";
+  const std::string problem = placement_problem(launch, config);
   if (!problem.empty()) {
     Fault f;
     f.kernel = launch.kernel_name;
-    f.pc = launch.start_pc;
+    f.at_warp = false;
     f.message = "the launch cannot run: " + problem;
     result.fault = std::move(f);
     return result;
   }
 
+  const uint64_t groups = workgroup_count(launch);
   LaunchShared shared{launch, options, config};
   // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
   shared.lds_stride = (launch.lds_bytes + 3u) & ~3u;
   shared.unlimited_budget = config.instruction_budget == 0;
   shared.budget_left = config.instruction_budget;
 
+  // No exception leaves the launch or a worker (one in a thread would terminate the
+  // process): an exception outside any warp (no memory for a workgroup, a progress handler
+  // that throws) stops the launch and becomes its fault.
+  const auto stop_for_host_error = [&](uint32_t sm) {
+    {
+      std::lock_guard lock(shared.mutex);
+      if (!shared.host_error) {
+        shared.host_error = std::current_exception();
+        shared.host_error_sm = sm;
+      }
+    }
+    shared.stop.store(true);
+  };
+
   // Workgroup i runs on SM i mod num_sms, and each SM admits its workgroups in order:
-  // placement depends only on the launch and the configuration.
+  // placement depends only on the launch and the configuration. The ids are generated as
+  // workgroups are admitted (a grid of 2^32 workgroups lists nothing up front).
   const uint32_t num_sms = config.num_sms;
-  std::vector<std::vector<uint32_t>> queues(num_sms);
-  for (uint32_t i = 0; i < groups; ++i) queues[i % num_sms].push_back(i);
   std::vector<Sm*> active;
-  for (uint32_t s = 0; s < num_sms; ++s) {
-    if (queues[s].empty()) continue;
-    impl_->sms[s]->start(shared, std::move(queues[s]));
-    active.push_back(impl_->sms[s].get());
+  for (uint32_t s = 0; s < num_sms && s < groups; ++s) {
+    try {
+      active.push_back(impl_->sms[s].get());
+      impl_->sms[s]->start(shared, s, num_sms, groups);
+    } catch (...) {
+      stop_for_host_error(s);
+      break;
+    }
   }
 
   // Each host thread runs a fixed group of SMs, a slice at a time in turn, so that SMs that
@@ -130,18 +172,33 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
                          Seconds(std::chrono::steady_clock::now() - started).count()});
   };
   auto worker = [&](unsigned index) {
-    std::vector<Sm*> mine;
-    for (size_t s = index; s < active.size(); s += threads) mine.push_back(active[s]);
-    while (!mine.empty() && !shared.stop.load(std::memory_order_relaxed)) {
-      std::erase_if(mine, [&](Sm* sm) { return !sm->run(kSlice); });
-      if (options.on_progress) report_progress();
+    uint32_t sm_index = 0;
+    try {
+      std::vector<Sm*> mine;
+      for (size_t s = index; s < active.size(); s += threads) mine.push_back(active[s]);
+      while (!mine.empty() && !shared.stop.load(std::memory_order_relaxed)) {
+        std::erase_if(mine, [&](Sm* sm) {
+          sm_index = sm->index();
+          return !sm->run(kSlice);
+        });
+        if (options.on_progress) report_progress();
+      }
+    } catch (...) {
+      stop_for_host_error(sm_index);
     }
   };
   if (threads == 1) {
     worker(0);
   } else {
     std::vector<std::jthread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+    for (unsigned t = 0; t < threads; ++t) {
+      try {
+        pool.emplace_back(worker, t);
+      } catch (...) {  // std::system_error: the host cannot start another thread
+        stop_for_host_error(0);
+        break;
+      }
+    }
   }
 
   for (Sm* sm : active) {
@@ -153,6 +210,14 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     result.stats.workgroups += s.workgroups;
   }
   result.fault = std::move(shared.fault);
+  if (!result.fault && shared.host_error) {
+    Fault f;
+    f.kernel = launch.kernel_name;
+    f.at_warp = false;
+    f.sm = shared.host_error_sm;
+    f.message = describe_host_exception(shared.host_error, "the launch");
+    result.fault = std::move(f);
+  }
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -1,10 +1,12 @@
 // Device memory: a sparse table of 4 KiB pages over the 32-bit address space. A mapped page
 // shares one zero page until its first write (mapping the 256 MiB code allocation of the
 // hardware cases costs nothing). Entries are atomic because SMs on several host threads may
-// give a page its memory at the same time.
+// give a page its memory at the same time. Read-only ranges (the program's code) are kept as
+// a short list plus one bit per page, so that a store checks one bit.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "ventus/device.h"
@@ -33,7 +35,7 @@ uint8_t* Memory::zero_page() {
 uint8_t* Memory::materialize(uint32_t page_number) {
   // Page-aligned, so naturally aligned words are lock-free atomics.
   auto* fresh = static_cast<uint8_t*>(std::aligned_alloc(kPageSize, kPageSize));
-  if (!fresh) throw Error("out of host memory for device memory");
+  if (!fresh) throw std::bad_alloc();  // reported as "out of memory" where it happened
   std::memset(fresh, 0, kPageSize);
   uint8_t* expected = zero_page();
   if (pages_[page_number].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
@@ -42,7 +44,8 @@ uint8_t* Memory::materialize(uint32_t page_number) {
   return expected;
 }
 
-Memory::Memory() : pages_(new std::atomic<uint8_t*>[kPages]) {
+Memory::Memory()
+    : pages_(new std::atomic<uint8_t*>[kPages]), read_only_pages_(new uint64_t[kPages / 64]()) {
   for (uint32_t i = 0; i < kPages; ++i) pages_[i].store(nullptr, std::memory_order_relaxed);
 }
 
@@ -59,7 +62,6 @@ void Memory::map(uint32_t base, uint64_t size) {
   for (uint32_t p = first; p <= last; ++p)
     if (!pages_[p].load(std::memory_order_relaxed))
       pages_[p].store(zero_page(), std::memory_order_release);
-  ++generation_;
 }
 
 void Memory::unmap(uint32_t base, uint64_t size) {
@@ -69,7 +71,33 @@ void Memory::unmap(uint32_t base, uint64_t size) {
     uint8_t* old = pages_[p].exchange(nullptr);
     if (old != zero_page()) std::free(old);
   }
-  ++generation_;
+  forget_read_only(first, last);
+}
+
+void Memory::protect(uint32_t base, uint64_t size, std::string name) {
+  uint32_t first, last;
+  page_range(base, size, first, last);
+  read_only_.push_back({base, uint64_t{base} + size, std::move(name)});
+  for (uint32_t p = first; p <= last; ++p) read_only_pages_[p >> 6] |= uint64_t{1} << (p & 63);
+}
+
+void Memory::forget_read_only(uint32_t first_page, uint32_t last_page) {
+  const uint64_t begin = uint64_t{first_page} << 12, end = (uint64_t{last_page} + 1) << 12;
+  const auto unmapped = [&](const ReadOnlyRange& r) { return r.base < end && r.end > begin; };
+  if (std::none_of(read_only_.begin(), read_only_.end(), unmapped)) return;
+  std::erase_if(read_only_, unmapped);
+  // Recompute the page bits of what is left.
+  std::fill_n(read_only_pages_.get(), kPages / 64, 0);
+  for (const ReadOnlyRange& r : read_only_)
+    for (uint64_t p = r.base >> 12; p <= (r.end - 1) >> 12; ++p)
+      read_only_pages_[p >> 6] |= uint64_t{1} << (p & 63);
+}
+
+const Memory::ReadOnlyRange* Memory::read_only_range(uint32_t addr, uint64_t size) const {
+  const uint64_t end = uint64_t{addr} + size;
+  for (const ReadOnlyRange& r : read_only_)
+    if (r.base < end && r.end > addr) return &r;
+  return nullptr;
 }
 
 bool Memory::is_mapped(uint32_t addr, uint64_t size) const {
@@ -91,7 +119,6 @@ bool Memory::write(uint32_t addr, const void* src, uint64_t size) {
     std::memcpy(writable_page(a) + (a & (kPageSize - 1)), from + done, chunk);
     done += chunk;
   }
-  ++generation_;
   return true;
 }
 

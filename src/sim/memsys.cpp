@@ -34,10 +34,39 @@ void MemorySystem::outside_window(const char* space, uint32_t a, uint32_t addres
 }
 
 void MemorySystem::no_space(uint32_t a, bool store) {
-  fault(fmt::format("{} flat address {:#010x}, which is in no address space (global [{:#010x}, "
-                    "{:#010x}], local [{:#010x}, {:#010x}], private [0, {:#010x}])",
-                    access_kind(store), a, kGdsBase, kGdsLimit, kLdsBase, kLdsLimit,
-                    kPrivateLimit));
+  fault(
+      fmt::format("{} flat address {:#010x}, which is in no address space (global [{:#010x}, "
+                  "{:#010x}], local [{:#010x}, {:#010x}])",
+                  access_kind(store), a, kGdsBase, kGdsLimit, kLdsBase, kLdsLimit));
+}
+
+void stack_overflow(const Warp& w, uint32_t address, unsigned size, bool store) {
+  const uint32_t bytes = w.stack_end - w.stack_base;
+  fault(
+      fmt::format("stack {}: sp-relative {}-byte {} address {:#010x} is outside warp {}'s "
+                  "stack [{:#010x}, {:#010x}) ({} bytes from CSR_LDS + {} * warp, growing "
+                  "upwards)",
+                  address < w.stack_base ? "underflow" : "overflow", size, access_kind(store),
+                  address, w.warp_in_group, w.stack_base, w.stack_end, bytes, bytes));
+}
+
+void MemorySystem::null_pointer(uint32_t address, bool store) {
+  fault(
+      fmt::format("{} through a null or small pointer: address {:#010x} is below {:#010x}, "
+                  "where global, local and flat accesses fault (private memory is reached "
+                  "only through the private-memory instructions, vlw.v and the _private "
+                  "series)",
+                  store ? "store" : "load", address, kNullWindowEnd));
+}
+
+void MemorySystem::check_writable(uint32_t address, uint32_t size) const {
+  const Memory::ReadOnlyRange* r = global_.read_only_range(address, size);
+  if (!r) return;
+  fault(
+      fmt::format("store to address {:#010x} in the loaded program's read-only section {} "
+                  "[{:#010x}, {:#010x}): kernels may not write the program's code or "
+                  "read-only data",
+                  address, r->name, r->base, r->end));
 }
 
 void MemorySystem::beyond_32_bits(uint64_t address, bool store) {

@@ -27,17 +27,20 @@ inline constexpr uint32_t kLdsWindowEnd = kCodeBase;  // [0x70000000, 0x80000000
 
 // The address windows of the guide's flat range check (docs/simulator.md, "Address
 // spaces"), readable as the CSRs gds_base/gds_limit/lds_base/lds_limit. Global is
-// everything from the code base up (code, data and buffers), local is the LDS window,
-// private is every address whose top byte is zero. Limits are inclusive.
+// everything from the code base up (code, data and buffers), local is the LDS window.
+// Limits are inclusive. The guide's third window, private (a[31:24] == 0), is the null
+// window here: a flat access there faults, so that a null or small global pointer never
+// reaches a thread's private memory.
 inline constexpr uint32_t kGdsBase = kCodeBase;
 inline constexpr uint32_t kGdsLimit = 0xffffffffu;
 inline constexpr uint32_t kLdsBase = kLdsWindowBase;
 inline constexpr uint32_t kLdsLimit = kLdsWindowEnd - 1;
-inline constexpr uint32_t kPrivateLimit = 0x00ffffffu;  // a[31:24] == 0
 
 inline constexpr bool in_global_window(uint32_t a) { return a >= kGdsBase && a <= kGdsLimit; }
 inline constexpr bool in_local_window(uint32_t a) { return a >= kLdsBase && a <= kLdsLimit; }
-inline constexpr bool in_private_range(uint32_t a) { return a <= kPrivateLimit; }
+inline constexpr bool in_null_window(uint32_t a) {
+  return a < kNullWindowEnd;
+}
 
 // The local memory of one SM: the whole LDS window, as lazily allocated zeroed pages.
 // DeviceConfig::lds_bytes_per_sm limits how many workgroups an SM holds, not which window
@@ -71,12 +74,13 @@ class MemorySystem {
 
   MemorySystem(Memory& global, LocalMemory& local) : global_(global), local_(local) {}
 
-  // Scalar and RVV accesses: the LDS window or global memory.
+  // Scalar and RVV accesses: the LDS window or global memory (never the null window).
   uint8_t* data_pointer(uint32_t address, unsigned size, bool store) const {
+    if (in_null_window(address)) null_pointer(address, store);
     check_alignment(address, size, store);
     if (address >= kLdsWindowBase && address < kLdsWindowEnd)
       return local_.at(address - kLdsWindowBase);
-    uint8_t* page = page_for(address, store);
+    uint8_t* page = page_for(address, size, store);
     if (!page) unmapped(address, store);
     return page + (address & (kPageSize - 1));
   }
@@ -86,7 +90,7 @@ class MemorySystem {
                            bool store) const {
     check_alignment(a, size, store);
     const uint32_t physical = w.csr_pds + (a & ~3u) * w.lanes + (a & 3u) + 4u * lane;
-    uint8_t* page = page_for(physical, store);
+    uint8_t* page = page_for(physical, size, store);
     if (!page) unmapped_private(a, physical, store);
     return page + (physical & (kPageSize - 1));
   }
@@ -110,15 +114,15 @@ class MemorySystem {
   }
 
   // Flat addressing (the "12" and "12D" series): the guide's range check on the effective
-  // address picks the space; global and local addresses are used as they are, private
-  // ones go through the private formula. An address in no window faults.
-  uint8_t* flat_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size, bool store) const {
+  // address picks the space; global and local addresses are used as they are. The null
+  // window and an address in no window fault.
+  uint8_t* flat_pointer(uint32_t a, unsigned size, bool store) const {
     if (in_global_window(a)) return global_memory(a, size, store);
     if (in_local_window(a)) {
       check_alignment(a, size, store);
       return local_.at(a - kLdsBase);
     }
-    if (in_private_range(a)) return private_pointer(w, lane, a, size, store);
+    if (in_null_window(a)) null_pointer(a, store);
     no_space(a, store);
   }
 
@@ -137,7 +141,9 @@ class MemorySystem {
     if ((first >> 12) != (last >> 12)) return nullptr;
     if (first >= kLdsWindowBase && first < kLdsWindowEnd)
       return global_only ? nullptr : local_.at(first - kLdsWindowBase);
-    uint8_t* page = page_for(first, store);
+    // The null window and read-only ranges go lane by lane, which names the lane that faults.
+    if (in_null_window(first) || (store && global_.page_has_read_only(first))) return nullptr;
+    uint8_t* page = page_for(first, last - first + 1, store);
     return page ? page + (first & (kPageSize - 1)) : nullptr;
   }
 
@@ -150,17 +156,22 @@ class MemorySystem {
 
  private:
   // Loads may read the shared zero page of a mapped page nothing wrote yet; stores need the
-  // page's own memory. The result is only written through when store is set.
-  uint8_t* page_for(uint32_t address, bool store) const {
-    return store ? global_.writable_page(address) : const_cast<uint8_t*>(global_.page(address));
+  // page's own memory and must not touch a read-only range ([address, address + size) lies
+  // in one page). The result is only written through when store is set.
+  uint8_t* page_for(uint32_t address, uint32_t size, bool store) const {
+    if (!store) return const_cast<uint8_t*>(global_.page(address));
+    if (global_.page_has_read_only(address)) check_writable(address, size);
+    return global_.writable_page(address);
   }
   uint8_t* global_memory(uint32_t address, unsigned size, bool store) const {
     check_alignment(address, size, store);
-    uint8_t* page = page_for(address, store);
+    uint8_t* page = page_for(address, size, store);
     if (!page) unmapped(address, store);
     return page + (address & (kPageSize - 1));
   }
   static void check_alignment(uint32_t address, unsigned size, bool store);
+  void check_writable(uint32_t address, uint32_t size) const;
+  [[noreturn]] static void null_pointer(uint32_t address, bool store);
   [[noreturn]] static void misaligned(uint32_t address, unsigned size, bool store);
   [[noreturn]] static void unmapped(uint32_t address, bool store);
   [[noreturn]] static void unmapped_private(uint32_t a, uint32_t physical, bool store);

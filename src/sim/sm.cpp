@@ -12,9 +12,11 @@ namespace ventus::sim {
 Sm::Sm(uint32_t index, const DeviceConfig& config, Memory& memory)
     : index_(index), config_(config), memory_(memory), memsys_(memory, lds_), cache_(memory) {}
 
-void Sm::start(LaunchShared& shared, std::vector<uint32_t> workgroups) {
+void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end) {
   shared_ = &shared;
-  queue_.assign(workgroups.begin(), workgroups.end());
+  next_group_ = first;
+  group_step_ = step;
+  groups_end_ = end;
   resident_.clear();
   groups_.clear();  // what a faulted launch left behind
   warp_pool_.clear();
@@ -26,9 +28,10 @@ void Sm::start(LaunchShared& shared, std::vector<uint32_t> workgroups) {
   used_slots_ = 0;
   credit_ = 0;
   stats_ = {};
-  // Local memory starts zeroed at every launch (its contents are undefined for a kernel).
+  // Local memory starts zeroed at every launch (its contents are undefined for a kernel);
+  // code is decoded afresh, so a launch sees every store made before it.
   lds_.clear();
-  cache_.sync();
+  cache_.clear();
   admit();
 }
 
@@ -50,9 +53,9 @@ bool Sm::fits(uint32_t& slot) const {
 
 void Sm::admit() {
   uint32_t slot = 0;
-  while (!queue_.empty() && fits(slot)) {
-    place(queue_.front(), slot);
-    queue_.pop_front();
+  while (next_group_ < groups_end_ && fits(slot)) {
+    place(static_cast<uint32_t>(next_group_), slot);
+    next_group_ += group_step_;
   }
 }
 
@@ -70,7 +73,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
   free_warps_ -= W;
   free_sgprs_ -= W * l.sgpr_usage;
   free_vgprs_ -= W * l.vgpr_usage;
-  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;
+  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;  // fits: placement_problem
   for (uint32_t wid = 0; wid < W; ++wid) {
     Warp* reused = nullptr;
     if (warp_pool_.empty()) {
@@ -104,6 +107,8 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     w.mstatus = w.mtvec = w.mscratch = 0;
     w.status = WarpStatus::Ready;
     w.warp_in_group = wid;
+    w.stack_base = w.csr_lds + wid * l.warp_stack_bytes;
+    w.stack_end = l.warp_stack_bytes == 0 ? 0 : w.stack_base + l.warp_stack_bytes;
     w.reservation_valid = false;
     group->warps.push_back(&w);
   }
@@ -213,9 +218,25 @@ void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, cons
       f.disassembly = disassemble(plain, pc);
     }
   }
-  std::lock_guard lock(shared_->mutex);
-  if (!shared_->fault) shared_->fault = std::move(f);
-  shared_->stop.store(true);
+  shared_->stop_with(std::move(f));
+}
+
+void LaunchShared::stop_with(Fault f) {
+  std::lock_guard lock(mutex);
+  if (!fault) fault = std::move(f);
+  stop.store(true);
+}
+
+std::string describe_host_exception(std::exception_ptr error, std::string_view activity) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    return fmt::format("out of memory: host memory was exhausted while simulating {}", activity);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
 }
 
 bool Sm::run(uint64_t instructions) {
@@ -229,6 +250,11 @@ bool Sm::run(uint64_t instructions) {
   while (done < instructions) {
     if (shared_->stop.load(std::memory_order_relaxed)) return false;
     if (resident_.empty()) return false;  // admit() already placed all that fit
+    if (shared_->options.cancel.stop_requested()) {
+      const Resident& r = resident_[cursor_];
+      report(*r.warp, *r.group, r.warp->pc, nullptr, "launch cancelled by the host");
+      return false;
+    }
     // The next ready warp in the round.
     size_t i = cursor_;
     size_t looked = 0;
@@ -285,19 +311,20 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         std::lock_guard lock(shared_->mutex);
         shared_->options.trace(line);
       }
+      if (ctx.flow == Flow::Print) {
+        // Before pc moves on: a handler that fails is this instruction's fault.
+        ctx.flow = Flow::Next;
+        if (shared_->options.on_print) {
+          const PrintRequest request{group.linear, w.warp_in_group, w.print};
+          std::lock_guard lock(shared_->mutex);
+          shared_->options.on_print(request);
+          w.print = 0;
+        }
+      }
       pc = ctx.next_pc;
       if (ctx.flow != Flow::Next) {
         const Flow flow = ctx.flow;
         ctx.flow = Flow::Next;
-        if (flow == Flow::Print) {
-          if (shared_->options.on_print) {
-            const PrintRequest request{group.linear, w.warp_in_group, w.print};
-            std::lock_guard lock(shared_->mutex);
-            shared_->options.on_print(request);
-            w.print = 0;
-          }
-          continue;
-        }
         w.pc = pc;
         if (flow == Flow::Barrier) {
           ++stats_.barriers;
@@ -316,6 +343,13 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
     w.pc = pc;
     if constexpr (kTrace) memsys_.log = nullptr;
     report(w, group, pc, entry && entry->fn ? entry : nullptr, e.what());
+  } catch (...) {
+    // The host failed while this warp ran (no memory for a page or a print record, a trace
+    // sink that throws): a fault at this instruction, never an exception out of a worker.
+    w.pc = pc;
+    if constexpr (kTrace) memsys_.log = nullptr;
+    report(w, group, pc, entry && entry->fn ? entry : nullptr,
+           describe_host_exception(std::current_exception(), "this instruction"));
   }
   stats_.warp_instructions += n;
   stats_.thread_instructions += lanes;

@@ -5,10 +5,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "decode_cache.h"
@@ -41,20 +43,33 @@ struct LaunchShared {
   // For RunOptions::on_progress: updated once per slice and per retired workgroup.
   std::atomic<uint64_t> executed{0};
   std::atomic<uint64_t> retired{0};
-  std::mutex mutex;                      // fault, print handler, trace sink
+  std::mutex mutex;  // fault, print handler, trace sink, host_error
   std::optional<Fault> fault;
+  // An exception a worker caught outside any warp (reported when no fault was); kept as it
+  // is, since describing it could need the memory that ran out.
+  std::exception_ptr host_error;
+  uint32_t host_error_sm = 0;
+  // Records the first fault and stops every SM.
+  void stop_with(Fault f);
 };
+
+// What a host exception means to the user: "out of memory: host memory was exhausted while
+// simulating <activity>" for std::bad_alloc, else its message (a trace sink or print
+// handler that failed, ...).
+std::string describe_host_exception(std::exception_ptr error, std::string_view activity);
 
 class Sm {
  public:
   Sm(uint32_t index, const DeviceConfig& config, Memory& memory);
 
-  // Prepares a launch: `workgroups` are the linear ids this SM runs, in order.
-  void start(LaunchShared& shared, std::vector<uint32_t> workgroups);
+  // Prepares a launch: this SM runs the linear workgroup ids first, first + step, ... below
+  // end, in order (generated as they are admitted, never listed).
+  void start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end);
   // Runs up to about `instructions` warp instructions; false once everything it was given
   // has ended (or the launch stopped).
   bool run(uint64_t instructions);
   const LaunchStats& stats() const { return stats_; }
+  uint32_t index() const { return index_; }
 
  private:
   struct Resident {
@@ -84,7 +99,7 @@ class Sm {
   std::vector<std::unique_ptr<WorkgroupState>> groups_;
   std::vector<Resident> resident_;  // in admission order; the scheduler goes round
   size_t cursor_ = 0;
-  std::deque<uint32_t> queue_;  // workgroups not yet admitted
+  uint64_t next_group_ = 0, group_step_ = 1, groups_end_ = 0;  // workgroups not yet admitted
   uint32_t free_warps_ = 0, free_sgprs_ = 0, free_vgprs_ = 0;
   uint32_t used_slots_ = 0;  // bit k: workgroup slot k is taken
   uint64_t credit_ = 0;      // budget this SM holds

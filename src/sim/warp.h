@@ -77,6 +77,9 @@ struct Warp {
 
   WarpStatus status = WarpStatus::Ready;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup
+  // The start code's stack of this warp in local memory, [stack_base, stack_end)
+  // (KernelLaunch::warp_stack_bytes); stack_end == 0: not checked.
+  uint32_t stack_base = 0, stack_end = 0;
 
   // Atomic reservation (lr.w/sc.w), per lane for vector form, one for the scalar form.
   bool reservation_valid = false;
@@ -114,6 +117,15 @@ struct ExecFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 [[noreturn]] inline void fault(const std::string& why) { throw ExecFault(why); }
+
+inline constexpr unsigned kStackPointer = 2;  // sp (x2)
+
+// An sp-relative scalar access of `size` bytes at `address` must stay in the warp's stack.
+void stack_overflow(const Warp& w, uint32_t address, unsigned size, bool store);  // faults
+inline void check_stack(const Warp& w, uint32_t address, unsigned size, bool store) {
+  if (w.stack_end != 0 && (address < w.stack_base || uint64_t{address} + size > w.stack_end))
+    stack_overflow(w, address, size, store);
+}
 
 // A register pair operand must start at an even register: role is "rd", "rs1", "vs1", ...
 // and prefix "x" or "v".

@@ -19,9 +19,7 @@ TEST(SimMemory, MapReadWriteAcrossPages) {
   EXPECT_EQ(m.mapped_bytes(), 0x2000u);
   std::vector<uint8_t> bytes(0x1800);
   std::iota(bytes.begin(), bytes.end(), uint8_t{0});
-  const uint64_t generation = m.generation();
   ASSERT_TRUE(m.write(0x90000400, bytes.data(), bytes.size()));
-  EXPECT_GT(m.generation(), generation);
   std::vector<uint8_t> back(bytes.size());
   ASSERT_TRUE(m.read(0x90000400, back.data(), back.size()));
   EXPECT_EQ(back, bytes);

@@ -29,7 +29,7 @@ inline uint8_t* translate(Exec& ctx, unsigned lane, uint32_t address, unsigned s
   if constexpr (S == Space::Data)
     return ctx.mem->data_pointer(address, size, store);
   else if constexpr (S == Space::Flat)
-    return ctx.mem->flat_pointer(ctx.warp, lane, address, size, store);
+    return ctx.mem->flat_pointer(address, size, store);
   else if constexpr (S == Space::Global)
     return ctx.mem->global_pointer(ctx.warp, lane, address, size, store);
   else if constexpr (S == Space::Local)
@@ -77,7 +77,8 @@ inline uint32_t physical(const Warp& w, unsigned lane, uint32_t a) {
 }
 
 // Whether the lowest device address of a one-page span may take the fast path: the span
-// lies in the space the instruction addresses. (Flat private addresses go lane by lane.)
+// lies in the space the instruction addresses. (Flat null-window addresses go lane by lane
+// and fault.)
 template <Space S>
 inline bool span_in_space(uint32_t lowest) {
   if constexpr (S == Space::Flat)

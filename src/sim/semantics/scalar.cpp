@@ -23,15 +23,22 @@ inline void branch_if(Exec& ctx, const Insn& in, bool taken) {
   if (taken) ctx.next_pc = ctx.pc + static_cast<uint32_t>(in.imm);
 }
 
-inline void load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
+// rs1 + imm; sp-relative accesses must stay in the warp's stack.
+inline uint32_t effective_address(const Exec& ctx, const Insn& in, unsigned size, bool store) {
   const uint32_t address = X(ctx, in.rs1) + static_cast<uint32_t>(in.imm);
+  if (in.rs1 == kStackPointer) check_stack(ctx.warp, address, size, store);
+  return address;
+}
+
+inline void load(Exec& ctx, const Insn& in, unsigned size, bool is_signed) {
+  const uint32_t address = effective_address(ctx, in, size, false);
   const uint32_t raw = load_bytes(ctx.mem->data_pointer(address, size, false), size);
   ctx.mem->record(address, raw, MemorySystem::kScalarLane, static_cast<uint8_t>(size), false);
   set_x(ctx, in.rd, is_signed ? sign_extend(raw, size) : raw);
 }
 
 inline void store(Exec& ctx, const Insn& in, unsigned size) {
-  const uint32_t address = X(ctx, in.rs1) + static_cast<uint32_t>(in.imm);
+  const uint32_t address = effective_address(ctx, in, size, true);
   const uint32_t value = size == 4 ? X(ctx, in.rs2) : X(ctx, in.rs2) & ((1u << (8 * size)) - 1);
   store_bytes(ctx.mem->data_pointer(address, size, true), value, size);
   ctx.mem->record(address, value, MemorySystem::kScalarLane, static_cast<uint8_t>(size), true);
