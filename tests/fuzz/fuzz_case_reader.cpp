@@ -33,14 +33,22 @@ bool is_plain_name(std::string_view name) {
   return true;
 }
 
-// One folder per process, emptied before every input.
+// One folder per process, emptied before every input and removed at exit.
 const fs::path& scratch_folder() {
-  static const fs::path folder = [] {
-    std::string pattern = (fs::temp_directory_path() / "ventus-fuzz-case-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) std::abort();
-    return fs::path(pattern);
-  }();
-  return folder;
+  struct Folder {
+    fs::path path;
+    Folder() {
+      std::string pattern = (fs::temp_directory_path() / "ventus-fuzz-case-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) std::abort();
+      path = pattern;
+    }
+    ~Folder() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
 }
 
 // Writes the input's files into `dir`.
