@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "context.h"
-#include "host_file.h"
+#include "ventus/file.h"
 #include "print_buffer.h"
 #include "ventus/error.h"
 
@@ -358,7 +358,7 @@ Program Program::from_elf_bytes(std::span<const uint8_t> bytes, const std::strin
 }
 
 Program Program::from_elf_file(const std::string& path) {
-  return from_elf_bytes(driver::read_host_file(path), path);
+  return from_elf_bytes(read_input_bytes(path, {.accept_streams = true}), path);
 }
 
 Program Program::from_assembly(const std::vector<assembler::SourceFile>& sources,
@@ -370,8 +370,7 @@ Program Program::from_assembly_files(const std::vector<std::string>& paths,
                                      const assembler::Options& options) {
   std::vector<assembler::SourceFile> sources;
   for (const std::string& path : paths) {
-    const std::vector<uint8_t> bytes = driver::read_host_file(path);
-    sources.push_back({path, std::string(bytes.begin(), bytes.end())});
+    sources.push_back({path, read_input_file(path, {.accept_streams = true})});
   }
   return from_assembly(sources, options);
 }
