@@ -9,7 +9,9 @@
 #   scripts/fuzz.sh assembler elf      only these targets
 #
 # New inputs the fuzzer finds go to build-fuzz/corpus/NAME/, not into the repository: copy
-# the interesting ones (small, covering something new) into tests/fuzz/corpus/NAME/.
+# the interesting ones (small, covering something new) into tests/fuzz/corpus/NAME/. Some
+# targets also take seeds from elsewhere in the repository (extra_seeds below: the
+# assembler starts from examples/ too), read only, so no copy is kept in the corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,17 +39,22 @@ else
   done
 fi
 
+# Seed folders besides tests/fuzz/corpus/NAME, by target name.
+declare -A extra_seeds=([assembler]="examples")
+
 mkdir -p "$build/artifacts"
 failed=()
 for target in "${targets[@]}"; do
   name=${target#fuzz_}
   corpus=$build/corpus/$name
   mkdir -p "$corpus"
-  echo "fuzz: $target for ${seconds} s (seeds: tests/fuzz/corpus/$name)"
-  # New inputs go to the first folder; the committed seeds are only read.
+  seeds=("tests/fuzz/corpus/$name")
+  if [ -n "${extra_seeds[$name]:-}" ]; then seeds+=(${extra_seeds[$name]}); fi
+  echo "fuzz: $target for ${seconds} s (seeds: ${seeds[*]})"
+  # New inputs go to the first folder (in the build folder); the seeds are only read.
   if ! "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
-    "$corpus" "tests/fuzz/corpus/$name" >"$build/$target.log" 2>&1; then
+    "$corpus" "${seeds[@]}" >"$build/$target.log" 2>&1; then
     tail -n 60 "$build/$target.log"
     failed+=("$target")
   else

@@ -1,47 +1,37 @@
-// Reading a whole input file, with a ventus::Error that names the file and says why it
-// cannot be read (a missing file, a folder, a dangling or looping symbolic link, a FIFO or
-// device, no permission, a read error) rather than a std::filesystem or iostream exception,
-// a hang on a FIFO, or an empty result taken for an empty file.
+// Reading a whole input file, with a ventus::Error "PATH: why" that says what the user can
+// fix (a missing file, a folder, a dangling or looping symbolic link, a FIFO or device where
+// only files are taken, no permission, a file too large, a read error) rather than a
+// std::filesystem or iostream exception, a hang on a FIFO, or an empty result taken for an
+// empty file. Every reader of the project (the case reader, the ELF reader, the driver, the
+// runtime and the `ventus` tool) goes through these; the library is ventus_common.
 #pragma once
 
-#include <cerrno>
-#include <cstring>
-#include <exception>
-#include <filesystem>
-#include <fstream>
+#include <cstdint>
+#include <limits>
 #include <string>
-#include <system_error>
-
-#include "ventus/error.h"
+#include <vector>
 
 namespace ventus {
 
-inline std::string read_input_file(const std::filesystem::path& path) {
-  namespace fs = std::filesystem;
-  const auto fail = [&](const std::string& why) {
-    throw Error(path.string() + ": cannot read: " + why);
-  };
-  std::error_code ec;
-  const fs::file_status link = fs::symlink_status(path, ec);
-  const fs::file_status target = fs::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory)
-    fail(ec.message());  // e.g. too many levels of symbolic links
-  if (!fs::exists(target))
-    fail(fs::is_symlink(link) ? "a symbolic link to a missing file" : "no such file");
-  if (fs::is_directory(target)) fail("it is a folder, not a file");
-  if (!fs::is_regular_file(target)) fail("not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(std::strerror(errno));
-  std::string text;
-  try {
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
-      text.append(chunk, static_cast<size_t>(in.gcount()));
-  } catch (const std::exception& e) {  // a failing stream buffer, or no memory for the text
-    fail(e.what());
-  }
-  if (in.bad()) fail("read error");
-  return text;
-}
+// The two policies in which the readers differ.
+struct ReadOptions {
+  // Whether FIFOs and character devices (/dev/stdin, <(...)) are read like files. When
+  // false they are refused ("not a regular file") without being opened for long, so a
+  // reader that takes only files cannot hang on a FIFO nobody writes.
+  bool accept_streams = false;
+  // Inputs larger than this are refused ("larger than N bytes"), so reading /dev/zero ends.
+  uint64_t max_bytes = std::numeric_limits<uint64_t>::max();
+};
+
+// The `ventus` tool's policy: streams are read, inputs up to 1 GiB (a 2^28-element buffer
+// file).
+inline constexpr uint64_t kMaxToolInputBytes = uint64_t{1} << 30;
+inline constexpr ReadOptions kToolInput{.accept_streams = true, .max_bytes = kMaxToolInputBytes};
+
+std::string read_input_file(const std::string& path, const ReadOptions& options = {});
+std::vector<uint8_t> read_input_bytes(const std::string& path, const ReadOptions& options = {});
+// Reads an open descriptor to its end (standard input); name for messages. The descriptor
+// stays open.
+std::string read_descriptor(int fd, const std::string& name, const ReadOptions& options = {});
 
 }  // namespace ventus

@@ -145,39 +145,44 @@ cl_uint reference_count(const Object* object) {
   return object->app + object->attached;
 }
 
-void attach(Object* object) {
+namespace {
+
+// One more reference of the kind `count` (Object::attached or Object::pins).
+void add_reference(Object* object, uint32_t Object::*count) {
   Registry& r = registry();
   std::lock_guard guard(r.lock);
-  ++object->attached;
+  ++(object->*count);
+}
+
+// One reference of the kind `count` less; the object is deleted when it was the last.
+void drop_reference(Object* object, uint32_t Object::*count) {
+  Registry& r = registry();
+  Object* doomed = nullptr;
+  {
+    std::lock_guard guard(r.lock);
+    --(object->*count);
+    doomed = take_if_unreferenced(r, object);
+  }
+  delete doomed;
+}
+
+}  // namespace
+
+void attach(Object* object) {
+  add_reference(object, &Object::attached);
 }
 
 void detach(Object* object) {
   if (object == nullptr) return;  // an object destroyed before it was complete
-  Registry& r = registry();
-  Object* doomed = nullptr;
-  {
-    std::lock_guard guard(r.lock);
-    --object->attached;
-    doomed = take_if_unreferenced(r, object);
-  }
-  delete doomed;
+  drop_reference(object, &Object::attached);
 }
 
 void pin(Object* object) {
-  Registry& r = registry();
-  std::lock_guard guard(r.lock);
-  ++object->pins;
+  add_reference(object, &Object::pins);
 }
 
 void unpin(Object* object) {
-  Registry& r = registry();
-  Object* doomed = nullptr;
-  {
-    std::lock_guard guard(r.lock);
-    --object->pins;
-    doomed = take_if_unreferenced(r, object);
-  }
-  delete doomed;
+  drop_reference(object, &Object::pins);
 }
 
 cl_ulong now_ns() {
@@ -445,7 +450,6 @@ void Context::report(const std::string& message) {
 void Context::notify_refusal(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
-
 
 void Context::application_retained() {
   std::lock_guard guard(abandon_lock);

@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "ventus/case.h"
 #include "ventus/error.h"
+#include "ventus/file.h"
 
 namespace ventus::cases {
 
@@ -22,8 +23,7 @@ std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& lis
   std::error_code ec;
   if (std::filesystem::is_directory(listing, ec))
     throw Error(fmt::format("{}: is a directory, not the listing", listing.string()));
-  std::ifstream in(listing);
-  if (!in) throw Error(fmt::format("{}: cannot read the listing", listing.string()));
+  std::istringstream in(read_input_file(listing.string(), {.accept_streams = true}));
   std::map<uint32_t, std::string> symbols;
   std::string line;
   while (std::getline(in, line)) {
@@ -33,7 +33,6 @@ std::map<uint32_t, std::string> listing_symbols(const std::filesystem::path& lis
     if (name.empty() || name[0] == '.') continue;
     symbols[static_cast<uint32_t>(std::stoul(line.substr(0, 8), nullptr, 16))] = name;
   }
-  if (in.bad()) throw Error(fmt::format("{}: reading the listing failed", listing.string()));
   return symbols;
 }
 

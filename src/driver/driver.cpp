@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "context.h"
-#include "host_file.h"
+#include "ventus/file.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/ventus.h"
@@ -282,7 +282,7 @@ int vt_upload_kernel_file(vt_device_h device, const char* filename, int kernelID
   (void)kernelID;
   return guarded(device, "vt_upload_kernel_file", [&] {
     if (filename == nullptr) throw Error("filename is NULL");
-    const std::vector<uint8_t> bytes = ventus::driver::read_host_file(filename);
+    const std::vector<uint8_t> bytes = ventus::read_input_bytes(filename, {.accept_streams = true});
     if (bytes.empty()) throw Error(fmt::format("{}: file is empty", filename));
     upload_bytes(context_of(device), bytes.data(), bytes.size(), filename);
   });

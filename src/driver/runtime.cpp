@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "context.h"
-#include "host_file.h"
+#include "ventus/file.h"
 #include "print_buffer.h"
 #include "ventus/error.h"
 
@@ -186,7 +186,9 @@ void check_keys(const Json& object, std::initializer_list<std::string_view> requ
                 std::initializer_list<std::string_view> optional, const std::string& place) {
   if (!object.is_object())
     metadata_error(place, fmt::format("not an object but {}", object.type_name()));
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& item : object.items()) {
+    // Not a structured binding: clang 15 (the fuzz build) cannot capture one.
+    const std::string& key = item.key();
     const auto is_key = [&key](std::string_view k) { return k == key; };
     if (std::none_of(required.begin(), required.end(), is_key) &&
         std::none_of(optional.begin(), optional.end(), is_key))
@@ -358,7 +360,7 @@ Program Program::from_elf_bytes(std::span<const uint8_t> bytes, const std::strin
 }
 
 Program Program::from_elf_file(const std::string& path) {
-  return from_elf_bytes(driver::read_host_file(path), path);
+  return from_elf_bytes(read_input_bytes(path, {.accept_streams = true}), path);
 }
 
 Program Program::from_assembly(const std::vector<assembler::SourceFile>& sources,
@@ -370,8 +372,7 @@ Program Program::from_assembly_files(const std::vector<std::string>& paths,
                                      const assembler::Options& options) {
   std::vector<assembler::SourceFile> sources;
   for (const std::string& path : paths) {
-    const std::vector<uint8_t> bytes = driver::read_host_file(path);
-    sources.push_back({path, std::string(bytes.begin(), bytes.end())});
+    sources.push_back({path, read_input_file(path, {.accept_streams = true})});
   }
   return from_assembly(sources, options);
 }

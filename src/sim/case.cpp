@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 // that a case edited on Windows reads the same). Only a file that may be empty may have
 // no lines.
 std::vector<std::string> read_lines(const fs::path& path, bool may_be_empty = false) {
-  const std::string text = read_input_file(path);
+  const std::string text = read_input_file(path.string());
   if (text.empty() && !may_be_empty) throw Error(fmt::format("{}: empty file", path.string()));
   if (!text.empty() && text.back() != '\n')
     throw Error(fmt::format("{}: the last line does not end with a newline", path.string()));

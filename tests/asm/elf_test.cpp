@@ -152,12 +152,12 @@ TEST(ElfFiles, UnreadableFilesAndFailedWritesAreErrors) {
     }
     return "";
   };
-  EXPECT_EQ(read_error_of(dir), dir.string() + ": cannot read: it is a folder, not a file");
-  EXPECT_EQ(read_error_of(dir / "none.elf"),
-            (dir / "none.elf").string() + ": cannot read: no such file");
+  EXPECT_EQ(read_error_of(dir), dir.string() + ": is a directory, not a file");
+  EXPECT_EQ(read_error_of(dir / "none.elf"), (dir / "none.elf").string() + ": cannot open file");
   fs::create_symlink("none.elf", dir / "dangling.elf");
   EXPECT_EQ(read_error_of(dir / "dangling.elf"),
-            (dir / "dangling.elf").string() + ": cannot read: a symbolic link to a missing file");
+            (dir / "dangling.elf").string() +
+                ": cannot open file: a dangling symbolic link (its target does not exist)");
   elf::write_file((dir / "k.elf").string(), program());
   EXPECT_EQ(read_error_of(dir / "k.elf"), "");
   fs::remove_all(dir);

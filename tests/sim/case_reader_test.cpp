@@ -113,26 +113,30 @@ TEST_F(CaseReader, ControlCharactersInMessagesAreVisible) {
 
 TEST_F(CaseReader, UnreadableFilesAreNamedWithTheReason) {
   fs::remove(dir_ / "k.data");
-  EXPECT_EQ(error(), path("k.data") + ": cannot read: no such file");
+  EXPECT_EQ(error(), path("k.data") + ": cannot open file");
   fs::create_directory(dir_ / "k.data");
-  EXPECT_EQ(error(), path("k.data") + ": cannot read: it is a folder, not a file");
+  EXPECT_EQ(error(), path("k.data") + ": is a directory, not a file");
   fs::remove(dir_ / "k.data");
   fs::create_symlink("k.missing", dir_ / "k.data");
-  EXPECT_EQ(error(), path("k.data") + ": cannot read: a symbolic link to a missing file");
+  EXPECT_EQ(
+      error(),
+      path("k.data") + ": cannot open file: a dangling symbolic link (its target does not exist)");
   fs::remove(dir_ / "k.data");
   fs::create_symlink("k.loop", dir_ / "k.data");
   fs::create_symlink("k.data", dir_ / "k.loop");
-  EXPECT_EQ(error(), path("k.data") + ": cannot read: Too many levels of symbolic links");
+  EXPECT_EQ(error(),
+            path("k.data") +
+                ": cannot open file: a symbolic link loop (Too many levels of symbolic links)");
   fs::remove(dir_ / "k.data");
   ASSERT_EQ(mkfifo(path("k.data").c_str(), 0600), 0);
-  EXPECT_EQ(error(), path("k.data") + ": cannot read: not a regular file");
+  EXPECT_EQ(error(), path("k.data") + ": not a regular file (a FIFO, socket or device)");
   fs::remove(dir_ / "k.data");
   fs::remove(dir_ / "k.metadata");
-  EXPECT_EQ(error(), path("k.metadata") + ": cannot read: no such file");
+  EXPECT_EQ(error(), path("k.metadata") + ": cannot open file");
   write("case.txt", "");
   EXPECT_EQ(error(), path("case.txt") + ": empty file");
   fs::remove_all(dir_);
-  EXPECT_EQ(error(), path("case.txt") + ": cannot read: no such file");
+  EXPECT_EQ(error(), path("case.txt") + ": cannot open file");
 }
 
 TEST_F(CaseReader, RejectsZeroSizes) {

@@ -10,6 +10,7 @@
 
 #include "files.h"
 #include "ventus/error.h"
+#include "ventus/file.h"
 #include "ventus/runtime.h"
 
 namespace ventus::cli {
@@ -222,7 +223,7 @@ void load_contents(KernelArgument& a) {
       return;
     }
     case KernelArgument::Source::File: {
-      const std::string bytes = read_input_file(a.path);
+      const std::string bytes = read_input_file(a.path, kToolInput);
       if (bytes.empty() || bytes.size() % 4 != 0 || bytes.size() / 4 > kMaxBufferElements)
         throw Error(fmt::format("{}: {} has {} bytes, not a positive multiple of 4 up to 1 GiB",
                                 what, a.path, bytes.size()));
@@ -231,7 +232,7 @@ void load_contents(KernelArgument& a) {
       return;
     }
     case KernelArgument::Source::Text: {
-      const std::string text = read_input_file(a.path);
+      const std::string text = read_input_file(a.path, kToolInput);
       const std::string where = fmt::format("{} ({})", what, a.path);
       size_t line = 1;
       for (size_t at = 0; at < text.size();) {

@@ -73,7 +73,7 @@ void run(const AsArgs& a, const std::vector<std::string>& remaining) {
   ventus::cli::OutputFile output(a.output, "-o", rest.inputs);
   std::vector<ventus::assembler::SourceFile> sources;
   for (const std::string& path : rest.inputs)
-    sources.push_back({path, ventus::cli::read_input_file(path)});
+    sources.push_back({path, ventus::read_input_file(path, ventus::kToolInput)});
   ventus::elf::Image image;
   try {
     image = ventus::assembler::assemble(sources, options);

@@ -57,7 +57,7 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
   ventus::cases::Case c = ventus::cases::load_case(dir);
   if (!a.program.empty())
     c = ventus::cases::with_program(
-        c, ventus::elf::read(ventus::cli::read_input_bytes(a.program), a.program),
+        c, ventus::elf::read(ventus::read_input_bytes(a.program, ventus::kToolInput), a.program),
         dir / "object.dump");
   ventus::sim::DeviceConfig config;
   config.host_threads = a.host_threads;

@@ -67,7 +67,8 @@ GccStyle read_gcc_style(const std::vector<std::string>& args) {
 }
 
 std::string read_input(const std::string& path) {
-  return path == "-" ? ventus::cli::read_standard_input() : ventus::cli::read_input_file(path);
+  return path == "-" ? ventus::cli::read_standard_input()
+                     : ventus::read_input_file(path, ventus::kToolInput);
 }
 
 std::string stem(const std::string& input) {

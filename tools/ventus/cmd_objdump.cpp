@@ -20,7 +20,7 @@ struct ObjdumpArgs {
 
 void run(const ObjdumpArgs& a) {
   const uint32_t base = ventus::cli::parse_address(a.base, "--base");
-  const std::vector<uint8_t> bytes = ventus::cli::read_input_bytes(a.input);
+  const std::vector<uint8_t> bytes = ventus::read_input_bytes(a.input, ventus::kToolInput);
   ventus::listing::Options options;
   options.aliases = !a.no_aliases;
   options.extended_registers = a.extended_registers;

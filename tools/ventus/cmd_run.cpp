@@ -26,7 +26,7 @@ namespace rt = ventus::rt;
 constexpr uint64_t kDefaultTraceLimit = uint64_t{4} << 30;
 
 rt::Program load_program(const std::vector<std::string>& inputs) {
-  const std::vector<uint8_t> head = ventus::cli::read_input_bytes(inputs[0]);
+  const std::vector<uint8_t> head = ventus::read_input_bytes(inputs[0], ventus::kToolInput);
   if (ventus::elf::has_magic(head)) {
     if (inputs.size() != 1)
       throw Error("an ELF program must be the only input (assembly files are linked together)");
@@ -35,8 +35,8 @@ rt::Program load_program(const std::vector<std::string>& inputs) {
   // Assembly text never holds a NUL byte; anything that does is some other binary file.
   std::vector<ventus::assembler::SourceFile> sources;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    std::string text =
-        i == 0 ? std::string(head.begin(), head.end()) : ventus::cli::read_input_file(inputs[i]);
+    std::string text = i == 0 ? std::string(head.begin(), head.end())
+                              : ventus::read_input_file(inputs[i], ventus::kToolInput);
     if (text.find('\0') != std::string::npos)
       throw Error(
           fmt::format("{}: neither an ELF file nor assembly text (it holds NUL bytes)", inputs[i]));

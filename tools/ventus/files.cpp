@@ -12,50 +12,13 @@
 #include <filesystem>
 
 #include "ventus/error.h"
+#include "ventus/file.h"
 
 namespace ventus::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Why open() of an input failed, in words that say what the user can fix.
-std::string open_failure(const std::string& path, int error) {
-  struct stat link;
-  if (error == ENOENT && lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
-    return fmt::format("{}: cannot open file: a dangling symbolic link (its target does not exist)",
-                       path);
-  if (error == ELOOP)
-    return fmt::format("{}: cannot open file: a symbolic link loop ({})", path,
-                       std::strerror(error));
-  if (error == ENOENT) return fmt::format("{}: cannot open file", path);
-  return fmt::format("{}: cannot open file: {}", path, std::strerror(error));
-}
-
-// Reads fd to its end; name for messages.
-std::string read_all(int fd, const std::string& name) {
-  struct stat st;
-  if (fstat(fd, &st) != 0)
-    throw Error(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
-  if (S_ISDIR(st.st_mode)) throw Error(fmt::format("{}: is a directory, not a file", name));
-  std::string bytes;
-  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxInputBytes)
-    bytes.reserve(static_cast<size_t>(st.st_size));
-  char block[1 << 16];
-  while (true) {
-    const ssize_t n = ::read(fd, block, sizeof block);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(fmt::format("{}: read failed: {}", name, std::strerror(errno)));
-    }
-    if (bytes.size() + static_cast<size_t>(n) > kMaxInputBytes)
-      throw Error(fmt::format("{}: larger than {} bytes (1 GiB), the most an input may hold", name,
-                              kMaxInputBytes));
-    bytes.append(block, static_cast<size_t>(n));
-  }
-  return bytes;
-}
 
 // fs::equivalent without exceptions: false when either does not exist.
 bool same_file(const std::string& a, const std::string& b) {
@@ -71,26 +34,8 @@ mode_t new_file_mode() {
 
 }  // namespace
 
-std::string read_input_file(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(open_failure(path, errno));
-  try {
-    std::string bytes = read_all(fd, path);
-    close(fd);
-    return bytes;
-  } catch (...) {
-    close(fd);
-    throw;
-  }
-}
-
-std::vector<uint8_t> read_input_bytes(const std::string& path) {
-  const std::string bytes = read_input_file(path);
-  return {bytes.begin(), bytes.end()};
-}
-
 std::string read_standard_input() {
-  return read_all(STDIN_FILENO, "<stdin>");
+  return read_descriptor(STDIN_FILENO, "<stdin>", kToolInput);
 }
 
 OutputFile::OutputFile(std::string path, std::string what, std::span<const std::string> inputs)

@@ -1,4 +1,4 @@
-// Files of the `ventus` tool: every input is read, and every output written, through these,
+// Files of the `ventus` tool: every output is written through these (inputs: ventus/file.h),
 // so that each subcommand gives the same clear errors and never leaves a half-written file.
 #pragma once
 
@@ -8,19 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ventus/file.h"
+
 namespace ventus::cli {
 
-// Inputs larger than this are refused (a 2^28-element buffer file is 1 GiB); reading
-// /dev/zero must end.
-inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
-
-// The whole content of an input file. ventus::Error "PATH: why" when it is missing, a
-// directory, a dangling or looping symbolic link, unreadable, larger than kMaxInputBytes,
-// or fails while being read.
-// FIFOs and character devices (/dev/stdin, <(...)) are read like files.
-std::string read_input_file(const std::string& path);
-std::vector<uint8_t> read_input_bytes(const std::string& path);
-// Standard input, whole (`ventus cc -`).
+// Inputs are read with ventus::read_input_file(path, ventus::kToolInput) (ventus/file.h):
+// FIFOs and character devices (/dev/stdin, <(...)) are read like files, up to 1 GiB.
+// Standard input, whole (`ventus cc -`), with the same policy.
 std::string read_standard_input();
 
 // An output file that is written whole or not at all. The constructor checks the path

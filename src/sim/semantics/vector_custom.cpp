@@ -38,31 +38,11 @@ VT_SEM(VSUB12_VI) {
   add_immediate(ctx, in, true);
 }
 
-// vfexp vd, vs2: e^vs2 correctly rounded in frm, with the flags of fp::exp.
-VT_SEM(VFEXP_V) {
-  Warp& w = ctx.warp;
-  vec::require_sew32(w);
-  const unsigned g = w.vcfg.lmul;
-  vec::check_group(in.rd, g, "vd");
-  vec::check_group(in.rs2, g, "vs2");
-  const uint32_t rm = ctx.rounding_mode(fp::kDYN);
-  const uint32_t active = ctx.active_lanes(in.vm);
-  if (active == 0) return;
-  uint32_t flags = 0;
-  for (unsigned k = 0; k < g; ++k) {
-    const uint32_t* a = w.v[in.rs2 + k];
-    uint32_t* d = w.v[in.rd + k];
-    vec::each_lane(active, [&](unsigned i) { d[i] = fp::exp(a[i], rm, flags); });
-  }
-  w.fflags |= flags;
-}
-
-// The fp16 conversions on vfwcvt.xu.f.v's and vfwcvt.x.f.v's encodings, at SEW=32: each
-// element's low 16 bits as a half -> the float (exact), and a float -> the half in frm in
-// the low 16 bits, the high 16 bits 0.
 namespace {
-template <class Convert>
-void convert_fp16(Exec& ctx, const Insn& in, Convert convert) {
+// A one-operand float operation at SEW=32, element by element over the register group:
+// d = op(a, frm, flags), with the flags it raises accrued in fflags.
+template <class Op>
+void unary_float_op(Exec& ctx, const Insn& in, Op op) {
   Warp& w = ctx.warp;
   vec::require_sew32(w);
   const unsigned g = w.vcfg.lmul;
@@ -75,19 +55,29 @@ void convert_fp16(Exec& ctx, const Insn& in, Convert convert) {
   for (unsigned k = 0; k < g; ++k) {
     const uint32_t* a = w.v[in.rs2 + k];
     uint32_t* d = w.v[in.rd + k];
-    vec::each_lane(active, [&](unsigned i) { d[i] = convert(a[i], rm, flags); });
+    vec::each_lane(active, [&](unsigned i) { d[i] = op(a[i], rm, flags); });
   }
   w.fflags |= flags;
 }
 }  // namespace
 
+// vfexp vd, vs2: e^vs2 correctly rounded in frm, with the flags of fp::exp.
+VT_SEM(VFEXP_V) {
+  unary_float_op(ctx, in,
+                 [](uint32_t a, uint32_t rm, uint32_t& flags) { return fp::exp(a, rm, flags); });
+}
+
+// The fp16 conversions on vfwcvt.xu.f.v's and vfwcvt.x.f.v's encodings, at SEW=32: each
+// element's low 16 bits as a half -> the float (exact), and a float -> the half in frm in
+// the low 16 bits, the high 16 bits 0 (unary_float_op).
+
 VT_SEM(VFCVT_F_H_V) {
-  convert_fp16(ctx, in, [](uint32_t a, uint32_t, uint32_t& flags) {
+  unary_float_op(ctx, in, [](uint32_t a, uint32_t, uint32_t& flags) {
     return fp::f16::to_f32(static_cast<uint16_t>(a), flags);
   });
 }
 VT_SEM(VFCVT_H_F_V) {
-  convert_fp16(ctx, in, [](uint32_t a, uint32_t rm, uint32_t& flags) -> uint32_t {
+  unary_float_op(ctx, in, [](uint32_t a, uint32_t rm, uint32_t& flags) -> uint32_t {
     return fp::f16::from_f32(a, rm, flags);
   });
 }
