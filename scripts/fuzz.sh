@@ -6,6 +6,10 @@
 #
 #   scripts/fuzz.sh                    every target, 30 s each
 #   FUZZ_SECONDS=300 scripts/fuzz.sh   longer
+#   FUZZ_SEED=0 scripts/fuzz.sh        a random seed each run
+#
+# The seed is fixed (1) by default, so a run explores the same inputs in the same order on
+# every machine: a shorter run (CI's) sees a prefix of what a longer one here has checked.
 #   scripts/fuzz.sh assembler elf      only these targets
 #
 # New inputs the fuzzer finds go to build-fuzz/corpus/NAME/, not into the repository: copy
@@ -52,7 +56,8 @@ for target in "${targets[@]}"; do
   if [ -n "${extra_seeds[$name]:-}" ]; then seeds+=(${extra_seeds[$name]}); fi
   echo "fuzz: $target for ${seconds} s (seeds: ${seeds[*]})"
   # New inputs go to the first folder (in the build folder); the seeds are only read.
-  if ! "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  if ! "$build/tests/fuzz/$target" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" \
+    -timeout=10 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
     "$corpus" "${seeds[@]}" >"$build/$target.log" 2>&1; then
     tail -n 60 "$build/$target.log"
