@@ -453,13 +453,12 @@ void Context::notify_refusal(const std::string& message) {
 
 void Context::application_retained() {
   std::lock_guard guard(abandon_lock);
-  ++application_references;
+  application_holds_context = true;
 }
 
 void Context::application_released() {
   std::lock_guard guard(abandon_lock);
-  if (application_references == 0) return;  // an over-release: the reference count says so
-  --application_references;
+  application_holds_context = false;
   cancel_kernels_if_abandoned();
 }
 
@@ -483,7 +482,7 @@ std::stop_token Context::kernel_cancel_token() {
 }
 
 void Context::cancel_kernels_if_abandoned() {
-  if (application_references == 0 && held_objects == 0) cancel_kernels.request_stop();
+  if (!application_holds_context && held_objects == 0) cancel_kernels.request_stop();
 }
 
 uint8_t* Mem::host_mirror() {

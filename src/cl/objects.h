@@ -189,8 +189,8 @@ struct Context : Typed<_cl_context, Kind::context> {
   // "Execution"). The counts follow the application's own references (Object::app), not
   // the ones other objects and queued commands hold; the registry calls these when an
   // object's `app` count reaches or leaves zero.
-  void application_retained();
-  void application_released();
+  void application_retained();  // the context's own `app` count left zero
+  void application_released();  // ... reached zero
   void object_held();                     // a queue, an event or an event callback
   void object_let_go();                   // the application released its last reference to one
   std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
@@ -198,7 +198,7 @@ struct Context : Typed<_cl_context, Kind::context> {
  private:
   void cancel_kernels_if_abandoned();  // with abandon_lock held
   std::mutex abandon_lock;
-  cl_uint application_references = 1;
+  bool application_holds_context = true;  // its create call's reference
   cl_uint held_objects = 0;
   std::stop_source cancel_kernels;
 };
