@@ -186,6 +186,10 @@ class Program {
   uint64_t id_ = 0;
 };
 
+// The start code's stack per warp in local memory (src/asm/start_file.cpp): the first
+// kWarpStackBytes x warps bytes of a workgroup's local memory.
+inline constexpr uint32_t kWarpStackBytes = 1024;
+
 // A workgroup's local memory holds the warps' 1 KiB stacks, the kernel's __local
 // variables, then the __local buffers of the arguments; the variables and each buffer
 // start at a multiple of this, the size of the largest OpenCL C type (long16), so every

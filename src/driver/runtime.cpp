@@ -318,9 +318,6 @@ std::vector<KernelInfo> parse_kernel_metadata(std::string_view json) {
 
 namespace {
 
-// The start code's stack per warp in local memory (src/asm/start_file.cpp).
-constexpr uint32_t kWarpStackBytes = 1024;
-
 // The `.ventus.kernels` section of a compiled program (JSON, docs/compiler.md).
 std::vector<KernelInfo> parse_kernel_info(const elf::Image& image) {
   const elf::Section* metadata = nullptr;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ventus/runtime.h"
+
 namespace ventus::cc::backend {
 
 // Register numbers: x0..x63 are 0..63, v0..v255 are 64..319, virtual registers from 1024.
@@ -24,7 +26,7 @@ enum class RegClass : uint8_t { Scalar, Vector };
 
 // Frame limits: a warp's scalar stack (the start code gives each warp 1 KiB of local
 // memory) and a thread's private memory, addressed by signed 12-bit offsets below tp.
-inline constexpr uint32_t kScalarStackBytes = 1024;
+inline constexpr uint32_t kScalarStackBytes = rt::kWarpStackBytes;
 inline constexpr uint32_t kPrivateFrameBytes = 1024;
 
 // Fixed scalar registers.
