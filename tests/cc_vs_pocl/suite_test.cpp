@@ -1,6 +1,6 @@
-// The correctness suite: one test per tests/cl/kernels/*.cl (the files found at build time).
-// Each file's spec runs on pocl (the reference) and on `ventus cc` + the simulated device;
-// the checked buffers must agree within the spec's bounds.
+// The compiler's correctness suite: one test per tests/cc_vs_pocl/kernels/*.cl (the files
+// found at build time). Each file's spec runs on pocl (the reference) and on `ventus cc` +
+// the simulated device; the checked buffers must agree within the spec's bounds.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,7 +70,7 @@ void Kernel::run(const std::string& path) {
   EXPECT_TRUE(report.empty()) << path << ": pocl and ventus differ:\n" << report;
 }
 
-INSTANTIATE_TEST_SUITE_P(cl, Kernel, ::testing::ValuesIn(kFiles), test_name);
+INSTANTIATE_TEST_SUITE_P(cc_vs_pocl, Kernel, ::testing::ValuesIn(kFiles), test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Kernel);
 
 }  // namespace

@@ -1,11 +1,11 @@
-// cl_run: runs OpenCL C test specs (tests/cl/kernels/*.cl) outside ctest.
+// cc_vs_pocl_run: runs OpenCL C test specs (tests/cc_vs_pocl/kernels/*.cl) outside ctest.
 //
-//   cl_run FILE.cl ...                 compare pocl and ventus, print PASS/FAIL and times
-//   cl_run --pocl FILE.cl              run on pocl only
-//   cl_run --dump NAME[:N] FILE.cl     print the first N (default 16) elements of buffer
-//                                      NAME after each configuration, from each runner
+//   cc_vs_pocl_run FILE.cl ...              compare pocl and ventus, print PASS/FAIL and times
+//   cc_vs_pocl_run --pocl FILE.cl           run on pocl only
+//   cc_vs_pocl_run --dump NAME[:N] FILE.cl  print the first N (default 16) elements of buffer
+//                                           NAME after each configuration, from each runner
 //   -O0 .. -O3, --threads T, --ventus-arg ARG (repeatable): the Ventus side's
-//                                      optimisation level, warp width, extra compiler option
+//                                           optimisation level, warp width, extra compiler option
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
         dump_name.resize(colon);
       }
     } else if (a.starts_with("-")) {
-      std::cerr << "usage: cl_run [--pocl] [--dump NAME[:N]] [-O0..3] [--threads T] "
+      std::cerr << "usage: cc_vs_pocl_run [--pocl] [--dump NAME[:N]] [-O0..3] [--threads T] "
                    "[--ventus-arg ARG] FILE.cl ...\n";
       return 2;
     } else {
@@ -75,13 +75,13 @@ int main(int argc, char** argv) {
   std::string why;
   std::unique_ptr<Runner> pocl = make_pocl_runner(&why);
   if (!pocl) {
-    std::cerr << "cl_run: pocl: " << why << "\n";
+    std::cerr << "cc_vs_pocl_run: pocl: " << why << "\n";
     return 1;
   }
   std::unique_ptr<Runner> ventus;
   if (!pocl_only) {
     ventus = make_ventus_runner(&why, ventus_options);
-    if (!ventus) std::cerr << "cl_run: ventus: " << why << " (pocl only)\n";
+    if (!ventus) std::cerr << "cc_vs_pocl_run: ventus: " << why << " (pocl only)\n";
   }
   int failures = 0;
   for (const std::string& file : files) {
