@@ -1,5 +1,5 @@
 // The print buffer protocol (docs/driver.md, "Print buffer"): kernels append records with
-// examples/lib/printf.s (vt_printf) and write the record's address to CSR_PRINT; the host
+// src/compiler/lib/printf.s (vt_printf) and write the record's address to CSR_PRINT; the host
 // formats the record while the warp waits, and drains the buffer (PrintDrain) so that its
 // space is used again.
 //

@@ -61,7 +61,7 @@ TEST_P(PrintStreaming, LongOutputPassesThroughASmallBuffer) {
     output += text;
   });
   const rt::Program program =
-      ventus::test::program_from({"tests/kernels/printf.s", "examples/lib/printf.s"});
+      ventus::test::program_from({"tests/kernels/printf.s", "src/compiler/lib/printf.s"});
   const uint32_t n = 4096;
   rt::LaunchOptions options;
   const uint32_t record = 16 + 4 * options.threads_per_warp * 7;  // 6 arguments

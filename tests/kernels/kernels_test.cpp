@@ -289,7 +289,7 @@ TEST_P(Kernels, PrivateMemorySpills) {
 }
 
 TEST_P(Kernels, PrintfFromEveryLane) {
-  const rt::Program program = program_from({"tests/kernels/printf.s", "examples/lib/printf.s"});
+  const rt::Program program = program_from({"tests/kernels/printf.s", "src/compiler/lib/printf.s"});
   std::mutex mutex;
   std::string output;
   device_.set_print_sink([&](std::string_view text) {
@@ -323,7 +323,7 @@ TEST_P(Kernels, PrintfFromEveryLane) {
 }
 
 TEST_P(Kernels, PrintBufferOverflowIsReported) {
-  const rt::Program program = program_from({"tests/kernels/printf.s", "examples/lib/printf.s"});
+  const rt::Program program = program_from({"tests/kernels/printf.s", "src/compiler/lib/printf.s"});
   std::string output;
   std::mutex mutex;
   device_.set_print_sink([&](std::string_view text) {

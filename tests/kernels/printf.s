@@ -1,5 +1,5 @@
-# print_items: every work-item i < n prints one line through vt_printf (examples/lib/printf.s),
-# and the odd ones a second line from inside a divergent branch:
+# print_items: every work-item i < n prints one line through vt_printf
+# (src/compiler/lib/printf.s), and the odd ones a second line from inside a divergent branch:
 #   "item %d of %u: hex %x, half %f, %s %c 100%%\n"  with i, n, 17 * i, i / 2.0f, "tag", 'a' + i % 26
 #   "odd %03d\n"                                     with i
 # Argument: n.

@@ -22,7 +22,7 @@ inline constexpr char kDeclarationMetadata[] = "ventus.declaration";
 // the source line for what it cannot compile. May rewrite `module` (lowering passes).
 std::string generate_assembly(llvm::Module& module, int opt_level);
 
-// The device side of printf (examples/lib/printf.s, embedded at build time), appended to
+// The device side of printf (src/compiler/lib/printf.s, embedded at build time), appended to
 // programs that call printf.
 std::string_view printf_routine();
 
