@@ -9,4 +9,10 @@ const SemanticsFn kSemantics[isa::kNumOps] = {
 #undef VT_INSN
 };
 
+const SemanticsSource* const kSemanticsSources[isa::kNumOps] = {
+#define VT_INSN(id, ...) &sem_source::id,
+#include "ventus/instructions.def"
+#undef VT_INSN
+};
+
 }  // namespace ventus::sim

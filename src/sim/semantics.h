@@ -2,6 +2,10 @@
 // Each is defined exactly once, with VT_SEM(ID) { ... }, in a file of src/sim/semantics/
 // grouped by kind (scalar.cpp, float.cpp, vector_int.cpp, ...). A row without a body fails
 // to link, so the table and the simulator cannot drift apart.
+// A family of rows is often defined by one macro that pastes the names (VT_SEM(ID##_VV) in
+// vector_int.cpp defines VADD_VV for VADD), so grep does not find VT_SEM(VADD_VV): VT_SEM
+// records where it is expanded, `ventus isa --semantics` prints each row's file and line,
+// and docs/semantics-index.md (generated, kept current by a test) lists each row's file.
 #pragma once
 
 #include <string>
@@ -21,6 +25,20 @@ namespace sem {
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
 
+// Where VT_SEM(ID) was expanded: __FILE__ as the compiler saw it, and the line of the
+// VT_SEM or of the family macro's use.
+struct SemanticsSource {
+  const char* file;
+  int line;
+};
+namespace sem_source {
+#define VT_INSN(id, ...) extern const SemanticsSource id;
+#include "ventus/instructions.def"
+#undef VT_INSN
+}  // namespace sem_source
+// Indexed by isa::Op.
+extern const SemanticsSource* const kSemanticsSources[isa::kNumOps];
+
 // Instructions after a PREFIX / PREFIXI / PREFIX_MEMORY (docs/isa.md, "Prefixes"); the
 // decode cache picks these instead of the row's semantics when the prefix asks for them.
 // ABS/NEG on the sources: "" when they apply to the row, else why not.
@@ -37,4 +55,6 @@ SemanticsFn pair_semantics(isa::Op op);
 }  // namespace ventus::sim
 
 // Defines the semantics of row ID: VT_SEM(ADD) { ctx.warp.write_x(in.rd, ...); }
-#define VT_SEM(ID) void ventus::sim::sem::ID([[maybe_unused]] Exec& ctx, [[maybe_unused]] const Insn& in)
+#define VT_SEM(ID)                                                                              \
+  constinit const ventus::sim::SemanticsSource ventus::sim::sem_source::ID{__FILE__, __LINE__}; \
+  void ventus::sim::sem::ID([[maybe_unused]] Exec& ctx, [[maybe_unused]] const Insn& in)
