@@ -287,9 +287,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_PLATFORM:
       return info_value(n, v, r, static_cast<cl_platform_id>(the_platform()));
     case CL_DEVICE_NAME:
-      return text(fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
-                              std::min<uint32_t>(c.warp_slots_per_sm, ventus::abi::kMaxWarpsPerWorkgroup),
-                              c.max_threads_per_warp));
+      return text(
+          fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
+                      std::min<uint32_t>(c.warp_slots_per_sm, ventus::abi::kMaxWarpsPerWorkgroup),
+                      c.max_threads_per_warp));
     case CL_DEVICE_VENDOR:
       return text(kVendor);
     case CL_DRIVER_VERSION:

@@ -86,9 +86,9 @@ TEST(PrintLayout, PrintfRoutineUsesTheAbisLayout) {
   for (std::string line; std::getline(in, line);)
     if (std::smatch m; std::regex_search(line, m, equ))
       equates[m[1].str()] = static_cast<uint32_t>(std::stoul(m[2].str(), nullptr, 0));
-  for (const char* name : {"PRINT_NEXT_FREE", "PRINT_DROPPED", "PRINT_HEADER_BYTES",
-                           "PRINT_RECORD_FORMAT", "PRINT_RECORD_ARG_COUNT", "PRINT_RECORD_LANES",
-                           "PRINT_RECORD_LANE_FLAGS"})
+  for (const char* name :
+       {"PRINT_NEXT_FREE", "PRINT_DROPPED", "PRINT_HEADER_BYTES", "PRINT_RECORD_FORMAT",
+        "PRINT_RECORD_ARG_COUNT", "PRINT_RECORD_LANES", "PRINT_RECORD_LANE_FLAGS"})
     EXPECT_TRUE(equates.count(name)) << name << " is not defined in printf.s";
   for (const auto& [name, value] : equates) {
     const auto abi = std::find_if(ventus::abi::values().begin(), ventus::abi::values().end(),

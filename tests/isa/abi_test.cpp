@@ -1,5 +1,7 @@
 // The device ABI's tables (include/ventus/abi.def): the CSR table of docs/simulator.md is
 // generated from them and must be current; every name of a CSR finds that CSR.
+#include "ventus/abi.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -7,7 +9,6 @@
 #include <set>
 #include <sstream>
 
-#include "ventus/abi.h"
 #include "ventus/isa.h"
 
 namespace ventus {
@@ -29,7 +30,8 @@ TEST(AbiDoc, SimulatorCsrTableIsCurrent) {
 TEST(AbiDoc, CsrTableHasEveryPresentCsr) {
   const std::string table = abi::csr_table_markdown();
   for (const abi::CsrInfo& c : abi::csrs()) {
-    const std::string row = fmt::format("| {:#05x} | {}", c.number, c.name.empty() ? c.long_name : c.name);
+    const std::string row =
+        fmt::format("| {:#05x} | {}", c.number, c.name.empty() ? c.long_name : c.name);
     EXPECT_EQ(table.find(row) != std::string::npos, c.access != abi::CsrAccess::Absent) << row;
   }
 }

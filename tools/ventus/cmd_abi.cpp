@@ -28,8 +28,7 @@ ventus::cli::Registration reg(91, [](CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand(
       "abi", "Print the device ABI: CSRs, kernel metadata words, stack, memory map, print buffer");
-  sub->add_flag("--csr-markdown", *markdown,
-                "print the CSR table of docs/simulator.md (Markdown)");
+  sub->add_flag("--csr-markdown", *markdown, "print the CSR table of docs/simulator.md (Markdown)");
   sub->callback([markdown] {
     ventus::cli::print("{}", *markdown ? ventus::abi::csr_table_markdown() : abi_text());
   });
