@@ -74,11 +74,11 @@ TEST(PrintFormat, BadFormatsSayWhy) {
 
 namespace {
 
-// The device side of the protocol, examples/lib/printf.s, names the layout by `.equ` lines:
+// The device side of the protocol, src/compiler/lib/printf.s, names the layout by `.equ` lines:
 // each must be the ABI's value (include/ventus/abi.def) of the same name, and the record
 // fields it stores must all be named there.
 TEST(PrintLayout, PrintfRoutineUsesTheAbisLayout) {
-  const std::string path = std::string(VENTUS_SOURCE_DIR) + "/examples/lib/printf.s";
+  const std::string path = std::string(VENTUS_SOURCE_DIR) + "/src/compiler/lib/printf.s";
   std::ifstream in(path);
   ASSERT_TRUE(in) << "cannot read " << path;
   std::map<std::string, uint32_t> equates;
