@@ -70,7 +70,7 @@ _cl_device_id* the_device() {
     config.host_threads = static_cast<unsigned>(
         env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
     d->config = config;
-    d->device = std::make_unique<rt::Device>(config);
+    d->runtime = std::make_unique<rt::Device>(config);
     publish_static(d, Kind::device);
     return d;
   }();
@@ -81,7 +81,7 @@ _cl_device_id* the_device() {
 // barrier masks) times the lanes of a warp.
 size_t device_max_work_group_size() {
   const sim::DeviceConfig& c = the_device()->config;
-  return size_t{std::min<uint32_t>(c.warp_slots_per_sm, 32)} * c.max_threads_per_warp;
+  return size_t{c.max_warps_per_workgroup()} * c.max_threads_per_warp;
 }
 
 // Local memory every workgroup size can use: an SM's local memory less the 1 KiB stacks
@@ -89,7 +89,7 @@ size_t device_max_work_group_size() {
 // CL_KERNEL_LOCAL_MEM_SIZE and docs/opencl.md).
 cl_ulong device_local_memory() {
   const sim::DeviceConfig& c = the_device()->config;
-  return c.lds_bytes_per_sm - kWarpStackBytes * std::min<uint32_t>(c.warp_slots_per_sm, 32);
+  return c.lds_bytes_per_sm - kWarpStackBytes * c.max_warps_per_workgroup();
 }
 
 // Buffers live in [kBufferBase, 4 GiB) of the device's 32-bit address space.
