@@ -51,8 +51,7 @@ size_t kernel_max_work_group_size(const Kernel& kernel) {
 cl_int launch_error_code(sim::LaunchLimit limit) {
   switch (limit) {
     case sim::LaunchLimit::work_dimensions: return CL_INVALID_WORK_DIMENSION;
-    case sim::LaunchLimit::global_size:
-    case sim::LaunchLimit::grid: return CL_INVALID_GLOBAL_WORK_SIZE;
+    case sim::LaunchLimit::global_size: return CL_INVALID_GLOBAL_WORK_SIZE;
     // Not a divisor of the global size, not reqd_work_group_size, more work-items than
     // CL_DEVICE_MAX_WORK_GROUP_SIZE.
     case sim::LaunchLimit::local_size:
@@ -60,7 +59,9 @@ cl_int launch_error_code(sim::LaunchLimit limit) {
     case sim::LaunchLimit::work_item_size: return CL_INVALID_WORK_ITEM_SIZE;
     case sim::LaunchLimit::arguments:
     case sim::LaunchLimit::argument_bytes: return CL_INVALID_KERNEL_ARGS;
-    // "insufficient resources such as registers or local memory"
+    // "insufficient resources such as registers or local memory"; more workgroups than the
+    // device can number.
+    case sim::LaunchLimit::grid:
     case sim::LaunchLimit::threads_per_warp:
     case sim::LaunchLimit::scalar_registers:
     case sim::LaunchLimit::vector_registers:
