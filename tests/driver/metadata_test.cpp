@@ -77,6 +77,49 @@ TEST(KernelMetadata, NumbersOutOfRangeAreRefusedNotWrapped) {
   EXPECT_NE(e.find("has 2 elements, not 3"), std::string::npos) << e;
 }
 
+// The one writer (the compiler's) and the one reader agree on every field, and the reader
+// refuses what a writer of another version records.
+TEST(KernelMetadata, WriterAndReaderRoundTrip) {
+  rt::KernelInfo k;
+  k.name = "k\"1";  // escaped by the writer
+  k.local_bytes = 384;
+  k.private_bytes = 96;
+  k.sgpr = 36;
+  k.vgpr = 12;
+  k.reqd_work_group_size[0] = 8, k.reqd_work_group_size[1] = 4, k.reqd_work_group_size[2] = 1;
+  k.args = {{"out", "float*", rt::AddressSpace::global, "restrict", 0, 4},
+            {"table", "int*", rt::AddressSpace::constant, "const", 4, 4},
+            {"scratch", "int*", rt::AddressSpace::local, "", 8, 4},
+            {"v", "int4", rt::AddressSpace::private_, "", 16, 16}};
+  rt::KernelInfo plain;
+  plain.name = "plain";
+  const std::string json = rt::write_kernel_metadata(std::vector<rt::KernelInfo>{k, plain});
+  const std::vector<rt::KernelInfo> read = rt::parse_kernel_metadata(json);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].name, k.name);
+  EXPECT_EQ(read[0].local_bytes, 384u);
+  EXPECT_EQ(read[0].private_bytes, 96u);
+  EXPECT_EQ(read[0].sgpr, 36u);
+  EXPECT_EQ(read[0].vgpr, 12u);
+  EXPECT_EQ(read[0].reqd_work_group_size[1], 4u);
+  EXPECT_EQ(read[1].reqd_work_group_size[0], 0u);
+  ASSERT_EQ(read[0].args.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(read[0].args[i].name, k.args[i].name);
+    EXPECT_EQ(read[0].args[i].type, k.args[i].type);
+    EXPECT_EQ(read[0].args[i].address_space, k.args[i].address_space);
+    EXPECT_EQ(read[0].args[i].qualifiers, k.args[i].qualifiers);
+    EXPECT_EQ(read[0].args[i].offset, k.args[i].offset);
+    EXPECT_EQ(read[0].args[i].size, k.args[i].size);
+  }
+  const std::string version = "\"version\":" + std::to_string(rt::kKernelMetadataVersion);
+  ASSERT_EQ(json.find(version), 1u) << json;
+  std::string other = json;
+  other.replace(1, version.size(),
+                "\"version\":" + std::to_string(rt::kKernelMetadataVersion + 1));
+  EXPECT_NE(metadata_error(other).find("this runtime reads version"), std::string::npos);
+}
+
 TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
   std::string e = metadata_error(document("\"local_size\":4,"));
   EXPECT_NE(e.find("kernel 'k': unknown field \"local_size\""), std::string::npos) << e;
