@@ -70,20 +70,20 @@ struct KernelLaunch {
 // Which limit refused a launch (LaunchError). The OpenCL platform maps each to its error code
 // (docs/opencl.md, "Limits and errors").
 enum class LaunchLimit : uint8_t {
-  work_dimensions,      // 1 to 3 dimensions
-  global_size,          // a zero global size, or a local size with more dimensions
-  local_size,           // a zero local size, one that does not divide the global size, or
-                        // not the kernel's reqd_work_group_size
-  work_item_size,       // a local size in one dimension beyond the largest workgroup
-  work_group_size,      // the warps of a workgroup beyond an SM's warp slots (or 32)
-  grid,                 // more than 2^32 - 1 workgroups
-  threads_per_warp,     // beyond the device's lanes
-  scalar_registers,     // warps x sgpr_usage beyond an SM's scalar registers
-  vector_registers,     // warps x vgpr_usage beyond an SM's vector registers
-  local_memory,         // warp stacks + local data beyond an SM's local memory
-  private_memory,       // private memory of the launch beyond its limit or the address space
-  arguments,            // the arguments do not match the kernel's (count, kind, size)
-  argument_bytes,       // the argument buffer beyond its limit
+  work_dimensions,   // 1 to 3 dimensions
+  global_size,       // a zero global size, or a local size with more dimensions
+  local_size,        // a zero local size, one that does not divide the global size, or
+                     // not the kernel's reqd_work_group_size
+  work_item_size,    // a local size in one dimension beyond the largest workgroup
+  work_group_size,   // the warps of a workgroup beyond an SM's warp slots (or 32)
+  grid,              // more than 2^32 - 1 workgroups
+  threads_per_warp,  // beyond the device's lanes
+  scalar_registers,  // warps x sgpr_usage beyond an SM's scalar registers
+  vector_registers,  // warps x vgpr_usage beyond an SM's vector registers
+  local_memory,      // warp stacks + local data beyond an SM's local memory
+  private_memory,    // private memory of the launch beyond its limit or the address space
+  arguments,         // the arguments do not match the kernel's (count, kind, size)
+  argument_bytes,    // the argument buffer beyond its limit
 };
 const char* to_string(LaunchLimit limit);
 

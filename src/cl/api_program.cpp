@@ -594,8 +594,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint 
     if (arg_size != sizeof(cl_mem))
       return refuse(CL_INVALID_ARG_SIZE,
                     fmt::format("a {} pointer takes sizeof(cl_mem) = {} bytes, not {}",
-                                rt::to_string(expected.address_space), sizeof(cl_mem),
-                                arg_size));
+                                rt::to_string(expected.address_space), sizeof(cl_mem), arg_size));
     arg.type = Kernel::Arg::Type::mem;
     // A NULL value or a NULL cl_mem passes a NULL pointer.
     arg.mem = arg_value ? *static_cast<const cl_mem*>(arg_value) : nullptr;
@@ -801,9 +800,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   // the context's notification says which limit and by how much.
   std::shared_ptr<const rt::LaunchPlan> plan;
   try {
-    plan = std::make_shared<const rt::LaunchPlan>(rt::plan_launch(
-        the_device()->config, *kernel->executable, kernel->info->name, range(global), range(local),
-        args, options));
+    plan = std::make_shared<const rt::LaunchPlan>(
+        rt::plan_launch(the_device()->config, *kernel->executable, kernel->info->name,
+                        range(global), range(local), args, options));
   } catch (const ventus::sim::LaunchRefused& e) {
     return refuse(launch_error_code(e.error().limit), e.what());
   } catch (const std::bad_alloc&) {

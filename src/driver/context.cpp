@@ -413,8 +413,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
       std::lock_guard print_lock(print_mutex_);
       print_drain_.start(print_buffer[0], print_buffer[1]);
     }
-    const std::stop_callback forward(cancel,
-                                     [&running_cancel] { running_cancel.request_stop(); });
+    const std::stop_callback forward(cancel, [&running_cancel] { running_cancel.request_stop(); });
     result = device_.run(launch, options);
   } catch (const std::exception& e) {
     sim::Fault fault;

@@ -1,6 +1,7 @@
 // The driver's engine: one simulated device with its buffer allocator, the loaded program,
-// synchronous launches, and an in-order launch queue run by a worker thread (for the C API). The C API (driver.cpp) and the C++
-// runtime (runtime.cpp) are thin layers over it; it reports bad input with ventus::Error.
+// synchronous launches, and an in-order launch queue run by a worker thread (for the C API). The C
+// API (driver.cpp) and the C++ runtime (runtime.cpp) are thin layers over it; it reports bad input
+// with ventus::Error.
 #pragma once
 
 #include <condition_variable>
@@ -138,7 +139,7 @@ class Context {
   double progress_interval_ = 0.5;
   std::mutex print_mutex_;  // print requests arrive from several SM threads
   PrintDrain print_drain_;  // of the running launch; under print_mutex_
-  std::thread worker_;  // started by the first start()
+  std::thread worker_;      // started by the first start()
 };
 
 }  // namespace ventus::driver

@@ -30,13 +30,10 @@ constexpr uint32_t c_limit(ventus::sim::LaunchLimit limit) {
   return static_cast<uint32_t>(limit) + 1;
 }
 static_assert(c_limit(ventus::sim::LaunchLimit::grid) == VT_EXT_LIMIT_GRID);
-static_assert(c_limit(ventus::sim::LaunchLimit::threads_per_warp) ==
-              VT_EXT_LIMIT_THREADS_PER_WARP);
+static_assert(c_limit(ventus::sim::LaunchLimit::threads_per_warp) == VT_EXT_LIMIT_THREADS_PER_WARP);
 static_assert(c_limit(ventus::sim::LaunchLimit::work_group_size) == VT_EXT_LIMIT_WORK_GROUP_SIZE);
-static_assert(c_limit(ventus::sim::LaunchLimit::scalar_registers) ==
-              VT_EXT_LIMIT_SCALAR_REGISTERS);
-static_assert(c_limit(ventus::sim::LaunchLimit::vector_registers) ==
-              VT_EXT_LIMIT_VECTOR_REGISTERS);
+static_assert(c_limit(ventus::sim::LaunchLimit::scalar_registers) == VT_EXT_LIMIT_SCALAR_REGISTERS);
+static_assert(c_limit(ventus::sim::LaunchLimit::vector_registers) == VT_EXT_LIMIT_VECTOR_REGISTERS);
 static_assert(c_limit(ventus::sim::LaunchLimit::local_memory) == VT_EXT_LIMIT_LOCAL_MEMORY);
 static_assert(c_limit(ventus::sim::LaunchLimit::private_memory) == VT_EXT_LIMIT_PRIVATE_MEMORY);
 

@@ -2,10 +2,10 @@
 #include "ventus/kernel_metadata.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 
 #include "ventus/device.h"
 #include "ventus/error.h"
@@ -23,8 +23,8 @@ std::string_view to_string(AddressSpace space) {
 }
 
 std::optional<AddressSpace> address_space_from_string(std::string_view text) {
-  for (AddressSpace space : {AddressSpace::global, AddressSpace::constant, AddressSpace::local,
-                             AddressSpace::private_})
+  for (AddressSpace space :
+       {AddressSpace::global, AddressSpace::constant, AddressSpace::local, AddressSpace::private_})
     if (to_string(space) == text) return space;
   return std::nullopt;
 }
@@ -214,6 +214,5 @@ std::vector<KernelInfo> parse_kernel_metadata(std::string_view json) {
   }
   return result;
 }
-
 
 }  // namespace ventus::rt

@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "context.h"
-#include "ventus/file.h"
 #include "print_buffer.h"
 #include "ventus/error.h"
+#include "ventus/file.h"
 
 namespace ventus::rt {
 namespace {
@@ -300,9 +300,8 @@ LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
   sim::KernelLaunch& l = plan.device;
   l = workgroup_resources(info, options);
   l.kernel_name = std::string(kernel);
-  l.pds_bytes_per_thread =
-      info ? std::max(options.private_bytes_per_thread, info->private_bytes)
-           : options.private_bytes_per_thread;
+  l.pds_bytes_per_thread = info ? std::max(options.private_bytes_per_thread, info->private_bytes)
+                                : options.private_bytes_per_thread;
   if (info && args.size() != info->args.size())
     refuse(LaunchLimit::arguments, args.size(), info->args.size(),
            fmt::format("the kernel takes {} arguments, {} given", info->args.size(), args.size()));
@@ -312,9 +311,9 @@ LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
     refuse(LaunchLimit::work_dimensions, global.dims, 3,
            fmt::format("global size has {} dimensions (1 to 3)", global.dims));
   if (local.dims > global.dims)
-    refuse(LaunchLimit::local_size, local.dims, global.dims,
-           fmt::format("local size has {} dimensions, the global size {}", local.dims,
-                       global.dims));
+    refuse(
+        LaunchLimit::local_size, local.dims, global.dims,
+        fmt::format("local size has {} dimensions, the global size {}", local.dims, global.dims));
   plan.work_dim = global.dims;
   // CL_DEVICE_MAX_WORK_ITEM_SIZES: the device's largest workgroup in every dimension.
   const uint64_t max_items =
@@ -414,8 +413,8 @@ LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
     const uint64_t end = uint64_t{offset} + std::max<size_t>(4, value.size());
     if (end > kMaxArgumentBytes)
       refuse(LaunchLimit::argument_bytes, end, kMaxArgumentBytes,
-             fmt::format("argument {} ends at byte {} of the argument buffer; it has at most {}",
-                         i, end, kMaxArgumentBytes));
+             fmt::format("argument {} ends at byte {} of the argument buffer; it has at most {}", i,
+                         end, kMaxArgumentBytes));
     if (plan.argument_bytes.size() < end) plan.argument_bytes.resize(end);
     std::memcpy(plan.argument_bytes.data() + offset, value.data(), value.size());
   }

@@ -80,23 +80,22 @@ uint64_t workgroup_count(const KernelLaunch& l) {
 std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfig& c) {
   const auto refuse = [](LaunchLimit limit, uint64_t requested, uint64_t available,
                          std::string message) {
-    return std::optional<LaunchError>(
-        LaunchError{limit, requested, available, std::move(message)});
+    return std::optional<LaunchError>(LaunchError{limit, requested, available, std::move(message)});
   };
   const uint64_t groups = workgroup_count(l);
   if (groups == 0)
-    return refuse(LaunchLimit::grid, 0, UINT32_MAX,
-                  fmt::format("the grid {}x{}x{} has no workgroup", l.grid[0], l.grid[1],
-                              l.grid[2]));
+    return refuse(
+        LaunchLimit::grid, 0, UINT32_MAX,
+        fmt::format("the grid {}x{}x{} has no workgroup", l.grid[0], l.grid[1], l.grid[2]));
   if (groups > UINT32_MAX)
     return refuse(LaunchLimit::grid, groups, UINT32_MAX,
                   fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0],
                               l.grid[1], l.grid[2]));
   const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
   if (T == 0 || T > c.max_threads_per_warp)
-    return refuse(LaunchLimit::threads_per_warp, T, c.max_threads_per_warp,
-                  fmt::format("{} threads per warp; the device has 1..{}", T,
-                              c.max_threads_per_warp));
+    return refuse(
+        LaunchLimit::threads_per_warp, T, c.max_threads_per_warp,
+        fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp));
   const uint64_t max_warps = c.max_warps_per_workgroup();
   if (W == 0 || W > max_warps)
     return refuse(LaunchLimit::work_group_size, W, max_warps,
@@ -131,7 +130,8 @@ std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfi
   if (private_per_group != 0 && groups > room / private_per_group)
     return refuse(
         LaunchLimit::private_memory,
-        static_cast<uint64_t>(static_cast<unsigned __int128>(groups) * private_per_group > UINT64_MAX
+        static_cast<uint64_t>(static_cast<unsigned __int128>(groups) * private_per_group >
+                                      UINT64_MAX
                                   ? UINT64_MAX
                                   : groups * private_per_group),
         room,

@@ -35,7 +35,8 @@ sim::LaunchError refusal(const std::function<void()>& launch) {
 // global pointer argument, or the arguments given).
 rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0,
                                 uint32_t vgpr = 8) {
-  ventus::elf::Image image = program_from({"tests/programs/common.s", "tests/programs/ndrange.s"}).image();
+  ventus::elf::Image image =
+      program_from({"tests/programs/common.s", "tests/programs/ndrange.s"}).image();
   for (ventus::elf::Symbol& s : image.symbols)
     if (s.name == "ndrange") s.name = "k";
   rt::KernelInfo info;
@@ -64,8 +65,8 @@ TEST_F(RuntimeLimits, WorkGroupSizeInWarps) {
   const rt::Program program = program_with_kernel(0);
   rt::LaunchOptions options;
   options.threads_per_warp = 4;
-  const sim::LaunchError e = refusal(
-      [&] { rt::launch(device_, program, "k", {1024}, {1024}, {out_}, options); });
+  const sim::LaunchError e =
+      refusal([&] { rt::launch(device_, program, "k", {1024}, {1024}, {out_}, options); });
   EXPECT_EQ(e.limit, LaunchLimit::work_group_size);
   EXPECT_EQ(e.requested, 256u);  // warps of 4 threads
   EXPECT_EQ(e.available, 32u);
@@ -107,8 +108,9 @@ TEST_F(RuntimeLimits, ArgumentBytes) {
 
 TEST_F(RuntimeLimits, ArgumentsOfTheKernel) {
   const rt::Program program = program_with_kernel(0);
-  const sim::LaunchError e =
-      refusal([&] { rt::launch(device_, program, "k", {32}, {32}, {out_, 1}); });
+  const sim::LaunchError e = refusal([&] {
+    rt::launch(device_, program, "k", {32}, {32}, {out_, 1});
+  });
   EXPECT_EQ(e.limit, LaunchLimit::arguments);
   EXPECT_EQ(e.requested, 2u);
   EXPECT_EQ(e.available, 1u);
@@ -116,9 +118,8 @@ TEST_F(RuntimeLimits, ArgumentsOfTheKernel) {
 
 TEST_F(RuntimeLimits, Grid) {
   const rt::Program program = program_with_kernel(0);
-  const sim::LaunchError e = refusal([&] {
-    rt::launch(device_, program, "k", rt::Range(1u << 31, 4), rt::Range(1, 1), {out_});
-  });
+  const sim::LaunchError e = refusal(
+      [&] { rt::launch(device_, program, "k", rt::Range(1u << 31, 4), rt::Range(1, 1), {out_}); });
   EXPECT_EQ(e.limit, LaunchLimit::grid);
   EXPECT_EQ(e.requested, uint64_t{1} << 33);
   EXPECT_EQ(e.available, UINT32_MAX);
@@ -174,8 +175,8 @@ class DriverLimits : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(vt_dev_open(&device_), 0);
-    const std::vector<uint8_t> bytes = ventus::elf::write(ventus::assembler::assemble(
-        {{"vecadd.s", source_text("examples/vecadd.s")}}));
+    const std::vector<uint8_t> bytes = ventus::elf::write(
+        ventus::assembler::assemble({{"vecadd.s", source_text("examples/vecadd.s")}}));
     ASSERT_EQ(vt_upload_kernel_bytes(device_, bytes.data(), bytes.size(), 0), 0);
     uint64_t entry = 0;
     ASSERT_EQ(vt_ext_symbol_address(device_, "vecadd", &entry), 0);

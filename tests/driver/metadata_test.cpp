@@ -115,8 +115,7 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   const std::string version = "\"version\":" + std::to_string(rt::kKernelMetadataVersion);
   ASSERT_EQ(json.find(version), 1u) << json;
   std::string other = json;
-  other.replace(1, version.size(),
-                "\"version\":" + std::to_string(rt::kKernelMetadataVersion + 1));
+  other.replace(1, version.size(), "\"version\":" + std::to_string(rt::kKernelMetadataVersion + 1));
   EXPECT_NE(metadata_error(other).find("this runtime reads version"), std::string::npos);
 }
 
@@ -210,9 +209,7 @@ TEST(LocalMemoryLayout, LocalArgumentsOf4GiBAreNotTruncated) {
     e = error.what();
   }
   // 1 KiB of stack + 2^32 + 128 bytes of local data.
-  EXPECT_NE(e.find("a workgroup needs 4294968448 bytes of local memory"),
-            std::string::npos)
-      << e;
+  EXPECT_NE(e.find("a workgroup needs 4294968448 bytes of local memory"), std::string::npos) << e;
   // Several that fit alone but not together.
   const rt::Program two = program_with_metadata(
       R"({"version":1,"kernels":[{"name":"k","local_bytes":0,"private_bytes":0,"sgpr":32,"vgpr":8,"args":[)"

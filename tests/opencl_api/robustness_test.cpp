@@ -367,8 +367,9 @@ TEST_F(LocalArguments, RefusalsTellTheContextWhy) {
   EXPECT_CL(CL_OUT_OF_RESOURCES,
             clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
   // 2 KiB of stacks + 2^32 + 128 bytes of local data.
-  EXPECT_TRUE(noted("clEnqueueNDRangeKernel of scratch: a workgroup needs 4294969472 bytes of "
-                    "local memory"));
+  EXPECT_TRUE(
+      noted("clEnqueueNDRangeKernel of scratch: a workgroup needs 4294969472 bytes of "
+            "local memory"));
 }
 
 // Every limit of the launch plan has its OpenCL error code, and the context's pfn_notify
@@ -396,8 +397,9 @@ TEST_F(LocalArguments, EachLimitHasItsCodeAndReason) {
   ASSERT_OK(launch(1, &global, &local));
   global = local = 256;
   EXPECT_CL(CL_OUT_OF_RESOURCES, launch(1, &global, &local));
-  EXPECT_TRUE(noted("a workgroup needs 71424 bytes of local memory (8 warps x 1024 bytes of "
-                    "stack + 63232 bytes of local data); an SM has 65536: 5888 bytes too many"));
+  EXPECT_TRUE(
+      noted("a workgroup needs 71424 bytes of local memory (8 warps x 1024 bytes of "
+            "stack + 63232 bytes of local data); an SM has 65536: 5888 bytes too many"));
   ASSERT_OK(clSetKernelArg(k, 1, 16, nullptr));
   // Work-item size: one dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES.
   global = local = 2048;

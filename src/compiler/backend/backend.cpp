@@ -507,10 +507,10 @@ std::string generate_assembly(llvm::Module& module, int) {
     info.name = kernel->getName().str();
     FunctionSummary s = total(info.name, stack);
     if (s.scalar_frame > kScalarStackBytes)
-      throw Error(fmt::format("{}error: {} needs {} bytes of scalar stack with the functions it "
-                              "calls; a warp has {}",
-                              definition_location(*kernel), describe(*kernel), s.scalar_frame,
-                              kScalarStackBytes));
+      throw Error(fmt::format(
+          "{}error: {} needs {} bytes of scalar stack with the functions it "
+          "calls; a warp has {}",
+          definition_location(*kernel), describe(*kernel), s.scalar_frame, kScalarStackBytes));
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
     info.local_bytes = layout.local_bytes;
     info.private_bytes = s.private_frame;
