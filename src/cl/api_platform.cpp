@@ -286,7 +286,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       return info_value(n, v, r, static_cast<cl_platform_id>(the_platform()));
     case CL_DEVICE_NAME:
       return text(fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
-                              std::min<uint32_t>(c.warp_slots_per_sm, 32), c.max_threads_per_warp));
+                              c.max_warps_per_workgroup(), c.max_threads_per_warp));
     case CL_DEVICE_VENDOR:
       return text(kVendor);
     case CL_DRIVER_VERSION:

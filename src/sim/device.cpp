@@ -99,7 +99,11 @@ std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfi
   const uint64_t max_warps = c.max_warps_per_workgroup();
   if (W == 0 || W > max_warps)
     return refuse(LaunchLimit::work_group_size, W, max_warps,
-                  fmt::format("a workgroup of {} warps; an SM holds 1..{}", W, max_warps));
+                  W > c.warp_slots_per_sm
+                      ? fmt::format("a workgroup of {} warps needs more than the {} warp slots "
+                                    "of an SM",
+                                    W, c.warp_slots_per_sm)
+                      : fmt::format("a workgroup of {} warps; 1..{} are possible", W, max_warps));
   if (W * l.sgpr_usage > c.sgprs_per_sm)
     return refuse(LaunchLimit::scalar_registers, W * l.sgpr_usage, c.sgprs_per_sm,
                   fmt::format("a workgroup needs {} warps x {} scalar registers; an SM has {}", W,

@@ -215,7 +215,7 @@ TEST_F(DriverLimits, EveryLimitIsAStructuredError) {
   vt_ext_launch_error e = refused(m, VT_EXT_LIMIT_WORK_GROUP_SIZE);
   EXPECT_EQ(e.requested, 33u);
   EXPECT_EQ(e.available, 32u);
-  EXPECT_NE(error().find("vt_start: a workgroup of 33 warps"), std::string::npos) << error();
+  EXPECT_NE(error().find("vt_start: a workgroup of 33 warps needs more than the 32 warp slots"), std::string::npos) << error();
 
   m = good_;
   m.wf_size = 33;

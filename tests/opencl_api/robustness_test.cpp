@@ -408,7 +408,7 @@ TEST_F(LocalArguments, EachLimitHasItsCodeAndReason) {
   // Work-group size: more work-items than CL_DEVICE_MAX_WORK_GROUP_SIZE.
   const size_t global2[2] = {32, 64}, local2[2] = {32, 64};
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, launch(2, global2, local2));
-  EXPECT_TRUE(noted("a workgroup of 64 warps; an SM holds 1..32"));
+  EXPECT_TRUE(noted("a workgroup of 64 warps needs more than the 32 warp slots of an SM"));
   // A local size that does not divide the global size.
   global = 96, local = 64;
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, launch(1, &global, &local));
