@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ventus/abi.h"
+#include "ventus/error.h"
 
 namespace ventus::sim {
 
@@ -26,6 +27,9 @@ using abi::kLdsWindowBase;
 using abi::kNullWindowEnd;
 using abi::kPageSize;
 
+// The warps of one workgroup: at most the width of the barrier masks.
+using abi::kMaxWarpsPerWorkgroup;
+
 struct DeviceConfig {
   uint32_t num_sms = 2;
   uint32_t warp_slots_per_sm = 32;              // resident warps an SM can hold
@@ -37,6 +41,11 @@ struct DeviceConfig {
   uint64_t instruction_budget = 2'000'000'000;  // warp instructions per launch; 0 = unlimited
   unsigned host_threads = 1;                    // SMs simulated in parallel
   uint32_t schedule_quantum = 64;               // warp instructions a warp runs before the next one
+
+  // The warps a workgroup can have: an SM's warp slots, at most kMaxWarpsPerWorkgroup.
+  uint32_t max_warps_per_workgroup() const {
+    return warp_slots_per_sm < kMaxWarpsPerWorkgroup ? warp_slots_per_sm : kMaxWarpsPerWorkgroup;
+  }
 };
 
 // One kernel launch, as the driver's metadata describes it.
@@ -47,7 +56,7 @@ struct KernelLaunch {
   uint32_t threads_per_warp = 32;     // wf_size
   uint32_t warps_per_workgroup = 1;   // wg_size
   uint32_t knl_address = 0;           // CSR_KNL: the kernel metadata buffer
-  uint32_t lds_bytes = 0;             // local memory per workgroup (ldsSize)
+  uint64_t lds_bytes = 0;             // local memory per workgroup (ldsSize)
   uint32_t pds_bytes_per_thread = 0;  // private memory per thread (pdsSize)
   uint32_t pds_base = 0;              // private memory of workgroup 0 (pdsBaseAddr)
   uint32_t sgpr_usage = 32;           // per warp, multiple of 4
@@ -58,13 +67,53 @@ struct KernelLaunch {
   uint32_t warp_stack_bytes = 0;
 };
 
+// Which limit refused a launch (LaunchError). The OpenCL platform maps each to its error code
+// (docs/opencl.md, "Limits and errors").
+enum class LaunchLimit : uint8_t {
+  work_dimensions,   // 1 to 3 dimensions
+  global_size,       // a zero global size, or a local size with more dimensions
+  local_size,        // a zero local size, one that does not divide the global size, or
+                     // not the kernel's reqd_work_group_size
+  work_item_size,    // a local size in one dimension beyond the largest workgroup
+  work_group_size,   // the warps of a workgroup beyond an SM's warp slots (or 32)
+  grid,              // more than 2^32 - 1 workgroups
+  threads_per_warp,  // beyond the device's lanes
+  scalar_registers,  // warps x sgpr_usage beyond an SM's scalar registers
+  vector_registers,  // warps x vgpr_usage beyond an SM's vector registers
+  local_memory,      // warp stacks + local data beyond an SM's local memory
+  private_memory,    // private memory of the launch beyond its limit or the address space
+  arguments,         // the arguments do not match the kernel's (count, kind, size)
+  argument_bytes,    // the argument buffer beyond its limit
+};
+const char* to_string(LaunchLimit limit);
+
+// Why a launch cannot run: the limit, what the launch asks for and what there is (in the
+// limit's unit: work-items, warps, registers, bytes, workgroups), and a sentence for users.
+struct LaunchError {
+  LaunchLimit limit = LaunchLimit::grid;
+  uint64_t requested = 0;
+  uint64_t available = 0;
+  std::string message;
+};
+
+// A refused launch, as an exception (its what() is the error's message).
+class LaunchRefused : public Error {
+ public:
+  explicit LaunchRefused(LaunchError error) : Error(error.message), error_(std::move(error)) {}
+  const LaunchError& error() const { return error_; }
+
+ private:
+  LaunchError error_;
+};
+
 struct LaunchStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;  // active lanes of vector instructions + scalar instructions
   uint64_t divergences = 0;          // vector branches that split a warp
   uint64_t barriers = 0;             // barrier instructions executed (per warp)
   uint64_t workgroups = 0;
-  double seconds = 0;  // host wall time of the launch
+  uint64_t decodes = 0;  // instructions decoded (decode-cache misses), all SMs
+  double seconds = 0;    // host wall time of the launch
 };
 
 // Why a launch stopped early: where and what.
@@ -82,6 +131,10 @@ struct Fault {
   std::string disassembly;       // the faulting instruction as text
   std::string describe() const;  // one line for users
 };
+
+// The device's rule for whether a launch can ever run (the only one: the runtime, the C
+// driver and the OpenCL platform ask it, Device::run applies it): nullopt when it can.
+std::optional<LaunchError> check_launch(const KernelLaunch& launch, const DeviceConfig& config);
 
 struct LaunchResult {
   LaunchStats stats;
@@ -165,6 +218,13 @@ class Memory {
     std::string name;
   };
   const ReadOnlyRange* read_only_range(uint32_t addr, uint64_t size) const;
+  // Whether every byte of [addr, addr + size) is read-only.
+  bool is_read_only(uint32_t addr, uint64_t size) const;
+  // Changes whenever read-only memory may have changed (a host write into it, a new or a
+  // dropped range): decoded read-only code stays valid while this stays the same.
+  uint64_t read_only_generation() const {
+    return read_only_generation_.load(std::memory_order_acquire);
+  }
 
  private:
   static uint8_t* zero_page();
@@ -173,6 +233,7 @@ class Memory {
   std::unique_ptr<std::atomic<uint8_t*>[]> pages_;  // 2^20 entries
   std::unique_ptr<uint64_t[]> read_only_pages_;     // 2^20 bits: the page has a read-only range
   std::vector<ReadOnlyRange> read_only_;
+  std::atomic<uint64_t> read_only_generation_{0};
 };
 
 class Device {
@@ -185,8 +246,10 @@ class Device {
   const DeviceConfig& config() const;
   Memory& memory();
   // Runs the launch to completion (or to its first fault, or until options.cancel asks it to
-  // stop). The device and the rest of memory stay usable after a fault. Every launch decodes
-  // code afresh (docs/simulator.md, "Decoding and the decode cache").
+  // stop). The device and the rest of memory stay usable after a fault. A launch that
+  // check_launch refuses ends at once with that fault. Decoded read-only code is kept
+  // across launches, everything else is decoded afresh (docs/simulator.md, "Decoding and
+  // the decode cache").
   LaunchResult run(const KernelLaunch& launch, const RunOptions& options = {});
 
  private:

@@ -7,11 +7,14 @@
 //   ventus::rt::launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n);
 //   std::vector<float> result = y.download<float>();
 //
-// launch() builds what the public Ventus runtime builds (docs/driver.md): the argument
-// buffer (one 32-bit word per argument), the 16-word kernel metadata buffer (KNL), the
-// private memory and the print buffer, then starts the kernel through the driver and
-// waits. A fault raises ventus::Error with the device's description (kernel, workgroup,
-// warp, pc, instruction); the device stays usable.
+// launch() plans the launch once (plan_launch: the grid, the warps, the local-memory layout,
+// the argument buffer, the private memory and the kernel metadata words, checked against
+// the device's rule), then builds what the public Ventus runtime builds (docs/driver.md):
+// the argument buffer, the 16-word kernel metadata buffer (KNL), the private memory and the
+// print buffer, and runs the kernel in the calling thread. A launch the device cannot run
+// raises sim::LaunchRefused (which limit, requested and available); a fault raises
+// ventus::Error with the device's description (kernel, workgroup, warp, pc, instruction);
+// the device stays usable.
 //
 // A Buffer belongs to the Device it was created on: a launch on another device rejects it,
 // and once its device is destroyed every operation on it throws ventus::Error (destroying
@@ -35,14 +38,16 @@
 #include "ventus/asm.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
+#include "ventus/kernel_metadata.h"
 
 namespace ventus::driver {
 class Context;
-}
+}  // namespace ventus::driver
 
 namespace ventus::rt {
 
 using Stats = sim::LaunchStats;
+// Receives kernel printf output (already formatted) or trace lines.
 using TextSink = std::function<void(std::string_view text)>;
 
 class Device {
@@ -134,30 +139,6 @@ class Buffer {
   uint32_t address_ = 0;
   uint64_t size_ = 0;
 };
-
-// What `ventus cc` records about a kernel in the ELF's `.ventus.kernels` section
-// (docs/compiler.md): resources and the argument buffer layout.
-struct KernelArgInfo {
-  std::string name;
-  std::string type;           // OpenCL type name, e.g. "float*", "int4"
-  std::string address_space;  // "global", "constant", "local" (pointers), "private" (values)
-  std::string qualifiers;     // type qualifiers as declared: "const", "restrict", "volatile"
-  uint32_t offset = 0;        // byte offset in the argument buffer
-  uint32_t size = 0;          // bytes of the value (4 for pointers)
-};
-struct KernelInfo {
-  std::string name;
-  uint32_t local_bytes = 0;    // the kernel's __local variables
-  uint32_t private_bytes = 0;  // private memory per thread its frames need
-  uint32_t sgpr = 0, vgpr = 0;
-  uint32_t reqd_work_group_size[3] = {0, 0, 0};  // reqd_work_group_size, or zeros
-  std::vector<KernelArgInfo> args;
-};
-
-// Reads the JSON of a `.ventus.kernels` section (docs/driver.md, "Kernel metadata"): every
-// field is checked for its type and range, unknown and missing fields and another version
-// are errors. ventus::Error says which kernel, argument and field.
-std::vector<KernelInfo> parse_kernel_metadata(std::string_view json);
 
 // A linked kernel program (ELF) and its kernels.
 class Program {
@@ -265,19 +246,48 @@ struct LaunchOptions {
   std::stop_token cancel;  // a stop request ends the launch with "launch cancelled by the host"
 };
 
-// What launch() derives from sizes and options (for tools and tests).
-struct LaunchShape {
+// Everything a launch is, computed once from the kernel, the sizes, the arguments and the
+// options, and checked against the device's rule (sim::check_launch). execute() only
+// places it in device memory and runs it.
+struct LaunchPlan {
+  // What the device runs. Its addresses (knl_address, pds_base) are execute()'s to fill.
+  sim::KernelLaunch device;
   uint32_t work_dim = 1;
-  uint32_t grid[3] = {1, 1, 1};  // workgroups per dimension
-  uint32_t threads_per_warp = 32;
-  uint32_t warps_per_workgroup = 1;
-  uint32_t lds_bytes = 0;  // 1 KiB stack per warp + local_memory_bytes + kernel_local_bytes
+  uint32_t global_size[3] = {1, 1, 1};
+  uint32_t local_size[3] = {1, 1, 1};
+  // The workgroup's local memory: the warps' stacks, then local data; for every argument,
+  // the offset of its __local buffer from the workgroup's base (CSR_LDS), or 0.
+  std::vector<uint32_t> local_argument_offsets;
+  // The argument buffer's bytes, __local arguments' offsets written in.
+  std::vector<uint8_t> argument_bytes;
+  uint64_t private_bytes = 0;  // of the whole launch
+  uint32_t print_buffer_bytes = 0;
+  // The kernel metadata words (KNL); execute() fills in the argument buffer's and the print
+  // buffer's addresses.
+  uint32_t knl[abi::kKnlWords] = {};
+  std::stop_token cancel;
 };
-// kernel_local_bytes: the kernel's __local variables and __local buffer arguments. A total
-// past the SM's local memory is a ventus::Error that says by how much.
-LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, const Range& local,
-                         const LaunchOptions& options, uint64_t kernel_local_bytes = 0);
 
+// `bytes` of local data rounded up to kLocalDataAlign; UINT64_MAX past 64 bits.
+uint64_t align_local_data(uint64_t bytes);
+
+// Plans a launch of `kernel` for a device of `config`. A launch the device cannot run is a
+// sim::LaunchRefused that says which limit, by how much; other bad input (no such kernel)
+// a ventus::Error.
+LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
+                       std::string_view kernel, const Range& global, const Range& local,
+                       std::span<const Arg> args, const LaunchOptions& options = {});
+// Places the plan in device memory (argument, KNL, private and print buffers) and runs it
+// in the calling thread.
+Stats execute(Device& device, const Program& program, const LaunchPlan& plan);
+
+// The largest workgroup (work-items) a kernel with `info` (nullptr: the options' registers)
+// can run with, `local_data_bytes` of __local data besides the warps' stacks: the same rule
+// plan_launch applies. 0 when no workgroup fits.
+uint32_t max_work_group_size(const sim::DeviceConfig& config, const KernelInfo* info,
+                             uint64_t local_data_bytes, const LaunchOptions& options = {});
+
+// Plans, checks the buffers belong to `device`, and executes.
 Stats launch_impl(Device& device, const Program& program, std::string_view kernel,
                   const Range& global, const Range& local, std::span<const Arg> args,
                   const LaunchOptions& options);

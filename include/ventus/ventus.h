@@ -157,6 +157,26 @@ int vt_ext_set_print_callback(vt_device_h hdevice, vt_ext_text_callback callback
 /* Commit log of the following launches, one line per call (docs/trace.md); NULL: off. */
 int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback, void* user);
 
+/* Why the last vt_start on this device was refused (vt_start returned -1 because the device
+ * cannot run the launch, vt_ext_last_error says so in words): the limit (VT_EXT_LIMIT_*),
+ * what the launch asks for and what the device has, in the limit's unit (warps, registers,
+ * bytes, workgroups, threads). limit is VT_EXT_LIMIT_NONE after a vt_start that was not
+ * refused for a limit. */
+#define VT_EXT_LIMIT_NONE 0
+#define VT_EXT_LIMIT_GRID 6             /* workgroups: 1 to 2^32 - 1 */
+#define VT_EXT_LIMIT_THREADS_PER_WARP 7 /* wf_size */
+#define VT_EXT_LIMIT_WORK_GROUP_SIZE 5  /* wg_size: warps */
+#define VT_EXT_LIMIT_SCALAR_REGISTERS 8 /* wg_size x sgprUsage */
+#define VT_EXT_LIMIT_VECTOR_REGISTERS 9 /* wg_size x vgprUsage */
+#define VT_EXT_LIMIT_LOCAL_MEMORY 10    /* ldsSize */
+#define VT_EXT_LIMIT_PRIVATE_MEMORY 11  /* from pdsBaseAddr: bytes of address space */
+typedef struct vt_ext_launch_error {
+  uint32_t limit;
+  uint64_t requested;
+  uint64_t available;
+} vt_ext_launch_error;
+int vt_ext_get_launch_error(vt_device_h hdevice, vt_ext_launch_error* error);
+
 /* Stops the running kernel at its next warp switch and drops the queued ones; the next
  * vt_ready_wait or vt_finish_all_kernel reports "launch cancelled by the host". vt_dev_close
  * does the same before it closes the device, so it never waits for a kernel. */

@@ -191,10 +191,10 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
     _cl_device_id* device = the_device();
     std::lock_guard guard(device->lock);
     try {
-      mem->address = device->device->allocate(size);
-      if (wants_ptr) device->device->write(mem->address, host_ptr, size);
+      mem->address = device->runtime->allocate(size);
+      if (wants_ptr) device->runtime->write(mem->address, host_ptr, size);
     } catch (const std::exception& e) {
-      if (mem->address != 0) device->device->free(mem->address);
+      if (mem->address != 0) device->runtime->free(mem->address);
       mem->address = 0;
       mem->context = nullptr;
       delete mem;
@@ -217,14 +217,14 @@ void device_write(uint32_t address, const void* source, size_t bytes) {
   if (bytes == 0) return;
   _cl_device_id* device = the_device();
   std::lock_guard guard(device->lock);
-  device->device->write(address, source, bytes);
+  device->runtime->write(address, source, bytes);
 }
 
 void device_read(uint32_t address, void* destination, size_t bytes) {
   if (bytes == 0) return;
   _cl_device_id* device = the_device();
   std::lock_guard guard(device->lock);
-  device->device->read(address, destination, bytes);
+  device->runtime->read(address, destination, bytes);
 }
 
 void pull_host_memory(Mem* buffer) {

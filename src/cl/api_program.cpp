@@ -22,38 +22,53 @@ std::vector<std::string> kernel_names(const rt::Program& program) {
   return names;
 }
 
-// `__local` sizes are the application's size_t: 64-bit sums that saturate instead of
-// wrapping (2^32 + 16 bytes is not 16 bytes, 2^64 - 1 rounded up is not 0).
-uint64_t saturating_add(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-uint64_t round_local(uint64_t bytes) {
-  constexpr uint64_t align = rt::kLocalDataAlign;
-  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
-}
-
-// Local memory a launch of `kernel` needs beside the warps' stacks: its __local variables
-// and the __local buffers of its arguments (as rt::launch lays them out).
+// Local data a launch of `kernel` needs beside the warps' stacks: its __local variables
+// and the __local buffers of its arguments (rt::plan_launch's layout), saturated at 2^64 - 1.
 uint64_t kernel_local_bytes(const Kernel& kernel) {
-  uint64_t bytes = round_local(kernel.info->local_bytes);
+  uint64_t bytes = rt::align_local_data(kernel.info->local_bytes);
   for (const Kernel::Arg& a : kernel.args)
-    if (a.type == Kernel::Arg::Type::local) bytes = saturating_add(bytes, round_local(a.local_bytes));
+    if (a.type == Kernel::Arg::Type::local) {
+      const uint64_t buffer = rt::align_local_data(a.local_bytes);
+      bytes = bytes > UINT64_MAX - buffer ? UINT64_MAX : bytes + buffer;
+    }
   return bytes;
 }
 
-// The largest workgroup the kernel can run in: warps are limited by the SM's warp slots,
-// its registers for the kernel's register use, and its local memory (1 KiB stack a warp
-// plus the kernel's local data).
+// The launch options of every OpenCL launch: all the lanes of a warp.
+rt::LaunchOptions launch_options() {
+  rt::LaunchOptions options;
+  options.threads_per_warp = the_device()->config.max_threads_per_warp;
+  return options;
+}
+
+// The largest workgroup the kernel can run in (the device's rule, through the runtime).
 size_t kernel_max_work_group_size(const Kernel& kernel) {
-  const sim::DeviceConfig& c = the_device()->config;
-  uint64_t warps = std::min<uint32_t>(c.warp_slots_per_sm, abi::kMaxWarpsPerWorkgroup);
-  if (kernel.info->sgpr != 0) warps = std::min<uint64_t>(warps, c.sgprs_per_sm / kernel.info->sgpr);
-  if (kernel.info->vgpr != 0) warps = std::min<uint64_t>(warps, c.vgprs_per_sm / kernel.info->vgpr);
-  const uint64_t local = kernel_local_bytes(kernel);
-  warps = local >= c.lds_bytes_per_sm
-              ? 0
-              : std::min<uint64_t>(warps, (c.lds_bytes_per_sm - local) / kWarpStackBytes);
-  return static_cast<size_t>(warps * c.max_threads_per_warp);
+  return rt::max_work_group_size(the_device()->config, kernel.info, kernel_local_bytes(kernel),
+                                 launch_options());
+}
+
+// The error code of clEnqueueNDRangeKernel (OpenCL 1.2, 5.8) for a refused launch.
+cl_int launch_error_code(sim::LaunchLimit limit) {
+  switch (limit) {
+    case sim::LaunchLimit::work_dimensions: return CL_INVALID_WORK_DIMENSION;
+    case sim::LaunchLimit::global_size: return CL_INVALID_GLOBAL_WORK_SIZE;
+    // Not a divisor of the global size, not reqd_work_group_size, more work-items than
+    // CL_DEVICE_MAX_WORK_GROUP_SIZE.
+    case sim::LaunchLimit::local_size:
+    case sim::LaunchLimit::work_group_size: return CL_INVALID_WORK_GROUP_SIZE;
+    case sim::LaunchLimit::work_item_size: return CL_INVALID_WORK_ITEM_SIZE;
+    case sim::LaunchLimit::arguments:
+    case sim::LaunchLimit::argument_bytes: return CL_INVALID_KERNEL_ARGS;
+    // "insufficient resources such as registers or local memory"; more workgroups than the
+    // device can number.
+    case sim::LaunchLimit::grid:
+    case sim::LaunchLimit::threads_per_warp:
+    case sim::LaunchLimit::scalar_registers:
+    case sim::LaunchLimit::vector_registers:
+    case sim::LaunchLimit::local_memory:
+    case sim::LaunchLimit::private_memory: return CL_OUT_OF_RESOURCES;
+  }
+  return CL_OUT_OF_RESOURCES;
 }
 
 // The local size the runtime picks when the application passes none: per dimension the
@@ -567,7 +582,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint 
                   fmt::format("the kernel has {} arguments", kernel->info->args.size()));
   const rt::KernelArgInfo& expected = kernel->info->args[arg_index];
   Kernel::Arg arg;
-  if (expected.address_space == "local") {
+  if (expected.address_space == rt::AddressSpace::local) {
     if (arg_value != nullptr)
       return refuse(CL_INVALID_ARG_VALUE, "a __local argument takes a NULL value");
     // Any size: one too large for the device is refused at launch (CL_OUT_OF_RESOURCES), as
@@ -575,11 +590,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint 
     if (arg_size == 0) return refuse(CL_INVALID_ARG_SIZE, "a __local argument needs a size");
     arg.type = Kernel::Arg::Type::local;
     arg.local_bytes = arg_size;
-  } else if (expected.address_space == "global" || expected.address_space == "constant") {
+  } else if (expected.address_space != rt::AddressSpace::private_) {
     if (arg_size != sizeof(cl_mem))
       return refuse(CL_INVALID_ARG_SIZE,
                     fmt::format("a {} pointer takes sizeof(cl_mem) = {} bytes, not {}",
-                                expected.address_space, sizeof(cl_mem), arg_size));
+                                rt::to_string(expected.address_space), sizeof(cl_mem), arg_size));
     arg.type = Kernel::Arg::Type::mem;
     // A NULL value or a NULL cl_mem passes a NULL pointer.
     arg.mem = arg_value ? *static_cast<const cl_mem*>(arg_value) : nullptr;
@@ -637,9 +652,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel_handle, cl_u
   switch (param_name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
       cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
-      if (a.address_space == "global") q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-      if (a.address_space == "constant") q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
-      if (a.address_space == "local") q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+      switch (a.address_space) {
+        case rt::AddressSpace::global: q = CL_KERNEL_ARG_ADDRESS_GLOBAL; break;
+        case rt::AddressSpace::constant: q = CL_KERNEL_ARG_ADDRESS_CONSTANT; break;
+        case rt::AddressSpace::local: q = CL_KERNEL_ARG_ADDRESS_LOCAL; break;
+        case rt::AddressSpace::private_: break;
+      }
       return info_value(n, v, r, q);
     }
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
@@ -721,7 +739,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   std::vector<rt::Arg> args;
   std::vector<Ref<Mem>> buffers;
   size_t kernel_limit = 0;
-  uint64_t local_bytes = 0;
   std::string bad_argument;  // why an argument cannot be passed (reported once unlocked)
   {
     std::lock_guard guard(kernel->lock);
@@ -732,11 +749,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
           bad_argument = fmt::format("argument {} is not set", i);
           break;
         case Kernel::Arg::Type::value: args.push_back(rt::Arg::bytes(a.bytes)); break;
-        case Kernel::Arg::Type::local:
-          // A size over 32 bits never reaches rt::launch: the launch is refused below (the
-          // kernel's workgroup limit is then 0).
-          args.push_back(rt::Arg::local(static_cast<uint32_t>(a.local_bytes)));
-          break;
+        case Kernel::Arg::Type::local: args.push_back(rt::Arg::local(a.local_bytes)); break;
         case Kernel::Arg::Type::mem: {
           if (a.mem == nullptr) {
             args.push_back(rt::Arg::raw(0));
@@ -755,42 +768,23 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         }
       }
     }
-    kernel_limit = kernel_max_work_group_size(*kernel);
-    local_bytes = kernel_local_bytes(*kernel);
+    if (local_work_size == nullptr) kernel_limit = kernel_max_work_group_size(*kernel);
   }
   if (!bad_argument.empty()) return refuse(CL_INVALID_KERNEL_ARGS, bad_argument);
-  const uint32_t* reqd = kernel->info->reqd_work_group_size;
-  if (reqd[0] != 0) {
-    // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
-    if (local_work_size == nullptr) return CL_INVALID_WORK_GROUP_SIZE;
-    for (cl_uint d = 0; d < 3; ++d) {
-      const size_t given = d < work_dim ? local_work_size[d] : 1;
-      if (given != reqd[d]) return CL_INVALID_WORK_GROUP_SIZE;
-    }
-  }
   if (local_work_size != nullptr) {
-    size_t total = 1;
     for (cl_uint d = 0; d < work_dim; ++d) {
       local[d] = local_work_size[d];
-      if (local[d] == 0 || global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
-      if (local[d] > device_max_work_group_size()) return CL_INVALID_WORK_ITEM_SIZE;
-      total *= local[d];
+      // Past the device's 32-bit sizes: more than CL_DEVICE_MAX_WORK_ITEM_SIZES.
+      if (local[d] >= kDeviceSizeLimit)
+        return refuse(CL_INVALID_WORK_ITEM_SIZE,
+                      fmt::format("local size {} in dimension {}", local[d], d));
     }
-    if (total > device_max_work_group_size()) return CL_INVALID_WORK_GROUP_SIZE;
-    if (total > kernel_limit)
-      return refuse(
-          CL_OUT_OF_RESOURCES,
-          fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
-                      "registers, and {} bytes of __local data besides {} bytes of stack a warp "
-                      "in 64 KiB)",
-                      total, kernel_limit, local_bytes, kWarpStackBytes));
+  } else if (kernel->info->reqd_work_group_size[0] != 0) {
+    // reqd_work_group_size: OpenCL 1.2 wants exactly that local size, given explicitly.
+    return refuse(CL_INVALID_WORK_GROUP_SIZE,
+                  "the kernel has a reqd_work_group_size: the local size must be given");
   } else {
-    if (kernel_limit == 0)
-      return refuse(
-          CL_OUT_OF_RESOURCES,
-          fmt::format("{} bytes of __local data leave no room for a warp's stack in 64 KiB",
-                      local_bytes));
-    choose_local_size(work_dim, global, kernel_limit, local);
+    choose_local_size(work_dim, global, std::max<size_t>(kernel_limit, 1), local);
   }
   if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
@@ -799,31 +793,32 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     const auto x = static_cast<uint32_t>(s[0]), y = static_cast<uint32_t>(s[1]), z = static_cast<uint32_t>(s[2]);
     return work_dim == 1 ? rt::Range(x) : work_dim == 2 ? rt::Range(x, y) : rt::Range(x, y, z);
   };
-  rt::LaunchOptions options;
-  options.threads_per_warp = the_device()->config.max_threads_per_warp;
+  rt::LaunchOptions options = launch_options();
   for (int d = 0; d < 3; ++d) options.global_offset[d] = static_cast<uint32_t>(offset[d]);
-  // Private memory for the whole NDRange is allocated at once; refuse what cannot fit.
-  // Each size is below 2^32: the product of the three and the frame size fits in 128 bits.
-  using Wide = unsigned __int128;
-  const Wide items = Wide{global[0]} * global[1] * global[2];
-  const uint64_t frame =
-      std::max<uint64_t>(options.private_bytes_per_thread, kernel->info->private_bytes);
-  if (items > (Wide{1} << 30) || items * frame > (Wide{1} << 30))
-    return refuse(CL_OUT_OF_RESOURCES,
-                  "the private memory of the NDRange (work-items x the private "
-                  "frame) is over 1 GiB");
-
   options.cancel = queue->context->kernel_cancel_token();
+  // The launch is planned and checked here, once: a refusal is this call's error code and
+  // the context's notification says which limit and by how much.
+  std::shared_ptr<const rt::LaunchPlan> plan;
+  try {
+    plan = std::make_shared<const rt::LaunchPlan>(
+        rt::plan_launch(the_device()->config, *kernel->executable, kernel->info->name,
+                        range(global), range(local), args, options));
+  } catch (const ventus::sim::LaunchRefused& e) {
+    return refuse(launch_error_code(e.error().limit), e.what());
+  } catch (const std::bad_alloc&) {
+    return CL_OUT_OF_HOST_MEMORY;
+  } catch (const std::exception& e) {
+    return refuse(CL_OUT_OF_RESOURCES, e.what());
+  }
   return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
                 false,
-                [executable = kernel->executable, name = kernel->info->name, global = range(global),
-                 local = range(local), args = std::move(args), buffers = std::move(buffers),
-                 options, context = Ref<Context>(queue->context)]() -> cl_int {
+                [executable = kernel->executable, plan = std::move(plan),
+                 buffers = std::move(buffers), context = Ref<Context>(queue->context)]() -> cl_int {
                   for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
                   _cl_device_id* device = the_device();
                   try {
                     std::lock_guard guard(device->lock);
-                    rt::launch(*device->device, *executable, name, global, local, args, options);
+                    rt::execute(*device->runtime, *executable, *plan);
                   } catch (const std::exception& e) {
                     context->report(e.what());
                     return CL_OUT_OF_RESOURCES;

@@ -506,7 +506,7 @@ Mem::~Mem() {
     _cl_device_id* device = the_device();
     std::lock_guard guard(device->lock);
     try {
-      device->device->free(address);
+      device->runtime->free(address);
     } catch (const std::exception&) {
       // Nothing to undo: the allocation is gone either way.
     }

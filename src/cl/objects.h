@@ -66,11 +66,12 @@ struct _cl_platform_id {
   const cl_icd_dispatch* dispatch = &ventus::cl::kDispatch;
 };
 
-// The one simulated Ventus device. Every device-memory access and launch holds `lock`:
-// commands of several queues run on several threads and share the device.
+// The one simulated Ventus device, run through the C++ runtime (`runtime`). Every
+// device-memory access and launch holds `lock`: commands of several queues run on several
+// threads and share the device.
 struct _cl_device_id {
   const cl_icd_dispatch* dispatch = &ventus::cl::kDispatch;
-  std::unique_ptr<ventus::rt::Device> device;
+  std::unique_ptr<ventus::rt::Device> runtime;
   std::mutex lock;
   ventus::sim::DeviceConfig config;
 };

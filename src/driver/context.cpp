@@ -22,9 +22,7 @@ uint64_t round_up_pages(uint64_t size) {
 
 }  // namespace
 
-Context::Context(const sim::DeviceConfig& config) : device_(config) {
-  worker_ = std::thread([this] { worker_loop(); });
-}
+Context::Context(const sim::DeviceConfig& config) : device_(config) {}
 
 Context::~Context() {
   cancel();
@@ -33,7 +31,7 @@ Context::~Context() {
     stopping_ = true;
   }
   changed_.notify_all();
-  worker_.join();
+  if (worker_.joinable()) worker_.join();
 }
 
 void Context::cancel() {
@@ -249,13 +247,28 @@ void Context::load_raw_code(std::span<const uint8_t> bytes) {
   start_pc_ = sim::kCodeBase;
 }
 
-void Context::start(const QueuedLaunch& launch) {
+void Context::start(const sim::KernelLaunch& launch, int finished_id) {
+  if (std::optional<sim::LaunchError> refused = sim::check_launch(launch, config()))
+    throw sim::LaunchRefused(std::move(*refused));
   {
     std::lock_guard lock(mutex_);
     if (program_ranges_.empty()) throw Error("start: no kernel program was uploaded");
-    queue_.push_back(launch);
+    if (!worker_.joinable()) worker_ = std::thread([this] { worker_loop(); });
+    queue_.emplace_back(launch, finished_id);
   }
   changed_.notify_all();
+}
+
+sim::LaunchStats Context::run(const sim::KernelLaunch& launch, std::stop_token cancel) {
+  if (std::optional<sim::LaunchError> refused = sim::check_launch(launch, config()))
+    throw sim::LaunchRefused(std::move(*refused));
+  std::unique_lock lock(mutex_);
+  wait_idle_locked(lock);
+  if (program_ranges_.empty()) throw Error("start: no kernel program was uploaded");
+  const sim::LaunchResult result = run_locked(launch, std::move(cancel), lock);
+  changed_.notify_all();
+  if (result.fault) throw Error(result.fault->describe());
+  return result.stats;
 }
 
 void Context::wait_idle_locked(std::unique_lock<std::mutex>& lock) {
@@ -359,8 +372,24 @@ void Context::worker_loop() {
 }
 
 void Context::run_next(std::unique_lock<std::mutex>& lock) {
-  QueuedLaunch next = queue_.front();
+  const auto [launch, finished_id] = queue_.front();
   queue_.pop_front();
+  const sim::LaunchResult result = run_locked(launch, {}, lock);
+  const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
+  if (result.fault) {
+    pending_error_ = result.fault->describe();
+    if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
+    queue_.clear();
+  } else {
+    finished_.push_back(finished_id);
+    if (dropped != queue_.size())
+      pending_error_ =
+          fmt::format("{} queued launch(es) cancelled by the host", dropped - queue_.size());
+  }
+}
+
+sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop_token cancel,
+                                      std::unique_lock<std::mutex>& lock) {
   running_ = true;
   running_cancel_ = std::stop_source();
   sim::RunOptions options;
@@ -369,29 +398,29 @@ void Context::run_next(std::unique_lock<std::mutex>& lock) {
   options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
   options.on_progress = progress_handler_;
   options.progress_interval = progress_interval_;
-  std::stop_source& cancel = running_cancel_;
+  std::stop_source& running_cancel = running_cancel_;
   lock.unlock();
-  {
-    // The print buffer the start code hands to vt_printf (KNL words PRINT_ADDR, PRINT_SIZE).
-    static_assert(abi::knl::PRINT_SIZE == abi::knl::PRINT_ADDR + 1);
-    const uint64_t words = next.launch.knl_address + uint64_t{4} * abi::knl::PRINT_ADDR;
-    uint32_t print_buffer[2] = {0, 0};
-    if (words + sizeof print_buffer > kAddressSpaceEnd ||
-        !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))
-      print_buffer[0] = 0;
-    std::lock_guard print_lock(print_mutex_);
-    print_drain_.start(print_buffer[0], print_buffer[1]);
-  }
   sim::LaunchResult result;
   try {
-    const std::stop_callback forward(next.cancel, [&cancel] { cancel.request_stop(); });
-    result = device_.run(next.launch, options);
+    {
+      // The print buffer the start code hands to vt_printf (KNL words PRINT_ADDR, PRINT_SIZE).
+      static_assert(abi::knl::PRINT_SIZE == abi::knl::PRINT_ADDR + 1);
+      const uint64_t words = launch.knl_address + uint64_t{4} * abi::knl::PRINT_ADDR;
+      uint32_t print_buffer[2] = {0, 0};
+      if (words + sizeof print_buffer > kAddressSpaceEnd ||
+          !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))
+        print_buffer[0] = 0;
+      std::lock_guard print_lock(print_mutex_);
+      print_drain_.start(print_buffer[0], print_buffer[1]);
+    }
+    const std::stop_callback forward(cancel, [&running_cancel] { running_cancel.request_stop(); });
+    result = device_.run(launch, options);
   } catch (const std::exception& e) {
     sim::Fault fault;
     fault.message = dynamic_cast<const std::bad_alloc*>(&e)
                         ? "out of memory: host memory was exhausted while starting the launch"
                         : e.what();
-    fault.kernel = next.launch.kernel_name;
+    fault.kernel = launch.kernel_name;
     fault.at_warp = false;
     result.fault = fault;
   }
@@ -399,17 +428,7 @@ void Context::run_next(std::unique_lock<std::mutex>& lock) {
   running_ = false;
   last_stats_ = result.stats;
   last_fault_ = result.fault;
-  const size_t dropped = queue_.size() + std::exchange(cancelled_queued_, 0);
-  if (result.fault) {
-    pending_error_ = result.fault->describe();
-    if (dropped != 0) *pending_error_ += fmt::format(" ({} queued launch(es) dropped)", dropped);
-    queue_.clear();
-  } else {
-    finished_.push_back(static_cast<int>((next.task_id << 4) | (next.kernel_id & 0xf)));
-    if (dropped != queue_.size())
-      pending_error_ =
-          fmt::format("{} queued launch(es) cancelled by the host", dropped - queue_.size());
-  }
+  return result;
 }
 
 }  // namespace ventus::driver

@@ -1,6 +1,7 @@
-// The driver's engine: one simulated device with its buffer allocator, the loaded program
-// and an in-order launch queue run by a worker thread. The C API (driver.cpp) and the C++
-// runtime (runtime.cpp) are thin layers over it; it reports bad input with ventus::Error.
+// The driver's engine: one simulated device with its buffer allocator, the loaded program,
+// synchronous launches, and an in-order launch queue run by a worker thread (for the C API). The C
+// API (driver.cpp) and the C++ runtime (runtime.cpp) are thin layers over it; it reports bad input
+// with ventus::Error.
 #pragma once
 
 #include <condition_variable>
@@ -22,18 +23,11 @@
 #include "print_buffer.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
+#include "ventus/runtime.h"
 
 namespace ventus::driver {
 
-// Receives kernel printf output (already formatted) or trace lines.
-using TextSink = std::function<void(std::string_view text)>;
-
-struct QueuedLaunch {
-  sim::KernelLaunch launch;
-  uint64_t task_id = 0;
-  uint64_t kernel_id = 0;
-  std::stop_token cancel;  // a stop request cancels this launch (an OpenCL context's release)
-};
+using rt::TextSink;
 
 class Context {
  public:
@@ -69,8 +63,15 @@ class Context {
   const elf::Image* program() const { return program_ ? &*program_ : nullptr; }
   uint32_t start_pc() const { return start_pc_; }
 
-  // Queues a launch; the worker runs launches in order.
-  void start(const QueuedLaunch& launch);
+  // Queues a launch (the C driver's vt_start); a worker thread, started with the first,
+  // runs queued launches in order. `finished_id` is what take_finished() reports for it.
+  // sim::LaunchRefused, before anything is queued, when the device cannot run it.
+  void start(const sim::KernelLaunch& launch, int finished_id);
+  // Runs a launch in the calling thread once the queued ones have run (the C++ runtime's
+  // synchronous launch: no queue, no thread). sim::LaunchRefused when the device cannot
+  // run it, ventus::Error with the fault's description when it faulted; a stop request
+  // on `cancel` cancels it.
+  sim::LaunchStats run(const sim::KernelLaunch& launch, std::stop_token cancel);
   // Drops the queued launches and stops the running one at its next warp switch; the next
   // wait() reports its fault "launch cancelled by the host".
   void cancel();
@@ -100,6 +101,10 @@ class Context {
   // Runs the launch at the front of the queue and records its result; called and returns
   // with `lock` held.
   void run_next(std::unique_lock<std::mutex>& lock);
+  // Runs `launch` (nothing else running) and records its result as the last; called and
+  // returns with `lock` held, which it releases meanwhile.
+  sim::LaunchResult run_locked(const sim::KernelLaunch& launch, std::stop_token cancel,
+                               std::unique_lock<std::mutex>& lock);
   void wait_idle_locked(std::unique_lock<std::mutex>& lock);
   void check_range(uint64_t address, uint64_t size, const char* what) const;
   // The base of an allocated buffer sharing a byte with [begin, end), if any.
@@ -119,7 +124,7 @@ class Context {
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<QueuedLaunch> queue_;
+  std::deque<std::pair<sim::KernelLaunch, int>> queue_;  // with its finished id
   bool running_ = false;
   bool stopping_ = false;
   std::stop_source running_cancel_;           // of the running launch
@@ -134,7 +139,7 @@ class Context {
   double progress_interval_ = 0.5;
   std::mutex print_mutex_;  // print requests arrive from several SM threads
   PrintDrain print_drain_;  // of the running launch; under print_mutex_
-  std::thread worker_;
+  std::thread worker_;      // started by the first start()
 };
 
 }  // namespace ventus::driver

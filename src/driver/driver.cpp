@@ -22,7 +22,20 @@ struct DeviceHandle {
   explicit DeviceHandle(const ventus::sim::DeviceConfig& config) : context(config) {}
   Context context;
   std::string last_error;
+  vt_ext_launch_error last_launch_error = {VT_EXT_LIMIT_NONE, 0, 0};
 };
+
+// VT_EXT_LIMIT_*: the limit's position in sim::LaunchLimit, plus one.
+constexpr uint32_t c_limit(ventus::sim::LaunchLimit limit) {
+  return static_cast<uint32_t>(limit) + 1;
+}
+static_assert(c_limit(ventus::sim::LaunchLimit::grid) == VT_EXT_LIMIT_GRID);
+static_assert(c_limit(ventus::sim::LaunchLimit::threads_per_warp) == VT_EXT_LIMIT_THREADS_PER_WARP);
+static_assert(c_limit(ventus::sim::LaunchLimit::work_group_size) == VT_EXT_LIMIT_WORK_GROUP_SIZE);
+static_assert(c_limit(ventus::sim::LaunchLimit::scalar_registers) == VT_EXT_LIMIT_SCALAR_REGISTERS);
+static_assert(c_limit(ventus::sim::LaunchLimit::vector_registers) == VT_EXT_LIMIT_VECTOR_REGISTERS);
+static_assert(c_limit(ventus::sim::LaunchLimit::local_memory) == VT_EXT_LIMIT_LOCAL_MEMORY);
+static_assert(c_limit(ventus::sim::LaunchLimit::private_memory) == VT_EXT_LIMIT_PRIVATE_MEMORY);
 
 thread_local std::string g_error_without_device;
 
@@ -203,6 +216,8 @@ int vt_copy_from_dev(vt_device_h hdevice, uint64_t dev_vaddr, void* dst_addr, ui
 int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
   return guarded(hdevice, "vt_start", [&] {
     Context& context = context_of(hdevice);
+    vt_ext_launch_error& refusal = static_cast<DeviceHandle*>(hdevice)->last_launch_error;
+    refusal = {VT_EXT_LIMIT_NONE, 0, 0};
     if (metaData == nullptr) throw Error("metaData is NULL");
     const meta_data& m = *static_cast<const meta_data*>(metaData);
     const auto narrow = [](uint64_t v, const char* field) {
@@ -210,10 +225,7 @@ int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
         throw Error(fmt::format("meta_data.{} = 0x{:x} does not fit 32 bits", field, v));
       return static_cast<uint32_t>(v);
     };
-    ventus::driver::QueuedLaunch q;
-    q.task_id = taskID;
-    q.kernel_id = m.kernel_id;
-    ventus::sim::KernelLaunch& l = q.launch;
+    ventus::sim::KernelLaunch l;
     l.kernel_name = fmt::format("kernel {}", m.kernel_id);
     l.start_pc = context.start_pc();
     for (int i = 0; i < 3; ++i) l.grid[i] = narrow(m.kernel_size[i], "kernel_size");
@@ -225,15 +237,6 @@ int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
     l.sgpr_usage = narrow(m.sgprUsage, "sgprUsage");
     l.vgpr_usage = narrow(m.vgprUsage, "vgprUsage");
     l.pds_base = narrow(m.pdsBaseAddr, "pdsBaseAddr");
-    if (l.grid[0] == 0 || l.grid[1] == 0 || l.grid[2] == 0)
-      throw Error(fmt::format("kernel_size {}x{}x{} has a zero dimension", l.grid[0], l.grid[1],
-                              l.grid[2]));
-    if (l.threads_per_warp == 0 || l.threads_per_warp > context.config().max_threads_per_warp)
-      throw Error(fmt::format("wf_size {} (1 to {})", l.threads_per_warp,
-                              context.config().max_threads_per_warp));
-    if (l.warps_per_workgroup == 0 || l.warps_per_workgroup > context.config().warp_slots_per_sm)
-      throw Error(fmt::format("wg_size {} (1 to {} warps)", l.warps_per_workgroup,
-                              context.config().warp_slots_per_sm));
     if (const ventus::elf::Image* program = context.program()) {
       // Name the kernel after the symbol the KNL buffer's entry word points at.
       uint32_t entry = 0;
@@ -244,7 +247,12 @@ int vt_start(vt_device_h hdevice, void* metaData, uint64_t taskID) {
       }
       if (const ventus::elf::Symbol* s = program->symbol_at(entry)) l.kernel_name = s->name;
     }
-    context.start(q);
+    try {
+      context.start(l, static_cast<int>((taskID << 4) | (m.kernel_id & 0xf)));
+    } catch (const ventus::sim::LaunchRefused& e) {
+      refusal = {c_limit(e.error().limit), e.error().requested, e.error().available};
+      throw;
+    }
   });
 }
 
@@ -340,6 +348,14 @@ int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback
     if (callback)
       sink = [callback, user](std::string_view text) { callback(std::string(text).c_str(), user); };
     context_of(hdevice).set_trace_sink(std::move(sink));
+  });
+}
+
+int vt_ext_get_launch_error(vt_device_h hdevice, vt_ext_launch_error* error) {
+  return guarded(hdevice, "vt_ext_get_launch_error", [&] {
+    if (error == nullptr) throw Error("error pointer is NULL");
+    context_of(hdevice);
+    *error = static_cast<DeviceHandle*>(hdevice)->last_launch_error;
   });
 }
 

@@ -100,10 +100,25 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
 
 }  // namespace
 
-void DecodeCache::clear() {
-  pages_.clear();
+void DecodeCache::begin_launch() {
+  const uint64_t generation = memory_.read_only_generation();
+  if (generation != generation_) {
+    pages_.clear();
+    generation_ = generation;
+  } else {
+    // Writable memory may have changed since (kernel stores, host writes): keep only pages
+    // whose decoded bytes all lie in read-only memory.
+    std::erase_if(pages_, [this](const auto& page) {
+      const Page& p = *page.second;
+      const uint64_t base = uint64_t{page.first} << 12;
+      const uint64_t end = std::min<uint64_t>(base + p.end, uint64_t{1} << 32);
+      return p.first < p.end &&
+             !memory_.is_read_only(static_cast<uint32_t>(base + p.first), end - base - p.first);
+    });
+  }
   last_page_number_ = ~0u;
   last_page_ = nullptr;
+  decodes_ = 0;
 }
 
 void DecodeCache::select_page(uint32_t pc) {
@@ -116,8 +131,16 @@ void DecodeCache::select_page(uint32_t pc) {
 }
 
 void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
+  ++decodes_;
   uint32_t word = 0;
   memory_.read(pc, &word, 4);  // mapped: select_page checked the page
+  // The bytes this decoding reads: a 64-bit instruction's high word, a prefix's next word.
+  const auto reads = [this, pc](uint32_t bytes) {
+    const uint32_t offset = pc & (kPageSize - 1);
+    last_page_->first = std::min(last_page_->first, offset);
+    last_page_->end = std::max(last_page_->end, offset + bytes);
+  };
+  reads(isa::instruction_length(word));
   CachedInsn e;
   if (isa::instruction_length(word) == 8) {
     decode_long(entry, pc, word);
@@ -127,6 +150,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   std::optional<isa::PrefixInfo> prefix;
   if (decoded && is_prefix(decoded->op)) prefix = isa::prefix_info(word);
   if (prefix) {
+    reads(8);
     uint32_t next = 0;
     const bool mapped = memory_.read(pc + 4, &next, 4);
     e.prefix_word = word;

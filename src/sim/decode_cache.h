@@ -2,11 +2,13 @@
 // filled 4 KiB pages keyed by address. A 64-bit instruction (low 7 bits 0x3f) is read
 // whole, its entry at the address of its low word. A regext/regexti prefix is folded with the word
 // that follows it: the prefix's entry runs the extended instruction (at pc + 4), so a prefix never
-// executes on its own. The cache starts empty at every launch, and an instruction is read from
-// memory when the SM first executes it in the launch: a store to it before then is seen, a later
-// one is not (docs/simulator.md, "Decoding and the decode cache").
+// executes on its own. Decoded read-only code that no host write has touched since is kept from
+// launch to launch (kernels cannot store into it); any other instruction is read from memory
+// when the SM first executes it in the launch: a store to it before then is seen, a later one
+// is not (docs/simulator.md, "Decoding and the decode cache").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -29,8 +31,11 @@ class DecodeCache {
  public:
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
 
-  // Drops everything (at the start of a launch).
-  void clear();
+  // At the start of a launch: keeps the decoded pages of unchanged read-only memory and
+  // drops the rest.
+  void begin_launch();
+  // Instructions decoded since the launch began.
+  uint64_t decodes() const { return decodes_; }
 
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
@@ -43,6 +48,9 @@ class DecodeCache {
  private:
   struct Page {
     CachedInsn slots[kPageSize / 4];
+    // The bytes decoding read, [first, end) from the page's base (a prefix or a 64-bit
+    // word at the end reads into the next page).
+    uint32_t first = kPageSize, end = 0;
   };
   void select_page(uint32_t pc);
   void decode(CachedInsn& entry, uint32_t pc);
@@ -52,6 +60,8 @@ class DecodeCache {
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
   uint32_t last_page_number_ = ~0u;
   Page* last_page_ = nullptr;
+  uint64_t generation_ = ~uint64_t{0};  // Memory::read_only_generation() of pages_
+  uint64_t decodes_ = 0;
 };
 
 // The instruction text of an entry, for faults and the trace ("regext ...; vadd.vx ...").

@@ -47,6 +47,25 @@ Memory& Device::memory() {
   return impl_->memory;
 }
 
+const char* to_string(LaunchLimit limit) {
+  switch (limit) {
+    case LaunchLimit::work_dimensions: return "work dimensions";
+    case LaunchLimit::global_size: return "global size";
+    case LaunchLimit::local_size: return "local size";
+    case LaunchLimit::work_item_size: return "work-item size";
+    case LaunchLimit::work_group_size: return "work-group size";
+    case LaunchLimit::grid: return "grid";
+    case LaunchLimit::threads_per_warp: return "threads per warp";
+    case LaunchLimit::scalar_registers: return "scalar registers";
+    case LaunchLimit::vector_registers: return "vector registers";
+    case LaunchLimit::local_memory: return "local memory";
+    case LaunchLimit::private_memory: return "private memory";
+    case LaunchLimit::arguments: return "arguments";
+    case LaunchLimit::argument_bytes: return "argument bytes";
+  }
+  return "unknown limit";
+}
+
 namespace {
 
 // The workgroups of the grid; UINT64_MAX when the product does not fit 64 bits.
@@ -56,58 +75,85 @@ uint64_t workgroup_count(const KernelLaunch& l) {
   return xy * l.grid[2];
 }
 
-// Why this launch can never run ("" when it can): its grid, or a workgroup that no SM can
-// hold.
-std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
+}  // namespace
+
+std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfig& c) {
+  const auto refuse = [](LaunchLimit limit, uint64_t requested, uint64_t available,
+                         std::string message) {
+    return std::optional<LaunchError>(LaunchError{limit, requested, available, std::move(message)});
+  };
   const uint64_t groups = workgroup_count(l);
+  if (groups == 0)
+    return refuse(
+        LaunchLimit::grid, 0, UINT32_MAX,
+        fmt::format("the grid {}x{}x{} has no workgroup", l.grid[0], l.grid[1], l.grid[2]));
   if (groups > UINT32_MAX)
-    return fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0], l.grid[1],
-                       l.grid[2]);
+    return refuse(LaunchLimit::grid, groups, UINT32_MAX,
+                  fmt::format("the grid {}x{}x{} has more than 2^32 - 1 workgroups", l.grid[0],
+                              l.grid[1], l.grid[2]));
   const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
   if (T == 0 || T > c.max_threads_per_warp)
-    return fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp);
-  if (W == 0 || W > abi::kMaxWarpsPerWorkgroup)
-    return fmt::format("{} warps per workgroup; 1..{} are possible", W, abi::kMaxWarpsPerWorkgroup);
-  if (W > c.warp_slots_per_sm)
-    return fmt::format("a workgroup of {} warps needs more than the {} warp slots of an SM", W,
-                       c.warp_slots_per_sm);
+    return refuse(
+        LaunchLimit::threads_per_warp, T, c.max_threads_per_warp,
+        fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp));
+  const uint64_t max_warps = c.max_warps_per_workgroup();
+  if (W == 0 || W > max_warps)
+    return refuse(LaunchLimit::work_group_size, W, max_warps,
+                  W > c.warp_slots_per_sm
+                      ? fmt::format("a workgroup of {} warps needs more than the {} warp slots "
+                                    "of an SM",
+                                    W, c.warp_slots_per_sm)
+                      : fmt::format("a workgroup of {} warps; 1..{} are possible", W, max_warps));
   if (W * l.sgpr_usage > c.sgprs_per_sm)
-    return fmt::format("a workgroup needs {} warps x {} scalar registers; an SM has {}", W,
-                       l.sgpr_usage, c.sgprs_per_sm);
+    return refuse(LaunchLimit::scalar_registers, W * l.sgpr_usage, c.sgprs_per_sm,
+                  fmt::format("a workgroup needs {} warps x {} scalar registers; an SM has {}", W,
+                              l.sgpr_usage, c.sgprs_per_sm));
   if (W * l.vgpr_usage > c.vgprs_per_sm)
-    return fmt::format("a workgroup needs {} warps x {} vector registers; an SM has {}", W,
-                       l.vgpr_usage, c.vgprs_per_sm);
-  if (l.lds_bytes > c.lds_bytes_per_sm)
-    return fmt::format("a workgroup needs {} bytes of local memory; an SM has {}", l.lds_bytes,
-                       c.lds_bytes_per_sm);
-  if (uint64_t{l.warp_stack_bytes} * W > l.lds_bytes)
-    return fmt::format("{} warp stacks of {} bytes do not fit the workgroup's {} bytes of local "
-                       "memory",
-                       W, l.warp_stack_bytes, l.lds_bytes);
+    return refuse(LaunchLimit::vector_registers, W * l.vgpr_usage, c.vgprs_per_sm,
+                  fmt::format("a workgroup needs {} warps x {} vector registers; an SM has {}", W,
+                              l.vgpr_usage, c.vgprs_per_sm));
+  // The warps' stacks are part of the workgroup's local memory.
+  const uint64_t stacks = uint64_t{l.warp_stack_bytes} * W;
+  if (stacks > l.lds_bytes || l.lds_bytes > c.lds_bytes_per_sm) {
+    const uint64_t needed = std::max<uint64_t>(stacks, l.lds_bytes);
+    return refuse(LaunchLimit::local_memory, needed, c.lds_bytes_per_sm,
+                  stacks > l.lds_bytes
+                      ? fmt::format("{} warp stacks of {} bytes do not fit the workgroup's {} "
+                                    "bytes of local memory",
+                                    W, l.warp_stack_bytes, l.lds_bytes)
+                      : fmt::format("a workgroup needs {} bytes of local memory ({} warps x {} "
+                                    "bytes of stack + {} bytes of local data); an SM has {}: {} "
+                                    "bytes too many",
+                                    l.lds_bytes, W, l.warp_stack_bytes, l.lds_bytes - stacks,
+                                    c.lds_bytes_per_sm, l.lds_bytes - c.lds_bytes_per_sm));
+  }
   // Private memory of workgroup g starts at pds_base + g * W * T * pds: the last one must end
   // within the 32-bit address space (no product wraps around silently).
   const uint64_t private_per_group = W * T * l.pds_bytes_per_thread;  // < 2^42
   const uint64_t room = (uint64_t{1} << 32) - l.pds_base;
   if (private_per_group != 0 && groups > room / private_per_group)
-    return fmt::format(
-        "the private memory of {} workgroups x {} bytes (pdsSize {} x {} threads) from pds_base "
-        "{:#010x} goes beyond the 32-bit address space",
-        groups, private_per_group, l.pds_bytes_per_thread, W * T, l.pds_base);
-  return "";
+    return refuse(
+        LaunchLimit::private_memory,
+        static_cast<uint64_t>(static_cast<unsigned __int128>(groups) * private_per_group >
+                                      UINT64_MAX
+                                  ? UINT64_MAX
+                                  : groups * private_per_group),
+        room,
+        fmt::format("the private memory of {} workgroups x {} bytes (pdsSize {} x {} threads) "
+                    "from pds_base {:#010x} goes beyond the 32-bit address space",
+                    groups, private_per_group, l.pds_bytes_per_thread, W * T, l.pds_base));
+  return std::nullopt;
 }
-
-}  // namespace
 
 LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const DeviceConfig& config = impl_->config;
   LaunchResult result;
-  const std::string problem = placement_problem(launch, config);
-  if (!problem.empty()) {
+  if (const std::optional<LaunchError> refused = check_launch(launch, config)) {
     Fault f;
     f.kernel = launch.kernel_name;
     f.at_warp = false;
-    f.message = "the launch cannot run: " + problem;
+    f.message = "the launch cannot run: " + refused->message;
     result.fault = std::move(f);
     return result;
   }
@@ -115,7 +161,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   const uint64_t groups = workgroup_count(launch);
   LaunchShared shared{launch, options, config};
   // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
-  shared.lds_stride = (launch.lds_bytes + 3u) & ~3u;
+  shared.lds_stride = static_cast<uint32_t>((launch.lds_bytes + 3u) & ~uint64_t{3});  // checked
   shared.unlimited_budget = config.instruction_budget == 0;
   shared.budget_left = config.instruction_budget;
 
@@ -208,6 +254,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     result.stats.divergences += s.divergences;
     result.stats.barriers += s.barriers;
     result.stats.workgroups += s.workgroups;
+    result.stats.decodes += sm->decodes();
   }
   result.fault = std::move(shared.fault);
   if (!result.fault && shared.host_error) {

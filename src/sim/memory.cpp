@@ -79,6 +79,7 @@ void Memory::protect(uint32_t base, uint64_t size, std::string name) {
   page_range(base, size, first, last);
   read_only_.push_back({base, uint64_t{base} + size, std::move(name)});
   for (uint32_t p = first; p <= last; ++p) read_only_pages_[p >> 6] |= uint64_t{1} << (p & 63);
+  read_only_generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void Memory::forget_read_only(uint32_t first_page, uint32_t last_page) {
@@ -86,11 +87,27 @@ void Memory::forget_read_only(uint32_t first_page, uint32_t last_page) {
   const auto unmapped = [&](const ReadOnlyRange& r) { return r.base < end && r.end > begin; };
   if (std::none_of(read_only_.begin(), read_only_.end(), unmapped)) return;
   std::erase_if(read_only_, unmapped);
+  read_only_generation_.fetch_add(1, std::memory_order_acq_rel);
   // Recompute the page bits of what is left.
   std::fill_n(read_only_pages_.get(), kPages / 64, 0);
   for (const ReadOnlyRange& r : read_only_)
     for (uint64_t p = r.base >> 12; p <= (r.end - 1) >> 12; ++p)
       read_only_pages_[p >> 6] |= uint64_t{1} << (p & 63);
+}
+
+bool Memory::is_read_only(uint32_t addr, uint64_t size) const {
+  // Ranges may be adjacent (.text then .rodata): walk from range to range.
+  uint64_t covered = addr;
+  const uint64_t end = uint64_t{addr} + size;
+  while (covered < end) {
+    const auto holds = [covered](const ReadOnlyRange& r) {
+      return r.base <= covered && covered < r.end;
+    };
+    const auto it = std::find_if(read_only_.begin(), read_only_.end(), holds);
+    if (it == read_only_.end()) return false;
+    covered = it->end;
+  }
+  return true;
 }
 
 const Memory::ReadOnlyRange* Memory::read_only_range(uint32_t addr, uint64_t size) const {
@@ -111,6 +128,14 @@ bool Memory::is_mapped(uint32_t addr, uint64_t size) const {
 
 bool Memory::write(uint32_t addr, const void* src, uint64_t size) {
   if (!is_mapped(addr, size)) return false;
+  if (size == 0) return true;
+  // Only a write into read-only memory (code, constants) can change decoded code that
+  // the decode caches keep; buffers (arguments, KNL words, data) are not code.
+  for (uint64_t p = addr >> 12; p <= (uint64_t{addr} + size - 1) >> 12; ++p)
+    if (page_has_read_only(static_cast<uint32_t>(p << 12))) {
+      read_only_generation_.fetch_add(1, std::memory_order_acq_rel);
+      break;
+    }
   const auto* from = static_cast<const uint8_t*>(src);
   uint64_t done = 0;
   while (done < size) {

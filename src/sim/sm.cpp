@@ -29,9 +29,9 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   credit_ = 0;
   stats_ = {};
   // Local memory starts zeroed at every launch (its contents are undefined for a kernel);
-  // code is decoded afresh, so a launch sees every store made before it.
+  // code that may have changed is decoded afresh, so a launch sees every store made before it.
   lds_.clear();
-  cache_.clear();
+  cache_.begin_launch();
   admit();
 }
 
@@ -73,7 +73,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
   free_warps_ -= W;
   free_sgprs_ -= W * l.sgpr_usage;
   free_vgprs_ -= W * l.vgpr_usage;
-  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;  // fits: placement_problem
+  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;  // fits: check_launch
   for (uint32_t wid = 0; wid < W; ++wid) {
     Warp* reused = nullptr;
     if (warp_pool_.empty()) {

@@ -69,6 +69,7 @@ class Sm {
   // has ended (or the launch stopped).
   bool run(uint64_t instructions);
   const LaunchStats& stats() const { return stats_; }
+  uint64_t decodes() const { return cache_.decodes(); }
   uint32_t index() const { return index_; }
 
  private:

@@ -327,13 +327,13 @@ __kernel void k(__global float* out, __local int* tmp, int4 v, char c, __constan
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->local_bytes, 144u);  // 33 floats, rounded up to 16 bytes
   ASSERT_EQ(info->args.size(), 5u);
-  EXPECT_EQ(info->args[0].address_space, "global");
-  EXPECT_EQ(info->args[1].address_space, "local");
+  EXPECT_EQ(info->args[0].address_space, ventus::rt::AddressSpace::global);
+  EXPECT_EQ(info->args[1].address_space, ventus::rt::AddressSpace::local);
   EXPECT_EQ(info->args[2].type, "int4");
   EXPECT_EQ(info->args[2].offset, 16u);  // int4 is 16-byte aligned
   EXPECT_EQ(info->args[2].size, 16u);
   EXPECT_EQ(info->args[3].offset, 32u);
-  EXPECT_EQ(info->args[4].address_space, "constant");
+  EXPECT_EQ(info->args[4].address_space, ventus::rt::AddressSpace::constant);
   EXPECT_EQ(info->sgpr % 4, 0u);
   EXPECT_EQ(info->vgpr % 4, 0u);
 }

@@ -55,31 +55,32 @@ TEST(Runtime, NDRangesOfOneTwoAndThreeDimensionsWithOffsets) {
   check_ndrange(rt::Range(5, 5, 2), rt::Range(5, 5, 1), none, 16);
 }
 
-TEST(Runtime, LaunchShapeFollowsOpenCL) {
+TEST(Runtime, LaunchPlanFollowsOpenCL) {
   const ventus::sim::DeviceConfig config;
+  const rt::Program program = program_from({"tests/programs/common.s", "tests/programs/ndrange.s"});
   rt::LaunchOptions options;
   options.threads_per_warp = 8;
-  const rt::LaunchShape shape =
-      rt::launch_shape(config, rt::Range(64, 6), rt::Range(16, 3), options);
-  EXPECT_EQ(shape.work_dim, 2u);
-  EXPECT_EQ(shape.grid[0], 4u);
-  EXPECT_EQ(shape.grid[1], 2u);
-  EXPECT_EQ(shape.warps_per_workgroup, 6u);
-  EXPECT_EQ(shape.lds_bytes, 6u * 1024);
-  EXPECT_NE(launch_error([&] {
-              rt::launch_shape(config, rt::Range(100), rt::Range(32), options);
-            }).find("not a multiple of local size x = 32"),
-            std::string::npos);
-  options.threads_per_warp = 4;
-  EXPECT_NE(launch_error([&] {
-              rt::launch_shape(config, rt::Range(1024), rt::Range(1024), options);
-            }).find("needs 256 warps"),
-            std::string::npos);
-  options.threads_per_warp = 33;
-  EXPECT_NE(launch_error([&] {
-              rt::launch_shape(config, rt::Range(32), rt::Range(32), options);
-            }).find("33 threads per warp"),
-            std::string::npos);
+  options.global_offset[1] = 5;
+  const rt::Arg args[] = {rt::Arg::raw(0x90000000u)};
+  const rt::LaunchPlan plan = rt::plan_launch(config, program, "ndrange", rt::Range(64, 6),
+                                              rt::Range(16, 3), args, options);
+  EXPECT_EQ(plan.work_dim, 2u);
+  EXPECT_EQ(plan.device.grid[0], 4u);
+  EXPECT_EQ(plan.device.grid[1], 2u);
+  EXPECT_EQ(plan.device.warps_per_workgroup, 6u);
+  EXPECT_EQ(plan.device.lds_bytes, 6u * rt::kWarpStackBytes);
+  EXPECT_EQ(plan.device.warp_stack_bytes, rt::kWarpStackBytes);
+  // The KNL words but the addresses execute() places.
+  EXPECT_EQ(plan.knl[ventus::abi::knl::ENTRY], program.kernel_address("ndrange"));
+  EXPECT_EQ(plan.knl[ventus::abi::knl::WORK_DIM], 2u);
+  EXPECT_EQ(plan.knl[ventus::abi::knl::GLOBAL_SIZE + 1], 6u);
+  EXPECT_EQ(plan.knl[ventus::abi::knl::LOCAL_SIZE], 16u);
+  EXPECT_EQ(plan.knl[ventus::abi::knl::GLOBAL_OFFSET + 1], 5u);
+  // One word per argument without compiler metadata.
+  ASSERT_EQ(plan.argument_bytes.size(), 4u);
+  EXPECT_EQ(plan.argument_bytes[3], 0x90u);
+  // 8 workgroups x 48 threads x 1 KiB.
+  EXPECT_EQ(plan.private_bytes, 8u * 48 * 1024);
 }
 
 TEST(Runtime, UnknownKernelNamesTheKernels) {
@@ -231,15 +232,14 @@ TEST(Runtime, HugeNDRangesAreRefusedNotWrapped) {
   std::string e = launch_error([&] {
     rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21}, {1, 1, 1}, out);
   });
-  EXPECT_NE(e.find("the NDRange has 4194304x2097152x2097152 workgroups; a launch has at most "
-                   "2^32 - 1"),
+  EXPECT_NE(e.find("the grid 4194304x2097152x2097152 has more than 2^32 - 1 workgroups"),
             std::string::npos)
       << e;
   e = launch_error([&] {
     rt::launch(device, program, "store", {1u << 22, 1u << 21, 1u << 21},
                {1u << 22, 1u << 21, 1u << 21}, out);
   });
-  EXPECT_NE(e.find("a workgroup of more than 2^64 (4194304x2097152x2097152) work-items"),
+  EXPECT_NE(e.find("local size x = 4194304; a workgroup holds at most 1024 work-items"),
             std::string::npos)
       << e;
   EXPECT_EQ(rt::Range(1u << 22, 1u << 21, 1u << 21).total(), UINT64_MAX);

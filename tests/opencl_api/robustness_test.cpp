@@ -366,7 +366,61 @@ TEST_F(LocalArguments, RefusalsTellTheContextWhy) {
   ASSERT_OK(clSetKernelArg(k, 2, 16, nullptr));
   EXPECT_CL(CL_OUT_OF_RESOURCES,
             clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-  EXPECT_TRUE(noted("bytes of __local data"));
+  // 2 KiB of stacks + 2^32 + 128 bytes of local data.
+  EXPECT_TRUE(
+      noted("clEnqueueNDRangeKernel of scratch: a workgroup needs 4294969472 bytes of "
+            "local memory"));
+}
+
+// Every limit of the launch plan has its OpenCL error code, and the context's pfn_notify
+// says which limit and by how much.
+TEST_F(LocalArguments, EachLimitHasItsCodeAndReason) {
+  if (!is_ventus()) GTEST_SKIP() << "the limits and messages are Ventus's";
+  auto noted = [&](const std::string& part) {
+    std::lock_guard lock(notes_.mutex);
+    for (const std::string& m : notes_.messages)
+      if (m.find(part) != std::string::npos) return true;
+    return false;
+  };
+  cl_kernel k = kernel(build(kLocalKernel), "scratch");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = buffer(CL_MEM_READ_WRITE, 1024 * sizeof(cl_int));
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof out, &out));
+  ASSERT_OK(clSetKernelArg(k, 1, 63000, nullptr));
+  ASSERT_OK(clSetKernelArg(k, 2, 16, nullptr));
+  const auto launch = [&](cl_uint dims, const size_t* global, const size_t* local) {
+    return clEnqueueNDRangeKernel(queue_, k, dims, nullptr, global, local, 0, nullptr, nullptr);
+  };
+  // Local memory counts the warps' stacks: 63104 + 128 bytes of __local data fit beside two
+  // warps' stacks, not beside eight.
+  size_t global = 64, local = 64;
+  ASSERT_OK(launch(1, &global, &local));
+  global = local = 256;
+  EXPECT_CL(CL_OUT_OF_RESOURCES, launch(1, &global, &local));
+  EXPECT_TRUE(
+      noted("a workgroup needs 71424 bytes of local memory (8 warps x 1024 bytes of "
+            "stack + 63232 bytes of local data); an SM has 65536: 5888 bytes too many"));
+  ASSERT_OK(clSetKernelArg(k, 1, 16, nullptr));
+  // Work-item size: one dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES.
+  global = local = 2048;
+  EXPECT_CL(CL_INVALID_WORK_ITEM_SIZE, launch(1, &global, &local));
+  EXPECT_TRUE(noted("local size x = 2048; a workgroup holds at most 1024 work-items"));
+  // Work-group size: more work-items than CL_DEVICE_MAX_WORK_GROUP_SIZE.
+  const size_t global2[2] = {32, 64}, local2[2] = {32, 64};
+  EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, launch(2, global2, local2));
+  EXPECT_TRUE(noted("a workgroup of 64 warps needs more than the 32 warp slots of an SM"));
+  // A local size that does not divide the global size.
+  global = 96, local = 64;
+  EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE, launch(1, &global, &local));
+  EXPECT_TRUE(noted("global size x = 96 is not a multiple of local size x = 64"));
+  // Private memory: 2^21 work-items x the 1 KiB frame.
+  const size_t big[2] = {size_t{1} << 16, 32}, group[2] = {32, 1};
+  EXPECT_CL(CL_OUT_OF_RESOURCES, launch(2, big, group));
+  EXPECT_TRUE(noted("private memory of 65536 workgroups x 32 threads x 1024 bytes exceeds 1 GiB"));
+  // The grid: more workgroups than the device numbers.
+  const size_t huge[2] = {size_t{1} << 31, size_t{1} << 31}, one[2] = {1, 1};
+  EXPECT_CL(CL_OUT_OF_RESOURCES, launch(2, huge, one));
+  EXPECT_TRUE(noted("has more than 2^32 - 1 workgroups"));
 }
 
 // ---- many queues ----

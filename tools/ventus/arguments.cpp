@@ -295,8 +295,8 @@ void check_against_kernel(const std::vector<KernelArgument>& arguments,
     const KernelArgument& given = arguments[i];
     const rt::KernelArgInfo& expected = kernel.args[i];
     // Values are in the "private" address space; pointers in the one they point to.
-    const bool pointer = expected.address_space != "private";
-    const bool local = expected.address_space == "local";
+    const bool pointer = expected.address_space != rt::AddressSpace::private_;
+    const bool local = expected.address_space == rt::AddressSpace::local;
     const char* needs = nullptr;
     if (local && given.kind != KernelArgument::Kind::Local)
       needs = "a __local buffer (local:BYTES)";
@@ -312,7 +312,7 @@ void check_against_kernel(const std::vector<KernelArgument>& arguments,
     if (needs)
       throw Error(fmt::format(
           "--arg {}: argument {} of kernel '{}' is '{} {}' ({}), which needs {}", given.spec, i,
-          kernel.name, expected.type, expected.name, expected.address_space, needs));
+          kernel.name, expected.type, expected.name, rt::to_string(expected.address_space), needs));
   }
 }
 

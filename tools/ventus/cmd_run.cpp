@@ -193,7 +193,15 @@ void run(const RunArgs& a) {
   program.kernel_address(kernel);  // an unknown kernel is an error now, not after the outputs
   if (const rt::KernelInfo* info = program.kernel_info(kernel))
     cli::check_against_kernel(arguments, *info);
-  const rt::LaunchShape shape = rt::launch_shape(config, global, local, options);
+  // The launch planned now, buffers at address 0, so that a launch the device cannot run
+  // costs no output file.
+  std::vector<rt::Arg> planned_args;
+  for (const KernelArgument& argument : arguments)
+    planned_args.push_back(argument.kind == KernelArgument::Kind::Local
+                               ? rt::Arg::local(argument.local_bytes)
+                               : rt::Arg::raw(argument.is_buffer() ? 0 : argument.scalar));
+  const rt::LaunchPlan plan =
+      rt::plan_launch(config, program, kernel, global, local, planned_args, options);
 
   // Outputs: opened now, so that a wrong path costs nothing; none may be an input.
   std::vector<std::string> inputs = a.inputs;
@@ -255,8 +263,8 @@ void run(const RunArgs& a) {
   const double seconds = std::max(stats.seconds, 1e-9);
   ventus::cli::print(
       "kernel {}: global {}, local {}: {} workgroups of {} warps x {} threads on {} SMs\n", kernel,
-      dims(global), dims(local), stats.workgroups, shape.warps_per_workgroup,
-      shape.threads_per_warp, config.num_sms);
+      dims(global), dims(local), stats.workgroups, plan.device.warps_per_workgroup,
+      plan.device.threads_per_warp, config.num_sms);
   ventus::cli::print("  warp-instructions    {}\n", stats.warp_instructions);
   ventus::cli::print("  thread-instructions  {}\n", stats.thread_instructions);
   ventus::cli::print("  SIMT divergences     {}\n", stats.divergences);

@@ -240,19 +240,6 @@ std::string sanitize(llvm::StringRef name) {
   return out;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 class DataWriter {
  public:
   DataWriter(const llvm::DataLayout& dl, const ModuleLayout& layout, std::string& out)
@@ -513,36 +500,35 @@ std::string generate_assembly(llvm::Module& module, int) {
         s.private_frame += deepest_private;
         return s;
       };
-  std::string json = "{\"version\":1,\"kernels\":[";
-  for (size_t k = 0; k < kernels.size(); ++k) {
+  std::vector<rt::KernelInfo> infos;
+  for (llvm::Function* kernel : kernels) {
     std::vector<std::string> stack;
-    const std::string name = kernels[k]->getName().str();
-    FunctionSummary s = total(name, stack);
+    rt::KernelInfo& info = infos.emplace_back();
+    info.name = kernel->getName().str();
+    FunctionSummary s = total(info.name, stack);
     if (s.scalar_frame > kScalarStackBytes)
-      throw Error(fmt::format("{}error: {} needs {} bytes of scalar stack with the functions it "
-                              "calls; a warp has {}",
-                              definition_location(*kernels[k]), describe(*kernels[k]),
-                              s.scalar_frame, kScalarStackBytes));
+      throw Error(fmt::format(
+          "{}error: {} needs {} bytes of scalar stack with the functions it "
+          "calls; a warp has {}",
+          definition_location(*kernel), describe(*kernel), s.scalar_frame, kScalarStackBytes));
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
-    json += fmt::format("{}{{\"name\":\"{}\",\"local_bytes\":{},\"private_bytes\":{},\"sgpr\":{},\"vgpr\":{},",
-                        k ? "," : "", json_escape(name), layout.local_bytes, s.private_frame,
-                        round4(std::max<uint32_t>(32, s.sgpr)), round4(std::max<uint32_t>(4, s.vgpr)));
+    info.local_bytes = layout.local_bytes;
+    info.private_bytes = s.private_frame;
+    info.sgpr = round4(std::max<uint32_t>(32, s.sgpr));
+    info.vgpr = round4(std::max<uint32_t>(4, s.vgpr));
     // __attribute__((reqd_work_group_size(X, Y, Z))): the only local size the kernel runs with.
-    if (llvm::MDNode* reqd = kernels[k]->getMetadata("reqd_work_group_size"); reqd && reqd->getNumOperands() == 3) {
-      uint64_t size[3] = {1, 1, 1};
-      for (unsigned d = 0; d < 3; ++d)
-        if (auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d))) size[d] = c->getZExtValue();
-      json += fmt::format("\"reqd_work_group_size\":[{},{},{}],", size[0], size[1], size[2]);
-    }
-    json += "\"args\":[";
-    std::vector<KernelArgument> args = kernel_arguments(*kernels[k]);
-    for (size_t a = 0; a < args.size(); ++a)
-      json += fmt::format("{}{{\"name\":\"{}\",\"type\":\"{}\",\"address_space\":\"{}\",\"qualifiers\":\"{}\",\"offset\":{},\"size\":{}}}",
-                          a ? "," : "", json_escape(args[a].name), json_escape(args[a].type_name),
-                          args[a].address_space, json_escape(args[a].qualifiers), args[a].offset, args[a].size);
-    json += "]}";
+    if (llvm::MDNode* reqd = kernel->getMetadata("reqd_work_group_size");
+        reqd && reqd->getNumOperands() == 3)
+      for (unsigned d = 0; d < 3; ++d) {
+        info.reqd_work_group_size[d] = 1;
+        if (auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d)))
+          info.reqd_work_group_size[d] = static_cast<uint32_t>(c->getZExtValue());
+      }
+    for (const KernelArgument& a : kernel_arguments(*kernel))
+      info.args.push_back({a.name, a.type_name, *rt::address_space_from_string(a.address_space),
+                           a.qualifiers, a.offset, a.size});
   }
-  json += "]}";
+  const std::string json = rt::write_kernel_metadata(infos);
   std::string escaped;
   for (char c : json) {
     if (c == '"' || c == '\\') escaped += '\\';
