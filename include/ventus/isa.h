@@ -1,6 +1,6 @@
 // The Ventus instruction set as data: every instruction is one row of
-// src/isa/instructions.def; decoding, encoding, operand parsing and printing derive
-// from those rows and from the operand kinds below.
+// include/ventus/instructions.def, every operand kind one row of operand_kinds.def;
+// decoding, encoding, operand parsing and printing derive from those rows.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +60,12 @@ enum class OperandKind : uint8_t {
 // destinations rd, vd, rdp are written, all else read). Roles describe the active lanes:
 // lanes that do not execute (thread mask, v0.t) keep the old destination whatever the role.
 enum class OperandRole : uint8_t { Use, Def, DefUse };
-constexpr bool reads(OperandRole r) { return r != OperandRole::Def; }
-constexpr bool writes(OperandRole r) { return r != OperandRole::Use; }
+constexpr bool reads(OperandRole r) {
+  return r != OperandRole::Def;
+}
+constexpr bool writes(OperandRole r) {
+  return r != OperandRole::Use;
+}
 
 enum class RegisterFile : uint8_t { None, X, V };
 
@@ -91,12 +95,12 @@ struct OperandKindInfo {
   std::string_view token;
   RegisterFile file;
   OperandStyle style;
-  OperandRole role;    // in a row that does not mark the operand
+  OperandRole role;  // in a row that does not mark the operand
   bool is_signed;
-  uint8_t align;       // the value is a multiple of this (branch offsets, register pairs)
+  uint8_t align;            // the value is a multiple of this (branch offsets, register pairs)
   bool widened_by_regexti;  // regexti/prefixi give it imm[10:5]
   std::span<const FieldPiece> fields;  // empty: no field of its own (v0, modifiers)
-  int64_t min, max;    // the values the fields hold, multiples of align
+  int64_t min, max;                    // the values the fields hold, multiples of align
   // The regext field that extends a register in this field (0 rd, 1 rs1, 2 rs2, 3 rs3); -1
   // for no register field.
   int8_t slot;
@@ -184,7 +188,7 @@ constexpr Field field(Op op, std::string_view name) {
 struct InsnInfo {
   Op op;
   std::string_view mnemonic;
-  uint64_t match;           // 64-bit rows use all bits; 32-bit rows only the low word
+  uint64_t match;  // 64-bit rows use all bits; 32-bit rows only the low word
   uint64_t mask;
   unsigned length;          // bytes: instruction_length(match)
   std::string_view syntax;  // the operands string of the row
@@ -278,16 +282,19 @@ std::optional<Op> decode_op(uint64_t word);
 struct RegExt {
   uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // high bits (3 each) for regext
   // The high bits for register slot 0..3 (register_slot).
-  uint8_t high_bits(int slot) const { return slot == 0 ? rd : slot == 1 ? rs1 : slot == 2 ? rs2 : rs3; }
-  int32_t imm_hi = 0;                          // regexti: imm[10:5]
-  bool immediate_form = false;                 // regexti
+  uint8_t high_bits(int slot) const {
+    return slot == 0 ? rd : slot == 1 ? rs1 : slot == 2 ? rs2 : rs3;
+  }
+  int32_t imm_hi = 0;           // regexti: imm[10:5]
+  bool immediate_form = false;  // regexti
   static RegExt from_regext(uint32_t imm12);
   static RegExt from_regexti(uint32_t imm12);
 };
 
 // What a prefix word says about the instruction after it: regext/regexti (register and
-// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
-// (extension, address space, width, 64-bit address). docs/isa.md, "Prefixes".
+// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI
+// (extension, pair, ABS, NEG) and PREFIX_MEMORY (extension, address space, width, 64-bit address).
+// docs/isa.md, "Prefixes".
 struct PrefixInfo {
   Op op = Op::Count;
   RegExt ext;

@@ -948,7 +948,8 @@ class Assembler {
           op.expr = expression(t, loc.line);
       } else if (style == OperandStyle::Fence) {
         const auto bits = isa::parse_fence(t.text);
-        if (!bits) fail(tok_loc(t), fmt::format("bad fence operand '{}' (letters from iorw)", t.text));
+        if (!bits)
+          fail(tok_loc(t), fmt::format("bad fence operand '{}' (letters from iorw)", t.text));
         op.fixed = *bits;
         op.reg = -2;
       } else {
@@ -1307,9 +1308,9 @@ class Assembler {
           fail(op.expr->loc,
                fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
       } else if (!isa::operand_fits(slot, value, &why)) {
-        const bool widenable =
-            isa::kind_info(op.kind).widened_by_regexti && isa::kind_info(op.kind).is_signed &&
-            insn.row->cls == isa::InsnClass::Vector;
+        const bool widenable = isa::kind_info(op.kind).widened_by_regexti &&
+                               isa::kind_info(op.kind).is_signed &&
+                               insn.row->cls == isa::InsnClass::Vector;
         fail(
             op.expr->loc,
             fmt::format("immediate out of range for '{}': {}{}", insn.row->mnemonic, why,

@@ -86,7 +86,9 @@ constexpr Alias kAliases[] = {
 
 }  // namespace
 
-std::span<const Alias> aliases() { return kAliases; }
+std::span<const Alias> aliases() {
+  return kAliases;
+}
 
 AliasForm alias_form(const Alias& a) {
   const InsnInfo& row = info(a.op);
@@ -99,7 +101,8 @@ AliasForm alias_form(const Alias& a) {
         f.mask_passes = true;
         break;
       }
-      throw std::logic_error(fmt::format("alias {}: too few operands for {}", a.mnemonic, row.mnemonic));
+      throw std::logic_error(
+          fmt::format("alias {}: too few operands for {}", a.mnemonic, row.mnemonic));
     }
     const size_t comma = list.find(',');
     const std::string_view entry = list.substr(0, comma);
@@ -112,7 +115,8 @@ AliasForm alias_form(const Alias& a) {
     }
   }
   if (!list.empty())
-    throw std::logic_error(fmt::format("alias {}: too many operands for {}", a.mnemonic, row.mnemonic));
+    throw std::logic_error(
+        fmt::format("alias {}: too many operands for {}", a.mnemonic, row.mnemonic));
   return f;
 }
 

@@ -44,13 +44,15 @@ constexpr OperandKindInfo make_kind(OperandKind kind, std::string_view token, Re
     max = (is_signed ? int64_t{1} << (width - 1) : int64_t{1} << width) - 1;
     max -= max % align;
   }
-  return {kind, token, file,  style, role, is_signed, align, wide, fields, min, max,
-          file == RegisterFile::None ? int8_t{-1} : register_slot_of(fields)};
+  return {kind,  token, file,
+          style, role,  is_signed,
+          align, wide,  fields,
+          min,   max,   file == RegisterFile::None ? int8_t{-1} : register_slot_of(fields)};
 }
 
 constexpr OperandKindInfo kKinds[] = {
 #define VT_FIELD(hi, lo, at)
-#define VT_OPERAND_KIND(id, token, file, style, role, is_signed, align, wide, fields)       \
+#define VT_OPERAND_KIND(id, token, file, style, role, is_signed, align, wide, fields)           \
   make_kind(OperandKind::id, token, RegisterFile::file, OperandStyle::style, OperandRole::role, \
             is_signed, align, wide, kFields_##id),
 #include "ventus/operand_kinds.def"
@@ -67,8 +69,12 @@ static_assert(kinds_in_enum_order());
 
 }  // namespace
 
-const OperandKindInfo& kind_info(OperandKind kind) { return kKinds[static_cast<size_t>(kind)]; }
-std::span<const OperandKindInfo> operand_kinds() { return kKinds; }
+const OperandKindInfo& kind_info(OperandKind kind) {
+  return kKinds[static_cast<size_t>(kind)];
+}
+std::span<const OperandKindInfo> operand_kinds() {
+  return kKinds;
+}
 
 int64_t get_operand(uint32_t word, OperandKind kind) {
   const OperandKindInfo& k = kind_info(kind);
@@ -140,8 +146,12 @@ bool is_pair_register_kind(OperandKind kind) {
   return is_register_kind(kind) && kind_info(kind).align == 2;
 }
 
-bool is_pc_relative(OperandKind kind) { return kind_info(kind).style == OperandStyle::Target; }
+bool is_pc_relative(OperandKind kind) {
+  return kind_info(kind).style == OperandStyle::Target;
+}
 
-int register_slot(OperandKind kind) { return kind_info(kind).slot; }
+int register_slot(OperandKind kind) {
+  return kind_info(kind).slot;
+}
 
 }  // namespace ventus::isa

@@ -11,8 +11,12 @@
 namespace ventus::isa {
 namespace {
 
-std::string xname(unsigned n) { return std::string(xreg_abi_name(n)); }
-std::string vname(unsigned n) { return fmt::format("v{}", n); }
+std::string xname(unsigned n) {
+  return std::string(xreg_abi_name(n));
+}
+std::string vname(unsigned n) {
+  return fmt::format("v{}", n);
+}
 
 std::string csr_text(uint32_t n) {
   if (const CsrInfo* c = csr_by_number(static_cast<uint16_t>(n)); c && !c->name.empty())
@@ -34,8 +38,7 @@ std::string number_text(const OperandSlot& s, int64_t value, const Context& c,
   const OperandKindInfo& k = kind_info(s.kind);
   const auto u = static_cast<uint32_t>(value);
   switch (k.style) {
-    case OperandStyle::Register:
-      return k.file == RegisterFile::V ? vname(u) : xname(u);
+    case OperandStyle::Register: return k.file == RegisterFile::V ? vname(u) : xname(u);
     case OperandStyle::NumberedRegister: return fmt::format("x{}", u);
     case OperandStyle::FixedV0: return "v0";
     case OperandStyle::Target:
@@ -47,7 +50,8 @@ std::string number_text(const OperandSlot& s, int64_t value, const Context& c,
     case OperandStyle::Fence: return format_fence(u);
     case OperandStyle::RoundingMode: return format_rounding_mode(u);
     case OperandStyle::Modifier: return fmt::format("{}={}", s.key, value);
-    case OperandStyle::Integer: case OperandStyle::Mask: break;
+    case OperandStyle::Integer:
+    case OperandStyle::Mask: break;
   }
   return std::to_string(value);
 }
@@ -62,11 +66,11 @@ std::optional<int64_t> absent_value(const OperandSlot& s) {
   }
 }
 
-// The operands (one value per slot) as the row's syntax writes them: ", " between them, "off(base)" for a memory
-// operand, the optional ones (", v0.t", a rounding mode other than dyn, a modifier other
-// than 0) only when present.
-std::string operands_text(const InsnInfo& r, std::span<const OperandValue> values,
-                          const Context& c, std::optional<uint64_t>& target) {
+// The operands (one value per slot) as the row's syntax writes them: ", " between them, "off(base)"
+// for a memory operand, the optional ones (", v0.t", a rounding mode other than dyn, a modifier
+// other than 0) only when present.
+std::string operands_text(const InsnInfo& r, std::span<const OperandValue> values, const Context& c,
+                          std::optional<uint64_t>& target) {
   std::string out;
   for (size_t i = 0; i < r.operands.size(); ++i) {
     const OperandSlot& s = r.operands[i];
@@ -119,7 +123,7 @@ int64_t fixed_value(const OperandSlot& s, std::string_view text, std::string_vie
 struct PrintedAlias {
   const Alias* alias;
   AliasForm form;
-  std::vector<int64_t> fixed;     // per slot
+  std::vector<int64_t> fixed;      // per slot
   std::vector<size_t> first_slot;  // per alias operand: the slot that prints it
 };
 
@@ -130,7 +134,8 @@ PrintedAlias resolve(const Alias& a) {
   for (size_t i = 0; i < p.form.slots.size(); ++i) {
     const AliasForm::Slot& s = p.form.slots[i];
     if (s.operand >= 0 && p.first_slot[s.operand] == SIZE_MAX) p.first_slot[s.operand] = i;
-    if (s.operand < 0 && !s.fixed.empty()) p.fixed[i] = fixed_value(r.operands[i], s.fixed, a.mnemonic);
+    if (s.operand < 0 && !s.fixed.empty())
+      p.fixed[i] = fixed_value(r.operands[i], s.fixed, a.mnemonic);
   }
   return p;
 }
@@ -167,8 +172,8 @@ std::optional<Printed> print_alias(Op op, std::span<const OperandValue> values, 
     for (size_t k = 0; k < a.first_slot.size(); ++k) {
       const OperandValue& v = values[a.first_slot[k]];
       if (k) p.operands += ", ";
-      p.operands += v.text.empty() ? number_text(r.operands[a.first_slot[k]], v.number, c, p.target)
-                                   : v.text;
+      p.operands +=
+          v.text.empty() ? number_text(r.operands[a.first_slot[k]], v.number, c, p.target) : v.text;
     }
     if (a.form.mask_passes) {
       const OperandValue& vm = values.back();
@@ -236,8 +241,7 @@ std::string format_instruction(Op op, std::span<const OperandValue> values, bool
   if (values.size() > r.operands.size())
     bad(fmt::format("{} operands given, the row has {}", values.size(), r.operands.size()));
   for (size_t i = values.size(); i < r.operands.size(); ++i)
-    if (!absent_value(r.operands[i]))
-      bad(fmt::format("operand {} ({}) is missing", i, r.syntax));
+    if (!absent_value(r.operands[i])) bad(fmt::format("operand {} ({}) is missing", i, r.syntax));
   for (size_t i = 0; i < values.size(); ++i) {
     const OperandSlot& s = r.operands[i];
     const OperandValue& v = values[i];
@@ -275,7 +279,9 @@ std::optional<std::string> prefixed_text(const PrefixInfo& prefix, uint32_t word
   const auto p = print_instruction(word, pc, o, prefix.ext);
   if (!p) return std::nullopt;
   std::string notes;
-  const auto note = [&](std::string_view n) { notes += (notes.empty() ? "" : ", ") + std::string(n); };
+  const auto note = [&](std::string_view n) {
+    notes += (notes.empty() ? "" : ", ") + std::string(n);
+  };
   static constexpr const char* kSpaces[4] = {"", "global", "private", "local"};
   if (prefix.mem_space) note(kSpaces[prefix.mem_space & 3]);
   if (prefix.mem_words > 1) note(fmt::format("{}-bit", 32 * prefix.mem_words));

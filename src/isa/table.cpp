@@ -27,12 +27,12 @@ template <class T>
 constexpr uint64_t row_bits(T match, T value) {
   const auto low = static_cast<uint32_t>(value);
   return instruction_length(static_cast<uint32_t>(match)) == 8 ? static_cast<uint64_t>(value)
-                                                                : uint64_t{low};
+                                                               : uint64_t{low};
 }
 
 constexpr RawRow kRows[] = {
-#define VT_INSN(id, mn, match, mask, ops, cls)                                           \
-  {Op::id, mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
+#define VT_INSN(id, mn, match, mask, ops, cls)                                                \
+  {Op::id,        mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
    InsnClass::cls},
 #include "ventus/instructions.def"
 #undef VT_INSN
@@ -53,8 +53,10 @@ void parse_operand(std::string_view tok, std::string_view row, std::vector<Opera
   if (detail::field_token(tok, name, field)) {
     // "vd@27:20": a register in a field of the row's choosing; "al=@40": a modifier.
     OperandSlot slot{.kind = OperandKind::Modifier};
-    if (tok[name.size()] != '=') slot.kind = kind_from_token(name, row);
-    else slot.key = name;
+    if (tok[name.size()] != '=')
+      slot.kind = kind_from_token(name, row);
+    else
+      slot.key = name;
     slot.lo = field.lo;
     slot.width = field.width;
     slots.push_back(slot);
@@ -98,8 +100,9 @@ struct Tables {
   Tables() {
     rows.reserve(kNumOps);
     for (const RawRow& r : kRows) {
-      InsnInfo info{r.op, r.mnemonic, r.match, r.mask,
-                    instruction_length(static_cast<uint32_t>(r.match)), r.syntax, r.cls, {}};
+      InsnInfo info{
+          r.op,     r.mnemonic, r.match, r.mask, instruction_length(static_cast<uint32_t>(r.match)),
+          r.syntax, r.cls,      {}};
       info.operands = parse_syntax(r.syntax, r.mnemonic);
       rows.push_back(std::move(info));
       by_mnemonic.emplace(r.mnemonic, r.op);
@@ -143,8 +146,12 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
 
 }  // namespace
 
-std::span<const InsnInfo> instructions() { return tables().rows; }
-const InsnInfo& info(Op op) { return tables().rows[static_cast<size_t>(op)]; }
+std::span<const InsnInfo> instructions() {
+  return tables().rows;
+}
+const InsnInfo& info(Op op) {
+  return tables().rows[static_cast<size_t>(op)];
+}
 
 const InsnInfo* find_mnemonic(std::string_view mnemonic) {
   const auto& t = tables();
@@ -205,14 +212,20 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
   // them apart from vd's).
   const bool has_rs3 = std::any_of(r.operands.begin(), r.operands.end(),
                                    [](const OperandSlot& s) { return s.kind == OperandKind::Rs3; });
-  if (has_rs3) d.rs3 = field(31, 27) | ext.rs3 << 5;
-  else if (reads_rd_field(r)) d.rs3 = field(11, 7) | ext.rs3 << 5;
+  if (has_rs3)
+    d.rs3 = field(31, 27) | ext.rs3 << 5;
+  else if (reads_rd_field(r))
+    d.rs3 = field(11, 7) | ext.rs3 << 5;
   for (const OperandSlot& s : r.operands) {
     const OperandKindInfo& k = kind_info(s.kind);
     switch (k.style) {
       case OperandStyle::Mask: d.vm = static_cast<uint8_t>(get_operand(word, s.kind)); break;
-      case OperandStyle::RoundingMode: d.rm = static_cast<uint8_t>(get_operand(word, s.kind)); break;
-      case OperandStyle::Integer: case OperandStyle::Target: case OperandStyle::Csr:
+      case OperandStyle::RoundingMode:
+        d.rm = static_cast<uint8_t>(get_operand(word, s.kind));
+        break;
+      case OperandStyle::Integer:
+      case OperandStyle::Target:
+      case OperandStyle::Csr:
       case OperandStyle::Vtype: {
         int32_t v = static_cast<int32_t>(get_operand(word, s.kind));
         if (k.widened_by_regexti) {
@@ -353,7 +366,9 @@ constexpr CsrInfo kCsrs[] = {
 };
 }  // namespace
 
-std::span<const CsrInfo> csrs() { return kCsrs; }
+std::span<const CsrInfo> csrs() {
+  return kCsrs;
+}
 
 std::optional<uint16_t> csr_by_name(std::string_view name) {
   for (const CsrInfo& c : kCsrs)
@@ -379,10 +394,10 @@ constexpr std::string_view kAbi[32] = {"zero", "ra", "sp",  "gp",  "tp", "t0", "
                                        "s0",   "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
                                        "a6",   "a7", "s2",  "s3",  "s4", "s5", "s6", "s7",
                                        "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-constexpr std::string_view kHighX[] = {
-    "x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39", "x40", "x41", "x42",
-    "x43", "x44", "x45", "x46", "x47", "x48", "x49", "x50", "x51", "x52", "x53",
-    "x54", "x55", "x56", "x57", "x58", "x59", "x60", "x61", "x62", "x63"};
+constexpr std::string_view kHighX[] = {"x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39",
+                                       "x40", "x41", "x42", "x43", "x44", "x45", "x46", "x47",
+                                       "x48", "x49", "x50", "x51", "x52", "x53", "x54", "x55",
+                                       "x56", "x57", "x58", "x59", "x60", "x61", "x62", "x63"};
 
 std::optional<unsigned> parse_number_suffix(std::string_view s, unsigned limit) {
   if (s.empty() || (s.size() > 1 && s[0] == '0')) return std::nullopt;
@@ -437,13 +452,15 @@ std::optional<uint32_t> parse_fence(std::string_view text) {
 }
 
 std::string format_rounding_mode(uint32_t rm) {
-  return kRoundingModes[rm & 7].empty() ? std::to_string(rm & 7) : std::string(kRoundingModes[rm & 7]);
+  return kRoundingModes[rm & 7].empty() ? std::to_string(rm & 7)
+                                        : std::string(kRoundingModes[rm & 7]);
 }
 
 std::optional<uint32_t> parse_rounding_mode(std::string_view text) {
   for (uint32_t rm = 0; rm < 8; ++rm)
     if (!kRoundingModes[rm].empty() && kRoundingModes[rm] == text) return rm;
-  if (text.size() == 1 && text[0] >= '0' && text[0] <= '7') return static_cast<uint32_t>(text[0] - '0');
+  if (text.size() == 1 && text[0] >= '0' && text[0] <= '7')
+    return static_cast<uint32_t>(text[0] - '0');
   return std::nullopt;
 }
 
@@ -458,7 +475,8 @@ std::string format_vtype(uint32_t vtypei) {
 }
 
 std::optional<uint32_t> parse_vtype(std::span<const std::string_view> tokens, std::string* why) {
-  if (tokens.size() == 1 && !tokens[0].empty() && std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
+  if (tokens.size() == 1 && !tokens[0].empty() &&
+      std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
     uint32_t v = 0;
     auto [p, ec] = std::from_chars(tokens[0].data(), tokens[0].data() + tokens[0].size(), v);
     if (ec == std::errc{} && p == tokens[0].data() + tokens[0].size()) return v;

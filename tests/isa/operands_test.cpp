@@ -13,7 +13,9 @@ using namespace ventus::isa;
 
 namespace {
 
-OperandValue of(int64_t n) { return OperandValue::of(n); }
+OperandValue of(int64_t n) {
+  return OperandValue::of(n);
+}
 
 // The ranges of the RISC-V and Ventus manuals, written out independently of the fields.
 TEST(OperandKinds, RangesAreTheManuals) {
@@ -22,18 +24,30 @@ TEST(OperandKinds, RangesAreTheManuals) {
     int64_t min, max;
     unsigned align;
   } expected[] = {
-      {OperandKind::Simm12, -2048, 2047, 1},     {OperandKind::Simm12S, -2048, 2047, 1},
-      {OperandKind::Uimm12, 0, 4095, 1},         {OperandKind::Simm11, -1024, 1023, 1},
-      {OperandKind::Simm11S, -1024, 1023, 1},    {OperandKind::Simm10, -512, 511, 1},
-      {OperandKind::Simm10S, -512, 511, 1},      {OperandKind::Bimm, -4096, 4094, 2},
-      {OperandKind::Jimm, -(1 << 20), (1 << 20) - 2, 2}, {OperandKind::Uimm20, 0, (1 << 20) - 1, 1},
-      {OperandKind::Shamt, 0, 31, 1},            {OperandKind::Shamt6, 0, 63, 1},
-      {OperandKind::Csr, 0, 4095, 1},            {OperandKind::Uimm5, 0, 31, 1},
-      {OperandKind::Simm5, -16, 15, 1},          {OperandKind::VtypeI11, 0, 2047, 1},
-      {OperandKind::VtypeI10, 0, 1023, 1},       {OperandKind::VMask, 0, 1, 1},
-      {OperandKind::RoundingMode, 0, 7, 1},      {OperandKind::FencePred, 0, 15, 1},
-      {OperandKind::Rd, 0, 31, 1},               {OperandKind::Vs3, 0, 31, 1},
-      {OperandKind::RdPair, 0, 30, 2},           {OperandKind::Vs1Pair, 0, 30, 2},
+      {OperandKind::Simm12, -2048, 2047, 1},
+      {OperandKind::Simm12S, -2048, 2047, 1},
+      {OperandKind::Uimm12, 0, 4095, 1},
+      {OperandKind::Simm11, -1024, 1023, 1},
+      {OperandKind::Simm11S, -1024, 1023, 1},
+      {OperandKind::Simm10, -512, 511, 1},
+      {OperandKind::Simm10S, -512, 511, 1},
+      {OperandKind::Bimm, -4096, 4094, 2},
+      {OperandKind::Jimm, -(1 << 20), (1 << 20) - 2, 2},
+      {OperandKind::Uimm20, 0, (1 << 20) - 1, 1},
+      {OperandKind::Shamt, 0, 31, 1},
+      {OperandKind::Shamt6, 0, 63, 1},
+      {OperandKind::Csr, 0, 4095, 1},
+      {OperandKind::Uimm5, 0, 31, 1},
+      {OperandKind::Simm5, -16, 15, 1},
+      {OperandKind::VtypeI11, 0, 2047, 1},
+      {OperandKind::VtypeI10, 0, 1023, 1},
+      {OperandKind::VMask, 0, 1, 1},
+      {OperandKind::RoundingMode, 0, 7, 1},
+      {OperandKind::FencePred, 0, 15, 1},
+      {OperandKind::Rd, 0, 31, 1},
+      {OperandKind::Vs3, 0, 31, 1},
+      {OperandKind::RdPair, 0, 30, 2},
+      {OperandKind::Vs1Pair, 0, 30, 2},
   };
   for (const auto& e : expected) {
     const OperandKindInfo& k = kind_info(e.kind);
@@ -54,7 +68,8 @@ TEST(OperandKinds, RangeAgreesWithTheEncoder) {
       EXPECT_EQ(get_operand(set_operand(0u, k.kind, v), k.kind), v) << k.token << " " << v;
       EXPECT_EQ(get_operand(set_operand(~0u, k.kind, v), k.kind), v) << k.token << " " << v;
     }
-    for (int64_t v : {k.min - 1, k.max + 1}) EXPECT_FALSE(operand_fits(k.kind, v)) << k.token << " " << v;
+    for (int64_t v : {k.min - 1, k.max + 1})
+      EXPECT_FALSE(operand_fits(k.kind, v)) << k.token << " " << v;
     // The next multiples beyond the range do not fit the fields (max + 1 of a register pair
     // does: an odd register).
     for (int64_t v : {k.min - k.align, k.max + k.align})
@@ -72,14 +87,15 @@ TEST(OperandKinds, FieldsAreTheSpecifications) {
     OperandKind kind;
     uint32_t bits;
   } expected[] = {
-      {OperandKind::Rd, 0x00000f80},   {OperandKind::Rs1, 0x000f8000}, {OperandKind::Rs2, 0x01f00000},
-      {OperandKind::Rs3, 0xf8000000},  {OperandKind::Vs3, 0x00000f80}, {OperandKind::Simm12, 0xfff00000},
-      {OperandKind::Simm12S, 0xfe000f80}, {OperandKind::Simm11S, 0x7e000f80},
-      {OperandKind::Simm10S, 0x3e000f80}, {OperandKind::Bimm, 0xfe000f80},
-      {OperandKind::Jimm, 0xfffff000}, {OperandKind::Uimm20, 0xfffff000},
-      {OperandKind::VMask, 0x02000000}, {OperandKind::RoundingMode, 0x00007000},
+      {OperandKind::Rd, 0x00000f80},        {OperandKind::Rs1, 0x000f8000},
+      {OperandKind::Rs2, 0x01f00000},       {OperandKind::Rs3, 0xf8000000},
+      {OperandKind::Vs3, 0x00000f80},       {OperandKind::Simm12, 0xfff00000},
+      {OperandKind::Simm12S, 0xfe000f80},   {OperandKind::Simm11S, 0x7e000f80},
+      {OperandKind::Simm10S, 0x3e000f80},   {OperandKind::Bimm, 0xfe000f80},
+      {OperandKind::Jimm, 0xfffff000},      {OperandKind::Uimm20, 0xfffff000},
+      {OperandKind::VMask, 0x02000000},     {OperandKind::RoundingMode, 0x00007000},
       {OperandKind::FencePred, 0x0f000000}, {OperandKind::FenceSucc, 0x00f00000},
-      {OperandKind::VtypeI11, 0x7ff00000}, {OperandKind::VtypeI10, 0x3ff00000},
+      {OperandKind::VtypeI11, 0x7ff00000},  {OperandKind::VtypeI10, 0x3ff00000},
       {OperandKind::Shamt6, 0x03f00000},
   };
   for (const auto& e : expected)
@@ -147,13 +163,19 @@ TEST(OperandRoles, WritesOnlyDestinations) {
       EXPECT_EQ(register_slot(s.kind), 0) << r.mnemonic;
     }
     switch (r.cls) {
-      case InsnClass::Store: case InsnClass::VStore: case InsnClass::Branch:
-      case InsnClass::VBranch: case InsnClass::Join:
-        EXPECT_EQ(written, 0) << r.mnemonic;
-        break;
-      case InsnClass::Load: case InsnClass::VLoad: case InsnClass::Atomic:
-      case InsnClass::Scalar: case InsnClass::Float: case InsnClass::Vector:
-      case InsnClass::VFloat: case InsnClass::Matrix:
+      case InsnClass::Store:
+      case InsnClass::VStore:
+      case InsnClass::Branch:
+      case InsnClass::VBranch:
+      case InsnClass::Join: EXPECT_EQ(written, 0) << r.mnemonic; break;
+      case InsnClass::Load:
+      case InsnClass::VLoad:
+      case InsnClass::Atomic:
+      case InsnClass::Scalar:
+      case InsnClass::Float:
+      case InsnClass::Vector:
+      case InsnClass::VFloat:
+      case InsnClass::Matrix:
         if (r.op != Op::FENCE) {
           EXPECT_EQ(written, 1) << r.mnemonic;
         }
@@ -173,20 +195,23 @@ TEST(FormatInstruction, PrintsRowsFromValues) {
             "lw a0, %lo(x)(a1)");
   EXPECT_EQ(format_instruction(Op::BNE, std::vector{of(5), of(0), OperandValue::symbol(".L3")}),
             "bne t0, zero, .L3");
-  EXPECT_EQ(format_instruction(Op::BNE, std::vector{of(5), of(0), OperandValue::symbol(".L3")}, true),
-            "bnez t0, .L3");
+  EXPECT_EQ(
+      format_instruction(Op::BNE, std::vector{of(5), of(0), OperandValue::symbol(".L3")}, true),
+      "bnez t0, .L3");
   EXPECT_EQ(format_instruction(Op::ADDI, std::vector{of(10), of(0), of(-7)}, true), "li a0, -7");
   EXPECT_EQ(format_instruction(Op::CSRRS, std::vector{of(10), of(0x806), of(0)}, true),
             "csrr a0, 2054");
   EXPECT_EQ(format_instruction(Op::VSETVLI, std::vector{of(0), of(0), of(0xd0)}),
             "vsetvli zero, zero, e32, m1, ta, ma");
-  EXPECT_EQ(format_instruction(Op::FADD_S, std::vector{of(10), of(11), of(12)}), "fadd.s a0, a1, a2");
+  EXPECT_EQ(format_instruction(Op::FADD_S, std::vector{of(10), of(11), of(12)}),
+            "fadd.s a0, a1, a2");
   EXPECT_EQ(format_instruction(Op::FADD_S, std::vector{of(10), of(11), of(12), of(1)}),
             "fadd.s a0, a1, a2, rtz");
   EXPECT_EQ(format_instruction(Op::VSW12_V, std::vector{of(40), of(-4), of(33)}),
             "vsw12.v v40, -4(v33)");
-  EXPECT_EQ(format_instruction(Op::MMA64_M8N8K8_F32_F32, std::vector{of(200), of(8), of(16), of(24)}),
-            "mma64.m8n8k8.f32.f32 v200, v8, v16, v24");
+  EXPECT_EQ(
+      format_instruction(Op::MMA64_M8N8K8_F32_F32, std::vector{of(200), of(8), of(16), of(24)}),
+      "mma64.m8n8k8.f32.f32 v200, v8, v16, v24");
 }
 
 TEST(FormatInstruction, RefusesWhatTheRowCannotHold) {
@@ -194,12 +219,12 @@ TEST(FormatInstruction, RefusesWhatTheRowCannotHold) {
     EXPECT_THROW(format_instruction(op, v), std::invalid_argument) << info(op).mnemonic;
   };
   refused(Op::ADDI, {of(10), of(11), of(2048)});
-  refused(Op::ADDI, {of(10), of(11)});                    // an operand missing
-  refused(Op::ADDI, {of(10), of(11), of(1), of(1)});      // one too many
-  refused(Op::BEQ, {of(1), of(2), of(3)});                // odd branch offset
-  refused(Op::ADDW, {of(11), of(12), of(14)});            // odd register pair
-  refused(Op::ADD, {of(64), of(1), of(2)});               // no x64
-  refused(Op::VADD_VI, {of(1), of(2), of(16)});           // simm5
+  refused(Op::ADDI, {of(10), of(11)});                // an operand missing
+  refused(Op::ADDI, {of(10), of(11), of(1), of(1)});  // one too many
+  refused(Op::BEQ, {of(1), of(2), of(3)});            // odd branch offset
+  refused(Op::ADDW, {of(11), of(12), of(14)});        // odd register pair
+  refused(Op::ADD, {of(64), of(1), of(2)});           // no x64
+  refused(Op::VADD_VI, {of(1), of(2), of(16)});       // simm5
 }
 
 // The disassembler and format_instruction print with the same code: for every row, the
