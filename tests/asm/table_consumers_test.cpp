@@ -1,6 +1,5 @@
-// The one alias list (isa::aliases()) from both ends: every alias assembles to the word of its
-// row written out in full, and the disassembler prints the words of the printed aliases back
-// as the alias.
+// The assembler and the decoder against the instruction table's single sources: the one alias
+// list (isa::aliases()) from both ends, and the operand roles through regext.
 #include <gtest/gtest.h>
 
 #include "test_util.h"
@@ -73,6 +72,53 @@ TEST(Aliases, AssembleToTheirRowAndPrintBack) {
     }
   }
   EXPECT_GT(printed, 40);
+}
+
+// A register above 31 in the rd field of every 32-bit row: the assembler's regext and the
+// decoder deliver it where the row's roles say execution reads and writes it (rd when
+// written, rs3 when read: the accumulator, the store data).
+TEST(OperandRoles, RegextReachesTheRegisterAsTheRolesSay) {
+  int rows = 0;
+  for (const isa::InsnInfo& r : isa::instructions()) {
+    if (r.length != 4 || r.cls == isa::InsnClass::Prefix) continue;
+    std::vector<isa::OperandValue> values;
+    int destination = -1;
+    for (size_t i = 0; i < r.operands.size(); ++i) {
+      const isa::OperandSlot& s = r.operands[i];
+      const isa::OperandKindInfo& k = isa::kind_info(s.kind);
+      int64_t v = 0;
+      if (isa::is_register_kind(s.kind) && isa::register_slot(s.kind) == 0 &&
+          k.style == isa::OperandStyle::Register) {
+        destination = static_cast<int>(i);
+        v = 40;
+      } else if (isa::is_register_kind(s.kind)) {
+        v = 2 * static_cast<int64_t>(i) + 2;
+      } else if (k.style == isa::OperandStyle::Mask) {
+        v = 1;
+      } else if (k.style == isa::OperandStyle::RoundingMode) {
+        v = 7;
+      } else if (k.style == isa::OperandStyle::Vtype) {
+        v = 0xd0;
+      }
+      values.push_back(isa::OperandValue::of(v));
+    }
+    if (destination < 0) continue;
+    const std::string text = isa::format_instruction(r.op, values);
+    std::vector<uint32_t> words;
+    ASSERT_NO_THROW(words = test::text_words(text + "\n")) << text;
+    ASSERT_EQ(words.size(), 2u) << text;
+    const auto d = isa::decode(words[1], isa::RegExt::from_regext(words[0] >> 20));
+    ASSERT_TRUE(d) << text;
+    const isa::OperandRole role = r.operands[destination].role;
+    if (isa::writes(role)) {
+      EXPECT_EQ(d->rd, 40) << text;
+    }
+    if (isa::reads(role)) {
+      EXPECT_EQ(d->rs3, 40) << text;
+    }
+    ++rows;
+  }
+  EXPECT_GT(rows, 300);
 }
 
 }  // namespace
