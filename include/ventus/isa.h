@@ -74,10 +74,21 @@ enum class OperandKind : uint8_t {
   Modifier,                 // optional keyword operand "key=value" in a field the row names
 };
 
+// What an instruction does with one operand, as LLVM's (outs)/(ins) lists say it: reads it
+// (sources, immediates, store data), writes it (rd/vd), or both (a tied accumulator: the
+// multiply-accumulate families read vd and write the result there). A row's syntax marks
+// DefUse with '+' ("+vd,vs1,vs2,vm"); every other operand takes its kind's role (the
+// destinations rd, vd, rdp are written, all else read). Roles describe the active lanes:
+// lanes that do not execute (thread mask, v0.t) keep the old destination whatever the role.
+enum class OperandRole : uint8_t { Use, Def, DefUse };
+constexpr bool reads(OperandRole r) { return r != OperandRole::Def; }
+constexpr bool writes(OperandRole r) { return r != OperandRole::Use; }
+
 // One operand position of a row's syntax. A memory operand "off(base)" is two operands,
 // the offset with in_memory_offset set followed by the base with in_memory_base set.
 struct OperandSlot {
   OperandKind kind;
+  OperandRole role = OperandRole::Use;
   bool mem_offset = false;  // printed as "off(" ... the next slot ... ")"
   bool mem_base = false;    // register inside parentheses
   // A field the row places itself ("vd@27:20", "al=@40"): bits [lo + width - 1 : lo] of the
@@ -103,6 +114,8 @@ struct Field {
 };
 
 namespace detail {
+// Marks an operand of a row's syntax that the instruction reads and writes (OperandRole).
+inline constexpr char kTiedMarker = '+';
 inline constexpr std::string_view kRowSyntax[] = {
 #define VT_INSN(id, mn, match, mask, ops, cls) ops,
 #include "ventus/instructions.def"
@@ -121,6 +134,7 @@ constexpr bool field_token(std::string_view token, std::string_view& name, Field
   const size_t at = token.find('@');
   if (at == std::string_view::npos) return false;
   name = token.substr(0, at);
+  if (name.starts_with(kTiedMarker)) name.remove_prefix(1);
   if (!name.empty() && name.back() == '=') name.remove_suffix(1);
   const std::string_view pos = token.substr(at + 1);
   const size_t colon = pos.find(':');
@@ -163,6 +177,10 @@ std::span<const InsnInfo> instructions();
 const InsnInfo& info(Op op);
 // Rows with this mnemonic (several rows may share a mnemonic in principle; today each is unique).
 const InsnInfo* find_mnemonic(std::string_view mnemonic);
+// Whether the row reads the register of its rd field (slot 0): a tied accumulator ("+vd") or
+// the data of a vector store (vs3). Execution reads it as Decoded::rs3, whose high bits a
+// regext gives in its rs3 field, so the assembler extends rs3 like rd for these rows.
+bool reads_rd_field(const InsnInfo& row);
 
 // Field access by operand kind: extract the operand's value from a word (sign-extended for
 // signed kinds, byte offset for branches) and insert a value into a word.
@@ -183,6 +201,40 @@ bool is_pc_relative(OperandKind kind);
 // Which register slot (0 = rd/vd, 1 = rs1/vs1, 2 = rs2/vs2, 3 = rs3/vs3) a register kind
 // fills; regext extends that slot.
 int register_slot(OperandKind kind);
+
+// Printing from operand values, for code that builds instructions (the compiler's back
+// end) rather than decoding words. One value per slot of the row's operands, in order (a
+// memory operand "off(base)" is two slots); trailing optional slots may be left out (vm:
+// 1 = unmasked, rm: 7 = dynamic, modifiers: 0). A value is a number (register number,
+// immediate, pc-relative byte offset, CSR number, vtype immediate, fence bits, mask bit) or
+// text written as is (a label, a symbol, "%lo(sym)", a CSR or vtype spelled out).
+struct OperandValue {
+  int64_t number = 0;
+  std::string text;  // printed instead of number when not empty
+  static OperandValue of(int64_t n) { return {n, {}}; }
+  static OperandValue symbol(std::string t) { return {0, std::move(t)}; }
+};
+// The instruction as assembly text ("vmacc.vv v1, v2, v3", "lw a0, %lo(x)(a1)"), printed by
+// the code the disassembler prints with; with `aliases` under the alias the disassembler
+// would print (aliases()). Throws std::invalid_argument when the values do not fit the row:
+// their number, a register beyond the file or an odd pair, a number out of the operand's
+// range (operand_fits).
+std::string format_instruction(Op op, std::span<const OperandValue> values, bool aliases = false);
+
+// Aliases: one row written under another mnemonic, with some operands fixed. One list for
+// the assembler (which accepts every entry) and the disassembler (which prints the entries
+// marked printed, first match in list order, as llvm-objdump does).
+struct Alias {
+  std::string_view mnemonic;
+  Op op;
+  // One entry per operand slot of the row, comma-separated: "$n" is the alias's operand n
+  // (an operand may fill several slots: "fmv.s rd, rs" is "fsgnj.s rd, rs, rs"), anything
+  // else is fixed text in the row's syntax ("zero", "0", "fflags", "iorw"). A trailing vm
+  // slot left out passes through: the alias takes the optional ", v0.t" too.
+  std::string_view operands;
+  bool printed;
+};
+std::span<const Alias> aliases();
 
 // Decoding: the row matching a word, or nullopt. Built once into a lookup by major opcode.
 // A 64-bit instruction (instruction_length(low word) == 8) is passed whole, low word in the

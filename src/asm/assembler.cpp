@@ -117,18 +117,6 @@ bool has_kind(const isa::InsnInfo& row, OperandKind kind) {
                      [&](auto& s) { return s.kind == kind; });
 }
 
-// Rows that read the register in the destination field as a source (multiply-add forms list
-// vs1/rs1 before vs2; vector stores read vs3): their regext must extend rs3 like rd, since
-// the accumulator/store data is read through the rs3 extension.
-bool reads_destination_field(const isa::InsnInfo& row) {
-  const auto& s = row.operands;
-  if (has_kind(row, OperandKind::Rs3)) return false;
-  if (has_kind(row, OperandKind::Vs3)) return true;
-  return s.size() >= 3 && s[0].kind == OperandKind::Vd &&
-         (s[1].kind == OperandKind::Vs1 || s[1].kind == OperandKind::Rs1) &&
-         s[2].kind == OperandKind::Vs2;
-}
-
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -812,9 +800,11 @@ class Assembler {
     return n >= min && n <= max;
   }
 
+  // The row's syntax as written in assembly (without the table's role markers).
   std::string syntax_of(const isa::InsnInfo& row) const {
     std::string s(row.mnemonic);
     if (!row.syntax.empty()) s += " " + std::string(row.syntax);
+    std::erase(s, isa::detail::kTiedMarker);
     return s;
   }
 
@@ -1019,7 +1009,7 @@ class Assembler {
         }
         prefix = isa::info(isa::Op::REGEXTI).match | (ext[0] | ext[2] << 3 | imm_hi << 6) << 20;
       } else {
-        if (reads_destination_field(row)) ext[3] = ext[0];
+        if (isa::reads_rd_field(row)) ext[3] = ext[0];
         prefix = isa::info(isa::Op::REGEXT).match |
                  (ext[0] | ext[1] << 3 | ext[2] << 6 | ext[3] << 9) << 20;
       }
@@ -1075,7 +1065,7 @@ class Assembler {
     } else if (wide_immediate) {
       fail(loc,
            fmt::format("an immediate beyond 5 bits needs prefixi, not '{}'", prefix.row->mnemonic));
-    } else if (!has_immediate && reads_destination_field(row)) {
+    } else if (!has_immediate && isa::reads_rd_field(row)) {
       ext[3] = ext[0];
     }
     put("rd", ext[0]);

@@ -67,34 +67,55 @@ OperandKind kind_from_token(std::string_view t, std::string_view row) {
   return it->second;
 }
 
+// Destinations are written; everything else is read unless the row marks it tied.
+OperandRole default_role(OperandKind kind) {
+  switch (kind) {
+    case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::RdPair:
+      return OperandRole::Def;
+    default: return OperandRole::Use;
+  }
+}
+
+// One operand token of a row's syntax (without its role marker): one slot, or two for a
+// memory operand.
+void parse_operand(std::string_view tok, std::string_view row, std::vector<OperandSlot>& slots) {
+  std::string_view name;
+  Field field;
+  if (detail::field_token(tok, name, field)) {
+    // "vd@27:20": a register in a field of the row's choosing; "al=@40": a modifier.
+    OperandSlot slot{.kind = OperandKind::Modifier};
+    if (tok[name.size()] != '=') slot.kind = kind_from_token(name, row);
+    else slot.key = name;
+    slot.lo = field.lo;
+    slot.width = field.width;
+    slots.push_back(slot);
+    return;
+  }
+  const size_t paren = tok.find('(');
+  if (paren == std::string_view::npos) {
+    slots.push_back({.kind = kind_from_token(tok, row)});
+    return;
+  }
+  // "off(base)" or "(base)"
+  if (paren > 0)
+    slots.push_back({.kind = kind_from_token(tok.substr(0, paren), row), .mem_offset = true});
+  std::string_view base = tok.substr(paren + 1);
+  base.remove_suffix(1);
+  slots.push_back({.kind = kind_from_token(base, row), .mem_base = true});
+}
+
 std::vector<OperandSlot> parse_syntax(std::string_view syntax, std::string_view row) {
   std::vector<OperandSlot> slots;
   while (!syntax.empty()) {
     const size_t comma = syntax.find(',');
     std::string_view tok = syntax.substr(0, comma);
     syntax = comma == std::string_view::npos ? std::string_view{} : syntax.substr(comma + 1);
-    std::string_view name;
-    Field field;
-    if (detail::field_token(tok, name, field)) {
-      // "vd@27:20": a register in a field of the row's choosing; "al=@40": a modifier.
-      OperandSlot slot{.kind = OperandKind::Modifier};
-      if (tok[name.size()] != '=') slot.kind = kind_from_token(name, row);
-      else slot.key = name;
-      slot.lo = field.lo;
-      slot.width = field.width;
-      slots.push_back(slot);
-      continue;
-    }
-    const size_t paren = tok.find('(');
-    if (paren == std::string_view::npos) {
-      slots.push_back({.kind = kind_from_token(tok, row)});
-      continue;
-    }
-    // "off(base)" or "(base)"
-    if (paren > 0) slots.push_back({.kind = kind_from_token(tok.substr(0, paren), row), .mem_offset = true});
-    std::string_view base = tok.substr(paren + 1);
-    base.remove_suffix(1);
-    slots.push_back({.kind = kind_from_token(base, row), .mem_base = true});
+    const bool tied = tok.starts_with(detail::kTiedMarker);
+    if (tied) tok.remove_prefix(1);
+    const size_t first = slots.size();
+    parse_operand(tok, row, slots);
+    for (size_t i = first; i < slots.size(); ++i)
+      slots[i].role = tied ? OperandRole::DefUse : default_role(slots[i].kind);
   }
   return slots;
 }
@@ -135,14 +156,13 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
   d.raw_hi = static_cast<uint32_t>(word >> 32);
   for (const OperandSlot& s : r.operands) {
     const auto value = static_cast<uint16_t>(get_operand(word, s));
-    // A 64-bit row's vs3 is a field of its own (32-bit rows read vs3 from vd's field, hence
-    // register_slot 0 there).
-    if (s.kind == OperandKind::Vs3) {
-      d.rs3 = value;
-      continue;
-    }
     switch (register_slot(s.kind)) {
-      case 0: d.rd = value; continue;
+      // As in 32-bit rows, a destination-slot register that is read reaches execution as rs3
+      // (mma64's C in vs3, the kept half of a 16-bit vd), one that is written as rd.
+      case 0:
+        if (writes(s.role)) d.rd = value;
+        if (reads(s.role)) d.rs3 = value;
+        continue;
       case 1: d.rs1 = value; continue;
       case 2: d.rs2 = value; continue;
       case 3: d.rs3 = value; continue;
@@ -166,6 +186,12 @@ const InsnInfo* find_mnemonic(std::string_view mnemonic) {
   const auto& t = tables();
   auto it = t.by_mnemonic.find(mnemonic);
   return it == t.by_mnemonic.end() ? nullptr : &t.rows[static_cast<size_t>(it->second)];
+}
+
+bool reads_rd_field(const InsnInfo& row) {
+  return std::any_of(row.operands.begin(), row.operands.end(), [](const OperandSlot& s) {
+    return is_register_kind(s.kind) && register_slot(s.kind) == 0 && reads(s.role);
+  });
 }
 
 std::optional<Op> decode_op(uint64_t word) {
@@ -210,11 +236,13 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
   d.rd = field(11, 7) | ext.rd << 5;
   d.rs1 = field(19, 15) | ext.rs1 << 5;
   d.rs2 = field(24, 20) | ext.rs2 << 5;
-  // rs3: the R4 field for scalar FMA; for vector rows the accumulator read from vd's field,
-  // whose extension bits come from the rs3 slot (the guide stores them apart from vd's).
+  // rs3: the R4 field (scalar FMA, cp_dma_bulk), or the register read from the rd field
+  // (accumulator, store data), whose extension bits come from the rs3 slot (the guide stores
+  // them apart from vd's).
   const bool has_rs3 = std::any_of(r.operands.begin(), r.operands.end(),
                                    [](const OperandSlot& s) { return s.kind == OperandKind::Rs3; });
-  d.rs3 = (has_rs3 ? field(31, 27) : field(11, 7)) | ext.rs3 << 5;
+  if (has_rs3) d.rs3 = field(31, 27) | ext.rs3 << 5;
+  else if (reads_rd_field(r)) d.rs3 = field(11, 7) | ext.rs3 << 5;
   for (const OperandSlot& s : r.operands) {
     switch (s.kind) {
       case OperandKind::VMask: d.vm = field(25, 25); break;
