@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ventus/abi.h"
+
 namespace ventus::isa {
 
 enum class Op : uint16_t {
@@ -291,16 +293,11 @@ std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
 // decode() of the instruction after a prefix, with the prefix's modifiers folded in.
 std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix);
 
-// CSRs.
-struct CsrInfo {
-  uint16_t number;
-  std::string_view name;        // canonical name printed by the disassembler ("" = print number)
-  std::string_view long_name;   // e.g. CSR_TID
-  std::string_view short_name;  // e.g. tid
-};
-std::span<const CsrInfo> csrs();
-std::optional<uint16_t> csr_by_name(std::string_view name);
-const CsrInfo* csr_by_number(uint16_t number);
+// CSRs: the device ABI's table (include/ventus/abi.def).
+using abi::CsrInfo;
+using abi::csr_by_name;
+using abi::csr_by_number;
+using abi::csrs;
 
 // Register names.
 std::string_view xreg_abi_name(unsigned n);  // n < 32: ABI names; >= 32: "x32".. as "xN"

@@ -1,16 +1,21 @@
 // The default start file: the guide's start.S ("Behavior During Kernel Launch") with the
 // instruction sequence of the public compiler's compiled start code (see
 // cases/*/object.dump), so that linked programs begin exactly like compiled ones.
+// Its numbers are the device ABI's (include/ventus/abi.def), formatted in.
+#include <fmt/format.h>
+
+#include "ventus/abi.h"
 #include "ventus/asm.h"
 
 namespace ventus::assembler {
+namespace {
 
-std::string_view start_file() {
-  return R"(# start.S: runs in every warp before the kernel.
-    .equ KNL_ENTRY, 0          # KNL buffer word 0: kernel entry pc
-    .equ KNL_ARG_BASE, 4       # word 1: argument buffer address
-    .equ KNL_PRINT_ADDR, 48    # word 12: print buffer address
-    .equ KNL_PRINT_SIZE, 52    # word 13: print buffer size
+constexpr std::string_view kStartCode = R"(# start.S: runs in every warp before the kernel.
+    # byte offsets in the KNL buffer (its words are 32 bits)
+    .equ KNL_ENTRY, {knl_entry}            # kernel entry pc
+    .equ KNL_ARG_BASE, {knl_arg_base}         # argument buffer address
+    .equ KNL_PRINT_ADDR, {knl_print_addr}      # print buffer address
+    .equ KNL_PRINT_SIZE, {knl_print_size}      # print buffer size
 
     .text
     .globl _start
@@ -26,10 +31,10 @@ _start:
     li t4, 0x2000
     csrrs t4, mstatus, t4
     li t4, 0
-    # sp = local memory base + 1 KiB per warp (the stack grows upwards); tp = 0
+    # sp = local memory base + {warp_stack_bytes} bytes per warp (the stack grows upwards); tp = 0
     csrr t1, CSR_WID
     csrr t2, CSR_LDS
-    li t3, 1024
+    li t3, {warp_stack_bytes}
     mul t1, t1, t3
     add sp, t1, t2
     li tp, 0
@@ -89,6 +94,17 @@ BUFFER_ADDR:
 BUFFER_SIZE:
     .word 0
 )";
+
+}  // namespace
+
+std::string_view start_file() {
+  static const std::string text =
+      fmt::format(fmt::runtime(kStartCode), fmt::arg("knl_entry", 4 * abi::knl::ENTRY),
+                  fmt::arg("knl_arg_base", 4 * abi::knl::ARG_BASE),
+                  fmt::arg("knl_print_addr", 4 * abi::knl::PRINT_ADDR),
+                  fmt::arg("knl_print_size", 4 * abi::knl::PRINT_SIZE),
+                  fmt::arg("warp_stack_bytes", abi::kWarpStackBytes));
+  return text;
 }
 
 }  // namespace ventus::assembler

@@ -1,5 +1,5 @@
 // The instruction table in memory: rows from instructions.def, their parsed operand
-// syntax, a decode index by major opcode, CSR and register names, vtype text.
+// syntax, a decode index by major opcode, register names, vtype text.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -339,79 +339,6 @@ std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix) {
   d->mem_words = prefix.mem_words;
   d->mem_pair = prefix.mem_pair;
   return d;
-}
-
-// ---------------------------------------------------------------- CSRs
-namespace {
-constexpr CsrInfo kCsrs[] = {
-    {0x001, "fflags", "", ""},
-    {0x002, "frm", "", ""},
-    {0x003, "fcsr", "", ""},
-    {0x008, "vstart", "", ""},
-    {0x009, "vxsat", "", ""},
-    {0x00a, "vxrm", "", ""},
-    {0x00f, "vcsr", "", ""},
-    {0x300, "mstatus", "", ""},
-    {0x301, "misa", "", ""},
-    {0x304, "mie", "", ""},
-    {0x305, "mtvec", "", ""},
-    {0x340, "mscratch", "", ""},
-    {0x341, "mepc", "", ""},
-    {0x342, "mcause", "", ""},
-    {0x343, "mtval", "", ""},
-    {0x344, "mip", "", ""},
-    {0xb00, "mcycle", "", ""},
-    {0xb02, "minstret", "", ""},
-    {0xc00, "cycle", "", ""},
-    {0xc01, "time", "", ""},
-    {0xc02, "instret", "", ""},
-    {0xc20, "vl", "", ""},
-    {0xc21, "vtype", "", ""},
-    {0xc22, "vlenb", "", ""},
-    {0xf11, "mvendorid", "", ""},
-    {0xf12, "marchid", "", ""},
-    {0xf13, "mimpid", "", ""},
-    {0xf14, "mhartid", "", ""},
-    // Ventus custom CSRs: the public disassembler prints them by number.
-    {0x800, "", "CSR_TID", "tid"},
-    {0x801, "", "CSR_NUMW", "numw"},
-    {0x802, "", "CSR_NUMT", "numt"},
-    {0x803, "", "CSR_KNL", "knl"},
-    {0x804, "", "CSR_WGID", "wgid"},
-    {0x805, "", "CSR_WID", "wid"},
-    {0x806, "", "CSR_LDS", "lds"},
-    {0x807, "", "CSR_PDS", "pds"},
-    {0x808, "", "CSR_GIDX", "gidx"},
-    {0x809, "", "CSR_GIDY", "gidy"},
-    {0x80a, "", "CSR_GIDZ", "gidz"},
-    {0x80b, "", "CSR_PRINT", "print"},
-    {0x80c, "", "CSR_RPC", "rpc"},
-    {0x80d, "", "CSR_GDS", "gds"},
-    {0x80e, "", "CSR_GDS_BASE", "gds_base"},
-    {0x80f, "", "CSR_GDS_LIMIT", "gds_limit"},
-    {0x810, "", "CSR_LDS_BASE", "lds_base"},
-    {0x811, "", "CSR_LDS_LIMIT", "lds_limit"},
-};
-}  // namespace
-
-std::span<const CsrInfo> csrs() { return kCsrs; }
-
-std::optional<uint16_t> csr_by_name(std::string_view name) {
-  for (const CsrInfo& c : kCsrs)
-    if ((!c.name.empty() && c.name == name) || (!c.long_name.empty() && c.long_name == name) ||
-        (!c.short_name.empty() && c.short_name == name))
-      return c.number;
-  // The older Chinese guide spells the workgroup-id CSRs CSR_GDX/Y/Z.
-  if (name == "CSR_GDX") return 0x808;
-  if (name == "CSR_GDY") return 0x809;
-  if (name == "CSR_GDZ") return 0x80a;
-  return std::nullopt;
-}
-
-const CsrInfo* csr_by_number(uint16_t number) {
-  for (const CsrInfo& c : kCsrs)
-    if (c.number == number) return &c;
-  return nullptr;
 }
 
 // ---------------------------------------------------------------- registers

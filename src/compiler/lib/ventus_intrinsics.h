@@ -2,7 +2,7 @@
 // library calls them; user code should call the OpenCL builtins instead.
 #pragma once
 
-// csrr of a custom or standard CSR; `csr` must be a constant (0x800 CSR_TID .. 0x80a GIDZ).
+// csrr of a custom or standard CSR; `csr` must be a constant (a VT_CSR_* of ventus_abi.h).
 uint __vt_csr(uint csr) __attribute__((const));
 // vid.v: this thread's lane in its warp (0 .. threads per warp - 1).
 uint __vt_lane_id(void) __attribute__((const));

@@ -1,9 +1,7 @@
 // Work-item functions (OpenCL C s6.15.1), barriers and memory fences (s6.15.9, s6.15.10)
 // for the Ventus device, built on the back end's intrinsics (ventus_intrinsics.h) and the
 // kernel metadata buffer the driver writes for every launch (docs/driver.md, "KNL
-// buffer"): CSR_KNL (0x803) holds its address; its words are
-//   0 entry pc, 1 argument buffer, 2 work_dim, 3-5 global size x/y/z,
-//   6-8 local size x/y/z, 9-11 global offset x/y/z.
+// buffer"): CSR_KNL holds its address; ventus_abi.h names its words.
 // The driver fills the words of unused dimensions with size 1 and offset 0, so only
 // dimensions >= 3 need OpenCL's out-of-range values (0 for ids, 1 for sizes).
 //
@@ -11,54 +9,45 @@
 // barrier flags), which they get once the call is inlined into a kernel that passes a
 // constant, even at -O0 (where the front end runs only the always-inliner; inlining folds
 // constant operands). A CSR number is never computed from a dimension.
+#include "ventus_abi.h"
 #include "ventus_intrinsics.h"
 
 #define VT_BUILTIN __attribute__((overloadable, always_inline))
-
-enum {
-  KNL_ADDRESS_CSR = 0x803,
-  CSR_TID = 0x800,       // warp id * threads per warp
-  CSR_GROUP_ID = 0x808,  // 0x808 + d: workgroup id in dimension d
-  KNL_WORK_DIM = 2,
-  KNL_GLOBAL_SIZE = 3,
-  KNL_LOCAL_SIZE = 6,
-  KNL_GLOBAL_OFFSET = 9,
-};
 
 // One word of the metadata buffer. The words never change during a launch; the front
 // end marks these loads !invariant.load (frontend.cpp) so that they can be hoisted and
 // merged across stores to global memory.
 static __attribute__((always_inline)) uint knl(uint word) {
-  return ((const __global uint *)(uintptr_t)__vt_csr(KNL_ADDRESS_CSR))[word];
+  return ((const __global uint *)(uintptr_t)__vt_csr(VT_CSR_KNL))[word];
 }
 
 static __attribute__((always_inline)) uint local_linear_id(void) {
-  return __vt_csr(CSR_TID) + __vt_lane_id();
+  return __vt_csr(VT_CSR_TID) + __vt_lane_id();
 }
 
-uint VT_BUILTIN get_work_dim(void) { return knl(KNL_WORK_DIM); }
+uint VT_BUILTIN get_work_dim(void) { return knl(VT_KNL_WORK_DIM); }
 
-size_t VT_BUILTIN get_global_size(uint d) { return d < 3 ? knl(KNL_GLOBAL_SIZE + d) : 1; }
+size_t VT_BUILTIN get_global_size(uint d) { return d < 3 ? knl(VT_KNL_GLOBAL_SIZE + d) : 1; }
 
-size_t VT_BUILTIN get_local_size(uint d) { return d < 3 ? knl(KNL_LOCAL_SIZE + d) : 1; }
+size_t VT_BUILTIN get_local_size(uint d) { return d < 3 ? knl(VT_KNL_LOCAL_SIZE + d) : 1; }
 
 // Workgroups are uniform (the driver requires the global size to be a multiple of the
 // local size), so the enqueued local size is the local size.
 size_t VT_BUILTIN get_enqueued_local_size(uint d) { return get_local_size(d); }
 
-size_t VT_BUILTIN get_global_offset(uint d) { return d < 3 ? knl(KNL_GLOBAL_OFFSET + d) : 0; }
+size_t VT_BUILTIN get_global_offset(uint d) { return d < 3 ? knl(VT_KNL_GLOBAL_OFFSET + d) : 0; }
 
 size_t VT_BUILTIN get_num_groups(uint d) {
-  return d < 3 ? knl(KNL_GLOBAL_SIZE + d) / knl(KNL_LOCAL_SIZE + d) : 1;
+  return d < 3 ? knl(VT_KNL_GLOBAL_SIZE + d) / knl(VT_KNL_LOCAL_SIZE + d) : 1;
 }
 
 // Three reads and selects rather than a switch: LLVM merges the arms of a switch into one
-// __vt_csr(0x808 + d) call, whose CSR number is no longer a constant when d is not.
+// __vt_csr(VT_CSR_GIDX + d) call, whose CSR number is no longer a constant when d is not.
 // With a constant d (the usual case, once inlined) the selects fold to one read.
 size_t VT_BUILTIN get_group_id(uint d) {
-  const uint x = __vt_csr(CSR_GROUP_ID + 0);
-  const uint y = __vt_csr(CSR_GROUP_ID + 1);
-  const uint z = __vt_csr(CSR_GROUP_ID + 2);
+  const uint x = __vt_csr(VT_CSR_GIDX);
+  const uint y = __vt_csr(VT_CSR_GIDY);
+  const uint z = __vt_csr(VT_CSR_GIDZ);
   return d == 0 ? x : d == 1 ? y : d == 2 ? z : 0;
 }
 
@@ -71,8 +60,8 @@ size_t VT_BUILTIN get_local_linear_id(void) { return local_linear_id(); }
 // repeating their work.
 size_t VT_BUILTIN get_local_id(uint d) {
   const uint linear = local_linear_id();
-  const uint dims = knl(KNL_WORK_DIM);
-  const uint x = knl(KNL_LOCAL_SIZE + 0), y = knl(KNL_LOCAL_SIZE + 1);
+  const uint dims = knl(VT_KNL_WORK_DIM);
+  const uint x = knl(VT_KNL_LOCAL_SIZE + 0), y = knl(VT_KNL_LOCAL_SIZE + 1);
   switch (d) {
     case 0: return dims == 1 ? linear : linear % x;
     case 1: return dims == 3 ? linear % (x * y) / x : linear / x;
@@ -83,8 +72,8 @@ size_t VT_BUILTIN get_local_id(uint d) {
 
 size_t VT_BUILTIN get_global_id(uint d) {
   if (d >= 3) return 0;
-  return get_group_id(d) * knl(KNL_LOCAL_SIZE + d) + get_local_id(d) +
-         knl(KNL_GLOBAL_OFFSET + d);
+  return get_group_id(d) * knl(VT_KNL_LOCAL_SIZE + d) + get_local_id(d) +
+         knl(VT_KNL_GLOBAL_OFFSET + d);
 }
 
 // OpenCL C 2.0 s6.13.1: the global id without the offset, x fastest.
