@@ -87,6 +87,13 @@ bool Selector::folded_into_fma(const llvm::Instruction* fneg) const {
   return true;
 }
 
+bool immediate_fits(isa::Op op, int64_t v) {
+  for (const isa::OperandSlot& slot : isa::info(op).operands)
+    if (!isa::is_register_kind(slot.kind) && slot.kind != isa::OperandKind::V0)
+      return isa::operand_fits(slot, v);
+  throw Error(fmt::format("internal: '{}' has no immediate operand", isa::info(op).mnemonic));
+}
+
 bool Selector::only_printf_uses(const llvm::Instruction* inst) const {
   for (const llvm::User* user : inst->users()) {
     auto* call = llvm::dyn_cast<llvm::CallInst>(user);
@@ -148,7 +155,7 @@ MFunction Selector::run() {
   cur_ = &mf_.blocks[0];
   if (mf_.is_kernel) {
     kernel_args_ = new_s();
-    emit("mv", {Operand::def_of(kernel_args_), Operand::use_of(kA0)});
+    emit(Pseudo::Mv, {Operand::reg_of(kernel_args_), Operand::reg_of(kA0)});
     guard_extra_lanes();
     std::vector<KernelArgument> layout = kernel_arguments(f_);
     for (llvm::Argument& arg : f_.args()) {
@@ -157,13 +164,13 @@ MFunction Selector::run() {
       if (arg.hasByValAttr()) {
         uint32_t r = result_regs(&arg)[0];
         int64_t at = static_cast<int64_t>(byval_offsets_.at(&arg)) - mf_.private_frame;
-        emit("addi", {Operand::def_of(r), Operand::use_of(kTp), Operand::immediate(at)});
+        emit(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(kTp), Operand::immediate(at)});
         uint32_t base = new_v(), word = new_s(), value = new_v();
-        emit("vmv.v.x", {Operand::def_of(base), Operand::use_of(r)});
+        emit(isa::Op::VMV_V_X, {Operand::reg_of(base), Operand::reg_of(r)});
         for (uint32_t w = 0; w < info.size; w += 4) {
-          load_argument("lw", word, info.offset + w);
-          emit("vmv.v.x", {Operand::def_of(value), Operand::use_of(word)});
-          emit_mem("vsw.v", {Operand::use_of(value), Operand::immediate(w), Operand::use_of(base)});
+          load_argument(isa::Op::LW, word, info.offset + w);
+          emit(isa::Op::VMV_V_X, {Operand::reg_of(value), Operand::reg_of(word)});
+          emit(isa::Op::VSW_V, {Operand::reg_of(value), Operand::immediate(w), Operand::reg_of(base)});
         }
         continue;
       }
@@ -171,13 +178,13 @@ MFunction Selector::run() {
       llvm::Type* elem = element_type(arg.getType());
       uint32_t elem_size = static_cast<uint32_t>(dl_.getTypeStoreSize(elem));
       for (size_t k = 0; k < regs.size(); ++k) {
-        const char* load = elem_size == 1 ? "lbu" : elem_size == 2 ? "lhu" : "lw";
+        const isa::Op load = elem_size == 1 ? isa::Op::LBU : elem_size == 2 ? isa::Op::LHU : isa::Op::LW;
         load_argument(load, regs[k], info.offset + k * elem_size);
       }
       if (info.address_space == "local") {
         uint32_t lds = new_s();
-        emit("csrr", {Operand::def_of(lds), Operand::literal("0x806")});
-        emit("add", {Operand::def_of(regs[0]), Operand::use_of(regs[0]), Operand::use_of(lds)});
+        emit(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)});
+        emit(isa::Op::ADD, {Operand::reg_of(regs[0]), Operand::reg_of(regs[0]), Operand::reg_of(lds)});
       }
     }
   } else {
@@ -189,7 +196,7 @@ MFunction Selector::run() {
       const std::vector<uint32_t>& regs = result_regs(&arg);
       for (uint32_t r : regs) {
         if (next >= 32) unsupported(&arg, "more than 32 argument registers in a call");
-        emit("vmv.v.v", {Operand::def_of(r), Operand::use_of(vreg_phys(next++))});
+        emit(isa::Op::VMV_V_V, {Operand::reg_of(r), Operand::reg_of(vreg_phys(next++))});
       }
     }
   }
@@ -256,10 +263,10 @@ void Selector::select(llvm::Instruction& i) {
       Src a = src(i.getOperand(0), k);
       if (mf_.class_of(d[k]) == RegClass::Scalar) {
         uint32_t r = scalar_reg(a);
-        emit("fsgnjn.s", {Operand::def_of(d[k]), Operand::use_of(r), Operand::use_of(r)});
+        emit(isa::Op::FSGNJN_S, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
       } else {
         uint32_t r = vector_reg(a);
-        emit("vfsgnjn.vv", {Operand::def_of(d[k]), Operand::use_of(r), Operand::use_of(r)});
+        emit(isa::Op::VFSGNJN_VV, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
       }
     }
     return;
@@ -312,7 +319,7 @@ void Selector::select(llvm::Instruction& i) {
     return;
   }
   if (llvm::isa<llvm::FenceInst>(i)) {
-    emit("fence", {});
+    emit(Pseudo::Fence, {});
     return;
   }
   unsupported(&i, fmt::format("the '{}' instruction", i.getOpcodeName()));
@@ -332,7 +339,7 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
     switch (inst.getOpcode()) {
       case BO::Add: int_op(kAdd, d[k], a, b); break;
       case BO::Sub:
-        if (b.is_imm && fits_simm12(-b.imm) && mf_.class_of(d[k]) == RegClass::Scalar)
+        if (b.is_imm && immediate_fits(isa::Op::ADDI, -b.imm) && mf_.class_of(d[k]) == RegClass::Scalar)
           int_op(kAdd, d[k], a, {true, -b.imm, kNoReg, RegClass::Scalar});
         else
           int_op(kSub, d[k], a, b);
@@ -349,21 +356,25 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
         int_op(kSra, d[k], extend(a, bits, true), b);
         break;
       case BO::UDiv:
-        int_op({"divu", nullptr, "vdivu", false, false, false}, d[k], extend(a, bits, false), extend(b, bits, false));
+        int_op({isa::Op::DIVU, kNone, isa::Op::VDIVU_VV, isa::Op::VDIVU_VX, kNone, false}, d[k], extend(a, bits, false), extend(b, bits, false));
         break;
       case BO::SDiv:
-        int_op({"div", nullptr, "vdiv", false, false, false}, d[k], extend(a, bits, true), extend(b, bits, true));
+        int_op({isa::Op::DIV, kNone, isa::Op::VDIV_VV, isa::Op::VDIV_VX, kNone, false}, d[k], extend(a, bits, true), extend(b, bits, true));
         break;
       case BO::URem:
-        int_op({"remu", nullptr, "vremu", false, false, false}, d[k], extend(a, bits, false), extend(b, bits, false));
+        int_op({isa::Op::REMU, kNone, isa::Op::VREMU_VV, isa::Op::VREMU_VX, kNone, false}, d[k], extend(a, bits, false), extend(b, bits, false));
         break;
       case BO::SRem:
-        int_op({"rem", nullptr, "vrem", false, false, false}, d[k], extend(a, bits, true), extend(b, bits, true));
+        int_op({isa::Op::REM, kNone, isa::Op::VREM_VV, isa::Op::VREM_VX, kNone, false}, d[k], extend(a, bits, true), extend(b, bits, true));
         break;
-      case BO::FAdd: fp_op("fadd.s", "vfadd", d[k], a, b, true); break;
-      case BO::FSub: fp_op("fsub.s", "vfsub", d[k], a, b, false, "vfrsub.vf"); break;
-      case BO::FMul: fp_op("fmul.s", "vfmul", d[k], a, b, true); break;
-      case BO::FDiv: fp_op("fdiv.s", "vfdiv", d[k], a, b, false, "vfrdiv.vf"); break;
+      case BO::FAdd: fp_op({isa::Op::FADD_S, isa::Op::VFADD_VV, isa::Op::VFADD_VF, true}, d[k], a, b); break;
+      case BO::FSub:
+        fp_op({isa::Op::FSUB_S, isa::Op::VFSUB_VV, isa::Op::VFSUB_VF, false, isa::Op::VFRSUB_VF}, d[k], a, b);
+        break;
+      case BO::FMul: fp_op({isa::Op::FMUL_S, isa::Op::VFMUL_VV, isa::Op::VFMUL_VF, true}, d[k], a, b); break;
+      case BO::FDiv:
+        fp_op({isa::Op::FDIV_S, isa::Op::VFDIV_VV, isa::Op::VFDIV_VF, false, isa::Op::VFRDIV_VF}, d[k], a, b);
+        break;
       default: unsupported(&inst, fmt::format("the '{}' operation", inst.getOpcodeName()));
     }
     if (bits == 1 && (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub ||
@@ -377,13 +388,15 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
   using P = llvm::CmpInst::Predicate;
   bool scalar = mf_.class_of(dst) == RegClass::Scalar;
   if (scalar) {
-    auto rr = [&](const char* op, Src x, Src y) {
-      if (y.is_imm && fits_simm12(y.imm) && (std::string(op) == "slt" || std::string(op) == "sltu")) {
-        emit(std::string(op) == "slt" ? "slti" : "sltiu",
-             {Operand::def_of(dst), Operand::use_of(scalar_reg(x)), Operand::immediate(y.imm)});
+    // x < y: slt/sltu, or slti/sltiu with an immediate that fits.
+    auto less = [&](bool is_signed, Src x, Src y) {
+      const isa::Op with_imm = is_signed ? isa::Op::SLTI : isa::Op::SLTIU;
+      if (y.is_imm && immediate_fits(with_imm, y.imm)) {
+        emit(with_imm, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(x)), Operand::immediate(y.imm)});
         return;
       }
-      emit(op, {Operand::def_of(dst), Operand::use_of(scalar_reg(x)), Operand::use_of(scalar_reg(y))});
+      emit(is_signed ? isa::Op::SLT : isa::Op::SLTU,
+           {Operand::reg_of(dst), Operand::reg_of(scalar_reg(x)), Operand::reg_of(scalar_reg(y))});
     };
     switch (pred) {
       case P::ICMP_EQ:
@@ -394,17 +407,17 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
           int_op(kXor, t, {false, 0, x, RegClass::Scalar}, b);
           x = t;
         }
-        emit(pred == P::ICMP_EQ ? "seqz" : "snez", {Operand::def_of(dst), Operand::use_of(x)});
+        emit(pred == P::ICMP_EQ ? Pseudo::Seqz : Pseudo::Snez, {Operand::reg_of(dst), Operand::reg_of(x)});
         return;
       }
-      case P::ICMP_SLT: return rr("slt", a, b);
-      case P::ICMP_ULT: return rr("sltu", a, b);
-      case P::ICMP_SGT: return rr("slt", b, a);
-      case P::ICMP_UGT: return rr("sltu", b, a);
-      case P::ICMP_SLE: rr("slt", b, a); return not_bit(dst, dst);
-      case P::ICMP_ULE: rr("sltu", b, a); return not_bit(dst, dst);
-      case P::ICMP_SGE: rr("slt", a, b); return not_bit(dst, dst);
-      case P::ICMP_UGE: rr("sltu", a, b); return not_bit(dst, dst);
+      case P::ICMP_SLT: return less(true, a, b);
+      case P::ICMP_ULT: return less(false, a, b);
+      case P::ICMP_SGT: return less(true, b, a);
+      case P::ICMP_UGT: return less(false, b, a);
+      case P::ICMP_SLE: less(true, b, a); return not_bit(dst, dst);
+      case P::ICMP_ULE: less(false, b, a); return not_bit(dst, dst);
+      case P::ICMP_SGE: less(true, a, b); return not_bit(dst, dst);
+      case P::ICMP_UGE: less(false, a, b); return not_bit(dst, dst);
       default: break;
     }
     throw Error("internal: icmp predicate");
@@ -414,42 +427,42 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
   bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
   if (!a_vec && b_vec) return icmp_element(llvm::CmpInst::getSwappedPredicate(pred), dst, b, a);
   uint32_t va = vector_reg(a);
-  auto vv = [&](const char* op, uint32_t x, uint32_t y) {
-    emit(std::string(op) + ".vv", {Operand::def_of(dst), Operand::use_of(x), Operand::use_of(y)});
+  auto vv = [&](isa::Op op, uint32_t x, uint32_t y) {
+    emit(op, {Operand::reg_of(dst), Operand::reg_of(x), Operand::reg_of(y)});
   };
   if (b_vec) {
     switch (pred) {
-      case P::ICMP_EQ: return vv("vmseq", va, b.reg);
-      case P::ICMP_NE: return vv("vmsne", va, b.reg);
-      case P::ICMP_SLT: return vv("vmslt", va, b.reg);
-      case P::ICMP_ULT: return vv("vmsltu", va, b.reg);
-      case P::ICMP_SLE: return vv("vmsle", va, b.reg);
-      case P::ICMP_ULE: return vv("vmsleu", va, b.reg);
-      case P::ICMP_SGT: return vv("vmslt", b.reg, va);
-      case P::ICMP_UGT: return vv("vmsltu", b.reg, va);
-      case P::ICMP_SGE: return vv("vmsle", b.reg, va);
-      case P::ICMP_UGE: return vv("vmsleu", b.reg, va);
+      case P::ICMP_EQ: return vv(isa::Op::VMSEQ_VV, va, b.reg);
+      case P::ICMP_NE: return vv(isa::Op::VMSNE_VV, va, b.reg);
+      case P::ICMP_SLT: return vv(isa::Op::VMSLT_VV, va, b.reg);
+      case P::ICMP_ULT: return vv(isa::Op::VMSLTU_VV, va, b.reg);
+      case P::ICMP_SLE: return vv(isa::Op::VMSLE_VV, va, b.reg);
+      case P::ICMP_ULE: return vv(isa::Op::VMSLEU_VV, va, b.reg);
+      case P::ICMP_SGT: return vv(isa::Op::VMSLT_VV, b.reg, va);
+      case P::ICMP_UGT: return vv(isa::Op::VMSLTU_VV, b.reg, va);
+      case P::ICMP_SGE: return vv(isa::Op::VMSLE_VV, b.reg, va);
+      case P::ICMP_UGE: return vv(isa::Op::VMSLEU_VV, b.reg, va);
       default: break;
     }
   }
-  // a (vector) OP b (uniform)
-  auto vx = [&](const char* op, Src y) {
-    if (y.is_imm && fits_simm5(y.imm) && std::string(op) != "vmslt" && std::string(op) != "vmsltu")
-      emit(std::string(op) + ".vi", {Operand::def_of(dst), Operand::use_of(va), Operand::immediate(y.imm)});
+  // a (vector) OP b (uniform): the .vi form where the compare has one (vmslt has none).
+  auto vx = [&](isa::Op vx_op, isa::Op vi_op, Src y) {
+    if (y.is_imm && vi_op != kNone && immediate_fits(vi_op, y.imm))
+      emit(vi_op, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(y.imm)});
     else
-      emit(std::string(op) + ".vx", {Operand::def_of(dst), Operand::use_of(va), Operand::use_of(scalar_reg(y))});
+      emit(vx_op, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(y))});
   };
   switch (pred) {
-    case P::ICMP_EQ: return vx("vmseq", b);
-    case P::ICMP_NE: return vx("vmsne", b);
-    case P::ICMP_SLT: return vx("vmslt", b);
-    case P::ICMP_ULT: return vx("vmsltu", b);
-    case P::ICMP_SLE: return vx("vmsle", b);
-    case P::ICMP_ULE: return vx("vmsleu", b);
-    case P::ICMP_SGT: return vx("vmsgt", b);
-    case P::ICMP_UGT: return vx("vmsgtu", b);
-    case P::ICMP_SGE: vx("vmslt", b); return not_bit(dst, dst);
-    case P::ICMP_UGE: vx("vmsltu", b); return not_bit(dst, dst);
+    case P::ICMP_EQ: return vx(isa::Op::VMSEQ_VX, isa::Op::VMSEQ_VI, b);
+    case P::ICMP_NE: return vx(isa::Op::VMSNE_VX, isa::Op::VMSNE_VI, b);
+    case P::ICMP_SLT: return vx(isa::Op::VMSLT_VX, kNone, b);
+    case P::ICMP_ULT: return vx(isa::Op::VMSLTU_VX, kNone, b);
+    case P::ICMP_SLE: return vx(isa::Op::VMSLE_VX, isa::Op::VMSLE_VI, b);
+    case P::ICMP_ULE: return vx(isa::Op::VMSLEU_VX, isa::Op::VMSLEU_VI, b);
+    case P::ICMP_SGT: return vx(isa::Op::VMSGT_VX, isa::Op::VMSGT_VI, b);
+    case P::ICMP_UGT: return vx(isa::Op::VMSGTU_VX, isa::Op::VMSGTU_VI, b);
+    case P::ICMP_SGE: vx(isa::Op::VMSLT_VX, kNone, b); return not_bit(dst, dst);
+    case P::ICMP_UGE: vx(isa::Op::VMSLTU_VX, kNone, b); return not_bit(dst, dst);
     default: break;
   }
   throw Error("internal: icmp predicate");
@@ -473,7 +486,6 @@ void Selector::select_icmp(llvm::ICmpInst& inst) {
 
 void Selector::fcmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, Src b) {
   using P = llvm::CmpInst::Predicate;
-  bool scalar = mf_.class_of(dst) == RegClass::Scalar;
   if (pred == P::FCMP_FALSE || pred == P::FCMP_TRUE) {
     move(dst, {true, pred == P::FCMP_TRUE ? 1 : 0, kNoReg, RegClass::Scalar});
     return;
@@ -490,49 +502,29 @@ void Selector::fcmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
     case P::FCMP_UNO: pred = P::FCMP_ORD; negate = true; break;
     default: break;
   }
-  auto cmp = [&](const char* sop, const char* vop, uint32_t out, Src x, Src y) {
-    if (scalar) {
-      emit(sop, {Operand::def_of(out), Operand::use_of(scalar_reg(x)), Operand::use_of(scalar_reg(y))});
-      return;
-    }
-    bool x_vec = !x.is_imm && x.cls == RegClass::Vector;
-    bool y_vec = !y.is_imm && y.cls == RegClass::Vector;
-    std::string v = vop;
-    if (!x_vec && y_vec) {  // swap: x OP y == y OP' x
-      std::string swapped = v == "vmflt" ? "vmfgt" : v == "vmfle" ? "vmfge" : v;
-      emit(swapped + ".vf", {Operand::def_of(out), Operand::use_of(y.reg), Operand::use_of(scalar_reg(x))});
-      return;
-    }
-    uint32_t vx = vector_reg(x);
-    if (y_vec)
-      emit(v + ".vv", {Operand::def_of(out), Operand::use_of(vx), Operand::use_of(y.reg)});
-    else
-      emit(v + ".vf", {Operand::def_of(out), Operand::use_of(vx), Operand::use_of(scalar_reg(y))});
-  };
-  auto combine = [&](const char* sop, const char* vop, uint32_t out, uint32_t x, uint32_t y) {
-    if (scalar)
-      emit(sop, {Operand::def_of(out), Operand::use_of(x), Operand::use_of(y)});
-    else
-      emit(std::string(vop) + ".vv", {Operand::def_of(out), Operand::use_of(x), Operand::use_of(y)});
-  };
+  // A uniform first operand of a vector compare takes the reversed .vf form.
+  const FpOp eq{isa::Op::FEQ_S, isa::Op::VMFEQ_VV, isa::Op::VMFEQ_VF, true};
+  const FpOp lt{isa::Op::FLT_S, isa::Op::VMFLT_VV, isa::Op::VMFLT_VF, false, isa::Op::VMFGT_VF};
+  const FpOp le{isa::Op::FLE_S, isa::Op::VMFLE_VV, isa::Op::VMFLE_VF, false, isa::Op::VMFGE_VF};
+  const RegClass cls = mf_.class_of(dst);
   switch (pred) {
-    case P::FCMP_OEQ: cmp("feq.s", "vmfeq", dst, a, b); break;
-    case P::FCMP_OLT: cmp("flt.s", "vmflt", dst, a, b); break;
-    case P::FCMP_OLE: cmp("fle.s", "vmfle", dst, a, b); break;
-    case P::FCMP_OGT: cmp("flt.s", "vmflt", dst, b, a); break;
-    case P::FCMP_OGE: cmp("fle.s", "vmfle", dst, b, a); break;
+    case P::FCMP_OEQ: fp_op(eq, dst, a, b); break;
+    case P::FCMP_OLT: fp_op(lt, dst, a, b); break;
+    case P::FCMP_OLE: fp_op(le, dst, a, b); break;
+    case P::FCMP_OGT: fp_op(lt, dst, b, a); break;
+    case P::FCMP_OGE: fp_op(le, dst, b, a); break;
     case P::FCMP_ONE: {
-      uint32_t t = mf_.new_vreg(mf_.class_of(dst));
-      cmp("flt.s", "vmflt", t, a, b);
-      cmp("flt.s", "vmflt", dst, b, a);
-      combine("or", "vor", dst, dst, t);
+      uint32_t t = mf_.new_vreg(cls);
+      fp_op(lt, t, a, b);
+      fp_op(lt, dst, b, a);
+      int_op(kOr, dst, {false, 0, dst, cls}, {false, 0, t, cls});
       break;
     }
     case P::FCMP_ORD: {
-      uint32_t t = mf_.new_vreg(mf_.class_of(dst));
-      cmp("feq.s", "vmfeq", t, a, a);
-      cmp("feq.s", "vmfeq", dst, b, b);
-      combine("and", "vand", dst, dst, t);
+      uint32_t t = mf_.new_vreg(cls);
+      fp_op(eq, t, a, a);
+      fp_op(eq, dst, b, b);
+      int_op(kAnd, dst, {false, 0, dst, cls}, {false, 0, t, cls});
       break;
     }
     default: throw Error("internal: fcmp predicate");
@@ -569,11 +561,11 @@ void Selector::select_cast(llvm::CastInst& inst) {
   for (size_t k = 0; k < d.size(); ++k) {
     Src a = src(inst.getOperand(0), k);
     bool scalar = mf_.class_of(d[k]) == RegClass::Scalar;
-    auto unary = [&](const char* sop, const char* vop, Src x) {
+    auto unary = [&](isa::Op sop, isa::Op vop, Src x) {
       if (scalar)
-        emit(sop, {Operand::def_of(d[k]), Operand::use_of(scalar_reg(x))});
+        emit(sop, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(x))});
       else
-        emit(vop, {Operand::def_of(d[k]), Operand::use_of(vector_reg(x))});
+        emit(vop, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(x))});
     };
     switch (inst.getOpcode()) {
       case CO::Trunc:
@@ -591,18 +583,18 @@ void Selector::select_cast(llvm::CastInst& inst) {
         break;
       case CO::FPToSI:
         if (scalar)
-          emit("fcvt.w.s", {Operand::def_of(d[k]), Operand::use_of(scalar_reg(a)), Operand::literal("rtz")});
+          emit(isa::Op::FCVT_W_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::immediate(kRoundTowardZero)});
         else
-          unary("", "vfcvt.rtz.x.f.v", a);
+          unary(kNone, isa::Op::VFCVT_RTZ_X_F_V, a);
         break;
       case CO::FPToUI:
         if (scalar)
-          emit("fcvt.wu.s", {Operand::def_of(d[k]), Operand::use_of(scalar_reg(a)), Operand::literal("rtz")});
+          emit(isa::Op::FCVT_WU_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::immediate(kRoundTowardZero)});
         else
-          unary("", "vfcvt.rtz.xu.f.v", a);
+          unary(kNone, isa::Op::VFCVT_RTZ_XU_F_V, a);
         break;
-      case CO::SIToFP: unary("fcvt.s.w", "vfcvt.f.x.v", extend(a, int_bits(from), true)); break;
-      case CO::UIToFP: unary("fcvt.s.wu", "vfcvt.f.xu.v", extend(a, int_bits(from), false)); break;
+      case CO::SIToFP: unary(isa::Op::FCVT_S_W, isa::Op::VFCVT_F_X_V, extend(a, int_bits(from), true)); break;
+      case CO::UIToFP: unary(isa::Op::FCVT_S_WU, isa::Op::VFCVT_F_XU_V, extend(a, int_bits(from), false)); break;
       default: unsupported(&inst, fmt::format("the '{}' conversion", inst.getOpcodeName()));
     }
   }
@@ -663,9 +655,9 @@ void Selector::select_select(llvm::SelectInst& inst) {
     if (mf_.class_of(d[k]) == RegClass::Scalar) {
       // d = e ^ ((t ^ e) & -c)
       uint32_t mask = new_s(), diff = new_s();
-      emit("neg", {Operand::def_of(mask), Operand::use_of(c.reg)});
+      emit(Pseudo::Neg, {Operand::reg_of(mask), Operand::reg_of(c.reg)});
       int_op(kXor, diff, t, e);
-      emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
+      emit(isa::Op::AND, {Operand::reg_of(diff), Operand::reg_of(diff), Operand::reg_of(mask)});
       int_op(kXor, d[k], {false, 0, diff, RegClass::Scalar}, e);
       continue;
     }
@@ -675,26 +667,26 @@ void Selector::select_select(llvm::SelectInst& inst) {
     bool invert = !e_vec && t_vec;  // vmerge takes the uniform operand as the "true" side
     if (c.cls == RegClass::Vector) {
       if (invert)
-        emit("vxor.vi", {Operand::def_of(v0), Operand::use_of(c.reg), Operand::immediate(1)});
+        emit(isa::Op::VXOR_VI, {Operand::reg_of(v0), Operand::reg_of(c.reg), Operand::immediate(1)});
       else
-        emit("vmv.v.v", {Operand::def_of(v0), Operand::use_of(c.reg)});
+        emit(isa::Op::VMV_V_V, {Operand::reg_of(v0), Operand::reg_of(c.reg)});
     } else {
       uint32_t cond = c.reg;
       if (invert) {
         cond = new_s();
-        emit("xori", {Operand::def_of(cond), Operand::use_of(c.reg), Operand::immediate(1)});
+        emit(isa::Op::XORI, {Operand::reg_of(cond), Operand::reg_of(c.reg), Operand::immediate(1)});
       }
-      emit("vmv.v.x", {Operand::def_of(v0), Operand::use_of(cond)});
+      emit(isa::Op::VMV_V_X, {Operand::reg_of(v0), Operand::reg_of(cond)});
     }
     if (invert) std::swap(t, e);
     uint32_t false_reg = vector_reg(e);
     t_vec = !t.is_imm && t.cls == RegClass::Vector;
     if (t_vec)
-      emit("vmerge.vvm", {Operand::def_of(d[k]), Operand::use_of(false_reg), Operand::use_of(t.reg), Operand::use_of(v0)});
-    else if (t.is_imm && fits_simm5(t.imm))
-      emit("vmerge.vim", {Operand::def_of(d[k]), Operand::use_of(false_reg), Operand::immediate(t.imm), Operand::use_of(v0)});
+      emit(isa::Op::VMERGE_VVM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::reg_of(t.reg), Operand::reg_of(v0)});
+    else if (t.is_imm && immediate_fits(isa::Op::VMERGE_VIM, t.imm))
+      emit(isa::Op::VMERGE_VIM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::immediate(t.imm), Operand::reg_of(v0)});
     else
-      emit("vmerge.vxm", {Operand::def_of(d[k]), Operand::use_of(false_reg), Operand::use_of(scalar_reg(t)), Operand::use_of(v0)});
+      emit(isa::Op::VMERGE_VXM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::reg_of(scalar_reg(t)), Operand::reg_of(v0)});
   }
 }
 

@@ -6,24 +6,27 @@ namespace ventus::cc::backend::selection {
 
 void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend) {
   if (mf_.class_of(dst) == RegClass::Scalar) {
-    const char* op = !negate_product ? (negate_addend ? "fmsub.s" : "fmadd.s")
-                                     : (negate_addend ? "fnmadd.s" : "fnmsub.s");
-    emit(op, {Operand::def_of(dst), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b)),
-              Operand::use_of(scalar_reg(c))});
+    const isa::Op op = !negate_product ? (negate_addend ? isa::Op::FMSUB_S : isa::Op::FMADD_S)
+                                       : (negate_addend ? isa::Op::FNMADD_S : isa::Op::FNMSUB_S);
+    emit(op, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b)),
+              Operand::reg_of(scalar_reg(c))});
     return;
   }
   // vfmacc family: vd = ±(vs1 * vs2) ± vd, with vd holding the addend.
-  const char* base = !negate_product ? (negate_addend ? "vfmsac" : "vfmacc")
-                                     : (negate_addend ? "vfnmacc" : "vfnmsac");
+  const FpOp family = !negate_product
+                           ? (negate_addend ? FpOp{kNone, isa::Op::VFMSAC_VV, isa::Op::VFMSAC_VF, true}
+                                            : FpOp{kNone, isa::Op::VFMACC_VV, isa::Op::VFMACC_VF, true})
+                           : (negate_addend ? FpOp{kNone, isa::Op::VFNMACC_VV, isa::Op::VFNMACC_VF, true}
+                                            : FpOp{kNone, isa::Op::VFNMSAC_VV, isa::Op::VFNMSAC_VF, true});
   move(dst, c);
   bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
   bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
   if (!a_vec && b_vec) std::swap(a, b), std::swap(a_vec, b_vec);
   if (a_vec && !b_vec) {
-    emit(std::string(base) + ".vf", {Operand::def_use(dst), Operand::use_of(scalar_reg(b)), Operand::use_of(a.reg)});
+    emit(family.vf, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(b)), Operand::reg_of(a.reg)});
     return;
   }
-  emit(std::string(base) + ".vv", {Operand::def_use(dst), Operand::use_of(vector_reg(a)), Operand::use_of(vector_reg(b))});
+  emit(family.vv, {Operand::reg_of(dst), Operand::reg_of(vector_reg(a)), Operand::reg_of(vector_reg(b))});
 }
 
 void Selector::select_call(llvm::CallInst& call) {
@@ -39,22 +42,24 @@ void Selector::select_call(llvm::CallInst& call) {
     if (!csr) unsupported(&call, "__vt_csr with a variable CSR number");
     uint32_t d = result_regs(&call)[0];
     if (mf_.class_of(d) != RegClass::Scalar) throw Error("internal: divergent CSR read");
-    emit("csrr", {Operand::def_of(d), Operand::literal(fmt::format("{:#x}", csr->getZExtValue()))});
+    emit(Pseudo::Csrr, {Operand::reg_of(d), Operand::csr(static_cast<uint16_t>(csr->getZExtValue()))});
     return;
   }
   if (name == "__vt_lane_id") {
-    emit("vid.v", {Operand::def_of(result_regs(&call)[0])});
+    emit(isa::Op::VID_V, {Operand::reg_of(result_regs(&call)[0])});
     return;
   }
   if (name == "__vt_barrier") {
     auto* flags = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
     if (!flags) unsupported(&call, "a barrier with variable fence flags");
-    emit("barrier", {Operand::use_of(kZero), Operand::use_of(kZero), Operand::immediate(flags->getZExtValue() & 31)});
+    emit(isa::Op::BARRIER, {Operand::reg_of(kZero), Operand::reg_of(kZero), Operand::immediate(flags->getZExtValue() & 31)});
     return;
   }
   if (name == "__vt_mulh" || name == "__vt_mulhu") {
     bool s = name == "__vt_mulh";
-    int_op({s ? "mulh" : "mulhu", nullptr, s ? "vmulh" : "vmulhu", false, true, false}, result_regs(&call)[0],
+    int_op({s ? isa::Op::MULH : isa::Op::MULHU, kNone, s ? isa::Op::VMULH_VV : isa::Op::VMULHU_VV,
+            s ? isa::Op::VMULH_VX : isa::Op::VMULHU_VX, kNone, true},
+           result_regs(&call)[0],
            src(call.getArgOperand(0)), src(call.getArgOperand(1)));
     return;
   }
@@ -67,7 +72,7 @@ void Selector::select_call(llvm::CallInst& call) {
   // The guide's convention: arguments in v0.., results in v0..v15, all per thread.
   mf_.makes_calls = true;
   mf_.callees.push_back(name.str());
-  MInst jal = inst("jal", {Operand::def_of(kRa), Operand::literal(name.str())});
+  MInst jal = make_inst(isa::Op::JAL, {Operand::reg_of(kRa), Operand::literal(name.str())});
   jal.is_call = true;
   unsigned next = 0;
   std::vector<std::pair<uint32_t, Src>> moves;
@@ -81,21 +86,21 @@ void Selector::select_call(llvm::CallInst& call) {
   }
   // Materialize operands first so the physical argument registers are written last.
   for (auto& [phys, s] : moves)
-    if (s.is_imm && !fits_simm5(s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
   for (auto& [phys, s] : moves) {
     if (s.is_imm)
-      emit("vmv.v.i", {Operand::def_of(phys), Operand::immediate(s.imm)});
+      emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
     else if (s.cls == RegClass::Vector)
-      emit("vmv.v.v", {Operand::def_of(phys), Operand::use_of(s.reg)});
+      emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
     else
-      emit("vmv.v.x", {Operand::def_of(phys), Operand::use_of(s.reg)});
+      emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
   }
   if (!call.getType()->isVoidTy()) {
     const std::vector<uint32_t>& d = result_regs(&call);
     if (d.size() > 16) unsupported(&call, "a result of more than 16 registers");
     for (size_t k = 0; k < d.size(); ++k) jal.implicit_defs.push_back(vreg_phys(k));
     cur_->insts.push_back(std::move(jal));
-    for (size_t k = 0; k < d.size(); ++k) emit("vmv.v.v", {Operand::def_of(d[k]), Operand::use_of(vreg_phys(k))});
+    for (size_t k = 0; k < d.size(); ++k) emit(isa::Op::VMV_V_V, {Operand::reg_of(d[k]), Operand::reg_of(vreg_phys(k))});
     return;
   }
   cur_->insts.push_back(std::move(jal));
@@ -105,10 +110,11 @@ void Selector::select_call(llvm::CallInst& call) {
 // v0..v7 = one 32-bit value per thread; floats travel as float bits (OpenCL promotes
 // them to double in the call; the device has no double, so the promotion is undone).
 void Selector::select_printf(llvm::CallInst& call) {
-  if (call.arg_size() > 9) unsupported(&call, "printf with more than 8 values");
+  if (call.arg_size() > 1 + abi::kPrintMaxArgs)
+    unsupported(&call, fmt::format("printf with more than {} values", abi::kPrintMaxArgs));
   mf_.makes_calls = true;
   mf_.uses_printf = true;
-  MInst jal = inst("jal", {Operand::def_of(kRa), Operand::literal("vt_printf")});
+  MInst jal = make_inst(isa::Op::JAL, {Operand::reg_of(kRa), Operand::literal("vt_printf")});
   jal.is_call = true;
   std::vector<std::pair<uint32_t, Src>> moves;
   for (unsigned a = 1; a < call.arg_size(); ++a) {
@@ -126,7 +132,7 @@ void Selector::select_printf(llvm::CallInst& call) {
       if (v->getType()->isVectorTy()) unsupported(&call, "printf of a vector value");
       s = src(v);
     }
-    if (s.is_imm && !fits_simm5(s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
     moves.push_back({vreg_phys(a - 1), s});
     jal.implicit_uses.push_back(vreg_phys(a - 1));
   }
@@ -134,14 +140,14 @@ void Selector::select_printf(llvm::CallInst& call) {
   uint32_t format_reg = scalar_reg(format);
   for (auto& [phys, s] : moves) {
     if (s.is_imm)
-      emit("vmv.v.i", {Operand::def_of(phys), Operand::immediate(s.imm)});
+      emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
     else if (s.cls == RegClass::Vector)
-      emit("vmv.v.v", {Operand::def_of(phys), Operand::use_of(s.reg)});
+      emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
     else
-      emit("vmv.v.x", {Operand::def_of(phys), Operand::use_of(s.reg)});
+      emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
   }
-  emit("mv", {Operand::def_of(kA0), Operand::use_of(format_reg)});
-  emit("li", {Operand::def_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});
+  emit(Pseudo::Mv, {Operand::reg_of(kA0), Operand::reg_of(format_reg)});
+  emit(Pseudo::Li, {Operand::reg_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});
   jal.implicit_uses.push_back(kA0);
   jal.implicit_uses.push_back(kA0 + 1);
   cur_->insts.push_back(std::move(jal));
@@ -195,20 +201,23 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   bool is_signed = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
   bool is_min = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
   if (mf_.class_of(dst) == RegClass::Vector) {
-    const char* name = is_min ? (is_signed ? "vmin" : "vminu") : (is_signed ? "vmax" : "vmaxu");
-    int_op({"", nullptr, name, false, true, false}, dst, a, b);
+    const IntOp op = is_min ? (is_signed ? IntOp{kNone, kNone, isa::Op::VMIN_VV, isa::Op::VMIN_VX, kNone, true}
+                                         : IntOp{kNone, kNone, isa::Op::VMINU_VV, isa::Op::VMINU_VX, kNone, true})
+                            : (is_signed ? IntOp{kNone, kNone, isa::Op::VMAX_VV, isa::Op::VMAX_VX, kNone, true}
+                                         : IntOp{kNone, kNone, isa::Op::VMAXU_VV, isa::Op::VMAXU_VX, kNone, true});
+    int_op(op, dst, a, b);
     return;
   }
   // RV32 has no min/max: d = b ^ ((a ^ b) & -(a < b)) for min, (b < a) for max.
   uint32_t less = new_s(), mask = new_s(), diff = new_s();
-  const char* slt = is_signed ? "slt" : "sltu";
+  const isa::Op slt = is_signed ? isa::Op::SLT : isa::Op::SLTU;
   if (is_min)
-    emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
+    emit(slt, {Operand::reg_of(less), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
   else
-    emit(slt, {Operand::def_of(less), Operand::use_of(scalar_reg(b)), Operand::use_of(scalar_reg(a))});
-  emit("neg", {Operand::def_of(mask), Operand::use_of(less)});
+    emit(slt, {Operand::reg_of(less), Operand::reg_of(scalar_reg(b)), Operand::reg_of(scalar_reg(a))});
+  emit(Pseudo::Neg, {Operand::reg_of(mask), Operand::reg_of(less)});
   int_op(kXor, diff, a, b);
-  emit("and", {Operand::def_of(diff), Operand::use_of(diff), Operand::use_of(mask)});
+  emit(isa::Op::AND, {Operand::reg_of(diff), Operand::reg_of(diff), Operand::reg_of(mask)});
   int_op(kXor, dst, {false, 0, diff, RegClass::Scalar}, b);
 }
 
@@ -313,33 +322,37 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
       }
       case llvm::Intrinsic::sqrt:
         if (scalar)
-          emit("fsqrt.s", {Operand::def_of(d[k]), Operand::use_of(scalar_reg(arg(0)))});
+          emit(isa::Op::FSQRT_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(arg(0)))});
         else
-          emit("vfsqrt.v", {Operand::def_of(d[k]), Operand::use_of(vector_reg(arg(0)))});
+          emit(isa::Op::VFSQRT_V, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(arg(0)))});
         break;
       case llvm::Intrinsic::fabs: {
         if (scalar) {
           uint32_t r = scalar_reg(arg(0));
-          emit("fsgnjx.s", {Operand::def_of(d[k]), Operand::use_of(r), Operand::use_of(r)});
+          emit(isa::Op::FSGNJX_S, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
         } else {
           uint32_t r = vector_reg(arg(0));
-          emit("vfsgnjx.vv", {Operand::def_of(d[k]), Operand::use_of(r), Operand::use_of(r)});
+          emit(isa::Op::VFSGNJX_VV, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
         }
         break;
       }
       case llvm::Intrinsic::copysign: {
         Src a = arg(0), b = arg(1);
         if (scalar) {
-          emit("fsgnj.s", {Operand::def_of(d[k]), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
+          emit(isa::Op::FSGNJ_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
         } else if (!b.is_imm && b.cls == RegClass::Vector) {
-          emit("vfsgnj.vv", {Operand::def_of(d[k]), Operand::use_of(vector_reg(a)), Operand::use_of(b.reg)});
+          emit(isa::Op::VFSGNJ_VV, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(b.reg)});
         } else {
-          emit("vfsgnj.vf", {Operand::def_of(d[k]), Operand::use_of(vector_reg(a)), Operand::use_of(scalar_reg(b))});
+          emit(isa::Op::VFSGNJ_VF, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(scalar_reg(b))});
         }
         break;
       }
-      case llvm::Intrinsic::minnum: fp_op("fmin.s", "vfmin", d[k], arg(0), arg(1), true); break;
-      case llvm::Intrinsic::maxnum: fp_op("fmax.s", "vfmax", d[k], arg(0), arg(1), true); break;
+      case llvm::Intrinsic::minnum:
+        fp_op({isa::Op::FMIN_S, isa::Op::VFMIN_VV, isa::Op::VFMIN_VF, true}, d[k], arg(0), arg(1));
+        break;
+      case llvm::Intrinsic::maxnum:
+        fp_op({isa::Op::FMAX_S, isa::Op::VFMAX_VV, isa::Op::VFMAX_VF, true}, d[k], arg(0), arg(1));
+        break;
       case llvm::Intrinsic::smin:
       case llvm::Intrinsic::smax:
       case llvm::Intrinsic::umin:
@@ -354,13 +367,13 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           // max(a, -a) without Zbb: select on the sign.
           uint32_t sign = new_s(), t = new_s();
           uint32_t ra = scalar_reg(a);
-          emit("srai", {Operand::def_of(sign), Operand::use_of(ra), Operand::immediate(31)});
-          emit("xor", {Operand::def_of(t), Operand::use_of(ra), Operand::use_of(sign)});
-          emit("sub", {Operand::def_of(d[k]), Operand::use_of(t), Operand::use_of(sign)});
+          emit(isa::Op::SRAI, {Operand::reg_of(sign), Operand::reg_of(ra), Operand::immediate(31)});
+          emit(isa::Op::XOR, {Operand::reg_of(t), Operand::reg_of(ra), Operand::reg_of(sign)});
+          emit(isa::Op::SUB, {Operand::reg_of(d[k]), Operand::reg_of(t), Operand::reg_of(sign)});
         } else {
           uint32_t neg = new_v();
           int_op(kSub, neg, {true, 0, kNoReg, RegClass::Scalar}, a);
-          emit("vmax.vv", {Operand::def_of(d[k]), Operand::use_of(vector_reg(a)), Operand::use_of(neg)});
+          emit(isa::Op::VMAX_VV, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(neg)});
         }
         break;
       }

@@ -4,7 +4,6 @@
 
 namespace ventus::cc::backend::selection {
 
-
 // A workgroup whose size is not a multiple of the warp width leaves lanes of its last
 // warp without a work-item; they would compute ids that belong to the next workgroup.
 // They skip the kernel: a vector branch sends them to the join before the epilogue
@@ -14,26 +13,28 @@ void Selector::guard_extra_lanes() {
   uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(), z = new_s();
   uint32_t lanes = new_v(), total = new_v(), rpc = new_s();
   std::string done = fmt::format(".Lguard_done_{}", mf_.name);
-  emit("csrr", {Operand::def_of(tid), Operand::literal("0x800")});
-  emit("csrr", {Operand::def_of(numt), Operand::literal("0x802")});
-  emit("add", {Operand::def_of(last), Operand::use_of(tid), Operand::use_of(numt)});
-  emit("csrr", {Operand::def_of(knl), Operand::literal("0x803")});
-  emit_mem("lw", {Operand::def_of(x), Operand::immediate(24), Operand::use_of(knl)});
-  emit_mem("lw", {Operand::def_of(y), Operand::immediate(28), Operand::use_of(knl)});
-  emit_mem("lw", {Operand::def_of(z), Operand::immediate(32), Operand::use_of(knl)});
-  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(y)});
-  emit("mul", {Operand::def_of(x), Operand::use_of(x), Operand::use_of(z)});
-  emit("bgeu", {Operand::use_of(x), Operand::use_of(last), Operand::literal(done)});
-  emit("vid.v", {Operand::def_of(lanes)});
-  emit("vadd.vx", {Operand::def_of(lanes), Operand::use_of(lanes), Operand::use_of(tid)});
-  emit("vmv.v.x", {Operand::def_of(total), Operand::use_of(x)});
+  emit(Pseudo::Csrr, {Operand::reg_of(tid), Operand::csr(abi::csr::TID)});
+  emit(Pseudo::Csrr, {Operand::reg_of(numt), Operand::csr(abi::csr::NUMT)});
+  emit(isa::Op::ADD, {Operand::reg_of(last), Operand::reg_of(tid), Operand::reg_of(numt)});
+  emit(Pseudo::Csrr, {Operand::reg_of(knl), Operand::csr(abi::csr::KNL)});
+  // The workgroup's size in work-items: the product of the KNL local sizes.
+  const auto local_size = [](int dim) { return Operand::immediate(4 * (abi::knl::LOCAL_SIZE + dim)); };
+  emit(isa::Op::LW, {Operand::reg_of(x), local_size(0), Operand::reg_of(knl)});
+  emit(isa::Op::LW, {Operand::reg_of(y), local_size(1), Operand::reg_of(knl)});
+  emit(isa::Op::LW, {Operand::reg_of(z), local_size(2), Operand::reg_of(knl)});
+  emit(isa::Op::MUL, {Operand::reg_of(x), Operand::reg_of(x), Operand::reg_of(y)});
+  emit(isa::Op::MUL, {Operand::reg_of(x), Operand::reg_of(x), Operand::reg_of(z)});
+  emit(isa::Op::BGEU, {Operand::reg_of(x), Operand::reg_of(last), Operand::literal(done)});
+  emit(isa::Op::VID_V, {Operand::reg_of(lanes)});
+  emit(isa::Op::VADD_VX, {Operand::reg_of(lanes), Operand::reg_of(lanes), Operand::reg_of(tid)});
+  emit(isa::Op::VMV_V_X, {Operand::reg_of(total), Operand::reg_of(x)});
   std::string anchor = fmt::format(".Lguard_rpc_{}", mf_.name);
   std::string end = kernel_end_label(mf_.name);
-  emit("", {Operand::label(anchor)});
-  emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
-  emit("setrpc", {Operand::use_of(kZero), Operand::use_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
-  emit("vbgeu", {Operand::use_of(lanes), Operand::use_of(total), Operand::literal(end)});
-  emit("", {Operand::label(done)});
+  emit(Pseudo::Label, {Operand::label(anchor)});
+  emit(isa::Op::AUIPC, {Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
+  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit(isa::Op::VBGEU, {Operand::reg_of(lanes), Operand::reg_of(total), Operand::literal(end)});
+  emit(Pseudo::Label, {Operand::label(done)});
   mf_.guards_extra_lanes = true;
 }
 
@@ -61,7 +62,7 @@ void Selector::select_phi_copies(llvm::BasicBlock& from, llvm::BasicBlock& to) {
 }
 
 void Selector::select_ret(llvm::ReturnInst& ret) {
-  MInst r = inst("@ret", {});
+  MInst r = make_inst(Pseudo::Return, {});
   r.is_terminator = true;
   if (llvm::Value* value = ret.getReturnValue()) {
     if (mf_.is_kernel) unsupported(&ret, "a kernel returning a value");
@@ -71,18 +72,18 @@ void Selector::select_ret(llvm::ReturnInst& ret) {
     std::vector<Src> parts;
     for (unsigned k = 0; k < n; ++k) {
       Src s = src(value, k);
-      if (s.is_imm && !fits_simm5(s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+      if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
       parts.push_back(s);
     }
     for (unsigned k = 0; k < n; ++k) {
       uint32_t phys = vreg_phys(k);
       const Src& s = parts[k];
       if (s.is_imm)
-        emit("vmv.v.i", {Operand::def_of(phys), Operand::immediate(s.imm)});
+        emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
       else if (s.cls == RegClass::Vector)
-        emit("vmv.v.v", {Operand::def_of(phys), Operand::use_of(s.reg)});
+        emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
       else
-        emit("vmv.v.x", {Operand::def_of(phys), Operand::use_of(s.reg)});
+        emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
       r.implicit_uses.push_back(phys);
     }
   }
@@ -99,43 +100,48 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   bool fused = cmp && folded_.contains(cmp);
   auto label = [&](int b) { return Operand::label(mf_.blocks[b].label); };
   auto finish = [&]() {
-    MInst j = inst("j", {label(other)});
+    MInst j = make_inst(Pseudo::J, {label(other)});
     j.is_terminator = true;
     cur_->insts.push_back(std::move(j));
   };
-  // Compare-and-branch mnemonic for a predicate: {name, swap operands}.
-  auto branch_form = [](llvm::CmpInst::Predicate p) -> std::pair<const char*, bool> {
+  // Compare-and-branch rows for a predicate (uniform, divergent) and whether the operands
+  // swap.
+  struct BranchForm {
+    isa::Op scalar, vector;
+    bool swap;
+  };
+  auto branch_form = [](llvm::CmpInst::Predicate p) -> BranchForm {
     using P = llvm::CmpInst::Predicate;
+    using isa::Op;
     switch (p) {
-      case P::ICMP_EQ: return {"beq", false};
-      case P::ICMP_NE: return {"bne", false};
-      case P::ICMP_SLT: return {"blt", false};
-      case P::ICMP_SGE: return {"bge", false};
-      case P::ICMP_ULT: return {"bltu", false};
-      case P::ICMP_UGE: return {"bgeu", false};
-      case P::ICMP_SGT: return {"blt", true};
-      case P::ICMP_SLE: return {"bge", true};
-      case P::ICMP_UGT: return {"bltu", true};
-      case P::ICMP_ULE: return {"bgeu", true};
-      default: return {"", false};
+      case P::ICMP_EQ: return {Op::BEQ, Op::VBEQ, false};
+      case P::ICMP_NE: return {Op::BNE, Op::VBNE, false};
+      case P::ICMP_SLT: return {Op::BLT, Op::VBLT, false};
+      case P::ICMP_SGE: return {Op::BGE, Op::VBGE, false};
+      case P::ICMP_ULT: return {Op::BLTU, Op::VBLTU, false};
+      case P::ICMP_UGE: return {Op::BGEU, Op::VBGEU, false};
+      case P::ICMP_SGT: return {Op::BLT, Op::VBLT, true};
+      case P::ICMP_SLE: return {Op::BGE, Op::VBGE, true};
+      case P::ICMP_UGT: return {Op::BLTU, Op::VBLTU, true};
+      case P::ICMP_ULE: return {Op::BGEU, Op::VBGEU, true};
+      default: throw Error("internal: branch predicate");
     }
   };
   if (!divergent) {
     if (fused) {
-      auto [name, swap] = branch_form(cmp->getPredicate());
+      const BranchForm form = branch_form(cmp->getPredicate());
       Src a = src(cmp->getOperand(0)), b = src(cmp->getOperand(1));
-      if (swap) std::swap(a, b);
-      MInst b_inst = inst(name, {Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b)), label(taken)});
-      cur_->insts.push_back(std::move(b_inst));
+      if (form.swap) std::swap(a, b);
+      emit(form.scalar, {Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b)), label(taken)});
     } else {
       Src c = src(cond);
       if (c.is_imm) {
-        MInst j = inst("j", {label(c.imm ? taken : other)});
+        MInst j = make_inst(Pseudo::J, {label(c.imm ? taken : other)});
         j.is_terminator = true;
         cur_->insts.push_back(std::move(j));
         return;
       }
-      cur_->insts.push_back(inst("bnez", {Operand::use_of(c.reg), label(taken)}));
+      cur_->insts.push_back(make_inst(Pseudo::Bnez, {Operand::reg_of(c.reg), label(taken)}));
     }
     return finish();
   }
@@ -154,23 +160,23 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
 
   uint32_t rpc = new_s();
   std::string anchor = fmt::format(".Lrpc_{}_{}", mf_.name, label_counter_++);
-  emit("", {Operand::label(anchor)});
-  emit("auipc", {Operand::def_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", mf_.blocks[join].label))});
-  emit("setrpc", {Operand::use_of(kZero), Operand::use_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
-  std::string name = "vbne";
+  emit(Pseudo::Label, {Operand::label(anchor)});
+  emit(isa::Op::AUIPC, {Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", mf_.blocks[join].label))});
+  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  isa::Op branch = isa::Op::VBNE;
   uint32_t x, y;
   if (fused) {
-    auto [n, swap] = branch_form(cmp->getPredicate());
-    name = std::string("v") + n;
+    const BranchForm form = branch_form(cmp->getPredicate());
+    branch = form.vector;
     Src a = src(cmp->getOperand(0)), b = src(cmp->getOperand(1));
-    if (swap) std::swap(a, b);
+    if (form.swap) std::swap(a, b);
     x = vector_reg(a);
     y = vector_reg(b);
   } else {
     x = vector_reg(src(cond));
     y = vector_reg({true, 0, kNoReg, RegClass::Scalar});
   }
-  cur_->insts.push_back(inst(name, {Operand::use_of(x), Operand::use_of(y), label(taken)}));
+  emit(branch, {Operand::reg_of(x), Operand::reg_of(y), label(taken)});
   finish();
 }
 
@@ -178,13 +184,13 @@ void Selector::select_terminator(llvm::Instruction& inst) {
   if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&inst)) return select_ret(*ret);
   if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&inst)) {
     if (br->isConditional()) return select_cond_branch(*br);
-    MInst j = Selector::inst("j", {Operand::label(mf_.blocks[block_index_[br->getSuccessor(0)]].label)});
+    MInst j = make_inst(Pseudo::J, {Operand::label(mf_.blocks[block_index_[br->getSuccessor(0)]].label)});
     j.is_terminator = true;
     cur_->insts.push_back(std::move(j));
     return;
   }
   if (llvm::isa<llvm::UnreachableInst>(inst)) {
-    MInst u = Selector::inst("unimp", {});
+    MInst u = make_inst(Pseudo::Unimp, {});
     u.is_terminator = true;
     cur_->insts.push_back(std::move(u));
     return;

@@ -21,6 +21,7 @@
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <bit>
 #include <map>
 #include <unordered_map>
 
@@ -36,9 +37,9 @@ namespace ventus::cc::backend::selection {
 // An error at `where`'s source line that is not about a missing feature of the back end.
 [[noreturn]] void error_at(const llvm::Value* where, const std::string& message);
 
-inline bool fits_simm12(int64_t v) { return v >= -2048 && v <= 2047; }
-inline bool fits_simm11(int64_t v) { return v >= -1024 && v <= 1023; }
-inline bool fits_simm5(int64_t v) { return v >= -16 && v <= 15; }
+// Whether v fits the immediate operand of row op (its range and alignment, as the table
+// says: a 12-bit signed immediate, a shift amount, a 5-bit signed or unsigned vector one).
+bool immediate_fits(isa::Op op, int64_t v);
 
 inline unsigned int_bits(llvm::Type* t) {
   if (t->isIntegerTy()) return t->getIntegerBitWidth();
@@ -53,29 +54,38 @@ struct Src {
   RegClass cls = RegClass::Scalar;
 };
 
-// dst = a OP b for an integer operation that has RV32 and RVV forms.
+inline constexpr isa::Op kNone = isa::Op::Count;  // no such form
+inline constexpr int64_t kRoundTowardZero = 1;     // the rm operand of a conversion: rtz
+
+// dst = a OP b for an integer operation that has RV32 and RVV forms (kNone where a form
+// does not exist).
 struct IntOp {
-  const char* scalar;      // "add"
-  const char* scalar_imm;  // "addi" or nullptr
-  const char* vector;      // "vadd" (forms .vv .vx .vi)
-  bool vector_imm;         // has a .vi form
+  isa::Op scalar, scalar_imm;  // add, addi
+  isa::Op vv, vx, vi;          // vadd.vv, vadd.vx, vadd.vi
   bool commutative;
-  bool shift;              // immediate forms take a 5-bit unsigned amount
 };
 
 // The integer operations the expansions below combine.
-inline const IntOp kAdd{"add", "addi", "vadd", true, true, false};
-inline const IntOp kSub{"sub", nullptr, "vsub", false, false, false};
-inline const IntOp kAnd{"and", "andi", "vand", true, true, false};
-inline const IntOp kOr{"or", "ori", "vor", true, true, false};
-inline const IntOp kXor{"xor", "xori", "vxor", true, true, false};
-inline const IntOp kSll{"sll", "slli", "vsll", true, false, true};
-inline const IntOp kSrl{"srl", "srli", "vsrl", true, false, true};
-inline const IntOp kSra{"sra", "srai", "vsra", true, false, true};
-inline const IntOp kMul{"mul", nullptr, "vmul", false, true, false};
-inline const IntOp kMulhu{"mulhu", nullptr, "vmulhu", false, true, false};
-inline const IntOp kSltu{"sltu", nullptr, "vmsltu", false, false, false};
-inline const IntOp kSlt{"slt", nullptr, "vmslt", false, false, false};
+inline constexpr IntOp kAdd{isa::Op::ADD, isa::Op::ADDI, isa::Op::VADD_VV, isa::Op::VADD_VX, isa::Op::VADD_VI, true};
+inline constexpr IntOp kSub{isa::Op::SUB, kNone, isa::Op::VSUB_VV, isa::Op::VSUB_VX, kNone, false};
+inline constexpr IntOp kAnd{isa::Op::AND, isa::Op::ANDI, isa::Op::VAND_VV, isa::Op::VAND_VX, isa::Op::VAND_VI, true};
+inline constexpr IntOp kOr{isa::Op::OR, isa::Op::ORI, isa::Op::VOR_VV, isa::Op::VOR_VX, isa::Op::VOR_VI, true};
+inline constexpr IntOp kXor{isa::Op::XOR, isa::Op::XORI, isa::Op::VXOR_VV, isa::Op::VXOR_VX, isa::Op::VXOR_VI, true};
+inline constexpr IntOp kSll{isa::Op::SLL, isa::Op::SLLI, isa::Op::VSLL_VV, isa::Op::VSLL_VX, isa::Op::VSLL_VI, false};
+inline constexpr IntOp kSrl{isa::Op::SRL, isa::Op::SRLI, isa::Op::VSRL_VV, isa::Op::VSRL_VX, isa::Op::VSRL_VI, false};
+inline constexpr IntOp kSra{isa::Op::SRA, isa::Op::SRAI, isa::Op::VSRA_VV, isa::Op::VSRA_VX, isa::Op::VSRA_VI, false};
+inline constexpr IntOp kMul{isa::Op::MUL, kNone, isa::Op::VMUL_VV, isa::Op::VMUL_VX, kNone, true};
+inline constexpr IntOp kMulhu{isa::Op::MULHU, kNone, isa::Op::VMULHU_VV, isa::Op::VMULHU_VX, kNone, true};
+inline constexpr IntOp kSltu{isa::Op::SLTU, kNone, isa::Op::VMSLTU_VV, isa::Op::VMSLTU_VX, kNone, false};
+inline constexpr IntOp kSlt{isa::Op::SLT, kNone, isa::Op::VMSLT_VV, isa::Op::VMSLT_VX, kNone, false};
+
+// dst = a OP b for a float operation: Zfinx scalar, RVV .vv/.vf forms, and the reversed
+// .vf form (uniform OP vector) where OP does not commute.
+struct FpOp {
+  isa::Op scalar, vv, vf;
+  bool commutative;
+  isa::Op reversed_vf = kNone;
+};
 
 inline Src imm_src(int64_t v) { return {true, v, kNoReg, RegClass::Scalar}; }
 
@@ -184,17 +194,17 @@ class Selector {
       auto off = layout_.local_offsets.find(var);
       if (off == layout_.local_offsets.end()) unsupported(gv, "this __local variable");
       uint32_t base = local_base();
-      if (fits_simm12(off->second)) {
-        code.push_back(inst("addi", {Operand::def_of(r), Operand::use_of(base), Operand::immediate(off->second)}));
+      if (immediate_fits(isa::Op::ADDI, off->second)) {
+        code.push_back(make_inst(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(base), Operand::immediate(off->second)}));
       } else {
         uint32_t offset = new_s();
-        code.push_back(inst("li", {Operand::def_of(offset), Operand::immediate(off->second)}));
-        code.push_back(inst("add", {Operand::def_of(r), Operand::use_of(base), Operand::use_of(offset)}));
+        code.push_back(make_inst(Pseudo::Li, {Operand::reg_of(offset), Operand::immediate(off->second)}));
+        code.push_back(make_inst(isa::Op::ADD, {Operand::reg_of(r), Operand::reg_of(base), Operand::reg_of(offset)}));
       }
     } else {
       std::string sym = gv->getName().str();
       if (auto s = layout_.symbols.find(gv); s != layout_.symbols.end()) sym = s->second;
-      code.push_back(inst("la", {Operand::def_of(r), Operand::literal(sym)}));
+      code.push_back(make_inst(Pseudo::La, {Operand::reg_of(r), Operand::literal(sym)}));
     }
     entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
     entry_insert_point_ += code.size();
@@ -202,48 +212,39 @@ class Selector {
     return r;
   }
 
-  // Base of the workgroup's __local data: CSR_LDS + 1 KiB per warp (the start code's
-  // scalar stacks come first).
+  // Base of the workgroup's __local data: CSR_LDS + one scalar stack per warp (the start
+  // code's stacks come first).
   uint32_t local_base() {
     if (local_base_ != kNoReg) return local_base_;
     uint32_t lds = mf_.new_vreg(RegClass::Scalar), numw = mf_.new_vreg(RegClass::Scalar);
     local_base_ = mf_.new_vreg(RegClass::Scalar);
     MBlock& entry = mf_.blocks[0];
     std::vector<MInst> code = {
-        inst("csrr", {Operand::def_of(lds), Operand::literal("0x806")}),
-        inst("csrr", {Operand::def_of(numw), Operand::literal("0x801")}),
-        inst("slli", {Operand::def_of(numw), Operand::use_of(numw), Operand::immediate(10)}),
-        inst("add", {Operand::def_of(local_base_), Operand::use_of(lds), Operand::use_of(numw)})};
+        make_inst(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)}),
+        make_inst(Pseudo::Csrr, {Operand::reg_of(numw), Operand::csr(abi::csr::NUMW)}),
+        make_inst(isa::Op::SLLI, {Operand::reg_of(numw), Operand::reg_of(numw),
+                                  Operand::immediate(std::countr_zero(kScalarStackBytes))}),
+        make_inst(isa::Op::ADD, {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)})};
     entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
     entry_insert_point_ += code.size();
     return local_base_;
   }
 
   // ---- emission helpers ---------------------------------------------------------------
-  static MInst inst(std::string op, std::vector<Operand> ops) {
-    MInst i;
-    i.op = std::move(op);
-    i.ops = std::move(ops);
-    return i;
-  }
-  void emit(std::string op, std::vector<Operand> ops) { cur_->insts.push_back(inst(std::move(op), std::move(ops))); }
-  void emit_mem(std::string op, std::vector<Operand> ops) {
-    MInst i = inst(std::move(op), std::move(ops));
-    i.memory_form = true;
-    cur_->insts.push_back(std::move(i));
-  }
+  void emit(isa::Op op, std::vector<Operand> ops) { cur_->insts.push_back(make_inst(op, std::move(ops))); }
+  void emit(Pseudo op, std::vector<Operand> ops) { cur_->insts.push_back(make_inst(op, std::move(ops))); }
   // A load from the kernel's argument buffer; offsets past a 12-bit immediate (a kernel
   // with kilobytes of arguments) go through an address register.
-  void load_argument(const char* op, uint32_t dst, uint64_t offset) {
-    if (fits_simm12(static_cast<int64_t>(offset))) {
-      emit_mem(op, {Operand::def_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
-                    Operand::use_of(kernel_args_)});
+  void load_argument(isa::Op op, uint32_t dst, uint64_t offset) {
+    if (immediate_fits(op, static_cast<int64_t>(offset))) {
+      emit(op, {Operand::reg_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
+                    Operand::reg_of(kernel_args_)});
       return;
     }
     const uint32_t address = new_s();
-    emit("li", {Operand::def_of(address), Operand::immediate(static_cast<int64_t>(offset))});
-    emit("add", {Operand::def_of(address), Operand::use_of(address), Operand::use_of(kernel_args_)});
-    emit_mem(op, {Operand::def_of(dst), Operand::immediate(0), Operand::use_of(address)});
+    emit(Pseudo::Li, {Operand::reg_of(address), Operand::immediate(static_cast<int64_t>(offset))});
+    emit(isa::Op::ADD, {Operand::reg_of(address), Operand::reg_of(address), Operand::reg_of(kernel_args_)});
+    emit(op, {Operand::reg_of(dst), Operand::immediate(0), Operand::reg_of(address)});
   }
   uint32_t new_s() { return mf_.new_vreg(RegClass::Scalar); }
   uint32_t new_v() { return mf_.new_vreg(RegClass::Vector); }
@@ -255,32 +256,32 @@ class Selector {
     }
     if (s.imm == 0) return kZero;
     uint32_t r = new_s();
-    emit("li", {Operand::def_of(r), Operand::immediate(s.imm)});
+    emit(Pseudo::Li, {Operand::reg_of(r), Operand::immediate(s.imm)});
     return r;
   }
   uint32_t vector_reg(const Src& s) {
     if (!s.is_imm && s.cls == RegClass::Vector) return s.reg;
     uint32_t r = new_v();
-    if (s.is_imm && fits_simm5(s.imm))
-      emit("vmv.v.i", {Operand::def_of(r), Operand::immediate(s.imm)});
+    if (s.is_imm && immediate_fits(isa::Op::VMV_V_I, s.imm))
+      emit(isa::Op::VMV_V_I, {Operand::reg_of(r), Operand::immediate(s.imm)});
     else
-      emit("vmv.v.x", {Operand::def_of(r), Operand::use_of(scalar_reg(s))});
+      emit(isa::Op::VMV_V_X, {Operand::reg_of(r), Operand::reg_of(scalar_reg(s))});
     return r;
   }
   void move(uint32_t dst, const Src& s) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
       if (s.is_imm)
-        emit("li", {Operand::def_of(dst), Operand::immediate(s.imm)});
+        emit(Pseudo::Li, {Operand::reg_of(dst), Operand::immediate(s.imm)});
       else
-        emit("mv", {Operand::def_of(dst), Operand::use_of(s.reg)});
+        emit(Pseudo::Mv, {Operand::reg_of(dst), Operand::reg_of(s.reg)});
       return;
     }
-    if (s.is_imm && fits_simm5(s.imm))
-      emit("vmv.v.i", {Operand::def_of(dst), Operand::immediate(s.imm)});
+    if (s.is_imm && immediate_fits(isa::Op::VMV_V_I, s.imm))
+      emit(isa::Op::VMV_V_I, {Operand::reg_of(dst), Operand::immediate(s.imm)});
     else if (!s.is_imm && s.cls == RegClass::Vector)
-      emit("vmv.v.v", {Operand::def_of(dst), Operand::use_of(s.reg)});
+      emit(isa::Op::VMV_V_V, {Operand::reg_of(dst), Operand::reg_of(s.reg)});
     else
-      emit("vmv.v.x", {Operand::def_of(dst), Operand::use_of(scalar_reg(s))});
+      emit(isa::Op::VMV_V_X, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(s))});
   }
 
   // Sign- or zero-extends a sub-word integer so that all 32 bits are meaningful.
@@ -296,83 +297,81 @@ class Selector {
     if (s.cls == RegClass::Scalar) {
       uint32_t r = new_s();
       if (!is_signed && bits == 8) {
-        emit("andi", {Operand::def_of(r), Operand::use_of(s.reg), Operand::immediate(255)});
+        emit(isa::Op::ANDI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(255)});
       } else {
-        emit("slli", {Operand::def_of(r), Operand::use_of(s.reg), Operand::immediate(shift)});
-        emit(is_signed ? "srai" : "srli", {Operand::def_of(r), Operand::use_of(r), Operand::immediate(shift)});
+        emit(isa::Op::SLLI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
+        emit(is_signed ? isa::Op::SRAI : isa::Op::SRLI, {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
       }
       return {false, 0, r, RegClass::Scalar};
     }
     uint32_t r = new_v();
-    emit("vsll.vi", {Operand::def_of(r), Operand::use_of(s.reg), Operand::immediate(shift)});
-    emit(is_signed ? "vsra.vi" : "vsrl.vi", {Operand::def_of(r), Operand::use_of(r), Operand::immediate(shift)});
+    emit(isa::Op::VSLL_VI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
+    emit(is_signed ? isa::Op::VSRA_VI : isa::Op::VSRL_VI, {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
     return {false, 0, r, RegClass::Vector};
   }
 
   void int_op(const IntOp& op, uint32_t dst, Src a, Src b) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
-      if (b.is_imm && op.scalar_imm &&
-          (op.shift ? (b.imm >= 0 && b.imm < 32) : fits_simm12(b.imm))) {
-        emit(op.scalar_imm, {Operand::def_of(dst), Operand::use_of(scalar_reg(a)), Operand::immediate(b.imm)});
+      if (b.is_imm && op.scalar_imm != kNone && immediate_fits(op.scalar_imm, b.imm)) {
+        emit(op.scalar_imm, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::immediate(b.imm)});
         return;
       }
-      if (a.is_imm && op.commutative && op.scalar_imm && fits_simm12(a.imm)) return int_op(op, dst, b, a);
-      emit(op.scalar, {Operand::def_of(dst), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
+      if (a.is_imm && op.commutative && op.scalar_imm != kNone && immediate_fits(op.scalar_imm, a.imm))
+        return int_op(op, dst, b, a);
+      emit(op.scalar, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
       return;
     }
     bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
     bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
+    const bool subtract = op.vv == isa::Op::VSUB_VV;
     if (!a_vec && b_vec) {
       if (op.commutative) return int_op(op, dst, b, a);
-      if (std::string(op.vector) == "vsub") {  // uniform - vector: reverse subtract
-        if (a.is_imm && fits_simm5(a.imm))
-          emit("vrsub.vi", {Operand::def_of(dst), Operand::use_of(b.reg), Operand::immediate(a.imm)});
+      if (subtract) {  // uniform - vector: reverse subtract
+        if (a.is_imm && immediate_fits(isa::Op::VRSUB_VI, a.imm))
+          emit(isa::Op::VRSUB_VI, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::immediate(a.imm)});
         else
-          emit("vrsub.vx", {Operand::def_of(dst), Operand::use_of(b.reg), Operand::use_of(scalar_reg(a))});
+          emit(isa::Op::VRSUB_VX, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
         return;
       }
     }
     uint32_t va = vector_reg(a);
-    std::string base = op.vector;
-    if (b.is_imm && op.vector_imm && (op.shift ? (b.imm >= 0 && b.imm < 32) : fits_simm5(b.imm))) {
-      emit(base + ".vi", {Operand::def_of(dst), Operand::use_of(va), Operand::immediate(b.imm)});
-    } else if (b.is_imm && base == "vsub" && fits_simm5(-b.imm)) {
-      emit("vadd.vi", {Operand::def_of(dst), Operand::use_of(va), Operand::immediate(-b.imm)});
+    if (b.is_imm && op.vi != kNone && immediate_fits(op.vi, b.imm)) {
+      emit(op.vi, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(b.imm)});
+    } else if (b.is_imm && subtract && immediate_fits(isa::Op::VADD_VI, -b.imm)) {
+      emit(isa::Op::VADD_VI, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(-b.imm)});
     } else if (b.is_imm || b.cls == RegClass::Scalar) {
-      emit(base + ".vx", {Operand::def_of(dst), Operand::use_of(va), Operand::use_of(scalar_reg(b))});
+      emit(op.vx, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(b))});
     } else {
-      emit(base + ".vv", {Operand::def_of(dst), Operand::use_of(va), Operand::use_of(b.reg)});
+      emit(op.vv, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(b.reg)});
     }
   }
 
-  // Float operation with Zfinx scalar and RVV .vv/.vf forms.
-  void fp_op(const char* scalar, const char* vector, uint32_t dst, Src a, Src b, bool commutative,
-             const char* reversed_vf = nullptr) {
+  void fp_op(const FpOp& op, uint32_t dst, Src a, Src b) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
-      emit(scalar, {Operand::def_of(dst), Operand::use_of(scalar_reg(a)), Operand::use_of(scalar_reg(b))});
+      emit(op.scalar, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
       return;
     }
     bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
     bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
     if (!a_vec && b_vec) {
-      if (commutative) return fp_op(scalar, vector, dst, b, a, commutative);
-      if (reversed_vf) {
-        emit(reversed_vf, {Operand::def_of(dst), Operand::use_of(b.reg), Operand::use_of(scalar_reg(a))});
+      if (op.commutative) return fp_op(op, dst, b, a);
+      if (op.reversed_vf != kNone) {
+        emit(op.reversed_vf, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
         return;
       }
     }
     uint32_t va = vector_reg(a);
     if (!b_vec)
-      emit(std::string(vector) + ".vf", {Operand::def_of(dst), Operand::use_of(va), Operand::use_of(scalar_reg(b))});
+      emit(op.vf, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(b))});
     else
-      emit(std::string(vector) + ".vv", {Operand::def_of(dst), Operand::use_of(va), Operand::use_of(b.reg)});
+      emit(op.vv, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(b.reg)});
   }
 
   void not_bit(uint32_t dst, uint32_t src_reg) {
     if (mf_.class_of(dst) == RegClass::Scalar)
-      emit("xori", {Operand::def_of(dst), Operand::use_of(src_reg), Operand::immediate(1)});
+      emit(isa::Op::XORI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
     else
-      emit("vxor.vi", {Operand::def_of(dst), Operand::use_of(src_reg), Operand::immediate(1)});
+      emit(isa::Op::VXOR_VI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
   }
 
   // ---- instructions -------------------------------------------------------------------
@@ -410,7 +409,9 @@ class Selector {
     Src base;
     int64_t offset = 0;
   };
-  Address address_of(llvm::Value* pointer, unsigned addrspace, int64_t extra, int64_t limit_bits);
+  // `offset` is the kind of the memory row's offset operand: the address is base + offset
+  // where that fits it.
+  Address address_of(llvm::Value* pointer, int64_t extra, isa::OperandKind offset);
   bool foldable_gep(const llvm::GetElementPtrInst* gep) const;
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;

@@ -3,9 +3,29 @@
 
 namespace ventus::cc::backend::selection {
 
+namespace {
+
+// The memory rows by access size (1, 2 or 4 bytes): scalar, per-thread 12-bit offset
+// (global and local memory), per-thread private memory (11-bit offset).
+struct MemoryRows {
+  isa::Op scalar, vector, vector_private;
+};
+MemoryRows load_rows(unsigned size) {
+  if (size == 1) return {isa::Op::LBU, isa::Op::VLBU12_V, isa::Op::VLBU_V};
+  if (size == 2) return {isa::Op::LHU, isa::Op::VLHU12_V, isa::Op::VLHU_V};
+  return {isa::Op::LW, isa::Op::VLW12_V, isa::Op::VLW_V};
+}
+MemoryRows store_rows(unsigned size) {
+  if (size == 1) return {isa::Op::SB, isa::Op::VSB12_V, isa::Op::VSB_V};
+  if (size == 2) return {isa::Op::SH, isa::Op::VSH12_V, isa::Op::VSH_V};
+  return {isa::Op::SW, isa::Op::VSW12_V, isa::Op::VSW_V};
+}
+
+}  // namespace
+
 bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
   llvm::APInt offset(32, 0);
-  if (!gep->accumulateConstantOffset(dl_, offset) || !fits_simm11(offset.getSExtValue())) return false;
+  if (!gep->accumulateConstantOffset(dl_, offset) || !isa::operand_fits(isa::OperandKind::Simm11, offset.getSExtValue())) return false;
   if (div_.divergent(gep) != div_.divergent(gep->getPointerOperand())) return false;
   for (const llvm::User* user : gep->users()) {
     if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
@@ -19,15 +39,14 @@ bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
   return true;
 }
 
-Selector::Address Selector::address_of(llvm::Value* pointer, unsigned, int64_t extra,
-                                       int64_t limit_bits) {
-  auto fits = [&](int64_t v) { return limit_bits == 12 ? fits_simm12(v) : fits_simm11(v); };
+Selector::Address Selector::address_of(llvm::Value* pointer, int64_t extra, isa::OperandKind offset_kind) {
+  auto fits = [&](int64_t v) { return isa::operand_fits(offset_kind, v); };
   if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer); gep && foldable_gep(gep)) {
     llvm::APInt offset(32, 0);
     gep->accumulateConstantOffset(dl_, offset);
     int64_t total = offset.getSExtValue() + extra;
     if (fits(total)) {
-      Address inner = address_of(gep->getPointerOperand(), 0, total, limit_bits);
+      Address inner = address_of(gep->getPointerOperand(), total, offset_kind);
       return inner;
     }
   }
@@ -47,20 +66,17 @@ void Selector::select_load(llvm::LoadInst& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
   llvm::Type* elem = element_type(inst.getType());
   unsigned size = static_cast<unsigned>(dl_.getTypeStoreSize(elem));
-  unsigned as = inst.getPointerAddressSpace();
-  bool is_private = as == 0;
+  bool is_private = inst.getPointerAddressSpace() == 0;
   for (size_t k = 0; k < d.size(); ++k) {
-    Address addr = address_of(inst.getPointerOperand(), as, static_cast<int64_t>(k * size), is_private ? 11 : 12);
+    Address addr = address_of(inst.getPointerOperand(), static_cast<int64_t>(k * size),
+                              is_private ? isa::OperandKind::Simm11 : isa::OperandKind::Simm12);
     bool scalar = mf_.class_of(d[k]) == RegClass::Scalar;
     if (scalar && !is_private) {
-      const char* op = size == 1 ? "lbu" : size == 2 ? "lhu" : "lw";
-      emit_mem(op, {Operand::def_of(d[k]), Operand::immediate(addr.offset), Operand::use_of(scalar_reg(addr.base))});
+      emit(load_rows(size).scalar, {Operand::reg_of(d[k]), Operand::immediate(addr.offset), Operand::reg_of(scalar_reg(addr.base))});
       continue;
     }
     uint32_t base = vector_reg(addr.base);
-    std::string op = size == 1 ? "vlbu" : size == 2 ? "vlhu" : "vlw";
-    op += is_private ? ".v" : "12.v";
-    emit_mem(op, {Operand::def_of(d[k]), Operand::immediate(addr.offset), Operand::use_of(base)});
+    emit(is_private ? load_rows(size).vector_private : load_rows(size).vector, {Operand::reg_of(d[k]), Operand::immediate(addr.offset), Operand::reg_of(base)});
   }
 }
 
@@ -69,23 +85,20 @@ void Selector::select_store(llvm::StoreInst& inst) {
   check_type(&inst, value->getType());
   llvm::Type* elem = element_type(value->getType());
   unsigned size = static_cast<unsigned>(dl_.getTypeStoreSize(elem));
-  unsigned as = inst.getPointerAddressSpace();
-  bool is_private = as == 0;
+  bool is_private = inst.getPointerAddressSpace() == 0;
   for (unsigned k = 0; k < elements(value->getType()); ++k) {
-    Address addr = address_of(inst.getPointerOperand(), as, static_cast<int64_t>(k * size), is_private ? 11 : 12);
+    Address addr = address_of(inst.getPointerOperand(), static_cast<int64_t>(k * size),
+                              is_private ? isa::OperandKind::Simm11 : isa::OperandKind::Simm12);
     Src v = src(value, k);
     bool uniform = !is_private && (addr.base.is_imm || addr.base.cls == RegClass::Scalar) &&
                    (v.is_imm || v.cls == RegClass::Scalar);
     if (uniform) {
-      const char* op = size == 1 ? "sb" : size == 2 ? "sh" : "sw";
-      emit_mem(op, {Operand::use_of(scalar_reg(v)), Operand::immediate(addr.offset), Operand::use_of(scalar_reg(addr.base))});
+      emit(store_rows(size).scalar, {Operand::reg_of(scalar_reg(v)), Operand::immediate(addr.offset), Operand::reg_of(scalar_reg(addr.base))});
       continue;
     }
     uint32_t vv = vector_reg(v);
     uint32_t base = vector_reg(addr.base);
-    std::string op = size == 1 ? "vsb" : size == 2 ? "vsh" : "vsw";
-    op += is_private ? ".v" : "12.v";
-    emit_mem(op, {Operand::use_of(vv), Operand::immediate(addr.offset), Operand::use_of(base)});
+    emit(is_private ? store_rows(size).vector_private : store_rows(size).vector, {Operand::reg_of(vv), Operand::immediate(addr.offset), Operand::reg_of(base)});
   }
 }
 
@@ -145,7 +158,8 @@ void Selector::select_atomic(llvm::Instruction& inst) {
   // active lane, as vmv.x.s reads it), performs its AMO and writes its result lane, then
   // retires that lane with a vector branch (docs/compiler.md).
   llvm::Value* pointer;
-  std::string op;
+  isa::Op op = isa::Op::SC_W;  // a compare and exchange: lr.w/sc.w
+  bool subtract = false;
   llvm::Value* value = nullptr;
   llvm::Value* compare = nullptr;
   if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst)) {
@@ -153,25 +167,26 @@ void Selector::select_atomic(llvm::Instruction& inst) {
     value = rmw->getValOperand();
     using B = llvm::AtomicRMWInst::BinOp;
     switch (rmw->getOperation()) {
-      case B::Xchg: op = "amoswap.w"; break;
-      case B::Add: op = "amoadd.w"; break;
-      case B::Sub: op = "amoadd.w"; break;  // negated operand below
-      case B::And: op = "amoand.w"; break;
-      case B::Or: op = "amoor.w"; break;
-      case B::Xor: op = "amoxor.w"; break;
-      case B::Max: op = "amomax.w"; break;
-      case B::Min: op = "amomin.w"; break;
-      case B::UMax: op = "amomaxu.w"; break;
-      case B::UMin: op = "amominu.w"; break;
+      case B::Xchg: op = isa::Op::AMOSWAP_W; break;
+      case B::Add: op = isa::Op::AMOADD_W; break;
+      case B::Sub:  // amoadd.w of the negated value
+        op = isa::Op::AMOADD_W;
+        subtract = true;
+        break;
+      case B::And: op = isa::Op::AMOAND_W; break;
+      case B::Or: op = isa::Op::AMOOR_W; break;
+      case B::Xor: op = isa::Op::AMOXOR_W; break;
+      case B::Max: op = isa::Op::AMOMAX_W; break;
+      case B::Min: op = isa::Op::AMOMIN_W; break;
+      case B::UMax: op = isa::Op::AMOMAXU_W; break;
+      case B::UMin: op = isa::Op::AMOMINU_W; break;
       default: unsupported(&inst, "this atomic operation");
     }
-    if (rmw->getOperation() == B::Sub) op = "amosub";
   } else {
     auto* cx = llvm::cast<llvm::AtomicCmpXchgInst>(&inst);
     pointer = cx->getPointerOperand();
     value = cx->getNewValOperand();
     compare = cx->getCompareOperand();
-    op = "cmpxchg";
   }
   if (value->getType()->isFloatTy() || value->getType()->isIntegerTy(32) || value->getType()->isPointerTy()) {
   } else {
@@ -180,28 +195,14 @@ void Selector::select_atomic(llvm::Instruction& inst) {
   if (pointer->getType()->getPointerAddressSpace() == 0) unsupported(&inst, "an atomic operation on private memory");
   uint32_t result = compare ? new_v() : result_regs(&inst)[0];
   Src addr = src(pointer), val = src(value);
-  MInst pseudo;
-  pseudo.op = "@atomic";
-  pseudo.comment = op;
-  auto operand = [&](const Src& s) {
-    return Operand::use_of(s.is_imm ? scalar_reg(s) : s.reg);
-  };
-  Operand res = Operand::def_of(result);
-  res.early_clobber = true;
-  pseudo.ops.push_back(res);
-  pseudo.ops.push_back(operand(addr));
-  pseudo.ops.push_back(operand(val));
-  pseudo.ops.push_back(compare ? operand(src(compare)) : Operand::use_of(kZero));
-  for (int t = 0; t < 2; ++t) {
-    Operand tmp = Operand::def_of(new_v());
-    tmp.early_clobber = true;
-    pseudo.ops.push_back(tmp);
-  }
-  for (int t = 0; t < 3; ++t) {
-    Operand tmp = Operand::def_of(new_s());
-    tmp.early_clobber = true;
-    pseudo.ops.push_back(tmp);
-  }
+  auto operand = [&](const Src& s) { return Operand::reg_of(s.is_imm ? scalar_reg(s) : s.reg); };
+  MInst pseudo = make_inst(
+      Pseudo::Atomic,
+      {Operand::reg_of(result), operand(addr), operand(val),
+       compare ? operand(src(compare)) : Operand::reg_of(kZero), Operand::reg_of(new_v()),
+       Operand::reg_of(new_v()), Operand::reg_of(new_s()), Operand::reg_of(new_s()), Operand::reg_of(new_s())});
+  pseudo.op = op;
+  pseudo.negate_value = subtract;
   pseudo.implicit_defs.push_back(vreg_phys(0));
   cur_->insts.push_back(std::move(pseudo));
   if (compare) {
