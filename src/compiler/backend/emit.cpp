@@ -44,14 +44,16 @@ std::string format_inst(const MInst& inst) {
   if (inst.is(Pseudo::Label)) return inst.ops.at(0).text + ":";
   if (inst.pseudo != Pseudo::None) {
     std::string out = fmt::format("\t{}", pseudo_mnemonic(inst.pseudo));
-    for (size_t i = 0; i < inst.ops.size(); ++i) out += (i ? ", " : " ") + operand_text(inst.ops[i]);
+    for (size_t i = 0; i < inst.ops.size(); ++i)
+      out += (i ? ", " : " ") + operand_text(inst.ops[i]);
     return out;
   }
   std::vector<isa::OperandValue> values;
   for (const Operand& op : inst.ops) {
     if (op.kind == Operand::Kind::Reg) {
       register_name(op.reg);  // an unallocated register is an internal error
-      values.push_back(isa::OperandValue::of(is_vector_phys(op.reg) ? op.reg - kVectorBase : op.reg));
+      values.push_back(
+          isa::OperandValue::of(is_vector_phys(op.reg) ? op.reg - kVectorBase : op.reg));
     } else if (op.kind == Operand::Kind::Imm) {
       values.push_back(isa::OperandValue::of(op.imm));
     } else {
@@ -67,8 +69,9 @@ std::string format_inst(const MInst& inst) {
 
 // Conditional branches with opposite conditions.
 constexpr std::pair<isa::Op, isa::Op> kOpposites[] = {
-    {isa::Op::BEQ, isa::Op::BNE},   {isa::Op::BLT, isa::Op::BGE},   {isa::Op::BLTU, isa::Op::BGEU},
-    {isa::Op::VBEQ, isa::Op::VBNE}, {isa::Op::VBLT, isa::Op::VBGE}, {isa::Op::VBLTU, isa::Op::VBGEU}};
+    {isa::Op::BEQ, isa::Op::BNE},   {isa::Op::BLT, isa::Op::BGE},
+    {isa::Op::BLTU, isa::Op::BGEU}, {isa::Op::VBEQ, isa::Op::VBNE},
+    {isa::Op::VBLT, isa::Op::VBGE}, {isa::Op::VBLTU, isa::Op::VBGEU}};
 constexpr std::pair<Pseudo, Pseudo> kOppositeAliases[] = {{Pseudo::Beqz, Pseudo::Bnez}};
 
 bool is_vector_branch(const MInst& inst) {
@@ -151,8 +154,12 @@ class Printer {
     out_ += text;
     out_ += '\n';
   }
-  void put(isa::Op op, std::vector<Operand> ops) { line(format_inst(make_inst(op, std::move(ops)))); }
-  void put(Pseudo op, std::vector<Operand> ops) { line(format_inst(make_inst(op, std::move(ops)))); }
+  void put(isa::Op op, std::vector<Operand> ops) {
+    line(format_inst(make_inst(op, std::move(ops))));
+  }
+  void put(Pseudo op, std::vector<Operand> ops) {
+    line(format_inst(make_inst(op, std::move(ops))));
+  }
 
   void prologue() {
     if (frame_.scalar_bytes) put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(frame_.scalar_bytes)});
@@ -161,7 +168,8 @@ class Printer {
     if (frame_.private_bytes) put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(frame_.private_bytes)});
     if (!frame_.saved_vectors.empty()) {
       put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
-      for (auto [r, off] : frame_.saved_vectors) put(isa::Op::VSW_V, {reg(r), imm(off), reg(kScratchV0)});
+      for (auto [r, off] : frame_.saved_vectors)
+        put(isa::Op::VSW_V, {reg(r), imm(off), reg(kScratchV0)});
     }
   }
   void join() { put(isa::Op::JOIN, {reg(kZero), reg(kZero), imm(0)}); }
@@ -172,12 +180,15 @@ class Printer {
     }
     if (!frame_.saved_vectors.empty()) {
       put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
-      for (auto [r, off] : frame_.saved_vectors) put(isa::Op::VLW_V, {reg(r), imm(off), reg(kScratchV0)});
+      for (auto [r, off] : frame_.saved_vectors)
+        put(isa::Op::VLW_V, {reg(r), imm(off), reg(kScratchV0)});
     }
-    if (frame_.private_bytes) put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(-int64_t{frame_.private_bytes})});
+    if (frame_.private_bytes)
+      put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(-int64_t{frame_.private_bytes})});
     for (auto [r, off] : frame_.saved_scalars) put(isa::Op::LW, {reg(r), imm(off), reg(kSp)});
     if (mf_.makes_calls) put(isa::Op::LW, {reg(kRa), imm(frame_.ra_offset), reg(kSp)});
-    if (frame_.scalar_bytes) put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(-int64_t{frame_.scalar_bytes})});
+    if (frame_.scalar_bytes)
+      put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(-int64_t{frame_.scalar_bytes})});
     put(Pseudo::Ret, {});
   }
 
@@ -224,7 +235,8 @@ class Printer {
     // Retire the chosen lane: it goes to `done`, the others take the next lane.
     line(anchor + ":");
     put(isa::Op::AUIPC, {addr, Operand::literal(fmt::format("%pcrel_hi({})", done))});
-    put(isa::Op::SETRPC, {reg(kZero), addr, Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+    put(isa::Op::SETRPC,
+        {reg(kZero), addr, Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
     put(isa::Op::VBEQ, {lanes, chosen, Operand::label(done)});
     put(Pseudo::J, {Operand::label(loop)});
     line(done + ":");
@@ -238,7 +250,8 @@ class Printer {
       case Pseudo::ScalarSpill:
       case Pseudo::ScalarReload: {
         const int64_t off = frame_.scalar_spill_base + inst.ops[1].imm;
-        put(inst.is(Pseudo::ScalarSpill) ? isa::Op::SW : isa::Op::LW, {inst.ops[0], imm(off), reg(kSp)});
+        put(inst.is(Pseudo::ScalarSpill) ? isa::Op::SW : isa::Op::LW,
+            {inst.ops[0], imm(off), reg(kSp)});
         return;
       }
       case Pseudo::VectorSpill:
@@ -248,7 +261,8 @@ class Printer {
         uint32_t base = inst.ops[0].reg == kScratchV0 ? kScratchV0 + 1 : kScratchV0;
         if (inst.ops[0].reg == kScratchV0 + 1) base = kScratchV0 + 2;
         put(isa::Op::VMV_V_X, {reg(base), reg(kTp)});
-        put(inst.is(Pseudo::VectorSpill) ? isa::Op::VSW_V : isa::Op::VLW_V, {inst.ops[0], imm(off), reg(base)});
+        put(inst.is(Pseudo::VectorSpill) ? isa::Op::VSW_V : isa::Op::VLW_V,
+            {inst.ops[0], imm(off), reg(base)});
         return;
       }
       default: line(format_inst(inst));
@@ -335,11 +349,14 @@ FunctionSummary emit_function(const MFunction& mf, std::string& result) {
     for (size_t i = 0; i < block.insts.size(); ++i) {
       const MInst& inst = block.insts[i];
       // A jump to the next block falls through.
-      if (inst.is(Pseudo::J) && inst.is_terminator && i + 1 == block.insts.size() && inst.ops[0].text == next) continue;
+      if (inst.is(Pseudo::J) && inst.is_terminator && i + 1 == block.insts.size() &&
+          inst.ops[0].text == next)
+        continue;
       // "bXX a, b, next; j other" becomes "b!XX a, b, other".
       if (i + 2 == block.insts.size() && block.insts[i + 1].is(Pseudo::J) && inst.ops.size() >= 2 &&
           inst.ops.back().kind == Operand::Kind::Label && inst.ops.back().text == next) {
-        if (std::optional<MInst> flipped = inverted_branch(inst); flipped && !is_vector_branch(inst)) {
+        if (std::optional<MInst> flipped = inverted_branch(inst);
+            flipped && !is_vector_branch(inst)) {
           flipped->ops.back().text = block.insts[i + 1].ops[0].text;
           p.instruction(*flipped);
           break;

@@ -170,7 +170,8 @@ MFunction Selector::run() {
         for (uint32_t w = 0; w < info.size; w += 4) {
           load_argument(isa::Op::LW, word, info.offset + w);
           emit(isa::Op::VMV_V_X, {Operand::reg_of(value), Operand::reg_of(word)});
-          emit(isa::Op::VSW_V, {Operand::reg_of(value), Operand::immediate(w), Operand::reg_of(base)});
+          emit(isa::Op::VSW_V,
+               {Operand::reg_of(value), Operand::immediate(w), Operand::reg_of(base)});
         }
         continue;
       }
@@ -178,13 +179,16 @@ MFunction Selector::run() {
       llvm::Type* elem = element_type(arg.getType());
       uint32_t elem_size = static_cast<uint32_t>(dl_.getTypeStoreSize(elem));
       for (size_t k = 0; k < regs.size(); ++k) {
-        const isa::Op load = elem_size == 1 ? isa::Op::LBU : elem_size == 2 ? isa::Op::LHU : isa::Op::LW;
+        const isa::Op load = elem_size == 1   ? isa::Op::LBU
+                             : elem_size == 2 ? isa::Op::LHU
+                                              : isa::Op::LW;
         load_argument(load, regs[k], info.offset + k * elem_size);
       }
       if (info.address_space == "local") {
         uint32_t lds = new_s();
         emit(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)});
-        emit(isa::Op::ADD, {Operand::reg_of(regs[0]), Operand::reg_of(regs[0]), Operand::reg_of(lds)});
+        emit(isa::Op::ADD,
+             {Operand::reg_of(regs[0]), Operand::reg_of(regs[0]), Operand::reg_of(lds)});
       }
     }
   } else {
@@ -339,7 +343,8 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
     switch (inst.getOpcode()) {
       case BO::Add: int_op(kAdd, d[k], a, b); break;
       case BO::Sub:
-        if (b.is_imm && immediate_fits(isa::Op::ADDI, -b.imm) && mf_.class_of(d[k]) == RegClass::Scalar)
+        if (b.is_imm && immediate_fits(isa::Op::ADDI, -b.imm) &&
+            mf_.class_of(d[k]) == RegClass::Scalar)
           int_op(kAdd, d[k], a, {true, -b.imm, kNoReg, RegClass::Scalar});
         else
           int_op(kSub, d[k], a, b);
@@ -356,24 +361,34 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
         int_op(kSra, d[k], extend(a, bits, true), b);
         break;
       case BO::UDiv:
-        int_op({isa::Op::DIVU, kNone, isa::Op::VDIVU_VV, isa::Op::VDIVU_VX, kNone, false}, d[k], extend(a, bits, false), extend(b, bits, false));
+        int_op({isa::Op::DIVU, kNone, isa::Op::VDIVU_VV, isa::Op::VDIVU_VX, kNone, false}, d[k],
+               extend(a, bits, false), extend(b, bits, false));
         break;
       case BO::SDiv:
-        int_op({isa::Op::DIV, kNone, isa::Op::VDIV_VV, isa::Op::VDIV_VX, kNone, false}, d[k], extend(a, bits, true), extend(b, bits, true));
+        int_op({isa::Op::DIV, kNone, isa::Op::VDIV_VV, isa::Op::VDIV_VX, kNone, false}, d[k],
+               extend(a, bits, true), extend(b, bits, true));
         break;
       case BO::URem:
-        int_op({isa::Op::REMU, kNone, isa::Op::VREMU_VV, isa::Op::VREMU_VX, kNone, false}, d[k], extend(a, bits, false), extend(b, bits, false));
+        int_op({isa::Op::REMU, kNone, isa::Op::VREMU_VV, isa::Op::VREMU_VX, kNone, false}, d[k],
+               extend(a, bits, false), extend(b, bits, false));
         break;
       case BO::SRem:
-        int_op({isa::Op::REM, kNone, isa::Op::VREM_VV, isa::Op::VREM_VX, kNone, false}, d[k], extend(a, bits, true), extend(b, bits, true));
+        int_op({isa::Op::REM, kNone, isa::Op::VREM_VV, isa::Op::VREM_VX, kNone, false}, d[k],
+               extend(a, bits, true), extend(b, bits, true));
         break;
-      case BO::FAdd: fp_op({isa::Op::FADD_S, isa::Op::VFADD_VV, isa::Op::VFADD_VF, true}, d[k], a, b); break;
+      case BO::FAdd:
+        fp_op({isa::Op::FADD_S, isa::Op::VFADD_VV, isa::Op::VFADD_VF, true}, d[k], a, b);
+        break;
       case BO::FSub:
-        fp_op({isa::Op::FSUB_S, isa::Op::VFSUB_VV, isa::Op::VFSUB_VF, false, isa::Op::VFRSUB_VF}, d[k], a, b);
+        fp_op({isa::Op::FSUB_S, isa::Op::VFSUB_VV, isa::Op::VFSUB_VF, false, isa::Op::VFRSUB_VF},
+              d[k], a, b);
         break;
-      case BO::FMul: fp_op({isa::Op::FMUL_S, isa::Op::VFMUL_VV, isa::Op::VFMUL_VF, true}, d[k], a, b); break;
+      case BO::FMul:
+        fp_op({isa::Op::FMUL_S, isa::Op::VFMUL_VV, isa::Op::VFMUL_VF, true}, d[k], a, b);
+        break;
       case BO::FDiv:
-        fp_op({isa::Op::FDIV_S, isa::Op::VFDIV_VV, isa::Op::VFDIV_VF, false, isa::Op::VFRDIV_VF}, d[k], a, b);
+        fp_op({isa::Op::FDIV_S, isa::Op::VFDIV_VV, isa::Op::VFDIV_VF, false, isa::Op::VFRDIV_VF},
+              d[k], a, b);
         break;
       default: unsupported(&inst, fmt::format("the '{}' operation", inst.getOpcodeName()));
     }
@@ -392,7 +407,8 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
     auto less = [&](bool is_signed, Src x, Src y) {
       const isa::Op with_imm = is_signed ? isa::Op::SLTI : isa::Op::SLTIU;
       if (y.is_imm && immediate_fits(with_imm, y.imm)) {
-        emit(with_imm, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(x)), Operand::immediate(y.imm)});
+        emit(with_imm,
+             {Operand::reg_of(dst), Operand::reg_of(scalar_reg(x)), Operand::immediate(y.imm)});
         return;
       }
       emit(is_signed ? isa::Op::SLT : isa::Op::SLTU,
@@ -407,7 +423,8 @@ void Selector::icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
           int_op(kXor, t, {false, 0, x, RegClass::Scalar}, b);
           x = t;
         }
-        emit(pred == P::ICMP_EQ ? Pseudo::Seqz : Pseudo::Snez, {Operand::reg_of(dst), Operand::reg_of(x)});
+        emit(pred == P::ICMP_EQ ? Pseudo::Seqz : Pseudo::Snez,
+             {Operand::reg_of(dst), Operand::reg_of(x)});
         return;
       }
       case P::ICMP_SLT: return less(true, a, b);
@@ -583,18 +600,24 @@ void Selector::select_cast(llvm::CastInst& inst) {
         break;
       case CO::FPToSI:
         if (scalar)
-          emit(isa::Op::FCVT_W_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::immediate(kRoundTowardZero)});
+          emit(isa::Op::FCVT_W_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)),
+                                   Operand::immediate(kRoundTowardZero)});
         else
           unary(kNone, isa::Op::VFCVT_RTZ_X_F_V, a);
         break;
       case CO::FPToUI:
         if (scalar)
-          emit(isa::Op::FCVT_WU_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::immediate(kRoundTowardZero)});
+          emit(isa::Op::FCVT_WU_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)),
+                                    Operand::immediate(kRoundTowardZero)});
         else
           unary(kNone, isa::Op::VFCVT_RTZ_XU_F_V, a);
         break;
-      case CO::SIToFP: unary(isa::Op::FCVT_S_W, isa::Op::VFCVT_F_X_V, extend(a, int_bits(from), true)); break;
-      case CO::UIToFP: unary(isa::Op::FCVT_S_WU, isa::Op::VFCVT_F_XU_V, extend(a, int_bits(from), false)); break;
+      case CO::SIToFP:
+        unary(isa::Op::FCVT_S_W, isa::Op::VFCVT_F_X_V, extend(a, int_bits(from), true));
+        break;
+      case CO::UIToFP:
+        unary(isa::Op::FCVT_S_WU, isa::Op::VFCVT_F_XU_V, extend(a, int_bits(from), false));
+        break;
       default: unsupported(&inst, fmt::format("the '{}' conversion", inst.getOpcodeName()));
     }
   }
@@ -667,7 +690,8 @@ void Selector::select_select(llvm::SelectInst& inst) {
     bool invert = !e_vec && t_vec;  // vmerge takes the uniform operand as the "true" side
     if (c.cls == RegClass::Vector) {
       if (invert)
-        emit(isa::Op::VXOR_VI, {Operand::reg_of(v0), Operand::reg_of(c.reg), Operand::immediate(1)});
+        emit(isa::Op::VXOR_VI,
+             {Operand::reg_of(v0), Operand::reg_of(c.reg), Operand::immediate(1)});
       else
         emit(isa::Op::VMV_V_V, {Operand::reg_of(v0), Operand::reg_of(c.reg)});
     } else {
@@ -682,11 +706,14 @@ void Selector::select_select(llvm::SelectInst& inst) {
     uint32_t false_reg = vector_reg(e);
     t_vec = !t.is_imm && t.cls == RegClass::Vector;
     if (t_vec)
-      emit(isa::Op::VMERGE_VVM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::reg_of(t.reg), Operand::reg_of(v0)});
+      emit(isa::Op::VMERGE_VVM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg),
+                                 Operand::reg_of(t.reg), Operand::reg_of(v0)});
     else if (t.is_imm && immediate_fits(isa::Op::VMERGE_VIM, t.imm))
-      emit(isa::Op::VMERGE_VIM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::immediate(t.imm), Operand::reg_of(v0)});
+      emit(isa::Op::VMERGE_VIM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg),
+                                 Operand::immediate(t.imm), Operand::reg_of(v0)});
     else
-      emit(isa::Op::VMERGE_VXM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg), Operand::reg_of(scalar_reg(t)), Operand::reg_of(v0)});
+      emit(isa::Op::VMERGE_VXM, {Operand::reg_of(d[k]), Operand::reg_of(false_reg),
+                                 Operand::reg_of(scalar_reg(t)), Operand::reg_of(v0)});
   }
 }
 

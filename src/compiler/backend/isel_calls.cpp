@@ -4,7 +4,8 @@
 
 namespace ventus::cc::backend::selection {
 
-void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend) {
+void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product,
+                           bool negate_addend) {
   if (mf_.class_of(dst) == RegClass::Scalar) {
     const isa::Op op = !negate_product ? (negate_addend ? isa::Op::FMSUB_S : isa::Op::FMADD_S)
                                        : (negate_addend ? isa::Op::FNMADD_S : isa::Op::FNMSUB_S);
@@ -13,11 +14,12 @@ void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_produc
     return;
   }
   // vfmacc family: vd = ±(vs1 * vs2) ± vd, with vd holding the addend.
-  const FpOp family = !negate_product
-                           ? (negate_addend ? FpOp{kNone, isa::Op::VFMSAC_VV, isa::Op::VFMSAC_VF, true}
-                                            : FpOp{kNone, isa::Op::VFMACC_VV, isa::Op::VFMACC_VF, true})
-                           : (negate_addend ? FpOp{kNone, isa::Op::VFNMACC_VV, isa::Op::VFNMACC_VF, true}
-                                            : FpOp{kNone, isa::Op::VFNMSAC_VV, isa::Op::VFNMSAC_VF, true});
+  const FpOp family =
+      !negate_product
+          ? (negate_addend ? FpOp{kNone, isa::Op::VFMSAC_VV, isa::Op::VFMSAC_VF, true}
+                           : FpOp{kNone, isa::Op::VFMACC_VV, isa::Op::VFMACC_VF, true})
+          : (negate_addend ? FpOp{kNone, isa::Op::VFNMACC_VV, isa::Op::VFNMACC_VF, true}
+                           : FpOp{kNone, isa::Op::VFNMSAC_VV, isa::Op::VFNMSAC_VF, true});
   move(dst, c);
   bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
   bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
@@ -26,11 +28,13 @@ void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_produc
     emit(family.vf, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(b)), Operand::reg_of(a.reg)});
     return;
   }
-  emit(family.vv, {Operand::reg_of(dst), Operand::reg_of(vector_reg(a)), Operand::reg_of(vector_reg(b))});
+  emit(family.vv,
+       {Operand::reg_of(dst), Operand::reg_of(vector_reg(a)), Operand::reg_of(vector_reg(b))});
 }
 
 void Selector::select_call(llvm::CallInst& call) {
-  if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&call)) return select_intrinsic(*intrinsic);
+  if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&call))
+    return select_intrinsic(*intrinsic);
   if (call.isInlineAsm()) error_at(&call, "inline assembly is not supported yet");
   llvm::Function* callee = call.getCalledFunction();
   if (!callee)
@@ -42,7 +46,8 @@ void Selector::select_call(llvm::CallInst& call) {
     if (!csr) unsupported(&call, "__vt_csr with a variable CSR number");
     uint32_t d = result_regs(&call)[0];
     if (mf_.class_of(d) != RegClass::Scalar) throw Error("internal: divergent CSR read");
-    emit(Pseudo::Csrr, {Operand::reg_of(d), Operand::csr(static_cast<uint16_t>(csr->getZExtValue()))});
+    emit(Pseudo::Csrr,
+         {Operand::reg_of(d), Operand::csr(static_cast<uint16_t>(csr->getZExtValue()))});
     return;
   }
   if (name == "__vt_lane_id") {
@@ -52,21 +57,22 @@ void Selector::select_call(llvm::CallInst& call) {
   if (name == "__vt_barrier") {
     auto* flags = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
     if (!flags) unsupported(&call, "a barrier with variable fence flags");
-    emit(isa::Op::BARRIER, {Operand::reg_of(kZero), Operand::reg_of(kZero), Operand::immediate(flags->getZExtValue() & 31)});
+    emit(isa::Op::BARRIER, {Operand::reg_of(kZero), Operand::reg_of(kZero),
+                            Operand::immediate(flags->getZExtValue() & 31)});
     return;
   }
   if (name == "__vt_mulh" || name == "__vt_mulhu") {
     bool s = name == "__vt_mulh";
     int_op({s ? isa::Op::MULH : isa::Op::MULHU, kNone, s ? isa::Op::VMULH_VV : isa::Op::VMULHU_VV,
             s ? isa::Op::VMULH_VX : isa::Op::VMULHU_VX, kNone, true},
-           result_regs(&call)[0],
-           src(call.getArgOperand(0)), src(call.getArgOperand(1)));
+           result_regs(&call)[0], src(call.getArgOperand(0)), src(call.getArgOperand(1)));
     return;
   }
   if (name == "printf") return select_printf(call);
   if (callee->isDeclaration())
     unsupported(&call, fmt::format("a call to '{}', which is not defined (not an OpenCL builtin "
-                                   "this compiler provides)", name.str()));
+                                   "this compiler provides)",
+                                   name.str()));
   if (callee->getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
     unsupported(&call, "a call to a kernel from device code");
   // The guide's convention: arguments in v0.., results in v0..v15, all per thread.
@@ -86,7 +92,8 @@ void Selector::select_call(llvm::CallInst& call) {
   }
   // Materialize operands first so the physical argument registers are written last.
   for (auto& [phys, s] : moves)
-    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm))
+      s = {false, 0, scalar_reg(s), RegClass::Scalar};
   for (auto& [phys, s] : moves) {
     if (s.is_imm)
       emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
@@ -100,7 +107,8 @@ void Selector::select_call(llvm::CallInst& call) {
     if (d.size() > 16) unsupported(&call, "a result of more than 16 registers");
     for (size_t k = 0; k < d.size(); ++k) jal.implicit_defs.push_back(vreg_phys(k));
     cur_->insts.push_back(std::move(jal));
-    for (size_t k = 0; k < d.size(); ++k) emit(isa::Op::VMV_V_V, {Operand::reg_of(d[k]), Operand::reg_of(vreg_phys(k))});
+    for (size_t k = 0; k < d.size(); ++k)
+      emit(isa::Op::VMV_V_V, {Operand::reg_of(d[k]), Operand::reg_of(vreg_phys(k))});
     return;
   }
   cur_->insts.push_back(std::move(jal));
@@ -132,7 +140,8 @@ void Selector::select_printf(llvm::CallInst& call) {
       if (v->getType()->isVectorTy()) unsupported(&call, "printf of a vector value");
       s = src(v);
     }
-    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+    if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm))
+      s = {false, 0, scalar_reg(s), RegClass::Scalar};
     moves.push_back({vreg_phys(a - 1), s});
     jal.implicit_uses.push_back(vreg_phys(a - 1));
   }
@@ -147,7 +156,8 @@ void Selector::select_printf(llvm::CallInst& call) {
       emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
   }
   emit(Pseudo::Mv, {Operand::reg_of(kA0), Operand::reg_of(format_reg)});
-  emit(Pseudo::Li, {Operand::reg_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});
+  emit(Pseudo::Li,
+       {Operand::reg_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});
   jal.implicit_uses.push_back(kA0);
   jal.implicit_uses.push_back(kA0 + 1);
   cur_->insts.push_back(std::move(jal));
@@ -201,10 +211,12 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   bool is_signed = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
   bool is_min = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
   if (mf_.class_of(dst) == RegClass::Vector) {
-    const IntOp op = is_min ? (is_signed ? IntOp{kNone, kNone, isa::Op::VMIN_VV, isa::Op::VMIN_VX, kNone, true}
-                                         : IntOp{kNone, kNone, isa::Op::VMINU_VV, isa::Op::VMINU_VX, kNone, true})
-                            : (is_signed ? IntOp{kNone, kNone, isa::Op::VMAX_VV, isa::Op::VMAX_VX, kNone, true}
-                                         : IntOp{kNone, kNone, isa::Op::VMAXU_VV, isa::Op::VMAXU_VX, kNone, true});
+    const IntOp op =
+        is_min
+            ? (is_signed ? IntOp{kNone, kNone, isa::Op::VMIN_VV, isa::Op::VMIN_VX, kNone, true}
+                         : IntOp{kNone, kNone, isa::Op::VMINU_VV, isa::Op::VMINU_VX, kNone, true})
+            : (is_signed ? IntOp{kNone, kNone, isa::Op::VMAX_VV, isa::Op::VMAX_VX, kNone, true}
+                         : IntOp{kNone, kNone, isa::Op::VMAXU_VV, isa::Op::VMAXU_VX, kNone, true});
     int_op(op, dst, a, b);
     return;
   }
@@ -212,9 +224,11 @@ void Selector::minmax(llvm::Intrinsic::ID id, uint32_t dst, Src a, Src b) {
   uint32_t less = new_s(), mask = new_s(), diff = new_s();
   const isa::Op slt = is_signed ? isa::Op::SLT : isa::Op::SLTU;
   if (is_min)
-    emit(slt, {Operand::reg_of(less), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+    emit(slt,
+         {Operand::reg_of(less), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
   else
-    emit(slt, {Operand::reg_of(less), Operand::reg_of(scalar_reg(b)), Operand::reg_of(scalar_reg(a))});
+    emit(slt,
+         {Operand::reg_of(less), Operand::reg_of(scalar_reg(b)), Operand::reg_of(scalar_reg(a))});
   emit(Pseudo::Neg, {Operand::reg_of(mask), Operand::reg_of(less)});
   int_op(kXor, diff, a, b);
   emit(isa::Op::AND, {Operand::reg_of(diff), Operand::reg_of(diff), Operand::reg_of(mask)});
@@ -289,12 +303,12 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
     case llvm::Intrinsic::assume:
     case llvm::Intrinsic::experimental_noalias_scope_decl:
     case llvm::Intrinsic::invariant_start:
-    case llvm::Intrinsic::invariant_end:
-      return;
+    case llvm::Intrinsic::invariant_end: return;
     default: break;
   }
   if (!call.getType()->isVoidTy() && is_i64(call.getType()))
-    unsupported(&call, fmt::format("the LLVM intrinsic '{}' on 64-bit integers", call.getCalledFunction()->getName().str()));
+    unsupported(&call, fmt::format("the LLVM intrinsic '{}' on 64-bit integers",
+                                   call.getCalledFunction()->getName().str()));
   const std::vector<uint32_t>& d = result_regs(&call);
   unsigned bits = call.getType()->isVoidTy() ? 32 : int_bits(element_type(call.getType()));
   for (size_t k = 0; k < d.size(); ++k) {
@@ -309,11 +323,13 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         llvm::Value* c = call.getArgOperand(2);
         bool neg_product = false, neg_addend = false;
         llvm::Value* inner = nullptr;
-        if (llvm::PatternMatch::match(a, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(inner)))) {
+        if (llvm::PatternMatch::match(
+                a, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(inner)))) {
           a = inner;
           neg_product = true;
         }
-        if (llvm::PatternMatch::match(c, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(inner)))) {
+        if (llvm::PatternMatch::match(
+                c, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(inner)))) {
           c = inner;
           neg_addend = true;
         }
@@ -332,18 +348,22 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           emit(isa::Op::FSGNJX_S, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
         } else {
           uint32_t r = vector_reg(arg(0));
-          emit(isa::Op::VFSGNJX_VV, {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
+          emit(isa::Op::VFSGNJX_VV,
+               {Operand::reg_of(d[k]), Operand::reg_of(r), Operand::reg_of(r)});
         }
         break;
       }
       case llvm::Intrinsic::copysign: {
         Src a = arg(0), b = arg(1);
         if (scalar) {
-          emit(isa::Op::FSGNJ_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+          emit(isa::Op::FSGNJ_S, {Operand::reg_of(d[k]), Operand::reg_of(scalar_reg(a)),
+                                  Operand::reg_of(scalar_reg(b))});
         } else if (!b.is_imm && b.cls == RegClass::Vector) {
-          emit(isa::Op::VFSGNJ_VV, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(b.reg)});
+          emit(isa::Op::VFSGNJ_VV,
+               {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(b.reg)});
         } else {
-          emit(isa::Op::VFSGNJ_VF, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(scalar_reg(b))});
+          emit(isa::Op::VFSGNJ_VF, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)),
+                                    Operand::reg_of(scalar_reg(b))});
         }
         break;
       }
@@ -373,7 +393,8 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         } else {
           uint32_t neg = new_v();
           int_op(kSub, neg, {true, 0, kNoReg, RegClass::Scalar}, a);
-          emit(isa::Op::VMAX_VV, {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(neg)});
+          emit(isa::Op::VMAX_VV,
+               {Operand::reg_of(d[k]), Operand::reg_of(vector_reg(a)), Operand::reg_of(neg)});
         }
         break;
       }
@@ -392,9 +413,7 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
       case llvm::Intrinsic::uadd_sat:
       case llvm::Intrinsic::usub_sat:
       case llvm::Intrinsic::sadd_sat:
-      case llvm::Intrinsic::ssub_sat:
-        saturating(id, bits, d[k], arg(0), arg(1));
-        break;
+      case llvm::Intrinsic::ssub_sat: saturating(id, bits, d[k], arg(0), arg(1)); break;
       case llvm::Intrinsic::fshl:
       case llvm::Intrinsic::fshr: {
         if (bits != 32) {
@@ -420,7 +439,10 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
           Src back = op2(kSub, cls, {true, 31, kNoReg, RegClass::Scalar}, amount);
           bool left = id == llvm::Intrinsic::fshl;
           Src main = op2(left ? kSll : kSrl, cls, left ? a : b, amount);
-          Src other = op2(left ? kSrl : kSll, cls, op2(left ? kSrl : kSll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}), back);
+          Src other =
+              op2(left ? kSrl : kSll, cls,
+                  op2(left ? kSrl : kSll, cls, left ? b : a, {true, 1, kNoReg, RegClass::Scalar}),
+                  back);
           int_op(kOr, d[k], main, other);
           break;
         }
@@ -437,7 +459,8 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         break;
       }
       default:
-        unsupported(&call, fmt::format("the LLVM intrinsic '{}'", call.getCalledFunction()->getName().str()));
+        unsupported(&call, fmt::format("the LLVM intrinsic '{}'",
+                                       call.getCalledFunction()->getName().str()));
     }
   }
 }

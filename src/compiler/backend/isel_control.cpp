@@ -10,7 +10,8 @@ namespace ventus::cc::backend::selection {
 // (emit.cpp), where they wait for the others. Warps whose lanes are all in range (every
 // warp but a workgroup's last) see that with scalar instructions only and skip the test.
 void Selector::guard_extra_lanes() {
-  uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(), z = new_s();
+  uint32_t tid = new_s(), numt = new_s(), last = new_s(), knl = new_s(), x = new_s(), y = new_s(),
+           z = new_s();
   uint32_t lanes = new_v(), total = new_v(), rpc = new_s();
   std::string done = fmt::format(".Lguard_done_{}", mf_.name);
   emit(Pseudo::Csrr, {Operand::reg_of(tid), Operand::csr(abi::csr::TID)});
@@ -18,7 +19,9 @@ void Selector::guard_extra_lanes() {
   emit(isa::Op::ADD, {Operand::reg_of(last), Operand::reg_of(tid), Operand::reg_of(numt)});
   emit(Pseudo::Csrr, {Operand::reg_of(knl), Operand::csr(abi::csr::KNL)});
   // The workgroup's size in work-items: the product of the KNL local sizes.
-  const auto local_size = [](int dim) { return Operand::immediate(4 * (abi::knl::LOCAL_SIZE + dim)); };
+  const auto local_size = [](int dim) {
+    return Operand::immediate(4 * (abi::knl::LOCAL_SIZE + dim));
+  };
   emit(isa::Op::LW, {Operand::reg_of(x), local_size(0), Operand::reg_of(knl)});
   emit(isa::Op::LW, {Operand::reg_of(y), local_size(1), Operand::reg_of(knl)});
   emit(isa::Op::LW, {Operand::reg_of(z), local_size(2), Operand::reg_of(knl)});
@@ -32,7 +35,8 @@ void Selector::guard_extra_lanes() {
   std::string end = kernel_end_label(mf_.name);
   emit(Pseudo::Label, {Operand::label(anchor)});
   emit(isa::Op::AUIPC, {Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", end))});
-  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc),
+                         Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
   emit(isa::Op::VBGEU, {Operand::reg_of(lanes), Operand::reg_of(total), Operand::literal(end)});
   emit(Pseudo::Label, {Operand::label(done)});
   mf_.guards_extra_lanes = true;
@@ -72,7 +76,8 @@ void Selector::select_ret(llvm::ReturnInst& ret) {
     std::vector<Src> parts;
     for (unsigned k = 0; k < n; ++k) {
       Src s = src(value, k);
-      if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm)) s = {false, 0, scalar_reg(s), RegClass::Scalar};
+      if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm))
+        s = {false, 0, scalar_reg(s), RegClass::Scalar};
       parts.push_back(s);
     }
     for (unsigned k = 0; k < n; ++k) {
@@ -132,7 +137,8 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
       const BranchForm form = branch_form(cmp->getPredicate());
       Src a = src(cmp->getOperand(0)), b = src(cmp->getOperand(1));
       if (form.swap) std::swap(a, b);
-      emit(form.scalar, {Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b)), label(taken)});
+      emit(form.scalar,
+           {Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b)), label(taken)});
     } else {
       Src c = src(cond);
       if (c.is_imm) {
@@ -148,8 +154,9 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   // Divergent: threads split; they meet again at the immediate post-dominator.
   llvm::DomTreeNode* node = pdt_.getNode(bb);
   if (!node || !node->getIDom() || !node->getIDom()->getBlock())
-    unsupported(&br, "a divergent branch without a point where its threads meet again "
-                     "(an infinite loop?)");
+    unsupported(&br,
+                "a divergent branch without a point where its threads meet again "
+                "(an infinite loop?)");
   int join = block_index_[node->getIDom()->getBlock()];
   mf_.blocks[join].needs_join = true;
   MFunction::DivergentRegion region{block_index_[bb], {}};
@@ -161,8 +168,10 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   uint32_t rpc = new_s();
   std::string anchor = fmt::format(".Lrpc_{}_{}", mf_.name, label_counter_++);
   emit(Pseudo::Label, {Operand::label(anchor)});
-  emit(isa::Op::AUIPC, {Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_hi({})", mf_.blocks[join].label))});
-  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc), Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+  emit(isa::Op::AUIPC, {Operand::reg_of(rpc),
+                        Operand::literal(fmt::format("%pcrel_hi({})", mf_.blocks[join].label))});
+  emit(isa::Op::SETRPC, {Operand::reg_of(kZero), Operand::reg_of(rpc),
+                         Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
   isa::Op branch = isa::Op::VBNE;
   uint32_t x, y;
   if (fused) {
@@ -184,7 +193,8 @@ void Selector::select_terminator(llvm::Instruction& inst) {
   if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&inst)) return select_ret(*ret);
   if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&inst)) {
     if (br->isConditional()) return select_cond_branch(*br);
-    MInst j = make_inst(Pseudo::J, {Operand::label(mf_.blocks[block_index_[br->getSuccessor(0)]].label)});
+    MInst j =
+        make_inst(Pseudo::J, {Operand::label(mf_.blocks[block_index_[br->getSuccessor(0)]].label)});
     j.is_terminator = true;
     cur_->insts.push_back(std::move(j));
     return;

@@ -9,7 +9,6 @@ Src Selector::op2(const IntOp& o, RegClass cls, Src a, Src b) {
   return {false, 0, r, cls};
 }
 
-
 void Selector::select_binary64(llvm::BinaryOperator& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
   using BO = llvm::Instruction::BinaryOps;
@@ -51,11 +50,14 @@ void Selector::select_binary64(llvm::BinaryOperator& inst) {
             lo = alo, hi = ahi;
           } else if (left) {
             lo = c >= 32 ? imm_src(0) : op(kSll, alo, imm_src(c));
-            hi = c >= 32 ? op(kSll, alo, imm_src(c - 32)) : op(kOr, op(kSll, ahi, imm_src(c)), op(kSrl, alo, imm_src(32 - c)));
+            hi = c >= 32 ? op(kSll, alo, imm_src(c - 32))
+                         : op(kOr, op(kSll, ahi, imm_src(c)), op(kSrl, alo, imm_src(32 - c)));
           } else {
             const IntOp& right = arith ? kSra : kSrl;
-            hi = c >= 32 ? (arith ? op(kSra, ahi, imm_src(31)) : imm_src(0)) : op(right, ahi, imm_src(c));
-            lo = c >= 32 ? op(right, ahi, imm_src(c - 32)) : op(kOr, op(kSrl, alo, imm_src(c)), op(kSll, ahi, imm_src(32 - c)));
+            hi = c >= 32 ? (arith ? op(kSra, ahi, imm_src(31)) : imm_src(0))
+                         : op(right, ahi, imm_src(c));
+            lo = c >= 32 ? op(right, ahi, imm_src(c - 32))
+                         : op(kOr, op(kSrl, alo, imm_src(c)), op(kSll, ahi, imm_src(32 - c)));
           }
           move(d[k], lo);
           move(d[k + 1], hi);
@@ -68,7 +70,8 @@ void Selector::select_binary64(llvm::BinaryOperator& inst) {
         Src mask = op(kSub, imm_src(0), big);
         Src s5 = op(kAnd, amount, imm_src(31));
         Src back = op(kSub, imm_src(31), s5);
-        auto pick = [&](Src when_big, Src otherwise) {  // otherwise ^ ((when_big ^ otherwise) & mask)
+        auto pick = [&](Src when_big,
+                        Src otherwise) {  // otherwise ^ ((when_big ^ otherwise) & mask)
           return op(kXor, otherwise, op(kAnd, op(kXor, when_big, otherwise), mask));
         };
         if (left) {
@@ -94,7 +97,8 @@ void Selector::select_binary64(llvm::BinaryOperator& inst) {
   }
 }
 
-void Selector::icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo, Src bhi) {
+void Selector::icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src ahi, Src blo,
+                      Src bhi) {
   using P = llvm::CmpInst::Predicate;
   RegClass cls = mf_.class_of(dst);
   auto op = [&](const IntOp& o, Src a, Src b) { return op2(o, cls, a, b); };
@@ -103,8 +107,10 @@ void Selector::icmp64(llvm::CmpInst::Predicate pred, uint32_t dst, Src alo, Src 
     icmp_element(pred, dst, diff, imm_src(0));
     return;
   }
-  bool swap = pred == P::ICMP_SGT || pred == P::ICMP_UGT || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
-  bool negate = pred == P::ICMP_SGE || pred == P::ICMP_UGE || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
+  bool swap =
+      pred == P::ICMP_SGT || pred == P::ICMP_UGT || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
+  bool negate =
+      pred == P::ICMP_SGE || pred == P::ICMP_UGE || pred == P::ICMP_SLE || pred == P::ICMP_ULE;
   bool is_signed = llvm::CmpInst::isSigned(pred);
   if (swap) std::swap(alo, blo), std::swap(ahi, bhi);
   // a < b  <=>  hi(a) < hi(b)  or  (hi(a) == hi(b) and lo(a) <u lo(b))
@@ -152,7 +158,8 @@ void Selector::select_cast64(llvm::CastInst& inst) {
       }
       default: break;
     }
-    unsupported(&inst, fmt::format("the '{}' conversion of a 64-bit integer", inst.getOpcodeName()));
+    unsupported(&inst,
+                fmt::format("the '{}' conversion of a 64-bit integer", inst.getOpcodeName()));
   }
 }
 

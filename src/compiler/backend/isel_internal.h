@@ -7,15 +7,14 @@
 #pragma once
 
 #include <fmt/format.h>
-
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
-#include <llvm/IR/Instructions.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
@@ -55,7 +54,7 @@ struct Src {
 };
 
 inline constexpr isa::Op kNone = isa::Op::Count;  // no such form
-inline constexpr int64_t kRoundTowardZero = 1;     // the rm operand of a conversion: rtz
+inline constexpr int64_t kRoundTowardZero = 1;    // the rm operand of a conversion: rtz
 
 // dst = a OP b for an integer operation that has RV32 and RVV forms (kNone where a form
 // does not exist).
@@ -66,18 +65,28 @@ struct IntOp {
 };
 
 // The integer operations the expansions below combine.
-inline constexpr IntOp kAdd{isa::Op::ADD, isa::Op::ADDI, isa::Op::VADD_VV, isa::Op::VADD_VX, isa::Op::VADD_VI, true};
+inline constexpr IntOp kAdd{isa::Op::ADD,     isa::Op::ADDI,    isa::Op::VADD_VV,
+                            isa::Op::VADD_VX, isa::Op::VADD_VI, true};
 inline constexpr IntOp kSub{isa::Op::SUB, kNone, isa::Op::VSUB_VV, isa::Op::VSUB_VX, kNone, false};
-inline constexpr IntOp kAnd{isa::Op::AND, isa::Op::ANDI, isa::Op::VAND_VV, isa::Op::VAND_VX, isa::Op::VAND_VI, true};
-inline constexpr IntOp kOr{isa::Op::OR, isa::Op::ORI, isa::Op::VOR_VV, isa::Op::VOR_VX, isa::Op::VOR_VI, true};
-inline constexpr IntOp kXor{isa::Op::XOR, isa::Op::XORI, isa::Op::VXOR_VV, isa::Op::VXOR_VX, isa::Op::VXOR_VI, true};
-inline constexpr IntOp kSll{isa::Op::SLL, isa::Op::SLLI, isa::Op::VSLL_VV, isa::Op::VSLL_VX, isa::Op::VSLL_VI, false};
-inline constexpr IntOp kSrl{isa::Op::SRL, isa::Op::SRLI, isa::Op::VSRL_VV, isa::Op::VSRL_VX, isa::Op::VSRL_VI, false};
-inline constexpr IntOp kSra{isa::Op::SRA, isa::Op::SRAI, isa::Op::VSRA_VV, isa::Op::VSRA_VX, isa::Op::VSRA_VI, false};
+inline constexpr IntOp kAnd{isa::Op::AND,     isa::Op::ANDI,    isa::Op::VAND_VV,
+                            isa::Op::VAND_VX, isa::Op::VAND_VI, true};
+inline constexpr IntOp kOr{isa::Op::OR,     isa::Op::ORI,    isa::Op::VOR_VV,
+                           isa::Op::VOR_VX, isa::Op::VOR_VI, true};
+inline constexpr IntOp kXor{isa::Op::XOR,     isa::Op::XORI,    isa::Op::VXOR_VV,
+                            isa::Op::VXOR_VX, isa::Op::VXOR_VI, true};
+inline constexpr IntOp kSll{isa::Op::SLL,     isa::Op::SLLI,    isa::Op::VSLL_VV,
+                            isa::Op::VSLL_VX, isa::Op::VSLL_VI, false};
+inline constexpr IntOp kSrl{isa::Op::SRL,     isa::Op::SRLI,    isa::Op::VSRL_VV,
+                            isa::Op::VSRL_VX, isa::Op::VSRL_VI, false};
+inline constexpr IntOp kSra{isa::Op::SRA,     isa::Op::SRAI,    isa::Op::VSRA_VV,
+                            isa::Op::VSRA_VX, isa::Op::VSRA_VI, false};
 inline constexpr IntOp kMul{isa::Op::MUL, kNone, isa::Op::VMUL_VV, isa::Op::VMUL_VX, kNone, true};
-inline constexpr IntOp kMulhu{isa::Op::MULHU, kNone, isa::Op::VMULHU_VV, isa::Op::VMULHU_VX, kNone, true};
-inline constexpr IntOp kSltu{isa::Op::SLTU, kNone, isa::Op::VMSLTU_VV, isa::Op::VMSLTU_VX, kNone, false};
-inline constexpr IntOp kSlt{isa::Op::SLT, kNone, isa::Op::VMSLT_VV, isa::Op::VMSLT_VX, kNone, false};
+inline constexpr IntOp kMulhu{isa::Op::MULHU,     kNone, isa::Op::VMULHU_VV,
+                              isa::Op::VMULHU_VX, kNone, true};
+inline constexpr IntOp kSltu{isa::Op::SLTU,      kNone, isa::Op::VMSLTU_VV,
+                             isa::Op::VMSLTU_VX, kNone, false};
+inline constexpr IntOp kSlt{isa::Op::SLT,      kNone, isa::Op::VMSLT_VV,
+                            isa::Op::VMSLT_VX, kNone, false};
 
 // dst = a OP b for a float operation: Zfinx scalar, RVV .vv/.vf forms, and the reversed
 // .vf form (uniform OP vector) where OP does not commute.
@@ -87,7 +96,9 @@ struct FpOp {
   isa::Op reversed_vf = kNone;
 };
 
-inline Src imm_src(int64_t v) { return {true, v, kNoReg, RegClass::Scalar}; }
+inline Src imm_src(int64_t v) {
+  return {true, v, kNoReg, RegClass::Scalar};
+}
 
 class Selector {
  public:
@@ -149,7 +160,8 @@ class Selector {
   int64_t constant_bits(const llvm::Constant* c, unsigned part = 0) {
     if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
       if (ci->getBitWidth() == 1) return ci->getZExtValue();
-      if (ci->getBitWidth() == 64) return static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue() >> (32 * part)));
+      if (ci->getBitWidth() == 64)
+        return static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue() >> (32 * part)));
       if (ci->getBitWidth() > 32) unsupported(c, "integers wider than 64 bits");
       return static_cast<int32_t>(ci->getSExtValue());
     }
@@ -165,10 +177,12 @@ class Selector {
 
   Src src(const llvm::Value* v, unsigned elem = 0) {
     if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
-      if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c)) return {false, 0, global_address(gv), RegClass::Scalar};
+      if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c))
+        return {false, 0, global_address(gv), RegClass::Scalar};
       unsigned p = parts(c->getType());
       if (auto* vec = llvm::dyn_cast<llvm::ConstantDataVector>(c))
-        return {true, constant_bits(vec->getElementAsConstant(elem / p), elem % p), kNoReg, RegClass::Scalar};
+        return {true, constant_bits(vec->getElementAsConstant(elem / p), elem % p), kNoReg,
+                RegClass::Scalar};
       if (auto* vec = llvm::dyn_cast<llvm::ConstantVector>(c))
         return {true, constant_bits(vec->getOperand(elem / p), elem % p), kNoReg, RegClass::Scalar};
       if (llvm::isa<llvm::ConstantExpr>(c)) unsupported(v, "a constant expression");
@@ -195,11 +209,14 @@ class Selector {
       if (off == layout_.local_offsets.end()) unsupported(gv, "this __local variable");
       uint32_t base = local_base();
       if (immediate_fits(isa::Op::ADDI, off->second)) {
-        code.push_back(make_inst(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(base), Operand::immediate(off->second)}));
+        code.push_back(make_inst(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(base),
+                                                 Operand::immediate(off->second)}));
       } else {
         uint32_t offset = new_s();
-        code.push_back(make_inst(Pseudo::Li, {Operand::reg_of(offset), Operand::immediate(off->second)}));
-        code.push_back(make_inst(isa::Op::ADD, {Operand::reg_of(r), Operand::reg_of(base), Operand::reg_of(offset)}));
+        code.push_back(
+            make_inst(Pseudo::Li, {Operand::reg_of(offset), Operand::immediate(off->second)}));
+        code.push_back(make_inst(
+            isa::Op::ADD, {Operand::reg_of(r), Operand::reg_of(base), Operand::reg_of(offset)}));
       }
     } else {
       std::string sym = gv->getName().str();
@@ -224,26 +241,32 @@ class Selector {
         make_inst(Pseudo::Csrr, {Operand::reg_of(numw), Operand::csr(abi::csr::NUMW)}),
         make_inst(isa::Op::SLLI, {Operand::reg_of(numw), Operand::reg_of(numw),
                                   Operand::immediate(std::countr_zero(kScalarStackBytes))}),
-        make_inst(isa::Op::ADD, {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)})};
+        make_inst(isa::Op::ADD,
+                  {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)})};
     entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
     entry_insert_point_ += code.size();
     return local_base_;
   }
 
   // ---- emission helpers ---------------------------------------------------------------
-  void emit(isa::Op op, std::vector<Operand> ops) { cur_->insts.push_back(make_inst(op, std::move(ops))); }
-  void emit(Pseudo op, std::vector<Operand> ops) { cur_->insts.push_back(make_inst(op, std::move(ops))); }
+  void emit(isa::Op op, std::vector<Operand> ops) {
+    cur_->insts.push_back(make_inst(op, std::move(ops)));
+  }
+  void emit(Pseudo op, std::vector<Operand> ops) {
+    cur_->insts.push_back(make_inst(op, std::move(ops)));
+  }
   // A load from the kernel's argument buffer; offsets past a 12-bit immediate (a kernel
   // with kilobytes of arguments) go through an address register.
   void load_argument(isa::Op op, uint32_t dst, uint64_t offset) {
     if (immediate_fits(op, static_cast<int64_t>(offset))) {
       emit(op, {Operand::reg_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
-                    Operand::reg_of(kernel_args_)});
+                Operand::reg_of(kernel_args_)});
       return;
     }
     const uint32_t address = new_s();
     emit(Pseudo::Li, {Operand::reg_of(address), Operand::immediate(static_cast<int64_t>(offset))});
-    emit(isa::Op::ADD, {Operand::reg_of(address), Operand::reg_of(address), Operand::reg_of(kernel_args_)});
+    emit(isa::Op::ADD,
+         {Operand::reg_of(address), Operand::reg_of(address), Operand::reg_of(kernel_args_)});
     emit(op, {Operand::reg_of(dst), Operand::immediate(0), Operand::reg_of(address)});
   }
   uint32_t new_s() { return mf_.new_vreg(RegClass::Scalar); }
@@ -299,26 +322,32 @@ class Selector {
       if (!is_signed && bits == 8) {
         emit(isa::Op::ANDI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(255)});
       } else {
-        emit(isa::Op::SLLI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
-        emit(is_signed ? isa::Op::SRAI : isa::Op::SRLI, {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
+        emit(isa::Op::SLLI,
+             {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
+        emit(is_signed ? isa::Op::SRAI : isa::Op::SRLI,
+             {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
       }
       return {false, 0, r, RegClass::Scalar};
     }
     uint32_t r = new_v();
     emit(isa::Op::VSLL_VI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
-    emit(is_signed ? isa::Op::VSRA_VI : isa::Op::VSRL_VI, {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
+    emit(is_signed ? isa::Op::VSRA_VI : isa::Op::VSRL_VI,
+         {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
     return {false, 0, r, RegClass::Vector};
   }
 
   void int_op(const IntOp& op, uint32_t dst, Src a, Src b) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
       if (b.is_imm && op.scalar_imm != kNone && immediate_fits(op.scalar_imm, b.imm)) {
-        emit(op.scalar_imm, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::immediate(b.imm)});
+        emit(op.scalar_imm,
+             {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::immediate(b.imm)});
         return;
       }
-      if (a.is_imm && op.commutative && op.scalar_imm != kNone && immediate_fits(op.scalar_imm, a.imm))
+      if (a.is_imm && op.commutative && op.scalar_imm != kNone &&
+          immediate_fits(op.scalar_imm, a.imm))
         return int_op(op, dst, b, a);
-      emit(op.scalar, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+      emit(op.scalar,
+           {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
       return;
     }
     bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
@@ -328,9 +357,11 @@ class Selector {
       if (op.commutative) return int_op(op, dst, b, a);
       if (subtract) {  // uniform - vector: reverse subtract
         if (a.is_imm && immediate_fits(isa::Op::VRSUB_VI, a.imm))
-          emit(isa::Op::VRSUB_VI, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::immediate(a.imm)});
+          emit(isa::Op::VRSUB_VI,
+               {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::immediate(a.imm)});
         else
-          emit(isa::Op::VRSUB_VX, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
+          emit(isa::Op::VRSUB_VX,
+               {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
         return;
       }
     }
@@ -338,7 +369,8 @@ class Selector {
     if (b.is_imm && op.vi != kNone && immediate_fits(op.vi, b.imm)) {
       emit(op.vi, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(b.imm)});
     } else if (b.is_imm && subtract && immediate_fits(isa::Op::VADD_VI, -b.imm)) {
-      emit(isa::Op::VADD_VI, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(-b.imm)});
+      emit(isa::Op::VADD_VI,
+           {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(-b.imm)});
     } else if (b.is_imm || b.cls == RegClass::Scalar) {
       emit(op.vx, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(b))});
     } else {
@@ -348,7 +380,8 @@ class Selector {
 
   void fp_op(const FpOp& op, uint32_t dst, Src a, Src b) {
     if (mf_.class_of(dst) == RegClass::Scalar) {
-      emit(op.scalar, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+      emit(op.scalar,
+           {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
       return;
     }
     bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
@@ -356,7 +389,8 @@ class Selector {
     if (!a_vec && b_vec) {
       if (op.commutative) return fp_op(op, dst, b, a);
       if (op.reversed_vf != kNone) {
-        emit(op.reversed_vf, {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
+        emit(op.reversed_vf,
+             {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
         return;
       }
     }
@@ -371,7 +405,8 @@ class Selector {
     if (mf_.class_of(dst) == RegClass::Scalar)
       emit(isa::Op::XORI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
     else
-      emit(isa::Op::VXOR_VI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
+      emit(isa::Op::VXOR_VI,
+           {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
   }
 
   // ---- instructions -------------------------------------------------------------------

@@ -25,7 +25,9 @@ MemoryRows store_rows(unsigned size) {
 
 bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
   llvm::APInt offset(32, 0);
-  if (!gep->accumulateConstantOffset(dl_, offset) || !isa::operand_fits(isa::OperandKind::Simm11, offset.getSExtValue())) return false;
+  if (!gep->accumulateConstantOffset(dl_, offset) ||
+      !isa::operand_fits(isa::OperandKind::Simm11, offset.getSExtValue()))
+    return false;
   if (div_.divergent(gep) != div_.divergent(gep->getPointerOperand())) return false;
   for (const llvm::User* user : gep->users()) {
     if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
@@ -39,7 +41,8 @@ bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
   return true;
 }
 
-Selector::Address Selector::address_of(llvm::Value* pointer, int64_t extra, isa::OperandKind offset_kind) {
+Selector::Address Selector::address_of(llvm::Value* pointer, int64_t extra,
+                                       isa::OperandKind offset_kind) {
   auto fits = [&](int64_t v) { return isa::operand_fits(offset_kind, v); };
   if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer); gep && foldable_gep(gep)) {
     llvm::APInt offset(32, 0);
@@ -72,11 +75,13 @@ void Selector::select_load(llvm::LoadInst& inst) {
                               is_private ? isa::OperandKind::Simm11 : isa::OperandKind::Simm12);
     bool scalar = mf_.class_of(d[k]) == RegClass::Scalar;
     if (scalar && !is_private) {
-      emit(load_rows(size).scalar, {Operand::reg_of(d[k]), Operand::immediate(addr.offset), Operand::reg_of(scalar_reg(addr.base))});
+      emit(load_rows(size).scalar, {Operand::reg_of(d[k]), Operand::immediate(addr.offset),
+                                    Operand::reg_of(scalar_reg(addr.base))});
       continue;
     }
     uint32_t base = vector_reg(addr.base);
-    emit(is_private ? load_rows(size).vector_private : load_rows(size).vector, {Operand::reg_of(d[k]), Operand::immediate(addr.offset), Operand::reg_of(base)});
+    emit(is_private ? load_rows(size).vector_private : load_rows(size).vector,
+         {Operand::reg_of(d[k]), Operand::immediate(addr.offset), Operand::reg_of(base)});
   }
 }
 
@@ -93,12 +98,15 @@ void Selector::select_store(llvm::StoreInst& inst) {
     bool uniform = !is_private && (addr.base.is_imm || addr.base.cls == RegClass::Scalar) &&
                    (v.is_imm || v.cls == RegClass::Scalar);
     if (uniform) {
-      emit(store_rows(size).scalar, {Operand::reg_of(scalar_reg(v)), Operand::immediate(addr.offset), Operand::reg_of(scalar_reg(addr.base))});
+      emit(store_rows(size).scalar,
+           {Operand::reg_of(scalar_reg(v)), Operand::immediate(addr.offset),
+            Operand::reg_of(scalar_reg(addr.base))});
       continue;
     }
     uint32_t vv = vector_reg(v);
     uint32_t base = vector_reg(addr.base);
-    emit(is_private ? store_rows(size).vector_private : store_rows(size).vector, {Operand::reg_of(vv), Operand::immediate(addr.offset), Operand::reg_of(base)});
+    emit(is_private ? store_rows(size).vector_private : store_rows(size).vector,
+         {Operand::reg_of(vv), Operand::immediate(addr.offset), Operand::reg_of(base)});
   }
 }
 
@@ -188,19 +196,21 @@ void Selector::select_atomic(llvm::Instruction& inst) {
     value = cx->getNewValOperand();
     compare = cx->getCompareOperand();
   }
-  if (value->getType()->isFloatTy() || value->getType()->isIntegerTy(32) || value->getType()->isPointerTy()) {
+  if (value->getType()->isFloatTy() || value->getType()->isIntegerTy(32) ||
+      value->getType()->isPointerTy()) {
   } else {
     unsupported(&inst, "an atomic operation on a type other than 32-bit int or float");
   }
-  if (pointer->getType()->getPointerAddressSpace() == 0) unsupported(&inst, "an atomic operation on private memory");
+  if (pointer->getType()->getPointerAddressSpace() == 0)
+    unsupported(&inst, "an atomic operation on private memory");
   uint32_t result = compare ? new_v() : result_regs(&inst)[0];
   Src addr = src(pointer), val = src(value);
   auto operand = [&](const Src& s) { return Operand::reg_of(s.is_imm ? scalar_reg(s) : s.reg); };
   MInst pseudo = make_inst(
-      Pseudo::Atomic,
-      {Operand::reg_of(result), operand(addr), operand(val),
-       compare ? operand(src(compare)) : Operand::reg_of(kZero), Operand::reg_of(new_v()),
-       Operand::reg_of(new_v()), Operand::reg_of(new_s()), Operand::reg_of(new_s()), Operand::reg_of(new_s())});
+      Pseudo::Atomic, {Operand::reg_of(result), operand(addr), operand(val),
+                       compare ? operand(src(compare)) : Operand::reg_of(kZero),
+                       Operand::reg_of(new_v()), Operand::reg_of(new_v()), Operand::reg_of(new_s()),
+                       Operand::reg_of(new_s()), Operand::reg_of(new_s())});
   pseudo.op = op;
   pseudo.negate_value = subtract;
   pseudo.implicit_defs.push_back(vreg_phys(0));
@@ -208,7 +218,8 @@ void Selector::select_atomic(llvm::Instruction& inst) {
   if (compare) {
     // LLVM's cmpxchg returns { old value, success }: success = (old == compare).
     uint32_t success = new_v();
-    icmp_element(llvm::CmpInst::ICMP_EQ, success, {false, 0, result, RegClass::Vector}, src(compare));
+    icmp_element(llvm::CmpInst::ICMP_EQ, success, {false, 0, result, RegClass::Vector},
+                 src(compare));
     cmpxchg_parts_[&inst] = {result, success};
   }
 }

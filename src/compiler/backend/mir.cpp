@@ -60,7 +60,8 @@ std::vector<Role> alias_roles(const isa::Alias& alias) {
 std::vector<Role> pseudo_roles(Pseudo p) {
   if (!alias_name(p).empty()) {
     const isa::Alias* alias = find_alias(alias_name(p));
-    if (!alias) throw Error(fmt::format("internal: no alias '{}' in the instruction table", alias_name(p)));
+    if (!alias)
+      throw Error(fmt::format("internal: no alias '{}' in the instruction table", alias_name(p)));
     return alias_roles(*alias);
   }
   switch (p) {
@@ -82,7 +83,8 @@ std::vector<Role> pseudo_roles(Pseudo p) {
 void apply_roles(std::vector<Operand>& ops, const auto& role_of, size_t count,
                  std::string_view what) {
   if (ops.size() > count)
-    throw Error(fmt::format("internal: {} operands for '{}', which has {}", ops.size(), what, count));
+    throw Error(
+        fmt::format("internal: {} operands for '{}', which has {}", ops.size(), what, count));
   for (size_t i = 0; i < ops.size(); ++i) {
     if (ops[i].kind != Operand::Kind::Reg) continue;
     const Role role = role_of(i);
@@ -93,12 +95,14 @@ void apply_roles(std::vector<Operand>& ops, const auto& role_of, size_t count,
 
 }  // namespace
 
-Operand Operand::csr(uint16_t number) { return literal(fmt::format("{:#x}", number)); }
+Operand Operand::csr(uint16_t number) {
+  return literal(fmt::format("{:#x}", number));
+}
 
 MInst make_inst(isa::Op op, std::vector<Operand> ops) {
   const isa::InsnInfo& row = isa::info(op);
-  apply_roles(ops, [&](size_t i) { return row.operands[i].role; }, row.operands.size(),
-              row.mnemonic);
+  apply_roles(
+      ops, [&](size_t i) { return row.operands[i].role; }, row.operands.size(), row.mnemonic);
   MInst inst;
   inst.op = op;
   inst.ops = std::move(ops);
@@ -106,14 +110,15 @@ MInst make_inst(isa::Op op, std::vector<Operand> ops) {
 }
 
 MInst make_inst(Pseudo pseudo, std::vector<Operand> ops) {
-  static const std::array<std::vector<Role>, static_cast<size_t>(Pseudo::VectorReload) + 1>
-      roles = [] {
+  static const std::array<std::vector<Role>, static_cast<size_t>(Pseudo::VectorReload) + 1> roles =
+      [] {
         std::array<std::vector<Role>, static_cast<size_t>(Pseudo::VectorReload) + 1> r;
         for (size_t p = 1; p < r.size(); ++p) r[p] = pseudo_roles(static_cast<Pseudo>(p));
         return r;
       }();
   const std::vector<Role>& list = roles.at(static_cast<size_t>(pseudo));
-  apply_roles(ops, [&](size_t i) { return list[i]; }, list.size(), pseudo_mnemonic(pseudo));
+  apply_roles(
+      ops, [&](size_t i) { return list[i]; }, list.size(), pseudo_mnemonic(pseudo));
   // The atomic expansion writes its results and temporaries before it has read all of
   // its operands.
   if (pseudo == Pseudo::Atomic)

@@ -66,13 +66,29 @@ enum class Pseudo : uint8_t {
   Label,  // ops[0] names the position
   // Aliases (isa::aliases()): one row with some operands fixed, printed under the alias's
   // name; their operands' roles are those of the row slots they fill.
-  Li, Mv, Neg, Seqz, Snez, Beqz, Bnez, J, Ret, Csrr, Fence, Unimp,
+  Li,
+  Mv,
+  Neg,
+  Seqz,
+  Snez,
+  Beqz,
+  Bnez,
+  J,
+  Ret,
+  Csrr,
+  Fence,
+  Unimp,
   // Expanded by the assembler into several rows: la rd, symbol.
   La,
   // The back end's own, expanded by emit.cpp: the epilogue and ret; an atomic
   // operation performed lane by lane (MInst::op: the AMO row, or SC_W for a compare and
   // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset).
-  Return, Atomic, ScalarSpill, ScalarReload, VectorSpill, VectorReload,
+  Return,
+  Atomic,
+  ScalarSpill,
+  ScalarReload,
+  VectorSpill,
+  VectorReload,
 };
 
 struct MInst {
@@ -81,7 +97,7 @@ struct MInst {
   std::vector<Operand> ops;
   bool is_call = false;      // clobbers the caller-saved registers
   bool is_terminator = false;
-  bool negate_value = false;  // Atomic: subtract, as an amoadd.w of the negated value
+  bool negate_value = false;            // Atomic: subtract, as an amoadd.w of the negated value
   std::vector<uint32_t> implicit_uses;  // physical registers read (call arguments, ret value)
   std::vector<uint32_t> implicit_defs;  // physical registers written (call results)
 

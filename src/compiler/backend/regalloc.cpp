@@ -44,7 +44,9 @@ std::vector<uint32_t> allocation_order(RegClass cls) {
 }
 
 // A register-to-register copy: its two registers may share a physical one.
-bool is_copy(const MInst& inst) { return inst.is(Pseudo::Mv) || inst.is(isa::Op::VMV_V_V); }
+bool is_copy(const MInst& inst) {
+  return inst.is(Pseudo::Mv) || inst.is(isa::Op::VMV_V_V);
+}
 
 struct Interval {
   uint32_t vreg;
@@ -266,7 +268,10 @@ void allocate_registers(MFunction& mf) {
           op.reg = iv.phys;
           continue;
         }
-        if (inst.is(Pseudo::Atomic)) throw Error(fmt::format("register allocation failed in '{}': a spilled operand of an atomic operation", mf.name));
+        if (inst.is(Pseudo::Atomic))
+          throw Error(fmt::format(
+              "register allocation failed in '{}': a spilled operand of an atomic operation",
+              mf.name));
         RegClass cls = mf.class_of(op.reg);
         auto known = scratch_of.find(op.reg);
         uint32_t r = known != scratch_of.end() ? known->second : scratch(cls);
