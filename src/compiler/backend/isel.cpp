@@ -87,6 +87,263 @@ bool Selector::folded_into_fma(const llvm::Instruction* fneg) const {
   return true;
 }
 
+// ---- values and emission helpers ------------------------------------------------------
+
+void Selector::check_type(const llvm::Value* v, llvm::Type* t) {
+  llvm::Type* e = scalar_type(t);
+  if (e->isIntegerTy() && e->getIntegerBitWidth() > 32 && e->getIntegerBitWidth() != 64)
+    unsupported(v, fmt::format("{}-bit integers", e->getIntegerBitWidth()));
+  if (e->isDoubleTy()) unsupported(v, "double precision (no cl_khr_fp64 on Ventus)");
+  if (e->isHalfTy()) unsupported(v, "half-precision arithmetic (no cl_khr_fp16)");
+  if (t->isStructTy() || t->isArrayTy()) unsupported(v, "aggregate values in registers");
+}
+
+const std::vector<uint32_t>& Selector::result_regs(const llvm::Value* v) {
+  auto it = regs_.find(v);
+  if (it != regs_.end()) return it->second;
+  check_type(v, v->getType());
+  std::vector<uint32_t> r;
+  for (unsigned i = 0; i < elements(v->getType()); ++i) r.push_back(mf_.new_vreg(class_of(v)));
+  return regs_[v] = r;
+}
+
+int64_t Selector::constant_bits(const llvm::Constant* c, unsigned part) {
+  if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
+    if (ci->getBitWidth() == 1) return ci->getZExtValue();
+    if (ci->getBitWidth() == 64)
+      return static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue() >> (32 * part)));
+    if (ci->getBitWidth() > 32) unsupported(c, "integers wider than 64 bits");
+    return static_cast<int32_t>(ci->getSExtValue());
+  }
+  if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
+    if (!cf->getType()->isFloatTy()) unsupported(c, "non-float fp constants");
+    return static_cast<int32_t>(cf->getValueAPF().bitcastToAPInt().getZExtValue());
+  }
+  if (llvm::isa<llvm::ConstantPointerNull>(c) || llvm::isa<llvm::UndefValue>(c) ||
+      llvm::isa<llvm::ConstantAggregateZero>(c))
+    return 0;
+  unsupported(c, "this constant");
+}
+
+Src Selector::src(const llvm::Value* v, unsigned elem) {
+  if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+    if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c))
+      return {false, 0, global_address(gv), RegClass::Scalar};
+    unsigned p = parts(c->getType());
+    if (auto* vec = llvm::dyn_cast<llvm::ConstantDataVector>(c))
+      return {true, constant_bits(vec->getElementAsConstant(elem / p), elem % p), kNoReg,
+              RegClass::Scalar};
+    if (auto* vec = llvm::dyn_cast<llvm::ConstantVector>(c))
+      return {true, constant_bits(vec->getOperand(elem / p), elem % p), kNoReg, RegClass::Scalar};
+    if (llvm::isa<llvm::ConstantExpr>(c)) unsupported(v, "a constant expression");
+    return {true, constant_bits(c, elem % p), kNoReg, RegClass::Scalar};
+  }
+  auto it = regs_.find(v);
+  if (it == regs_.end()) {
+    // A value defined in a block not selected yet (phi operands, loops): create it.
+    result_regs(v);
+    it = regs_.find(v);
+  }
+  return {false, 0, it->second.at(elem), mf_.class_of(it->second.at(elem))};
+}
+
+uint32_t Selector::global_address(const llvm::GlobalValue* gv) {
+  auto cached = global_regs_.find(gv);
+  if (cached != global_regs_.end()) return cached->second;
+  uint32_t r = mf_.new_vreg(RegClass::Scalar);
+  auto* var = llvm::dyn_cast<llvm::GlobalVariable>(gv);
+  MBlock& entry = mf_.blocks[0];
+  std::vector<MInst> code;
+  if (var && var->getAddressSpace() == 3) {
+    auto off = layout_.local_offsets.find(var);
+    if (off == layout_.local_offsets.end()) unsupported(gv, "this __local variable");
+    uint32_t base = local_base();
+    if (immediate_fits(isa::Op::ADDI, off->second)) {
+      code.push_back(make_inst(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(base),
+                                               Operand::immediate(off->second)}));
+    } else {
+      uint32_t offset = new_s();
+      code.push_back(
+          make_inst(Pseudo::Li, {Operand::reg_of(offset), Operand::immediate(off->second)}));
+      code.push_back(make_inst(
+          isa::Op::ADD, {Operand::reg_of(r), Operand::reg_of(base), Operand::reg_of(offset)}));
+    }
+  } else {
+    std::string sym = gv->getName().str();
+    if (auto s = layout_.symbols.find(gv); s != layout_.symbols.end()) sym = s->second;
+    code.push_back(make_inst(Pseudo::La, {Operand::reg_of(r), Operand::literal(sym)}));
+  }
+  entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
+  entry_insert_point_ += code.size();
+  global_regs_[gv] = r;
+  return r;
+}
+
+uint32_t Selector::local_base() {
+  if (local_base_ != kNoReg) return local_base_;
+  uint32_t lds = mf_.new_vreg(RegClass::Scalar), numw = mf_.new_vreg(RegClass::Scalar);
+  local_base_ = mf_.new_vreg(RegClass::Scalar);
+  MBlock& entry = mf_.blocks[0];
+  std::vector<MInst> code = {
+      make_inst(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)}),
+      make_inst(Pseudo::Csrr, {Operand::reg_of(numw), Operand::csr(abi::csr::NUMW)}),
+      make_inst(isa::Op::SLLI, {Operand::reg_of(numw), Operand::reg_of(numw),
+                                Operand::immediate(std::countr_zero(kScalarStackBytes))}),
+      make_inst(isa::Op::ADD,
+                {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)})};
+  entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
+  entry_insert_point_ += code.size();
+  return local_base_;
+}
+
+void Selector::load_argument(isa::Op op, uint32_t dst, uint64_t offset) {
+  if (immediate_fits(op, static_cast<int64_t>(offset))) {
+    emit(op, {Operand::reg_of(dst), Operand::immediate(static_cast<int64_t>(offset)),
+              Operand::reg_of(kernel_args_)});
+    return;
+  }
+  const uint32_t address = new_s();
+  emit(Pseudo::Li, {Operand::reg_of(address), Operand::immediate(static_cast<int64_t>(offset))});
+  emit(isa::Op::ADD,
+       {Operand::reg_of(address), Operand::reg_of(address), Operand::reg_of(kernel_args_)});
+  emit(op, {Operand::reg_of(dst), Operand::immediate(0), Operand::reg_of(address)});
+}
+
+uint32_t Selector::scalar_reg(const Src& s) {
+  if (!s.is_imm) {
+    if (s.cls != RegClass::Scalar) throw Error("internal: vector value where a scalar is needed");
+    return s.reg;
+  }
+  if (s.imm == 0) return kZero;
+  uint32_t r = new_s();
+  emit(Pseudo::Li, {Operand::reg_of(r), Operand::immediate(s.imm)});
+  return r;
+}
+
+uint32_t Selector::vector_reg(const Src& s) {
+  if (!s.is_imm && s.cls == RegClass::Vector) return s.reg;
+  uint32_t r = new_v();
+  if (s.is_imm && immediate_fits(isa::Op::VMV_V_I, s.imm))
+    emit(isa::Op::VMV_V_I, {Operand::reg_of(r), Operand::immediate(s.imm)});
+  else
+    emit(isa::Op::VMV_V_X, {Operand::reg_of(r), Operand::reg_of(scalar_reg(s))});
+  return r;
+}
+
+void Selector::move(uint32_t dst, const Src& s) {
+  if (mf_.class_of(dst) == RegClass::Scalar) {
+    if (s.is_imm)
+      emit(Pseudo::Li, {Operand::reg_of(dst), Operand::immediate(s.imm)});
+    else
+      emit(Pseudo::Mv, {Operand::reg_of(dst), Operand::reg_of(s.reg)});
+    return;
+  }
+  if (s.is_imm && immediate_fits(isa::Op::VMV_V_I, s.imm))
+    emit(isa::Op::VMV_V_I, {Operand::reg_of(dst), Operand::immediate(s.imm)});
+  else if (!s.is_imm && s.cls == RegClass::Vector)
+    emit(isa::Op::VMV_V_V, {Operand::reg_of(dst), Operand::reg_of(s.reg)});
+  else
+    emit(isa::Op::VMV_V_X, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(s))});
+}
+
+Src Selector::extend(Src s, unsigned bits, bool is_signed) {
+  if (bits >= 32 || bits == 1) return s;
+  if (s.is_imm) {
+    int64_t mask = (int64_t{1} << bits) - 1;
+    int64_t v = s.imm & mask;
+    if (is_signed && (v >> (bits - 1))) v -= int64_t{1} << bits;
+    return {true, v, kNoReg, RegClass::Scalar};
+  }
+  unsigned shift = 32 - bits;
+  if (s.cls == RegClass::Scalar) {
+    uint32_t r = new_s();
+    if (!is_signed && bits == 8) {
+      emit(isa::Op::ANDI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(255)});
+    } else {
+      emit(isa::Op::SLLI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
+      emit(is_signed ? isa::Op::SRAI : isa::Op::SRLI,
+           {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
+    }
+    return {false, 0, r, RegClass::Scalar};
+  }
+  uint32_t r = new_v();
+  emit(isa::Op::VSLL_VI, {Operand::reg_of(r), Operand::reg_of(s.reg), Operand::immediate(shift)});
+  emit(is_signed ? isa::Op::VSRA_VI : isa::Op::VSRL_VI,
+       {Operand::reg_of(r), Operand::reg_of(r), Operand::immediate(shift)});
+  return {false, 0, r, RegClass::Vector};
+}
+
+void Selector::int_op(const IntOp& op, uint32_t dst, Src a, Src b) {
+  if (mf_.class_of(dst) == RegClass::Scalar) {
+    if (b.is_imm && op.scalar_imm != kNone && immediate_fits(op.scalar_imm, b.imm)) {
+      emit(op.scalar_imm,
+           {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::immediate(b.imm)});
+      return;
+    }
+    if (a.is_imm && op.commutative && op.scalar_imm != kNone &&
+        immediate_fits(op.scalar_imm, a.imm))
+      return int_op(op, dst, b, a);
+    emit(op.scalar,
+         {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+    return;
+  }
+  bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
+  bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
+  const bool subtract = op.vv == isa::Op::VSUB_VV;
+  if (!a_vec && b_vec) {
+    if (op.commutative) return int_op(op, dst, b, a);
+    if (subtract) {  // uniform - vector: reverse subtract
+      if (a.is_imm && immediate_fits(isa::Op::VRSUB_VI, a.imm))
+        emit(isa::Op::VRSUB_VI,
+             {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::immediate(a.imm)});
+      else
+        emit(isa::Op::VRSUB_VX,
+             {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
+      return;
+    }
+  }
+  uint32_t va = vector_reg(a);
+  if (b.is_imm && op.vi != kNone && immediate_fits(op.vi, b.imm)) {
+    emit(op.vi, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(b.imm)});
+  } else if (b.is_imm && subtract && immediate_fits(isa::Op::VADD_VI, -b.imm)) {
+    emit(isa::Op::VADD_VI, {Operand::reg_of(dst), Operand::reg_of(va), Operand::immediate(-b.imm)});
+  } else if (b.is_imm || b.cls == RegClass::Scalar) {
+    emit(op.vx, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(b))});
+  } else {
+    emit(op.vv, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(b.reg)});
+  }
+}
+
+void Selector::fp_op(const FpOp& op, uint32_t dst, Src a, Src b) {
+  if (mf_.class_of(dst) == RegClass::Scalar) {
+    emit(op.scalar,
+         {Operand::reg_of(dst), Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b))});
+    return;
+  }
+  bool a_vec = !a.is_imm && a.cls == RegClass::Vector;
+  bool b_vec = !b.is_imm && b.cls == RegClass::Vector;
+  if (!a_vec && b_vec) {
+    if (op.commutative) return fp_op(op, dst, b, a);
+    if (op.reversed_vf != kNone) {
+      emit(op.reversed_vf,
+           {Operand::reg_of(dst), Operand::reg_of(b.reg), Operand::reg_of(scalar_reg(a))});
+      return;
+    }
+  }
+  uint32_t va = vector_reg(a);
+  if (!b_vec)
+    emit(op.vf, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(scalar_reg(b))});
+  else
+    emit(op.vv, {Operand::reg_of(dst), Operand::reg_of(va), Operand::reg_of(b.reg)});
+}
+
+void Selector::not_bit(uint32_t dst, uint32_t src_reg) {
+  if (mf_.class_of(dst) == RegClass::Scalar)
+    emit(isa::Op::XORI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
+  else
+    emit(isa::Op::VXOR_VI, {Operand::reg_of(dst), Operand::reg_of(src_reg), Operand::immediate(1)});
+}
+
 bool immediate_fits(isa::Op op, int64_t v) {
   for (const isa::OperandSlot& slot : isa::info(op).operands)
     if (!isa::is_register_kind(slot.kind) && slot.kind != isa::OperandKind::V0)
