@@ -1,6 +1,6 @@
 // The Ventus instruction set as data: every instruction is one row of
-// src/isa/instructions.def; decoding, encoding, operand parsing and printing derive
-// from those rows and from the operand kinds below.
+// include/ventus/instructions.def, every operand kind one row of operand_kinds.def;
+// decoding, encoding, operand parsing and printing derive from those rows.
 #pragma once
 
 #include <cstdint>
@@ -45,35 +45,14 @@ enum class InsnClass : uint8_t {
   Unsupported,  // decoded but not supported by Ventus (ecall, ebreak)
 };
 
-// Operand kinds. Each names the syntax of one operand and the encoding field it lives in.
+// Operand kinds: one row each in operand_kinds.def (token, register file, style, default
+// role, signedness, alignment, encoding fields).
 enum class OperandKind : uint8_t {
-  Rd, Rs1, Rs2, Rs3,        // x registers, ABI names (zero, ra, sp, ...)
-  XRd, XRs1, XRs2,          // x registers printed as xN (endprg, barrier)
-  Vd, Vs1, Vs2, Vs3,        // vector registers; Vs3 is the store-data field [11:7]
-  RdPair, Rs1Pair, Rs2Pair,  // even-aligned x register pairs {x[r+1]:x[r]} (RV64I/RV64A)
-  Vs1Pair,                  // even-aligned vector register pair {v[r+1]:v[r]} (12D address)
-  V0,                       // literal "v0" (vmerge); no field
-  Simm12,                   // I-type [31:20], signed
-  Simm12S,                  // S-type {[31:25],[11:7]}, signed
-  Uimm12,                   // [31:20], unsigned
-  Simm11,                   // private load [30:20], signed
-  Simm11S,                  // private store {[30:25],[11:7]}, signed
-  Simm10,                   // explicit-space load [29:20], signed
-  Simm10S,                  // explicit-space store {[29:25],[11:7]}, signed
-  Bimm,                     // B-type, pc-relative, 13 bits, even
-  Jimm,                     // J-type, pc-relative, 21 bits, even
-  Uimm20,                   // U-type [31:12]
-  Shamt,                    // [24:20]
-  Shamt6,                   // [25:20] (64-bit shifts on register pairs)
-  Csr,                      // [31:20], CSR number or name
-  Uimm5,                    // [19:15], unsigned (csr*i, vsetivli AVL, barrier flags, vector shifts)
-  Simm5,                    // [19:15], signed (vector .vi)
-  VtypeI11,                 // vsetvli [30:20]
-  VtypeI10,                 // vsetivli [29:20]
-  VMask,                    // [25]: optional ", v0.t" (0 = masked)
-  RoundingMode,             // [14:12]: optional rounding mode (7 = dyn, not printed)
-  FencePred, FenceSucc,     // [27:24], [23:20]
-  Modifier,                 // optional keyword operand "key=value" in a field the row names
+#define VT_FIELD(hi, lo, at)
+#define VT_OPERAND_KIND(id, token, file, style, role, is_signed, align, wide, fields) id,
+#include "ventus/operand_kinds.def"
+#undef VT_OPERAND_KIND
+#undef VT_FIELD
 };
 
 // What an instruction does with one operand, as LLVM's (outs)/(ins) lists say it: reads it
@@ -83,8 +62,53 @@ enum class OperandKind : uint8_t {
 // destinations rd, vd, rdp are written, all else read). Roles describe the active lanes:
 // lanes that do not execute (thread mask, v0.t) keep the old destination whatever the role.
 enum class OperandRole : uint8_t { Use, Def, DefUse };
-constexpr bool reads(OperandRole r) { return r != OperandRole::Def; }
-constexpr bool writes(OperandRole r) { return r != OperandRole::Use; }
+constexpr bool reads(OperandRole r) {
+  return r != OperandRole::Def;
+}
+constexpr bool writes(OperandRole r) {
+  return r != OperandRole::Use;
+}
+
+enum class RegisterFile : uint8_t { None, X, V };
+
+// How an operand is written in assembly.
+enum class OperandStyle : uint8_t {
+  Register,          // x registers by ABI name (zero, ra, sp, ...), v registers as vN
+  NumberedRegister,  // x registers as xN
+  FixedV0,           // the literal v0
+  Integer,           // a number or expression
+  Target,            // a pc-relative byte offset: a label, or a number that is the offset
+  Csr,               // a CSR name or number
+  Vtype,             // "e32, m1, ta, ma" (several written operands) or a number
+  Fence,             // letters from iorw, or 0
+  Mask,              // optional trailing ", v0.t" (0 = masked)
+  RoundingMode,      // optional trailing rne/rtz/rdn/rup/rmm/dyn (7 = dyn, not printed)
+  Modifier,          // optional "key=value" (0 when absent)
+};
+
+// Word bits [hi:lo] hold value bits [at + hi - lo : at].
+struct FieldPiece {
+  uint8_t hi, lo, at;
+};
+
+// One row of operand_kinds.def, with what follows from it.
+struct OperandKindInfo {
+  OperandKind kind;
+  std::string_view token;
+  RegisterFile file;
+  OperandStyle style;
+  OperandRole role;  // in a row that does not mark the operand
+  bool is_signed;
+  uint8_t align;            // the value is a multiple of this (branch offsets, register pairs)
+  bool widened_by_regexti;  // regexti/prefixi give it imm[10:5]
+  std::span<const FieldPiece> fields;  // empty: no field of its own (v0, modifiers)
+  int64_t min, max;                    // the values the fields hold, multiples of align
+  // The regext field that extends a register in this field (0 rd, 1 rs1, 2 rs2, 3 rs3); -1
+  // for no register field.
+  int8_t slot;
+};
+const OperandKindInfo& kind_info(OperandKind kind);
+std::span<const OperandKindInfo> operand_kinds();
 
 // One operand position of a row's syntax. A memory operand "off(base)" is two operands,
 // the offset with in_memory_offset set followed by the base with in_memory_base set.
@@ -166,7 +190,7 @@ constexpr Field field(Op op, std::string_view name) {
 struct InsnInfo {
   Op op;
   std::string_view mnemonic;
-  uint64_t match;           // 64-bit rows use all bits; 32-bit rows only the low word
+  uint64_t match;  // 64-bit rows use all bits; 32-bit rows only the low word
   uint64_t mask;
   unsigned length;          // bytes: instruction_length(match)
   std::string_view syntax;  // the operands string of the row
@@ -237,6 +261,19 @@ struct Alias {
   bool printed;
 };
 std::span<const Alias> aliases();
+// An alias's operand list resolved against its row: per slot of the row the alias operand
+// it takes, or -1 and the fixed text; `operands` written operands; mask_passes when the
+// row's trailing vm slot is left out (its slot entry is then -1 with no text).
+struct AliasForm {
+  struct Slot {
+    int operand = -1;
+    std::string_view fixed;
+  };
+  std::vector<Slot> slots;
+  size_t operands = 0;
+  bool mask_passes = false;
+};
+AliasForm alias_form(const Alias& alias);
 
 // Decoding: the row matching a word, or nullopt. Built once into a lookup by major opcode.
 // A 64-bit instruction (instruction_length(low word) == 8) is passed whole, low word in the
@@ -246,15 +283,20 @@ std::optional<Op> decode_op(uint64_t word);
 // Register-number extension from a preceding regext/regexti (0 when none).
 struct RegExt {
   uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // high bits (3 each) for regext
-  int32_t imm_hi = 0;                          // regexti: imm[10:5]
-  bool immediate_form = false;                 // regexti
+  // The high bits for register slot 0..3 (register_slot).
+  uint8_t high_bits(int slot) const {
+    return slot == 0 ? rd : slot == 1 ? rs1 : slot == 2 ? rs2 : rs3;
+  }
+  int32_t imm_hi = 0;           // regexti: imm[10:5]
+  bool immediate_form = false;  // regexti
   static RegExt from_regext(uint32_t imm12);
   static RegExt from_regexti(uint32_t imm12);
 };
 
 // What a prefix word says about the instruction after it: regext/regexti (register and
-// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI (extension, pair, ABS, NEG) and PREFIX_MEMORY
-// (extension, address space, width, 64-bit address). docs/isa.md, "Prefixes".
+// immediate extension), regpair/regpairi (the same, operands as register pairs), PREFIX/PREFIXI
+// (extension, pair, ABS, NEG) and PREFIX_MEMORY (extension, address space, width, 64-bit address).
+// docs/isa.md, "Prefixes".
 struct PrefixInfo {
   Op op = Op::Count;
   RegExt ext;
@@ -286,6 +328,9 @@ struct Decoded {
   uint8_t mem_pair = 0;   // PREFIX_MEMORY: the address is a 64-bit register pair
   uint32_t raw_hi = 0;    // the second (high) word of a 64-bit instruction
   uint64_t word() const { return raw | uint64_t{raw_hi} << 32; }
+  // The register of slot 0..3 (register_slot): rd, rs1, rs2, rs3.
+  uint16_t& reg(int slot) { return slot == 0 ? rd : slot == 1 ? rs1 : slot == 2 ? rs2 : rs3; }
+  uint16_t reg(int slot) const { return const_cast<Decoded*>(this)->reg(slot); }
 };
 // Register fields of 64-bit rows fill rd/rs1/rs2/rs3 by their kind (vd -> rd, vs1 -> rs1,
 // vs2 -> rs2, vs3 -> rs3), and modifiers named abs, neg and pair fill those fields.
@@ -303,6 +348,14 @@ using abi::csrs;
 std::string_view xreg_abi_name(unsigned n);  // n < 32: ABI names; >= 32: "x32".. as "xN"
 std::optional<unsigned> parse_xreg(std::string_view name);  // x0..x63 and ABI names
 std::optional<unsigned> parse_vreg(std::string_view name);  // v0..v255
+
+// Fence operands <-> text: letters from "iorw" (i = 8, o = 4, r = 2, w = 1), or "0".
+std::string format_fence(uint32_t bits);
+std::optional<uint32_t> parse_fence(std::string_view text);
+// Rounding modes <-> text: rne rtz rdn rup rmm dyn, the reserved 5 and 6 as numbers (a digit
+// 0-7 is accepted for any).
+std::string format_rounding_mode(uint32_t rm);
+std::optional<uint32_t> parse_rounding_mode(std::string_view text);
 
 // vtype immediate <-> text ("e32, m1, ta, ma").
 std::string format_vtype(uint32_t vtypei);

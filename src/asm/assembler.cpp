@@ -21,6 +21,7 @@ namespace {
 
 using namespace detail;
 using isa::OperandKind;
+using isa::OperandStyle;
 
 // Thrown when the error limit is reached.
 struct TooManyErrors {};
@@ -112,9 +113,10 @@ struct PendingData {
   ExprPtr expr;
 };
 
-bool has_kind(const isa::InsnInfo& row, OperandKind kind) {
+// A 5-bit immediate that a regexti prefix extends (isa::OperandKindInfo::widened_by_regexti).
+bool has_widened_immediate(const isa::InsnInfo& row) {
   return std::any_of(row.operands.begin(), row.operands.end(),
-                     [&](auto& s) { return s.kind == kind; });
+                     [&](auto& s) { return isa::kind_info(s.kind).widened_by_regexti; });
 }
 
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -788,10 +790,11 @@ class Assembler {
   static bool operand_count_matches(const isa::InsnInfo& row, size_t n) {
     size_t min = 0, max = 0;
     for (const auto& s : row.operands) {
-      if (s.kind == OperandKind::VMask || s.kind == OperandKind::RoundingMode ||
-          s.kind == OperandKind::Modifier)
+      const OperandStyle style = isa::kind_info(s.kind).style;
+      if (style == OperandStyle::Mask || style == OperandStyle::RoundingMode ||
+          style == OperandStyle::Modifier)
         ++max;
-      else if (s.kind == OperandKind::VtypeI11 || s.kind == OperandKind::VtypeI10)
+      else if (style == OperandStyle::Vtype)
         ++min, max += 4;
       else if (!s.mem_base || row.operands.empty() || &s == &row.operands.front() ||
                !(&s - 1)->mem_offset)
@@ -852,9 +855,9 @@ class Assembler {
       op.slot = &slot;
       op.kind = slot.kind;
       const bool have = next < tokens.size();
-      switch (slot.kind) {
-        case OperandKind::Modifier: continue;  // keyword operands follow all others
-        case OperandKind::VMask:
+      switch (isa::kind_info(slot.kind).style) {
+        case OperandStyle::Modifier: continue;  // keyword operands follow all others
+        case OperandStyle::Mask:
           op.fixed = 1;
           if (have && tokens[next].text == "v0.t")
             op.fixed = 0, ++next;
@@ -864,31 +867,21 @@ class Assembler {
                              tokens[next].text));
           insn.operands.push_back(op);
           continue;
-        case OperandKind::RoundingMode: {
+        case OperandStyle::RoundingMode: {
           op.fixed = 7;
-          static const std::map<std::string, int> kModes = {{"rne", 0}, {"rtz", 1}, {"rdn", 2},
-                                                            {"rup", 3}, {"rmm", 4}, {"dyn", 7}};
           if (have) {
-            auto it = kModes.find(tokens[next].text);
-            const std::string& t = tokens[next].text;
-            if (it == kModes.end() && t.size() == 1 && t[0] >= '0' && t[0] <= '7') {
-              op.fixed = t[0] - '0';  // reserved modes 5 and 6 print as numbers
-              ++next;
-              insn.operands.push_back(op);
-              continue;
-            }
-            if (it == kModes.end())
+            const auto rm = isa::parse_rounding_mode(tokens[next].text);
+            if (!rm)
               fail(tok_loc(tokens[next]),
                    fmt::format("unknown rounding mode '{}' (expected rne, rtz, rdn, rup, rmm, dyn)",
                                tokens[next].text));
-            op.fixed = it->second;
+            op.fixed = *rm;
             ++next;
           }
           insn.operands.push_back(op);
           continue;
         }
-        case OperandKind::VtypeI11:
-        case OperandKind::VtypeI10: {
+        case OperandStyle::Vtype: {
           if (!have) missing();
           std::vector<std::string_view> words;
           const Loc at = tok_loc(tokens[next]);
@@ -939,29 +932,25 @@ class Assembler {
         insn.operands.push_back(base_op);
         continue;
       }
+      const OperandStyle style = isa::kind_info(slot.kind).style;
       if (isa::is_register_kind(slot.kind)) {
         op.reg = parse_register(slot.kind, t, tok_loc(t), row);
         std::string why;
         if (slot.width != 0 && !isa::operand_fits(slot, op.reg, &why))
           fail(tok_loc(t), fmt::format("register '{}' does not fit the {}-bit field of '{}'",
                                        t.text, slot.width, row.mnemonic));
-      } else if (slot.kind == OperandKind::V0) {
+      } else if (style == OperandStyle::FixedV0) {
         if (t.text != "v0") fail(tok_loc(t), fmt::format("expected 'v0', got '{}'", t.text));
-      } else if (slot.kind == OperandKind::Csr) {
+      } else if (style == OperandStyle::Csr) {
         if (auto n = isa::csr_by_name(t.text))
           op.fixed = *n, op.reg = -2;
         else
           op.expr = expression(t, loc.line);
-      } else if (slot.kind == OperandKind::FencePred || slot.kind == OperandKind::FenceSucc) {
-        int64_t bits = 0;
-        if (t.text != "0")
-          for (char c : t.text) {
-            const size_t k = std::string_view("wroi").find(c);
-            if (k == std::string_view::npos)
-              fail(tok_loc(t), fmt::format("bad fence operand '{}' (letters from iorw)", t.text));
-            bits |= int64_t{1} << k;
-          }
-        op.fixed = bits;
+      } else if (style == OperandStyle::Fence) {
+        const auto bits = isa::parse_fence(t.text);
+        if (!bits)
+          fail(tok_loc(t), fmt::format("bad fence operand '{}' (letters from iorw)", t.text));
+        op.fixed = *bits;
         op.reg = -2;
       } else {
         op.expr = expression(t, loc.line);
@@ -985,11 +974,11 @@ class Assembler {
     PendingOperand* immediate = nullptr;
     std::optional<int64_t> known;
     for (PendingOperand& op : insn.operands)
-      if ((op.kind == OperandKind::Simm5 || op.kind == OperandKind::Uimm5) && op.expr) {
+      if (isa::kind_info(op.kind).widened_by_regexti && op.expr) {
         immediate = &op;
         known = try_constant(*op.expr, resolver(file_, false));
       }
-    const bool wide_immediate = immediate && immediate->kind == OperandKind::Simm5 &&
+    const bool wide_immediate = immediate && isa::kind_info(immediate->kind).is_signed &&
                                 row.cls == isa::InsnClass::Vector && known &&
                                 (*known < -16 || *known > 15) && *known >= -1024 && *known <= 1023;
     PendingInsn* explicit_prefix = previous_prefix();
@@ -997,7 +986,7 @@ class Assembler {
       merge_into_prefix(*explicit_prefix, row, ext, immediate, known, wide_immediate, loc);
     } else if (ext[0] | ext[1] | ext[2] | ext[3] | wide_immediate) {
       uint32_t prefix;
-      if (has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5)) {
+      if (has_widened_immediate(row)) {
         if (ext[1] | ext[3])
           fail(loc,
                fmt::format("'{}' has a 5-bit immediate: regexti can extend only rd/vd and rs2/vs2",
@@ -1050,8 +1039,7 @@ class Assembler {
       prefix.merged = isa::set_operand(prefix.merged, *slot, value);
       prefix.merged_mask = isa::set_operand(prefix.merged_mask, *slot, -1);
     };
-    const bool has_immediate =
-        has_kind(row, OperandKind::Uimm5) || has_kind(row, OperandKind::Simm5);
+    const bool has_immediate = has_widened_immediate(row);
     if (has_immediate && op == isa::Op::PREFIXI) {
       if (ext[1] | ext[3])
         fail(loc, fmt::format("'{}' has a 5-bit immediate: prefixi can extend only rd/vd and "
@@ -1298,7 +1286,7 @@ class Assembler {
       std::string why;
       if (op.after_regexti) {
         // The prefix emitted in pass 1 holds imm[10:5]; the value must agree with it.
-        const bool is_signed = op.kind == OperandKind::Simm5;
+        const bool is_signed = isa::kind_info(op.kind).is_signed;
         const int64_t low = is_signed ? -1024 : 0, high = is_signed ? 1023 : 31;
         if (value < low || value > high ||
             ((static_cast<uint64_t>(value) >> 5) & 0x3f) != op.prefix_hi)
@@ -1320,8 +1308,9 @@ class Assembler {
           fail(op.expr->loc,
                fmt::format("modifier {} of '{}': {}", slot.key, insn.row->mnemonic, why));
       } else if (!isa::operand_fits(slot, value, &why)) {
-        const bool widenable =
-            op.kind == OperandKind::Simm5 && insn.row->cls == isa::InsnClass::Vector;
+        const bool widenable = isa::kind_info(op.kind).widened_by_regexti &&
+                               isa::kind_info(op.kind).is_signed &&
+                               insn.row->cls == isa::InsnClass::Vector;
         fail(
             op.expr->loc,
             fmt::format("immediate out of range for '{}': {}{}", insn.row->mnemonic, why,

@@ -2,6 +2,11 @@
 // and the disassembler prints (src/isa/printer.cpp). Instructions that expand into more than
 // one row (li beyond 12 bits, la, call, tail, "lw rd, symbol" ...) are no aliases: the
 // assembler expands them in pseudo.cpp and nothing prints them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
 #include "ventus/isa.h"
 
 namespace ventus::isa {
@@ -34,7 +39,6 @@ constexpr Alias kAliases[] = {
     {"ret", Op::JALR, "zero,0,ra", true},
     {"jr", Op::JALR, "zero,0,$0", true},
     {"jalr", Op::JALR, "ra,0,$0", true},
-    {"jalr", Op::JALR, "$0,0,$1", false},
     {"jalr", Op::JALR, "$0,$2,$1", false},
     {"frflags", Op::CSRRS, "$0,fflags,zero", true},
     {"frrm", Op::CSRRS, "$0,frm,zero", true},
@@ -82,6 +86,38 @@ constexpr Alias kAliases[] = {
 
 }  // namespace
 
-std::span<const Alias> aliases() { return kAliases; }
+std::span<const Alias> aliases() {
+  return kAliases;
+}
+
+AliasForm alias_form(const Alias& a) {
+  const InsnInfo& row = info(a.op);
+  AliasForm f;
+  f.slots.resize(row.operands.size());
+  std::string_view list = a.operands;
+  for (size_t i = 0; i < row.operands.size(); ++i) {
+    if (list.empty()) {
+      if (i + 1 == row.operands.size() && row.operands[i].kind == OperandKind::VMask) {
+        f.mask_passes = true;
+        break;
+      }
+      throw std::logic_error(
+          fmt::format("alias {}: too few operands for {}", a.mnemonic, row.mnemonic));
+    }
+    const size_t comma = list.find(',');
+    const std::string_view entry = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    if (entry.size() == 2 && entry[0] == '$' && entry[1] >= '0' && entry[1] <= '9') {
+      f.slots[i].operand = entry[1] - '0';
+      f.operands = std::max<size_t>(f.operands, f.slots[i].operand + 1);
+    } else {
+      f.slots[i].fixed = entry;
+    }
+  }
+  if (!list.empty())
+    throw std::logic_error(
+        fmt::format("alias {}: too many operands for {}", a.mnemonic, row.mnemonic));
+  return f;
+}
 
 }  // namespace ventus::isa

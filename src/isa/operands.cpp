@@ -1,144 +1,101 @@
-// Operand kinds: where each lives in the instruction word and what values it takes.
+// Operand kinds (operand_kinds.def): where each lives in the instruction word and what values
+// it takes.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ventus/isa.h"
 
 namespace ventus::isa {
 namespace {
 
-constexpr uint32_t bits(uint32_t word, unsigned hi, unsigned lo) {
-  return (word >> lo) & ((1u << (hi - lo + 1)) - 1);
-}
-constexpr int64_t sext(uint32_t value, unsigned width) {
-  const uint32_t sign = 1u << (width - 1);
-  return static_cast<int64_t>(static_cast<int32_t>((value ^ sign) - sign));
-}
-constexpr uint32_t place(uint32_t word, unsigned hi, unsigned lo, uint64_t value) {
-  const uint32_t field_mask = ((1u << (hi - lo + 1)) - 1) << lo;
-  return (word & ~field_mask) | ((static_cast<uint32_t>(value) << lo) & field_mask);
+#define VT_FIELD(hi, lo, at) FieldPiece{hi, lo, at},
+#define VT_OPERAND_KIND(id, token, file, style, role, is_signed, align, wide, fields) \
+  constexpr FieldPiece kFields_##id[] = {fields FieldPiece{0, 0, 0}};
+#include "ventus/operand_kinds.def"
+#undef VT_OPERAND_KIND
+#undef VT_FIELD
+
+// How many value bits the fields hold.
+constexpr unsigned value_width(std::span<const FieldPiece> fields) {
+  unsigned width = 0;
+  for (const FieldPiece& f : fields) width = std::max<unsigned>(width, f.at + f.hi - f.lo + 1);
+  return width;
 }
 
-struct Range {
-  int64_t min, max;
-  unsigned align;  // value must be a multiple of this
+// The regext field that extends a register in the field starting at bit lo.
+constexpr int8_t register_slot_of(std::span<const FieldPiece> fields) {
+  constexpr uint8_t kRegisterFieldLo[] = {7, 15, 20, 27};  // rd, rs1, rs2, rs3
+  if (fields.size() != 1) return -1;
+  for (int8_t i = 0; i < 4; ++i)
+    if (fields[0].lo == kRegisterFieldLo[i] && fields[0].hi == kRegisterFieldLo[i] + 4) return i;
+  return -1;
+}
+
+constexpr OperandKindInfo make_kind(OperandKind kind, std::string_view token, RegisterFile file,
+                                    OperandStyle style, OperandRole role, bool is_signed,
+                                    uint8_t align, bool wide,
+                                    std::span<const FieldPiece> with_sentinel) {
+  const auto fields = with_sentinel.first(with_sentinel.size() - 1);
+  const unsigned width = value_width(fields);
+  int64_t min = 0, max = 0;
+  if (width > 0) {
+    min = is_signed ? -(int64_t{1} << (width - 1)) : 0;
+    max = (is_signed ? int64_t{1} << (width - 1) : int64_t{1} << width) - 1;
+    max -= max % align;
+  }
+  return {kind,  token, file,
+          style, role,  is_signed,
+          align, wide,  fields,
+          min,   max,   file == RegisterFile::None ? int8_t{-1} : register_slot_of(fields)};
+}
+
+constexpr OperandKindInfo kKinds[] = {
+#define VT_FIELD(hi, lo, at)
+#define VT_OPERAND_KIND(id, token, file, style, role, is_signed, align, wide, fields)           \
+  make_kind(OperandKind::id, token, RegisterFile::file, OperandStyle::style, OperandRole::role, \
+            is_signed, align, wide, kFields_##id),
+#include "ventus/operand_kinds.def"
+#undef VT_OPERAND_KIND
+#undef VT_FIELD
 };
 
-Range range_of(OperandKind kind) {
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::Rs1: case OperandKind::Rs2: case OperandKind::Rs3:
-    case OperandKind::XRd: case OperandKind::XRs1: case OperandKind::XRs2:
-    case OperandKind::Vd: case OperandKind::Vs1: case OperandKind::Vs2: case OperandKind::Vs3:
-    case OperandKind::Shamt: case OperandKind::Uimm5:
-      return {0, 31, 1};
-    case OperandKind::RdPair: case OperandKind::Rs1Pair: case OperandKind::Rs2Pair:
-    case OperandKind::Vs1Pair:
-      return {0, 30, 2};
-    case OperandKind::Shamt6: return {0, 63, 1};
-    case OperandKind::Simm10: case OperandKind::Simm10S: return {-512, 511, 1};
-    case OperandKind::V0: return {0, 0, 1};
-    case OperandKind::Simm12: case OperandKind::Simm12S: return {-2048, 2047, 1};
-    case OperandKind::Uimm12: case OperandKind::Csr: return {0, 4095, 1};
-    case OperandKind::Simm11: case OperandKind::Simm11S: return {-1024, 1023, 1};
-    case OperandKind::Bimm: return {-4096, 4094, 2};
-    case OperandKind::Jimm: return {-(1 << 20), (1 << 20) - 2, 2};
-    case OperandKind::Uimm20: return {0, (1 << 20) - 1, 1};
-    case OperandKind::Simm5: return {-16, 15, 1};
-    case OperandKind::VtypeI11: return {0, 2047, 1};
-    case OperandKind::VtypeI10: return {0, 1023, 1};
-    case OperandKind::VMask: return {0, 1, 1};
-    case OperandKind::RoundingMode: return {0, 7, 1};
-    case OperandKind::FencePred: case OperandKind::FenceSucc: return {0, 15, 1};
-    case OperandKind::Modifier: break;  // always a field of the row's own (see OperandSlot)
-  }
-  return {0, 0, 1};
+constexpr bool kinds_in_enum_order() {
+  for (size_t i = 0; i < std::size(kKinds); ++i)
+    if (static_cast<size_t>(kKinds[i].kind) != i) return false;
+  return true;
 }
+static_assert(kinds_in_enum_order());
 
 }  // namespace
 
-int64_t get_operand(uint32_t w, OperandKind kind) {
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
-    case OperandKind::RdPair:
-      return bits(w, 11, 7);
-    case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1: case OperandKind::Uimm5:
-    case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
-      return bits(w, 19, 15);
-    case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2: case OperandKind::Shamt:
-    case OperandKind::Rs2Pair:
-      return bits(w, 24, 20);
-    case OperandKind::Shamt6: return bits(w, 25, 20);
-    case OperandKind::Simm10: return sext(bits(w, 29, 20), 10);
-    case OperandKind::Simm10S: return sext((bits(w, 29, 25) << 5) | bits(w, 11, 7), 10);
-    case OperandKind::Rs3: return bits(w, 31, 27);
-    case OperandKind::V0: return 0;
-    case OperandKind::Simm12: return sext(bits(w, 31, 20), 12);
-    case OperandKind::Simm12S: return sext((bits(w, 31, 25) << 5) | bits(w, 11, 7), 12);
-    case OperandKind::Uimm12: case OperandKind::Csr: return bits(w, 31, 20);
-    case OperandKind::Simm11: return sext(bits(w, 30, 20), 11);
-    case OperandKind::Simm11S: return sext((bits(w, 30, 25) << 5) | bits(w, 11, 7), 11);
-    case OperandKind::Bimm:
-      return sext((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) | (bits(w, 30, 25) << 5) |
-                      (bits(w, 11, 8) << 1),
-                  13);
-    case OperandKind::Jimm:
-      return sext((bits(w, 31, 31) << 20) | (bits(w, 19, 12) << 12) | (bits(w, 20, 20) << 11) |
-                      (bits(w, 30, 21) << 1),
-                  21);
-    case OperandKind::Uimm20: return bits(w, 31, 12);
-    case OperandKind::Simm5: return sext(bits(w, 19, 15), 5);
-    case OperandKind::VtypeI11: return bits(w, 30, 20);
-    case OperandKind::VtypeI10: return bits(w, 29, 20);
-    case OperandKind::VMask: return bits(w, 25, 25);
-    case OperandKind::RoundingMode: return bits(w, 14, 12);
-    case OperandKind::FencePred: return bits(w, 27, 24);
-    case OperandKind::FenceSucc: return bits(w, 23, 20);
-    case OperandKind::Modifier: break;
-  }
-  return 0;
+const OperandKindInfo& kind_info(OperandKind kind) {
+  return kKinds[static_cast<size_t>(kind)];
+}
+std::span<const OperandKindInfo> operand_kinds() {
+  return kKinds;
 }
 
-uint32_t set_operand(uint32_t w, OperandKind kind, int64_t v) {
-  const auto u = static_cast<uint64_t>(v);
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
-    case OperandKind::RdPair:
-      return place(w, 11, 7, u);
-    case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1: case OperandKind::Uimm5:
-    case OperandKind::Simm5: case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
-      return place(w, 19, 15, u);
-    case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2: case OperandKind::Shamt:
-    case OperandKind::Rs2Pair:
-      return place(w, 24, 20, u);
-    case OperandKind::Shamt6: return place(w, 25, 20, u);
-    case OperandKind::Simm10: return place(w, 29, 20, u);
-    case OperandKind::Simm10S: return place(place(w, 11, 7, u), 29, 25, u >> 5);
-    case OperandKind::Rs3: return place(w, 31, 27, u);
-    case OperandKind::V0: return w;
-    case OperandKind::Simm12: case OperandKind::Uimm12: case OperandKind::Csr:
-      return place(w, 31, 20, u);
-    case OperandKind::Simm12S: return place(place(w, 11, 7, u), 31, 25, u >> 5);
-    case OperandKind::Simm11: return place(w, 30, 20, u);
-    case OperandKind::Simm11S: return place(place(w, 11, 7, u), 30, 25, u >> 5);
-    case OperandKind::Bimm:
-      w = place(w, 31, 31, u >> 12);
-      w = place(w, 7, 7, u >> 11);
-      w = place(w, 30, 25, u >> 5);
-      return place(w, 11, 8, u >> 1);
-    case OperandKind::Jimm:
-      w = place(w, 31, 31, u >> 20);
-      w = place(w, 19, 12, u >> 12);
-      w = place(w, 20, 20, u >> 11);
-      return place(w, 30, 21, u >> 1);
-    case OperandKind::Uimm20: return place(w, 31, 12, u);
-    case OperandKind::VtypeI11: return place(w, 30, 20, u);
-    case OperandKind::VtypeI10: return place(w, 29, 20, u);
-    case OperandKind::VMask: return place(w, 25, 25, u);
-    case OperandKind::RoundingMode: return place(w, 14, 12, u);
-    case OperandKind::FencePred: return place(w, 27, 24, u);
-    case OperandKind::FenceSucc: return place(w, 23, 20, u);
-    case OperandKind::Modifier: break;
+int64_t get_operand(uint32_t word, OperandKind kind) {
+  const OperandKindInfo& k = kind_info(kind);
+  uint64_t value = 0;
+  for (const FieldPiece& f : k.fields)
+    value |= uint64_t{(word >> f.lo) & ((1u << (f.hi - f.lo + 1)) - 1)} << f.at;
+  const unsigned width = value_width(k.fields);
+  if (k.is_signed && width > 0) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    return static_cast<int64_t>((value ^ sign) - sign);
   }
-  return w;
+  return static_cast<int64_t>(value);
+}
+
+uint32_t set_operand(uint32_t word, OperandKind kind, int64_t value) {
+  const auto u = static_cast<uint64_t>(value);
+  for (const FieldPiece& f : kind_info(kind).fields) {
+    const uint32_t field_mask = ((1u << (f.hi - f.lo + 1)) - 1) << f.lo;
+    word = (word & ~field_mask) | ((static_cast<uint32_t>(u >> f.at) << f.lo) & field_mask);
+  }
+  return word;
 }
 
 int64_t get_operand(uint64_t word, const OperandSlot& slot) {
@@ -165,57 +122,36 @@ bool operand_fits(const OperandSlot& slot, int64_t value, std::string* why) {
 }
 
 bool operand_fits(OperandKind kind, int64_t value, std::string* why) {
-  const Range r = range_of(kind);
-  if (value < r.min || value > r.max) {
-    if (why) *why = fmt::format("value {} out of range [{}, {}]", value, r.min, r.max);
+  const OperandKindInfo& k = kind_info(kind);
+  if (value < k.min || value > k.max) {
+    if (why) *why = fmt::format("value {} out of range [{}, {}]", value, k.min, k.max);
     return false;
   }
-  if (value % r.align != 0) {
-    if (why) *why = fmt::format("value {} is not a multiple of {}", value, r.align);
+  if (value % k.align != 0) {
+    if (why) *why = fmt::format("value {} is not a multiple of {}", value, k.align);
     return false;
   }
   return true;
 }
 
 bool is_register_kind(OperandKind kind) {
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::Rs1: case OperandKind::Rs2: case OperandKind::Rs3:
-    case OperandKind::XRd: case OperandKind::XRs1: case OperandKind::XRs2:
-    case OperandKind::RdPair: case OperandKind::Rs1Pair: case OperandKind::Rs2Pair:
-      return true;
-    default:
-      return is_vector_register_kind(kind);
-  }
+  return kind_info(kind).file != RegisterFile::None && !kind_info(kind).fields.empty();
 }
 
 bool is_vector_register_kind(OperandKind kind) {
-  return kind == OperandKind::Vd || kind == OperandKind::Vs1 || kind == OperandKind::Vs2 ||
-         kind == OperandKind::Vs3 || kind == OperandKind::Vs1Pair;
+  return is_register_kind(kind) && kind_info(kind).file == RegisterFile::V;
 }
 
 bool is_pair_register_kind(OperandKind kind) {
-  return kind == OperandKind::RdPair || kind == OperandKind::Rs1Pair ||
-         kind == OperandKind::Rs2Pair || kind == OperandKind::Vs1Pair;
+  return is_register_kind(kind) && kind_info(kind).align == 2;
 }
 
 bool is_pc_relative(OperandKind kind) {
-  return kind == OperandKind::Bimm || kind == OperandKind::Jimm;
+  return kind_info(kind).style == OperandStyle::Target;
 }
 
 int register_slot(OperandKind kind) {
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::Vs3:
-    case OperandKind::RdPair:
-      return 0;
-    case OperandKind::Rs1: case OperandKind::XRs1: case OperandKind::Vs1:
-    case OperandKind::Rs1Pair: case OperandKind::Vs1Pair:
-      return 1;
-    case OperandKind::Rs2: case OperandKind::XRs2: case OperandKind::Vs2:
-    case OperandKind::Rs2Pair:
-      return 2;
-    case OperandKind::Rs3: return 3;
-    default: return -1;
-  }
+  return kind_info(kind).slot;
 }
 
 }  // namespace ventus::isa

@@ -11,27 +11,17 @@
 namespace ventus::isa {
 namespace {
 
-std::string xname(unsigned n) { return std::string(xreg_abi_name(n)); }
-std::string vname(unsigned n) { return fmt::format("v{}", n); }
+std::string xname(unsigned n) {
+  return std::string(xreg_abi_name(n));
+}
+std::string vname(unsigned n) {
+  return fmt::format("v{}", n);
+}
 
 std::string csr_text(uint32_t n) {
   if (const CsrInfo* c = csr_by_number(static_cast<uint16_t>(n)); c && !c->name.empty())
     return std::string(c->name);
   return std::to_string(n);
-}
-
-std::string fence_bits(uint32_t v) {
-  std::string s;
-  if (v & 8) s += 'i';
-  if (v & 4) s += 'o';
-  if (v & 2) s += 'r';
-  if (v & 1) s += 'w';
-  return s.empty() ? "0" : s;
-}
-
-const char* rounding_mode_name(uint32_t rm) {
-  static constexpr const char* kNames[8] = {"rne", "rtz", "rdn", "rup", "rmm", "", "", "dyn"};
-  return kNames[rm & 7];
 }
 
 // How numbers print: pc-relative offsets as offsets or as the addresses they reach (the
@@ -45,57 +35,56 @@ struct Context {
 // The text of one operand value in the syntax of its slot.
 std::string number_text(const OperandSlot& s, int64_t value, const Context& c,
                         std::optional<uint64_t>& target) {
-  if (s.kind == OperandKind::Modifier) return fmt::format("{}={}", s.key, value);
+  const OperandKindInfo& k = kind_info(s.kind);
   const auto u = static_cast<uint32_t>(value);
-  switch (s.kind) {
-    case OperandKind::XRd: case OperandKind::XRs1: case OperandKind::XRs2:
-      return fmt::format("x{}", u);
-    case OperandKind::V0: return "v0";
-    case OperandKind::Bimm: case OperandKind::Jimm:
+  switch (k.style) {
+    case OperandStyle::Register: return k.file == RegisterFile::V ? vname(u) : xname(u);
+    case OperandStyle::NumberedRegister: return fmt::format("x{}", u);
+    case OperandStyle::FixedV0: return "v0";
+    case OperandStyle::Target:
       if (!c.absolute_targets) return std::to_string(value);
       target = static_cast<uint32_t>(c.pc + value);
       return fmt::format("0x{:x}", *target);
-    case OperandKind::Csr: return csr_text(u);
-    case OperandKind::VtypeI11: case OperandKind::VtypeI10: return format_vtype(u);
-    case OperandKind::FencePred: case OperandKind::FenceSucc: return fence_bits(u);
-    case OperandKind::RoundingMode:
-      return *rounding_mode_name(u) ? rounding_mode_name(u) : std::to_string(u);
-    default: break;
+    case OperandStyle::Csr: return csr_text(u);
+    case OperandStyle::Vtype: return format_vtype(u);
+    case OperandStyle::Fence: return format_fence(u);
+    case OperandStyle::RoundingMode: return format_rounding_mode(u);
+    case OperandStyle::Modifier: return fmt::format("{}={}", s.key, value);
+    case OperandStyle::Integer:
+    case OperandStyle::Mask: break;
   }
-  if (is_vector_register_kind(s.kind)) return vname(u);
-  if (is_register_kind(s.kind)) return xname(u);
   return std::to_string(value);
 }
 
 // The value a trailing optional slot has when left out.
 std::optional<int64_t> absent_value(const OperandSlot& s) {
-  switch (s.kind) {
-    case OperandKind::VMask: return 1;
-    case OperandKind::RoundingMode: return 7;
-    case OperandKind::Modifier: return 0;
+  switch (kind_info(s.kind).style) {
+    case OperandStyle::Mask: return 1;
+    case OperandStyle::RoundingMode: return 7;
+    case OperandStyle::Modifier: return 0;
     default: return std::nullopt;
   }
 }
 
-// The operands (one value per slot) as the row's syntax writes them: ", " between them, "off(base)" for a memory
-// operand, the optional ones (", v0.t", a rounding mode other than dyn, a modifier other
-// than 0) only when present.
-std::string operands_text(const InsnInfo& r, std::span<const OperandValue> values,
-                          const Context& c, std::optional<uint64_t>& target) {
+// The operands (one value per slot) as the row's syntax writes them: ", " between them, "off(base)"
+// for a memory operand, the optional ones (", v0.t", a rounding mode other than dyn, a modifier
+// other than 0) only when present.
+std::string operands_text(const InsnInfo& r, std::span<const OperandValue> values, const Context& c,
+                          std::optional<uint64_t>& target) {
   std::string out;
   for (size_t i = 0; i < r.operands.size(); ++i) {
     const OperandSlot& s = r.operands[i];
     const OperandValue& v = values[i];
     const bool is_text = !v.text.empty();
-    if (s.kind == OperandKind::VMask) {
-      if (is_text || v.number == 0) out += ", v0.t";
-      continue;
+    const OperandStyle style = kind_info(s.kind).style;
+    if (style == OperandStyle::Mask || style == OperandStyle::RoundingMode ||
+        style == OperandStyle::Modifier) {
+      if (!is_text && v.number == *absent_value(s)) continue;
+      if (style == OperandStyle::Mask) {
+        out += ", v0.t";
+        continue;
+      }
     }
-    if (s.kind == OperandKind::RoundingMode) {
-      if (is_text || v.number != 7) out += ", " + (is_text ? v.text : number_text(s, v.number, c, target));
-      continue;
-    }
-    if (s.kind == OperandKind::Modifier && !is_text && v.number == 0) continue;
     std::string text = is_text ? v.text : number_text(s, v.number, c, target);
     if (const int slot = register_slot(s.kind);
         s.width == 0 && slot >= 1 && is_register_kind(s.kind)) {
@@ -103,7 +92,7 @@ std::string operands_text(const InsnInfo& r, std::span<const OperandValue> value
       if ((c.neg >> (slot - 1)) & 1) text = "-" + text;
     }
     const bool follows_offset = i > 0 && r.operands[i - 1].mem_offset;
-    if (!out.empty() && !follows_offset) out += ", ";
+    if ((!out.empty() || style == OperandStyle::RoundingMode) && !follows_offset) out += ", ";
     out += s.mem_base ? "(" + text + ")" : text;
   }
   return out;
@@ -112,22 +101,14 @@ std::string operands_text(const InsnInfo& r, std::span<const OperandValue> value
 // ---------------------------------------------------------------- aliases
 // A fixed operand of an alias ("zero", "-1", "fflags", "iorw") as the number its slot holds.
 int64_t fixed_value(const OperandSlot& s, std::string_view text, std::string_view alias) {
+  const OperandKindInfo& k = kind_info(s.kind);
   std::optional<int64_t> v;
-  if (is_vector_register_kind(s.kind)) {
-    if (auto r = parse_vreg(text)) v = *r;
-  } else if (is_register_kind(s.kind)) {
-    if (auto r = parse_xreg(text)) v = *r;
-  } else if (s.kind == OperandKind::Csr) {
-    if (auto n = csr_by_name(text)) v = *n;
-  } else if (s.kind == OperandKind::FencePred || s.kind == OperandKind::FenceSucc) {
-    int64_t bits = 0;
-    for (char ch : text) {
-      const size_t k = std::string_view("wroi").find(ch);
-      if (k == std::string_view::npos) break;
-      bits |= int64_t{1} << k;
-    }
-    v = bits;
-  }
+  if (k.style == OperandStyle::Register)
+    v = k.file == RegisterFile::V ? parse_vreg(text) : parse_xreg(text);
+  else if (k.style == OperandStyle::Csr)
+    v = csr_by_name(text);
+  else if (k.style == OperandStyle::Fence)
+    v = parse_fence(text);
   if (!v) {
     int64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
@@ -138,50 +119,31 @@ int64_t fixed_value(const OperandSlot& s, std::string_view text, std::string_vie
   return *v;
 }
 
-// An alias with its operand list resolved against the row's slots.
-struct AliasForm {
+// An alias with its fixed operands as the numbers their slots hold.
+struct PrintedAlias {
   const Alias* alias;
-  std::vector<int> operand;  // per slot: the alias operand it takes, or -1 (fixed)
-  std::vector<int64_t> fixed;
+  AliasForm form;
+  std::vector<int64_t> fixed;      // per slot
   std::vector<size_t> first_slot;  // per alias operand: the slot that prints it
-  bool mask_passes = false;        // the row's trailing vm slot is the alias's too
 };
 
-AliasForm resolve(const Alias& a) {
+PrintedAlias resolve(const Alias& a) {
   const InsnInfo& r = info(a.op);
-  AliasForm f{&a, std::vector<int>(r.operands.size(), -1), std::vector<int64_t>(r.operands.size()),
-              {}, false};
-  std::string_view list = a.operands;
-  for (size_t i = 0; i < r.operands.size(); ++i) {
-    if (list.empty()) {
-      if (i + 1 == r.operands.size() && r.operands[i].kind == OperandKind::VMask) {
-        f.mask_passes = true;
-        f.operand[i] = -2;
-        break;
-      }
-      throw std::logic_error(fmt::format("alias {}: too few operands for {}", a.mnemonic, r.mnemonic));
-    }
-    const size_t comma = list.find(',');
-    const std::string_view entry = list.substr(0, comma);
-    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    if (entry.starts_with('$')) {
-      const int k = entry[1] - '0';
-      f.operand[i] = k;
-      if (f.first_slot.size() <= static_cast<size_t>(k)) f.first_slot.resize(k + 1, SIZE_MAX);
-      if (f.first_slot[k] == SIZE_MAX) f.first_slot[k] = i;
-    } else {
-      f.fixed[i] = fixed_value(r.operands[i], entry, a.mnemonic);
-    }
+  PrintedAlias p{&a, alias_form(a), std::vector<int64_t>(r.operands.size()), {}};
+  p.first_slot.assign(p.form.operands, SIZE_MAX);
+  for (size_t i = 0; i < p.form.slots.size(); ++i) {
+    const AliasForm::Slot& s = p.form.slots[i];
+    if (s.operand >= 0 && p.first_slot[s.operand] == SIZE_MAX) p.first_slot[s.operand] = i;
+    if (s.operand < 0 && !s.fixed.empty())
+      p.fixed[i] = fixed_value(r.operands[i], s.fixed, a.mnemonic);
   }
-  if (!list.empty())
-    throw std::logic_error(fmt::format("alias {}: too many operands for {}", a.mnemonic, r.mnemonic));
-  return f;
+  return p;
 }
 
 // The printed aliases of each row, in list order.
-const std::vector<std::vector<AliasForm>>& printed_aliases() {
-  static const std::vector<std::vector<AliasForm>> by_op = [] {
-    std::vector<std::vector<AliasForm>> v(kNumOps);
+const std::vector<std::vector<PrintedAlias>>& printed_aliases() {
+  static const std::vector<std::vector<PrintedAlias>> by_op = [] {
+    std::vector<std::vector<PrintedAlias>> v(kNumOps);
     for (const Alias& a : aliases())
       if (a.printed) v[static_cast<size_t>(a.op)].push_back(resolve(a));
     return v;
@@ -192,29 +154,29 @@ const std::vector<std::vector<AliasForm>>& printed_aliases() {
 // The alias the values (one per slot) match: fixed slots equal, an operand named twice the
 // same value; nullopt when none does.
 std::optional<Printed> print_alias(Op op, std::span<const OperandValue> values, const Context& c) {
-  const auto value = [&](size_t i) -> const OperandValue& { return values[i]; };
-  for (const AliasForm& f : printed_aliases()[static_cast<size_t>(op)]) {
+  const InsnInfo& r = info(op);
+  for (const PrintedAlias& a : printed_aliases()[static_cast<size_t>(op)]) {
     bool match = true;
-    for (size_t i = 0; i < f.operand.size() && match; ++i) {
-      const OperandValue& v = value(i);
-      if (f.operand[i] == -1)
-        match = v.text.empty() && v.number == f.fixed[i];
-      else if (f.operand[i] >= 0) {
-        const OperandValue& first = value(f.first_slot[f.operand[i]]);
+    for (size_t i = 0; i < a.form.slots.size() && match; ++i) {
+      const AliasForm::Slot& s = a.form.slots[i];
+      const OperandValue& v = values[i];
+      if (s.operand >= 0) {
+        const OperandValue& first = values[a.first_slot[s.operand]];
         match = v.text == first.text && v.number == first.number;
+      } else if (!s.fixed.empty()) {
+        match = v.text.empty() && v.number == a.fixed[i];
       }
     }
     if (!match) continue;
-    const InsnInfo& r = info(op);
-    Printed p{std::string(f.alias->mnemonic), {}, std::nullopt};
-    for (size_t k = 0; k < f.first_slot.size(); ++k) {
-      const OperandValue& v = value(f.first_slot[k]);
+    Printed p{std::string(a.alias->mnemonic), {}, std::nullopt};
+    for (size_t k = 0; k < a.first_slot.size(); ++k) {
+      const OperandValue& v = values[a.first_slot[k]];
       if (k) p.operands += ", ";
-      p.operands += v.text.empty() ? number_text(r.operands[f.first_slot[k]], v.number, c, p.target)
-                                   : v.text;
+      p.operands +=
+          v.text.empty() ? number_text(r.operands[a.first_slot[k]], v.number, c, p.target) : v.text;
     }
-    if (f.mask_passes) {
-      const OperandValue& vm = value(r.operands.size() - 1);
+    if (a.form.mask_passes) {
+      const OperandValue& vm = values.back();
       if (!vm.text.empty() || vm.number == 0) p.operands += ", v0.t";
     }
     return p;
@@ -225,15 +187,8 @@ std::optional<Printed> print_alias(Op op, std::span<const OperandValue> values, 
 // ---------------------------------------------------------------- decoded words
 // The register number a slot shows: the raw field, or field | ext << 5.
 unsigned shown_register(uint32_t word, OperandKind kind, const PrintOptions& o, const RegExt& ext) {
-  unsigned n = static_cast<unsigned>(get_operand(word, kind));
-  if (!o.extended_registers) return n;
-  switch (register_slot(kind)) {
-    case 0: return n | ext.rd << 5;
-    case 1: return n | ext.rs1 << 5;
-    case 2: return n | ext.rs2 << 5;
-    case 3: return n | ext.rs3 << 5;
-    default: return n;
-  }
+  const auto n = static_cast<unsigned>(get_operand(word, kind));
+  return o.extended_registers ? n | ext.high_bits(register_slot(kind)) << 5 : n;
 }
 
 // The operand values a word holds, as the instruction executes them when the options apply
@@ -248,12 +203,11 @@ std::vector<OperandValue> word_values(const InsnInfo& r, uint64_t word64, const 
       v = get_operand(word64, s);
     else if (is_register_kind(s.kind))
       v = shown_register(word, s.kind, o, ext);
-    else if ((s.kind == OperandKind::Uimm5 || s.kind == OperandKind::Simm5) &&
-             o.extended_registers && ext.immediate_form) {
+    else if (kind_info(s.kind).widened_by_regexti && o.extended_registers && ext.immediate_form) {
       const uint32_t u = (static_cast<uint32_t>(ext.imm_hi) << 5) |
-                         static_cast<uint32_t>(get_operand(word, OperandKind::Uimm5));
-      v = s.kind == OperandKind::Simm5 ? static_cast<int32_t>(u << 21) >> 21
-                                       : static_cast<int32_t>(u);
+                         (static_cast<uint32_t>(get_operand(word, s.kind)) & 31);
+      v = kind_info(s.kind).is_signed ? static_cast<int32_t>(u << 21) >> 21
+                                      : static_cast<int32_t>(u);
     } else
       v = get_operand(word, s.kind);
     values.push_back(OperandValue::of(v));
@@ -287,14 +241,13 @@ std::string format_instruction(Op op, std::span<const OperandValue> values, bool
   if (values.size() > r.operands.size())
     bad(fmt::format("{} operands given, the row has {}", values.size(), r.operands.size()));
   for (size_t i = values.size(); i < r.operands.size(); ++i)
-    if (!absent_value(r.operands[i]))
-      bad(fmt::format("operand {} ({}) is missing", i, r.syntax));
+    if (!absent_value(r.operands[i])) bad(fmt::format("operand {} ({}) is missing", i, r.syntax));
   for (size_t i = 0; i < values.size(); ++i) {
     const OperandSlot& s = r.operands[i];
     const OperandValue& v = values[i];
     if (!v.text.empty()) continue;
     std::string why;
-    if (s.kind == OperandKind::V0) {
+    if (kind_info(s.kind).style == OperandStyle::FixedV0) {
       if (v.number != 0) bad("the mask operand is v0");
     } else if (is_register_kind(s.kind) && s.width == 0) {
       // Registers beyond the 5-bit field take a regext prefix, which the assembler adds.
@@ -326,7 +279,9 @@ std::optional<std::string> prefixed_text(const PrefixInfo& prefix, uint32_t word
   const auto p = print_instruction(word, pc, o, prefix.ext);
   if (!p) return std::nullopt;
   std::string notes;
-  const auto note = [&](std::string_view n) { notes += (notes.empty() ? "" : ", ") + std::string(n); };
+  const auto note = [&](std::string_view n) {
+    notes += (notes.empty() ? "" : ", ") + std::string(n);
+  };
   static constexpr const char* kSpaces[4] = {"", "global", "private", "local"};
   if (prefix.mem_space) note(kSpaces[prefix.mem_space & 3]);
   if (prefix.mem_words > 1) note(fmt::format("{}-bit", 32 * prefix.mem_words));

@@ -27,12 +27,12 @@ template <class T>
 constexpr uint64_t row_bits(T match, T value) {
   const auto low = static_cast<uint32_t>(value);
   return instruction_length(static_cast<uint32_t>(match)) == 8 ? static_cast<uint64_t>(value)
-                                                                : uint64_t{low};
+                                                               : uint64_t{low};
 }
 
 constexpr RawRow kRows[] = {
-#define VT_INSN(id, mn, match, mask, ops, cls)                                           \
-  {Op::id, mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
+#define VT_INSN(id, mn, match, mask, ops, cls)                                                \
+  {Op::id,        mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
    InsnClass::cls},
 #include "ventus/instructions.def"
 #undef VT_INSN
@@ -40,40 +40,9 @@ constexpr RawRow kRows[] = {
 static_assert(std::size(kRows) == kNumOps);
 
 OperandKind kind_from_token(std::string_view t, std::string_view row) {
-  static const std::unordered_map<std::string_view, OperandKind> kinds = {
-      {"rd", OperandKind::Rd},         {"rs1", OperandKind::Rs1},
-      {"rs2", OperandKind::Rs2},       {"rs3", OperandKind::Rs3},
-      {"xrd", OperandKind::XRd},       {"xrs1", OperandKind::XRs1},
-      {"xrs2", OperandKind::XRs2},     {"vd", OperandKind::Vd},
-      {"vs1", OperandKind::Vs1},       {"vs2", OperandKind::Vs2},
-      {"vs3", OperandKind::Vs3},       {"v0", OperandKind::V0},
-      {"simm12", OperandKind::Simm12}, {"simm12s", OperandKind::Simm12S},
-      {"uimm12", OperandKind::Uimm12}, {"simm11", OperandKind::Simm11},
-      {"simm11s", OperandKind::Simm11S}, {"bimm", OperandKind::Bimm},
-      {"jimm", OperandKind::Jimm},     {"uimm20", OperandKind::Uimm20},
-      {"shamt", OperandKind::Shamt},   {"csr", OperandKind::Csr},
-      {"uimm5", OperandKind::Uimm5},   {"simm5", OperandKind::Simm5},
-      {"vtypei11", OperandKind::VtypeI11}, {"vtypei10", OperandKind::VtypeI10},
-      {"vm", OperandKind::VMask},      {"rm", OperandKind::RoundingMode},
-      {"pred", OperandKind::FencePred}, {"succ", OperandKind::FenceSucc},
-      {"rdp", OperandKind::RdPair},    {"rs1p", OperandKind::Rs1Pair},
-      {"rs2p", OperandKind::Rs2Pair},  {"vs1p", OperandKind::Vs1Pair},
-      {"simm10", OperandKind::Simm10}, {"simm10s", OperandKind::Simm10S},
-      {"shamt6", OperandKind::Shamt6},
-  };
-  auto it = kinds.find(t);
-  if (it == kinds.end())
-    throw std::logic_error(fmt::format("instruction table row {}: unknown operand '{}'", row, t));
-  return it->second;
-}
-
-// Destinations are written; everything else is read unless the row marks it tied.
-OperandRole default_role(OperandKind kind) {
-  switch (kind) {
-    case OperandKind::Rd: case OperandKind::XRd: case OperandKind::Vd: case OperandKind::RdPair:
-      return OperandRole::Def;
-    default: return OperandRole::Use;
-  }
+  for (const OperandKindInfo& k : operand_kinds())
+    if (!k.token.empty() && k.token == t) return k.kind;
+  throw std::logic_error(fmt::format("instruction table row {}: unknown operand '{}'", row, t));
 }
 
 // One operand token of a row's syntax (without its role marker): one slot, or two for a
@@ -84,8 +53,10 @@ void parse_operand(std::string_view tok, std::string_view row, std::vector<Opera
   if (detail::field_token(tok, name, field)) {
     // "vd@27:20": a register in a field of the row's choosing; "al=@40": a modifier.
     OperandSlot slot{.kind = OperandKind::Modifier};
-    if (tok[name.size()] != '=') slot.kind = kind_from_token(name, row);
-    else slot.key = name;
+    if (tok[name.size()] != '=')
+      slot.kind = kind_from_token(name, row);
+    else
+      slot.key = name;
     slot.lo = field.lo;
     slot.width = field.width;
     slots.push_back(slot);
@@ -115,7 +86,7 @@ std::vector<OperandSlot> parse_syntax(std::string_view syntax, std::string_view 
     const size_t first = slots.size();
     parse_operand(tok, row, slots);
     for (size_t i = first; i < slots.size(); ++i)
-      slots[i].role = tied ? OperandRole::DefUse : default_role(slots[i].kind);
+      slots[i].role = tied ? OperandRole::DefUse : kind_info(slots[i].kind).role;
   }
   return slots;
 }
@@ -129,8 +100,9 @@ struct Tables {
   Tables() {
     rows.reserve(kNumOps);
     for (const RawRow& r : kRows) {
-      InsnInfo info{r.op, r.mnemonic, r.match, r.mask,
-                    instruction_length(static_cast<uint32_t>(r.match)), r.syntax, r.cls, {}};
+      InsnInfo info{
+          r.op,     r.mnemonic, r.match, r.mask, instruction_length(static_cast<uint32_t>(r.match)),
+          r.syntax, r.cls,      {}};
       info.operands = parse_syntax(r.syntax, r.mnemonic);
       rows.push_back(std::move(info));
       by_mnemonic.emplace(r.mnemonic, r.op);
@@ -156,19 +128,14 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
   d.raw_hi = static_cast<uint32_t>(word >> 32);
   for (const OperandSlot& s : r.operands) {
     const auto value = static_cast<uint16_t>(get_operand(word, s));
-    switch (register_slot(s.kind)) {
+    if (const int slot = register_slot(s.kind); slot == 0) {
       // As in 32-bit rows, a destination-slot register that is read reaches execution as rs3
       // (mma64's C in vs3, the kept half of a 16-bit vd), one that is written as rd.
-      case 0:
-        if (writes(s.role)) d.rd = value;
-        if (reads(s.role)) d.rs3 = value;
-        continue;
-      case 1: d.rs1 = value; continue;
-      case 2: d.rs2 = value; continue;
-      case 3: d.rs3 = value; continue;
-      default: break;
-    }
-    if (s.kind == OperandKind::Modifier) {
+      if (writes(s.role)) d.rd = value;
+      if (reads(s.role)) d.rs3 = value;
+    } else if (slot > 0) {
+      d.reg(slot) = value;
+    } else if (s.kind == OperandKind::Modifier) {
       if (s.key == "abs") d.abs = static_cast<uint8_t>(value);
       if (s.key == "neg") d.neg = static_cast<uint8_t>(value);
       if (s.key == "pair") d.pair = static_cast<uint8_t>(value);
@@ -179,8 +146,12 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
 
 }  // namespace
 
-std::span<const InsnInfo> instructions() { return tables().rows; }
-const InsnInfo& info(Op op) { return tables().rows[static_cast<size_t>(op)]; }
+std::span<const InsnInfo> instructions() {
+  return tables().rows;
+}
+const InsnInfo& info(Op op) {
+  return tables().rows[static_cast<size_t>(op)];
+}
 
 const InsnInfo* find_mnemonic(std::string_view mnemonic) {
   const auto& t = tables();
@@ -241,28 +212,30 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
   // them apart from vd's).
   const bool has_rs3 = std::any_of(r.operands.begin(), r.operands.end(),
                                    [](const OperandSlot& s) { return s.kind == OperandKind::Rs3; });
-  if (has_rs3) d.rs3 = field(31, 27) | ext.rs3 << 5;
-  else if (reads_rd_field(r)) d.rs3 = field(11, 7) | ext.rs3 << 5;
+  if (has_rs3)
+    d.rs3 = field(31, 27) | ext.rs3 << 5;
+  else if (reads_rd_field(r))
+    d.rs3 = field(11, 7) | ext.rs3 << 5;
   for (const OperandSlot& s : r.operands) {
-    switch (s.kind) {
-      case OperandKind::VMask: d.vm = field(25, 25); break;
-      case OperandKind::RoundingMode: d.rm = static_cast<uint8_t>(field(14, 12)); break;
-      case OperandKind::Simm12: case OperandKind::Simm12S: case OperandKind::Uimm12:
-      case OperandKind::Simm11: case OperandKind::Simm11S: case OperandKind::Simm10:
-      case OperandKind::Simm10S: case OperandKind::Shamt6: case OperandKind::Bimm:
-      case OperandKind::Jimm: case OperandKind::Uimm20: case OperandKind::Shamt:
-      case OperandKind::Csr: case OperandKind::VtypeI11: case OperandKind::VtypeI10:
-        d.imm = static_cast<int32_t>(get_operand(word, s.kind));
+    const OperandKindInfo& k = kind_info(s.kind);
+    switch (k.style) {
+      case OperandStyle::Mask: d.vm = static_cast<uint8_t>(get_operand(word, s.kind)); break;
+      case OperandStyle::RoundingMode:
+        d.rm = static_cast<uint8_t>(get_operand(word, s.kind));
         break;
-      case OperandKind::Uimm5: case OperandKind::Simm5: {
-        // csr*i keep the CSR number in imm; their 5-bit immediate is the rs1 field.
-        if (r.cls == InsnClass::Csr) break;
-        // A 5-bit immediate extended by regexti to 11 bits: {imm_hi[5:0], imm5}.
+      case OperandStyle::Integer:
+      case OperandStyle::Target:
+      case OperandStyle::Csr:
+      case OperandStyle::Vtype: {
         int32_t v = static_cast<int32_t>(get_operand(word, s.kind));
-        if (ext.immediate_form) {
-          const uint32_t u = (static_cast<uint32_t>(ext.imm_hi) << 5) | (v & 31);
-          v = s.kind == OperandKind::Simm5 ? static_cast<int32_t>(u << 21) >> 21
-                                           : static_cast<int32_t>(u);
+        if (k.widened_by_regexti) {
+          // csr*i keep the CSR number in imm; their 5-bit immediate is the rs1 field.
+          if (r.cls == InsnClass::Csr) break;
+          // Extended by regexti to 11 bits: {imm_hi[5:0], imm5}.
+          if (ext.immediate_form) {
+            const uint32_t u = (static_cast<uint32_t>(ext.imm_hi) << 5) | (v & 31);
+            v = k.is_signed ? static_cast<int32_t>(u << 21) >> 21 : static_cast<int32_t>(u);
+          }
         }
         d.imm = v;
         break;
@@ -270,13 +243,12 @@ std::optional<Decoded> decode(uint64_t word64, const RegExt& ext) {
       default: break;
     }
   }
-  if (r.operands.empty() || std::none_of(r.operands.begin(), r.operands.end(), [](auto& s) {
-        return s.kind == OperandKind::VMask;
-      }))
-    d.vm = (*op == Op::VMERGE_VVM || *op == Op::VMERGE_VXM || *op == Op::VMERGE_VIM ||
-            *op == Op::VFMERGE_VFM)
-               ? 0
-               : 1;
+  // A row without a vm field is masked by its v0 operand (vmerge) or not at all.
+  const auto has_kind = [&](OperandKind kind) {
+    return std::any_of(r.operands.begin(), r.operands.end(),
+                       [&](const OperandSlot& s) { return s.kind == kind; });
+  };
+  if (!has_kind(OperandKind::VMask)) d.vm = has_kind(OperandKind::V0) ? 0 : 1;
   return d;
 }
 
@@ -347,10 +319,10 @@ constexpr std::string_view kAbi[32] = {"zero", "ra", "sp",  "gp",  "tp", "t0", "
                                        "s0",   "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
                                        "a6",   "a7", "s2",  "s3",  "s4", "s5", "s6", "s7",
                                        "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-constexpr std::string_view kHighX[] = {
-    "x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39", "x40", "x41", "x42",
-    "x43", "x44", "x45", "x46", "x47", "x48", "x49", "x50", "x51", "x52", "x53",
-    "x54", "x55", "x56", "x57", "x58", "x59", "x60", "x61", "x62", "x63"};
+constexpr std::string_view kHighX[] = {"x32", "x33", "x34", "x35", "x36", "x37", "x38", "x39",
+                                       "x40", "x41", "x42", "x43", "x44", "x45", "x46", "x47",
+                                       "x48", "x49", "x50", "x51", "x52", "x53", "x54", "x55",
+                                       "x56", "x57", "x58", "x59", "x60", "x61", "x62", "x63"};
 
 std::optional<unsigned> parse_number_suffix(std::string_view s, unsigned limit) {
   if (s.empty() || (s.size() > 1 && s[0] == '0')) return std::nullopt;
@@ -380,6 +352,43 @@ std::optional<unsigned> parse_vreg(std::string_view name) {
   return std::nullopt;
 }
 
+// ---------------------------------------------------------------- fence, rounding mode
+namespace {
+constexpr std::string_view kFenceLetters = "wroi";  // bit 0 upwards
+constexpr std::string_view kRoundingModes[8] = {"rne", "rtz", "rdn", "rup", "rmm", "", "", "dyn"};
+}  // namespace
+
+std::string format_fence(uint32_t bits) {
+  std::string s;
+  for (size_t k = kFenceLetters.size(); k-- > 0;)
+    if ((bits >> k) & 1) s += kFenceLetters[k];
+  return s.empty() ? "0" : s;
+}
+
+std::optional<uint32_t> parse_fence(std::string_view text) {
+  uint32_t bits = 0;
+  if (text == "0") return bits;
+  for (char c : text) {
+    const size_t k = kFenceLetters.find(c);
+    if (k == std::string_view::npos) return std::nullopt;
+    bits |= 1u << k;
+  }
+  return bits;
+}
+
+std::string format_rounding_mode(uint32_t rm) {
+  return kRoundingModes[rm & 7].empty() ? std::to_string(rm & 7)
+                                        : std::string(kRoundingModes[rm & 7]);
+}
+
+std::optional<uint32_t> parse_rounding_mode(std::string_view text) {
+  for (uint32_t rm = 0; rm < 8; ++rm)
+    if (!kRoundingModes[rm].empty() && kRoundingModes[rm] == text) return rm;
+  if (text.size() == 1 && text[0] >= '0' && text[0] <= '7')
+    return static_cast<uint32_t>(text[0] - '0');
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------- vtype
 std::string format_vtype(uint32_t vtypei) {
   const unsigned vlmul = vtypei & 7, vsew = (vtypei >> 3) & 7;
@@ -391,7 +400,8 @@ std::string format_vtype(uint32_t vtypei) {
 }
 
 std::optional<uint32_t> parse_vtype(std::span<const std::string_view> tokens, std::string* why) {
-  if (tokens.size() == 1 && !tokens[0].empty() && std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
+  if (tokens.size() == 1 && !tokens[0].empty() &&
+      std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
     uint32_t v = 0;
     auto [p, ec] = std::from_chars(tokens[0].data(), tokens[0].data() + tokens[0].size(), v);
     if (ec == std::errc{} && p == tokens[0].data() + tokens[0].size()) return v;

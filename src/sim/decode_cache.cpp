@@ -47,8 +47,7 @@ void missing_scalar_register(Exec&, const Insn& in) {
   const isa::InsnInfo& row = isa::info(in.op);
   for (const isa::OperandSlot& s : row.operands) {
     if (isa::is_register_kind(s.kind) && !isa::is_vector_register_kind(s.kind)) {
-      const int slot = isa::register_slot(s.kind);
-      const unsigned r = slot == 0 ? in.rd : slot == 1 ? in.rs1 : slot == 2 ? in.rs2 : in.rs3;
+      const unsigned r = in.reg(isa::register_slot(s.kind));
       if (r >= kNumXRegs)
         fault(fmt::format("scalar register x{} does not exist (regext extends {} beyond x63)", r,
                           row.mnemonic));
@@ -60,9 +59,7 @@ void missing_scalar_register(Exec&, const Insn& in) {
 bool scalar_registers_exist(const Insn& in) {
   for (const isa::OperandSlot& s : isa::info(in.op).operands) {
     if (!isa::is_register_kind(s.kind) || isa::is_vector_register_kind(s.kind)) continue;
-    const int slot = isa::register_slot(s.kind);
-    const unsigned r = slot == 0 ? in.rd : slot == 1 ? in.rs1 : slot == 2 ? in.rs2 : in.rs3;
-    if (r >= kNumXRegs) return false;
+    if (in.reg(isa::register_slot(s.kind)) >= kNumXRegs) return false;
   }
   return true;
 }

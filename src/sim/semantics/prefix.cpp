@@ -4,23 +4,20 @@
 // row's own semantics run, and the sources are put back.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "semantics.h"
 
 namespace ventus::sim {
 namespace {
 
 using isa::InsnClass;
-using isa::OperandKind;
 
 // The row's register operand in slot 1, 2 or 3 (rs1/vs1, rs2/vs2, rs3), or nullptr.
 const isa::OperandSlot* source_slot(const isa::InsnInfo& row, int slot) {
   for (const isa::OperandSlot& s : row.operands)
     if (isa::is_register_kind(s.kind) && isa::register_slot(s.kind) == slot) return &s;
   return nullptr;
-}
-
-unsigned source_register(const Insn& in, int slot) {
-  return slot == 1 ? in.rs1 : slot == 2 ? in.rs2 : in.rs3;
 }
 
 // abs, then neg, on the low `bits` bits of x (the element); the bits above stay.
@@ -71,7 +68,7 @@ std::string source_modifiers_problem(const isa::Decoded& in) {
       const isa::OperandSlot *sa = source_slot(row, a), *sb = source_slot(row, b);
       if (!sa || !sb || modifiers(a) == modifiers(b)) continue;
       if (isa::is_vector_register_kind(sa->kind) == isa::is_vector_register_kind(sb->kind) &&
-          source_register(in, a) == source_register(in, b))
+          in.reg(a) == in.reg(b))
         return fmt::format(
             "ABS/NEG differ for source operands {} and {} of {}, which are the "
             "same register",
@@ -86,12 +83,18 @@ void with_source_modifiers(Exec& ctx, const Insn& in) {
   const bool fp = row.cls != InsnClass::Vector;
   const unsigned bits = row.cls == InsnClass::Float ? 32 : w.vcfg.sew;
   const unsigned regs = row.cls == InsnClass::Float ? 1 : w.vcfg.lmul;
-  const bool vector_destination =
-      !row.operands.empty() && row.operands.front().kind == OperandKind::Vd;
+  const auto writes_register_of = [&](isa::RegisterFile file) {
+    return std::any_of(row.operands.begin(), row.operands.end(), [&](const isa::OperandSlot& s) {
+      return isa::writes(s.role) && isa::is_register_kind(s.kind) &&
+             isa::kind_info(s.kind).file == file;
+    });
+  };
+  const bool vector_destination = writes_register_of(isa::RegisterFile::V);
+  const bool scalar_destination = writes_register_of(isa::RegisterFile::X);
   // Checked before any register changes, so that a fault leaves the sources as they were.
   for (int slot = 1; slot <= 3; ++slot) {
     if (!(((in.abs | in.neg) >> (slot - 1)) & 1)) continue;
-    const unsigned reg = source_register(in, slot);
+    const unsigned reg = in.reg(slot);
     if (!isa::is_vector_register_kind(source_slot(row, slot)->kind)) {
       if (reg >= kNumXRegs) fault(fmt::format("scalar register x{} does not exist", reg));
       continue;
@@ -110,7 +113,7 @@ void with_source_modifiers(Exec& ctx, const Insn& in) {
   for (int slot = 1; slot <= 3; ++slot) {
     const bool abs = (in.abs >> (slot - 1)) & 1, neg = (in.neg >> (slot - 1)) & 1;
     if (!abs && !neg) continue;
-    const unsigned reg = source_register(in, slot);
+    const unsigned reg = in.reg(slot);
     const bool vector = isa::is_vector_register_kind(source_slot(row, slot)->kind);
     if (done[vector ? reg : kNumVRegs + reg]) continue;
     done[vector ? reg : kNumVRegs + reg] = true;
@@ -134,8 +137,7 @@ void with_source_modifiers(Exec& ctx, const Insn& in) {
       const Saved& k = saved[i];
       if (!k.vector) {
         // A scalar destination is always written: it keeps the result (x0 is put back to 0).
-        const bool result =
-            k.reg == in.rd && k.reg != 0 && row.operands.front().kind == OperandKind::Rd;
+        const bool result = k.reg == in.rd && k.reg != 0 && scalar_destination;
         if (!result) w.x[k.reg] = k.x;
         continue;
       }
