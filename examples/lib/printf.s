@@ -15,12 +15,23 @@
 # The record (T = threads per warp, n = a1), reserved with lr.w/sc.w on the buffer's
 # "next free offset" word, only when it fits, so that warps on different SMs never share
 # space:
-#   +0 format address, +4 n, +8 T, +12 0, +16 T lane flags (1 = prints),
-#   +16+4T the arguments: argument i of lane l at +16 + 4T + 4*(i*T + l)
+#   the format address, n, T and 0, then T lane flags (1 = prints) at
+#   PRINT_RECORD_LANE_FLAGS, then argument i of lane l at
+#   PRINT_RECORD_LANE_FLAGS + 4T + 4*(i*T + l)
 # Then the record's address goes to CSR_PRINT; the warp waits until the host printed it.
 # The host drains the buffer as records arrive: once every reserved record is printed it
 # sets the offset back to the first record, so a full buffer only means records waiting to
 # be printed, and the warp tries again until they are.
+
+# The buffer and record layout: the PRINT_* values of the device ABI
+# (include/ventus/abi.def); tests/driver/print_test.cpp checks these lines against it.
+    .equ PRINT_NEXT_FREE, 0   # lr.w/sc.w below address the buffer's first word
+    .equ PRINT_DROPPED, 4
+    .equ PRINT_HEADER_BYTES, 16
+    .equ PRINT_RECORD_FORMAT, 0
+    .equ PRINT_RECORD_ARG_COUNT, 4
+    .equ PRINT_RECORD_LANES, 8
+    .equ PRINT_RECORD_LANE_FLAGS, 16
 
     .text
     .globl vt_printf
@@ -33,11 +44,11 @@ vt_printf:
     addi t2, a1, 1
     mul t2, t2, t1
     slli t2, t2, 2
-    addi t2, t2, 16           # record bytes: 16 + 4T(n + 1)
+    addi t2, t2, PRINT_RECORD_LANE_FLAGS  # record bytes: lane flags' offset + 4T(n + 1)
     la t4, BUFFER_SIZE
     lw t4, 0(t4)
-    addi t5, t2, 16
-    bltu t4, t5, 8f           # larger than the buffer after its 16-byte header: drop it
+    addi t5, t2, PRINT_HEADER_BYTES
+    bltu t4, t5, 8f           # larger than the buffer after its header: drop it
     li t1, 65536              # tries while the buffer is full
 1:
     lr.w t3, (t0)             # t3 = offset of our record
@@ -47,49 +58,49 @@ vt_printf:
     bnez t6, 1b               # another warp reserved space first: try again
     csrr t1, CSR_NUMT         # T
     add t3, t3, t0            # record address
-    sw a0, 0(t3)
-    sw a1, 4(t3)
-    sw t1, 8(t3)
-    sw zero, 12(t3)
+    sw a0, PRINT_RECORD_FORMAT(t3)
+    sw a1, PRINT_RECORD_ARG_COUNT(t3)
+    sw t1, PRINT_RECORD_LANES(t3)
+    sw zero, 12(t3)           # reserved
     slli t1, t1, 2            # 4T: the stride between the record's arrays
     vid.v v31
     vsll.vi v31, v31, 2
     vadd.vx v31, v31, t3      # per lane: record + 4 * lane
     li t6, 1
     vmv.v.x v30, t6
-    vsw12.v v30, 16(v31)      # only the active lanes store their flag
+    vsw12.v v30, PRINT_RECORD_LANE_FLAGS(v31)      # only the active lanes store their flag
     li t6, 0
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v0, 16(v31)
+    vsw12.v v0, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 1
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v1, 16(v31)
+    vsw12.v v1, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 2
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v2, 16(v31)
+    vsw12.v v2, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 3
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v3, 16(v31)
+    vsw12.v v3, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 4
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v4, 16(v31)
+    vsw12.v v4, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 5
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v5, 16(v31)
+    vsw12.v v5, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 6
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v6, 16(v31)
+    vsw12.v v6, PRINT_RECORD_LANE_FLAGS(v31)
     li t6, 7
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
-    vsw12.v v7, 16(v31)
+    vsw12.v v7, PRINT_RECORD_LANE_FLAGS(v31)
 7:
     csrw CSR_PRINT, t3        # hand the record to the host
     ret
@@ -97,7 +108,7 @@ vt_printf:
     addi t1, t1, -1
     bnez t1, 1b
 8:
-    addi t0, t0, 4            # the dropped-records counter
+    addi t0, t0, PRINT_DROPPED  # the dropped-records counter
     li t6, 1
     amoadd.w zero, t6, (t0)
 9:

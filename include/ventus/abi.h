@@ -36,6 +36,8 @@ enum class CsrAccess : uint8_t {
   Absent,  // a name the tools know; the device faults on any access
 };
 
+std::string_view access_name(CsrAccess access);  // "read-only", "read/write", "absent"
+
 struct CsrInfo {
   uint16_t number;
   std::string_view name;        // what the disassembler prints ("" = the number)

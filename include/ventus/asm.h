@@ -7,11 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ventus/abi.h"
 #include "ventus/elf.h"
 
 namespace ventus::assembler {
 
-inline constexpr uint32_t kDefaultTextStart = 0x80000000;
+// .text starts at the device's code base unless Options place it elsewhere.
+inline constexpr uint32_t kDefaultTextStart = abi::kCodeBase;
 
 struct SourceFile {
   std::string name;  // used in error messages

@@ -13,17 +13,18 @@
 #include <utility>
 #include <vector>
 
+#include "ventus/abi.h"
+
 namespace ventus::sim {
 
-// Fixed parts of the memory map (docs/design.md).
-inline constexpr uint32_t kCodeBase = 0x80000000u;
-inline constexpr uint32_t kLdsWindowBase = 0x70000000u;
-inline constexpr uint32_t kBufferBase = 0x90000000u;
-inline constexpr uint32_t kPageSize = 4096;
-// Data accesses below this address fault as null or small pointers (docs/simulator.md,
-// "Limits and errors"); private memory is reached only through the private-memory
-// instructions, never by a global or flat address.
-inline constexpr uint32_t kNullWindowEnd = 0x01000000u;
+// Fixed parts of the memory map (docs/design.md). Data accesses below kNullWindowEnd fault
+// as null or small pointers (docs/simulator.md, "Limits and errors"); private memory is
+// reached only through the private-memory instructions, never by a global or flat address.
+using abi::kBufferBase;
+using abi::kCodeBase;
+using abi::kLdsWindowBase;
+using abi::kNullWindowEnd;
+using abi::kPageSize;
 
 struct DeviceConfig {
   uint32_t num_sms = 2;

@@ -31,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ventus/abi.h"
 #include "ventus/asm.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
@@ -186,9 +187,9 @@ class Program {
   uint64_t id_ = 0;
 };
 
-// The start code's stack per warp in local memory (src/asm/start_file.cpp): the first
-// kWarpStackBytes x warps bytes of a workgroup's local memory.
-inline constexpr uint32_t kWarpStackBytes = 1024;
+// The start code's stack per warp in local memory: the first kWarpStackBytes x warps bytes
+// of a workgroup's local memory.
+using abi::kWarpStackBytes;
 
 // A workgroup's local memory holds the warps' 1 KiB stacks, the kernel's __local
 // variables, then the __local buffers of the arguments; the variables and each buffer

@@ -81,7 +81,8 @@ _cl_device_id* the_device() {
 // barrier masks) times the lanes of a warp.
 size_t device_max_work_group_size() {
   const sim::DeviceConfig& c = the_device()->config;
-  return size_t{std::min<uint32_t>(c.warp_slots_per_sm, 32)} * c.max_threads_per_warp;
+  return size_t{std::min<uint32_t>(c.warp_slots_per_sm, abi::kMaxWarpsPerWorkgroup)} *
+         c.max_threads_per_warp;
 }
 
 // Local memory every workgroup size can use: an SM's local memory less the 1 KiB stacks
@@ -89,7 +90,8 @@ size_t device_max_work_group_size() {
 // CL_KERNEL_LOCAL_MEM_SIZE and docs/opencl.md).
 cl_ulong device_local_memory() {
   const sim::DeviceConfig& c = the_device()->config;
-  return c.lds_bytes_per_sm - kWarpStackBytes * std::min<uint32_t>(c.warp_slots_per_sm, 32);
+  return c.lds_bytes_per_sm -
+         kWarpStackBytes * std::min<uint32_t>(c.warp_slots_per_sm, abi::kMaxWarpsPerWorkgroup);
 }
 
 // Buffers live in [kBufferBase, 4 GiB) of the device's 32-bit address space.
@@ -285,8 +287,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_PLATFORM:
       return info_value(n, v, r, static_cast<cl_platform_id>(the_platform()));
     case CL_DEVICE_NAME:
-      return text(fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
-                              std::min<uint32_t>(c.warp_slots_per_sm, 32), c.max_threads_per_warp));
+      return text(
+          fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
+                      std::min<uint32_t>(c.warp_slots_per_sm, ventus::abi::kMaxWarpsPerWorkgroup),
+                      c.max_threads_per_warp));
     case CL_DEVICE_VENDOR:
       return text(kVendor);
     case CL_DRIVER_VERSION:

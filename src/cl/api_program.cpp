@@ -46,7 +46,7 @@ uint64_t kernel_local_bytes(const Kernel& kernel) {
 // plus the kernel's local data).
 size_t kernel_max_work_group_size(const Kernel& kernel) {
   const sim::DeviceConfig& c = the_device()->config;
-  uint64_t warps = std::min<uint32_t>(c.warp_slots_per_sm, 32);
+  uint64_t warps = std::min<uint32_t>(c.warp_slots_per_sm, abi::kMaxWarpsPerWorkgroup);
   if (kernel.info->sgpr != 0) warps = std::min<uint64_t>(warps, c.sgprs_per_sm / kernel.info->sgpr);
   if (kernel.info->vgpr != 0) warps = std::min<uint64_t>(warps, c.vgprs_per_sm / kernel.info->vgpr);
   const uint64_t local = kernel_local_bytes(kernel);
@@ -781,9 +781,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
       return refuse(
           CL_OUT_OF_RESOURCES,
           fmt::format("a workgroup of {} work-items is more than the kernel can run with ({}: "
-                      "registers, and {} bytes of __local data besides 1 KiB of stack a warp "
+                      "registers, and {} bytes of __local data besides {} bytes of stack a warp "
                       "in 64 KiB)",
-                      total, kernel_limit, local_bytes));
+                      total, kernel_limit, local_bytes, kWarpStackBytes));
   } else {
     if (kernel_limit == 0)
       return refuse(

@@ -9,7 +9,7 @@
 namespace ventus::cl {
 
 // Each warp's stack in an SM's local memory, below the workgroup's local data (rt::launch).
-using rt::kWarpStackBytes;
+using abi::kWarpStackBytes;
 
 // What the device reports (api_platform.cpp).
 size_t device_max_work_group_size();

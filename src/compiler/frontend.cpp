@@ -45,6 +45,7 @@
 #include "backend.h"
 #include "embedded.h"
 #include "frontend_config.h"
+#include "ventus/abi.h"
 
 namespace ventus::cc::frontend {
 namespace {
@@ -53,8 +54,6 @@ namespace {
 constexpr char kFeaturesHeaderPath[] = "/<ventus>/device_features.h";
 // The search directory of Options::headers (a path no real directory has), ahead of -I.
 constexpr char kHeadersDir[] = "/<ventus-headers>";
-// The CSR holding the address of the kernel metadata buffer (workitem.cl).
-constexpr uint64_t kCsrKnl = 0x803;
 
 // "CL1.2" for any spelling of the supported versions, "" for others.
 std::string normalized_cl_std(std::string_view s) {
@@ -456,7 +455,7 @@ void mark_metadata_loads_invariant(llvm::Module& module) {
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(user))
       if (call->getCalledFunction() == csr && call->arg_size() == 1)
         if (auto* number = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)))
-          if (number->getZExtValue() == kCsrKnl) work.push_back(call);
+          if (number->getZExtValue() == abi::csr::KNL) work.push_back(call);
   while (!work.empty()) {
     llvm::Value* v = work.back();
     work.pop_back();

@@ -372,9 +372,9 @@ void Context::run_next(std::unique_lock<std::mutex>& lock) {
   std::stop_source& cancel = running_cancel_;
   lock.unlock();
   {
-    // The print buffer the start code hands to vt_printf (KNL words 12 and 13).
-    static_assert(kKnlPrintSize == kKnlPrintAddr + 1);
-    const uint64_t words = next.launch.knl_address + uint64_t{4} * kKnlPrintAddr;
+    // The print buffer the start code hands to vt_printf (KNL words PRINT_ADDR, PRINT_SIZE).
+    static_assert(abi::knl::PRINT_SIZE == abi::knl::PRINT_ADDR + 1);
+    const uint64_t words = next.launch.knl_address + uint64_t{4} * abi::knl::PRINT_ADDR;
     uint32_t print_buffer[2] = {0, 0};
     if (words + sizeof print_buffer > kAddressSpaceEnd ||
         !device_.memory().read(static_cast<uint32_t>(words), print_buffer, sizeof print_buffer))

@@ -25,20 +25,6 @@
 
 namespace ventus::driver {
 
-// Word offsets of the kernel metadata buffer at CSR_KNL (docs/driver.md; the guide's
-// KNL_* / 4).
-enum KnlWord : uint32_t {
-  kKnlEntry = 0,
-  kKnlArgBase = 1,
-  kKnlWorkDim = 2,
-  kKnlGlobalSize = 3,
-  kKnlLocalSize = 6,
-  kKnlGlobalOffset = 9,
-  kKnlPrintAddr = 12,
-  kKnlPrintSize = 13,
-  kKnlWords = 16,
-};
-
 // Receives kernel printf output (already formatted) or trace lines.
 using TextSink = std::function<void(std::string_view text)>;
 

@@ -102,12 +102,14 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
 }
 
 std::string format_print_record(const sim::Memory& memory, uint32_t address) {
-  const uint32_t format_address = read_word(memory, address, "format address");
-  const uint32_t num_args = read_word(memory, address + 4, "argument count");
-  const uint32_t lanes = read_word(memory, address + 8, "lane count");
-  if (num_args > kMaxPrintArgs)
+  const uint32_t format_address =
+      read_word(memory, address + abi::kPrintRecordFormat, "format address");
+  const uint32_t num_args =
+      read_word(memory, address + abi::kPrintRecordArgCount, "argument count");
+  const uint32_t lanes = read_word(memory, address + abi::kPrintRecordLanes, "lane count");
+  if (num_args > abi::kPrintMaxArgs)
     throw Error(fmt::format("print record at 0x{:08x}: {} arguments (at most {})", address,
-                            num_args, kMaxPrintArgs));
+                            num_args, abi::kPrintMaxArgs));
   if (lanes == 0 || lanes > 32)
     throw Error(fmt::format("print record at 0x{:08x}: {} lanes (1 to 32)", address, lanes));
   if (address + print_record_bytes(lanes, num_args) > kAddressSpaceEnd)
@@ -115,11 +117,12 @@ std::string format_print_record(const sim::Memory& memory, uint32_t address) {
                             address, print_record_bytes(lanes, num_args)));
   const std::string format = read_c_string(memory, format_address);
   const auto read_string = [&](uint32_t a) { return read_c_string(memory, a); };
-  const uint32_t args_base = address + 16 + 4 * lanes;
+  const uint32_t lane_flags = address + abi::kPrintRecordLaneFlags;
+  const uint32_t args_base = lane_flags + 4 * lanes;
   std::string text;
   std::vector<uint32_t> args(num_args);
   for (uint32_t lane = 0; lane < lanes; ++lane) {
-    if (read_word(memory, address + 16 + 4 * lane, "lane flag") == 0) continue;
+    if (read_word(memory, lane_flags + 4 * lane, "lane flag") == 0) continue;
     for (uint32_t a = 0; a < num_args; ++a)
       args[a] = read_word(memory, args_base + 4 * (a * lanes + lane), "argument");
     text += format_print(format, args, read_string);
@@ -134,14 +137,16 @@ void PrintDrain::start(uint32_t base, uint32_t size) {
 }
 
 void PrintDrain::printed(sim::Memory& memory, uint32_t address) {
-  const uint64_t records_begin = uint64_t{base_} + kPrintHeaderBytes;
+  const uint64_t records_begin = uint64_t{base_} + abi::kPrintHeaderBytes;
   const uint64_t buffer_end = uint64_t{base_} + size_;
   // A buffer the KNL words do not describe sensibly is not drained (not 4-byte aligned: no
   // atomic offset word).
   if (base_ == 0 || (base_ & 3) != 0 || address < records_begin || address >= buffer_end) return;
   uint32_t num_args = 0, lanes = 0;
-  if (!memory.read(address + 4, &num_args, 4) || !memory.read(address + 8, &lanes, 4)) return;
-  if (num_args > kMaxPrintArgs || lanes == 0 || lanes > 32) return;
+  if (!memory.read(address + abi::kPrintRecordArgCount, &num_args, 4) ||
+      !memory.read(address + abi::kPrintRecordLanes, &lanes, 4))
+    return;
+  if (num_args > abi::kPrintMaxArgs || lanes == 0 || lanes > 32) return;
   const uint64_t bytes = print_record_bytes(lanes, num_args);
   if (address + bytes > buffer_end) return;
   // vt_printf writes only the active lanes' flags: the next records placed here, at any
@@ -157,12 +162,14 @@ void PrintDrain::printed(sim::Memory& memory, uint32_t address) {
   }
   printed_bytes_ += bytes;
   // The offset word, shared with warps reserving space (lr.w/sc.w, atomic on device memory).
-  uint8_t* page = memory.writable_page(base_);
+  const uint32_t next_free_address = base_ + abi::kPrintNextFree;
+  uint8_t* page = memory.writable_page(next_free_address);
   if (page == nullptr) return;
   std::atomic_ref<uint32_t> next_free(
-      *reinterpret_cast<uint32_t*>(page + (base_ & (sim::kPageSize - 1))));
-  uint32_t expected = static_cast<uint32_t>(kPrintHeaderBytes + printed_bytes_);
-  if (next_free.compare_exchange_strong(expected, kPrintHeaderBytes, std::memory_order_acq_rel))
+      *reinterpret_cast<uint32_t*>(page + (next_free_address & (sim::kPageSize - 1))));
+  uint32_t expected = static_cast<uint32_t>(abi::kPrintHeaderBytes + printed_bytes_);
+  if (next_free.compare_exchange_strong(expected, abi::kPrintHeaderBytes,
+                                        std::memory_order_acq_rel))
     printed_bytes_ = 0;
 }
 

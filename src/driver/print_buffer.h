@@ -3,17 +3,9 @@
 // formats the record while the warp waits, and drains the buffer (PrintDrain) so that its
 // space is used again.
 //
-// Buffer layout (little-endian 32-bit words at the KNL print buffer address):
-//   +0  next free byte offset (starts at kPrintHeaderBytes; advanced with lr.w/sc.w, reset
-//       by the host once every reserved record is printed)
-//   +4  records dropped because the buffer was full
-//   +8  reserved (0)        +12 reserved (0)
-//   +16 records, back to back
-// Record (T = threads per warp, n = argument count, 0..kMaxPrintArgs):
-//   +0  device address of the NUL-terminated format string
-//   +4  n        +8  T        +12 reserved (0)
-//   +16          T words: 1 for each lane that prints (the lanes active at the call)
-//   +16 + 4T     n * T words: argument i of lane l at +16 + 4T + 4 * (i * T + l)
+// The buffer's layout is the device ABI's (include/ventus/abi.def, "print buffer"): a header
+// whose next-free offset starts at abi::kPrintHeaderBytes, is advanced with lr.w/sc.w and
+// is reset by the host once every reserved record is printed; then records, back to back.
 #pragma once
 
 #include <cstdint>
@@ -22,12 +14,11 @@
 #include <string>
 #include <string_view>
 
+#include "ventus/abi.h"
 #include "ventus/device.h"
 
 namespace ventus::driver {
 
-inline constexpr uint32_t kPrintHeaderBytes = 16;
-inline constexpr uint32_t kMaxPrintArgs = 8;
 inline constexpr uint32_t kMaxPrintString = 4096;  // longest format or %s string read
 
 // Formats one lane's output: conversions %d %i %u %x %X %o %c %s %f %F %e %E %g %G %a %%,
@@ -43,12 +34,12 @@ std::string format_print_record(const sim::Memory& memory, uint32_t address);
 
 // Bytes of a record of `lanes` lanes and `num_args` arguments.
 constexpr uint64_t print_record_bytes(uint64_t lanes, uint64_t num_args) {
-  return 16 + 4 * lanes * (num_args + 1);
+  return abi::kPrintRecordLaneFlags + 4 * lanes * (num_args + 1);
 }
 
 // Gives printed records' space back, so that a kernel can print any amount through a buffer
 // of fixed size and output streams as it is printed. Records are reserved back to back from
-// kPrintHeaderBytes; when the bytes printed since the last reset reach the next free
+// abi::kPrintHeaderBytes; when the bytes printed since the last reset reach the next free
 // offset, nothing reserved is waiting, and the offset goes back to kPrintHeaderBytes (one
 // compare-and-swap: a warp reserving meanwhile keeps the space it got). Not thread-safe:
 // the caller serializes print requests.
@@ -64,7 +55,7 @@ class PrintDrain {
  private:
   uint32_t base_ = 0;
   uint32_t size_ = 0;
-  uint64_t printed_bytes_ = 0;  // since the offset was last kPrintHeaderBytes
+  uint64_t printed_bytes_ = 0;  // since the offset was last abi::kPrintHeaderBytes
 };
 
 }  // namespace ventus::driver

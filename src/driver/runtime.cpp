@@ -435,15 +435,16 @@ LaunchShape launch_shape(const sim::DeviceConfig& config, const Range& global, c
     throw Error(fmt::format("the NDRange has {}x{}x{} workgroups; a launch has at most 2^32 - 1",
                             shape.grid[0], shape.grid[1], shape.grid[2]));
   shape.warps_per_workgroup = static_cast<uint32_t>(warps);
-  // The start code gives every warp a 1 KiB stack in local memory; local data follows, its
+  // The start code gives every warp a stack in local memory; local data follows, its
   // total a multiple of kLocalDataAlign so that every workgroup's base is aligned.
   const uint64_t local_data = align_local(uint64_t{options.local_memory_bytes} + kernel_local_bytes);
   const uint64_t lds = uint64_t{kWarpStackBytes} * warps + local_data;
   if (lds > config.lds_bytes_per_sm)
-    throw Error(fmt::format(
-        "a workgroup needs {} bytes of local memory ({} warps x 1 KiB stack + {} "
-        "bytes of local data); an SM has {}: {} bytes too many",
-        lds, warps, local_data, config.lds_bytes_per_sm, lds - config.lds_bytes_per_sm));
+    throw Error(
+        fmt::format("a workgroup needs {} bytes of local memory ({} warps x {} bytes of stack + {} "
+                    "bytes of local data); an SM has {}: {} bytes too many",
+                    lds, warps, kWarpStackBytes, local_data, config.lds_bytes_per_sm,
+                    lds - config.lds_bytes_per_sm));
   shape.lds_bytes = static_cast<uint32_t>(lds);
   return shape;
 }
@@ -526,7 +527,8 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     if (options.print_buffer_bytes != 0) {
       print_buffer.emplace(device, options.print_buffer_bytes);
       driver::Context& context = device.context();
-      const uint32_t header[4] = {driver::kPrintHeaderBytes, 0, 0, 0};
+      uint32_t header[abi::kPrintHeaderBytes / 4] = {};
+      header[abi::kPrintNextFree / 4] = abi::kPrintHeaderBytes;
       context.copy_to_device(print_buffer->address(), header, sizeof header);
     }
 
@@ -544,17 +546,17 @@ Stats launch_impl(Device& device, const Program& program, std::string_view kerne
     std::optional<Buffer> private_memory;
     if (private_bytes != 0) private_memory.emplace(device, static_cast<uint64_t>(private_bytes));
 
-    uint32_t knl[driver::kKnlWords] = {};
-    knl[driver::kKnlEntry] = entry;
-    knl[driver::kKnlArgBase] = arg_buffer.address();
-    knl[driver::kKnlWorkDim] = shape.work_dim;
+    uint32_t knl[abi::kKnlWords] = {};
+    knl[abi::knl::ENTRY] = entry;
+    knl[abi::knl::ARG_BASE] = arg_buffer.address();
+    knl[abi::knl::WORK_DIM] = shape.work_dim;
     for (int i = 0; i < 3; ++i) {
-      knl[driver::kKnlGlobalSize + i] = global.size[i];
-      knl[driver::kKnlLocalSize + i] = local.size[i];
-      knl[driver::kKnlGlobalOffset + i] = options.global_offset[i];
+      knl[abi::knl::GLOBAL_SIZE + i] = global.size[i];
+      knl[abi::knl::LOCAL_SIZE + i] = local.size[i];
+      knl[abi::knl::GLOBAL_OFFSET + i] = options.global_offset[i];
     }
-    knl[driver::kKnlPrintAddr] = print_buffer ? print_buffer->address() : 0;
-    knl[driver::kKnlPrintSize] = options.print_buffer_bytes;
+    knl[abi::knl::PRINT_ADDR] = print_buffer ? print_buffer->address() : 0;
+    knl[abi::knl::PRINT_SIZE] = options.print_buffer_bytes;
     Buffer knl_buffer(device, sizeof knl);
     knl_buffer.write(0, knl, sizeof knl);
 

@@ -54,7 +54,9 @@ constexpr bool knl_words_fit() {
 }
 static_assert(knl_words_fit(), "abi.def: a KNL word lies beyond kKnlWords");
 
-std::string_view access_text(CsrAccess access) {
+}  // namespace
+
+std::string_view access_name(CsrAccess access) {
   switch (access) {
     case CsrAccess::ReadOnly: return "read-only";
     case CsrAccess::ReadWrite: return "read/write";
@@ -62,8 +64,6 @@ std::string_view access_text(CsrAccess access) {
   }
   return "absent";
 }
-
-}  // namespace
 
 std::span<const CsrInfo> csrs() {
   return kCsrs;
@@ -94,14 +94,14 @@ std::span<const Value> values() {
 
 std::string csr_table_markdown() {
   std::string out =
-      "<!-- Generated from include/ventus/abi.def by `ventus abi --csr-markdown`; do not edit by "
-      "hand. -->\n\n"
+      "<!-- BEGIN generated from include/ventus/abi.def by `ventus abi --csr-markdown`; do not "
+      "edit by hand -->\n\n"
       "| CSR | name | access | holds |\n| --- | --- | --- | --- |\n";
   for (const CsrInfo& c : kCsrs) {
     if (c.access == CsrAccess::Absent) continue;
     std::string names(c.name.empty() ? c.long_name : c.name);
     if (!c.short_name.empty()) names += fmt::format(", {}", c.short_name);
-    out += fmt::format("| {:#05x} | {} | {} | {} |\n", c.number, names, access_text(c.access),
+    out += fmt::format("| {:#05x} | {} | {} | {} |\n", c.number, names, access_name(c.access),
                        c.holds);
   }
   std::string absent;
@@ -110,7 +110,7 @@ std::string csr_table_markdown() {
       absent += fmt::format("{}`{}` ({:#05x})", absent.empty() ? "" : ", ", c.name, c.number);
   out += fmt::format(
       "\nThe assembler and disassembler also know {}: the device has none of them, and any "
-      "access faults.\n",
+      "access faults.\n\n<!-- END generated -->\n",
       absent);
   return out;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "ventus/abi.h"
 #include "ventus/error.h"
 #include "ventus/file.h"
 
@@ -247,10 +248,10 @@ sim::KernelLaunch to_kernel_launch(const CaseLaunch& l) {
   k.threads_per_warp = l.wf_size;
   k.warps_per_workgroup = l.wg_size;
   k.knl_address = l.metadata_base;
-  // The compiler's start code puts each warp's stack 1 KiB apart in local memory whatever
-  // ldsSize says (FORMAT.md), so a workgroup reserves at least that much.
-  k.lds_bytes = static_cast<uint32_t>(
-      std::min<uint64_t>(std::max<uint64_t>(l.lds_size, 1024 * uint64_t{l.wg_size}), UINT32_MAX));
+  // The compiler's start code puts each warp's stack abi::kWarpStackBytes apart in local
+  // memory whatever ldsSize says (FORMAT.md), so a workgroup reserves at least that much.
+  k.lds_bytes = static_cast<uint32_t>(std::min<uint64_t>(
+      std::max<uint64_t>(l.lds_size, uint64_t{abi::kWarpStackBytes} * l.wg_size), UINT32_MAX));
   k.pds_bytes_per_thread = l.pds_size;
   k.pds_base = l.pds_base;
   k.sgpr_usage = l.sgpr_usage;

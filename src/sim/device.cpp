@@ -66,8 +66,8 @@ std::string placement_problem(const KernelLaunch& l, const DeviceConfig& c) {
   const uint64_t W = l.warps_per_workgroup, T = l.threads_per_warp;
   if (T == 0 || T > c.max_threads_per_warp)
     return fmt::format("{} threads per warp; the device has 1..{}", T, c.max_threads_per_warp);
-  if (W == 0 || W > kMaxLanes)
-    return fmt::format("{} warps per workgroup; 1..{} are possible", W, kMaxLanes);
+  if (W == 0 || W > abi::kMaxWarpsPerWorkgroup)
+    return fmt::format("{} warps per workgroup; 1..{} are possible", W, abi::kMaxWarpsPerWorkgroup);
   if (W > c.warp_slots_per_sm)
     return fmt::format("a workgroup of {} warps needs more than the {} warp slots of an SM", W,
                        c.warp_slots_per_sm);

@@ -9,17 +9,27 @@
 // Shape: with the real intrinsics, every CSR number and barrier flag reaching the back
 // end is a constant, at every -O level, even for a dimension only known at run time.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 
 #include <map>
+#include <regex>
+#include <set>
 
 #include "test_util.h"
+#include "ventus/abi.h"
+#include "ventus/elf.h"
+#include "ventus/listing.h"
 
 namespace {
 
 using namespace ventus::test;
+namespace abi = ventus::abi;
+namespace cc = ventus::cc;
+namespace elf = ventus::elf;
+namespace listing = ventus::listing;
 
 struct Launch {
   uint32_t work_dim;
@@ -33,16 +43,25 @@ const char* const kPerDimension[] = {"get_global_size", "get_local_size", "get_e
                                      "get_global_offset", "get_num_groups",  "get_group_id",
                                      "get_local_id",      "get_global_id"};
 
+// The metadata words and CSR numbers are the device ABI's (include/ventus/abi.def): a library
+// that read other words or CSRs would compute other values.
 std::string probe_program(const Launch& l) {
+  uint32_t knl[abi::kKnlWords] = {};
+  knl[abi::knl::WORK_DIM] = l.work_dim;
+  for (int d = 0; d < 3; ++d) {
+    knl[abi::knl::GLOBAL_SIZE + d] = l.global[d];
+    knl[abi::knl::LOCAL_SIZE + d] = l.local[d];
+    knl[abi::knl::GLOBAL_OFFSET + d] = l.offset[d];
+  }
   std::string s = fmt::format(
-      "global uint knl_words[16] = {{0, 0, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0, 0, 0, 0}};\n"
+      "global uint knl_words[{}] = {{{}}};\n"
       "uint __vt_csr(uint csr) {{\n"
       "  switch (csr) {{\n"
-      "    case 0x800: return {};\n"
-      "    case 0x803: return (uint)(uintptr_t)knl_words;\n"
-      "    case 0x808: return {};\n"
-      "    case 0x809: return {};\n"
-      "    case 0x80a: return {};\n"
+      "    case {}: return {};\n"
+      "    case {}: return (uint)(uintptr_t)knl_words;\n"
+      "    case {}: return {};\n"
+      "    case {}: return {};\n"
+      "    case {}: return {};\n"
       "    default: return 0xdeadbeef;\n"
       "  }}\n"
       "}}\n"
@@ -50,8 +69,8 @@ std::string probe_program(const Launch& l) {
       "kernel void probe(global uint *out) {{\n"
       "  uint i = 0;\n"
       "  out[i++] = get_work_dim();\n",
-      l.work_dim, l.global[0], l.global[1], l.global[2], l.local[0], l.local[1], l.local[2],
-      l.offset[0], l.offset[1], l.offset[2], l.tid, l.group[0], l.group[1], l.group[2], l.lane);
+      abi::kKnlWords, fmt::join(knl, ", "), +abi::csr::TID, l.tid, +abi::csr::KNL, +abi::csr::GIDX,
+      l.group[0], +abi::csr::GIDY, l.group[1], +abi::csr::GIDZ, l.group[2], l.lane);
   for (const char* f : kPerDimension)
     for (int d = 0; d <= 3; ++d) s += fmt::format("  out[i++] = {}({});\n", f, d);
   s += "  out[i++] = get_local_linear_id();\n  out[i++] = get_global_linear_id();\n}\n";
@@ -180,8 +199,37 @@ TEST(WorkItem, CsrNumbersAreConstantForAnyDimension) {
       const auto* number = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
       ASSERT_TRUE(number) << "a CSR number that is not a constant";
       const uint64_t csr = number->getZExtValue();
-      EXPECT_TRUE(csr == 0x800 || csr == 0x803 || (csr >= 0x808 && csr <= 0x80a)) << csr;
+      EXPECT_TRUE(csr == abi::csr::TID || csr == abi::csr::KNL || csr == abi::csr::GIDX ||
+                  csr == abi::csr::GIDY || csr == abi::csr::GIDZ)
+          << csr;
     }
+  }
+}
+
+// The compiled kernel, as the disassembler shows it, reads the ABI's CSRs: CSR_TID and CSR_KNL
+// for get_local_id, the workgroup id y (and no other) for get_group_id(1).
+TEST(WorkItem, CompiledKernelReadsTheAbisCsrs) {
+  const cc::Result r =
+      cc::compile("kernel void k(global uint *out) { out[get_local_id(0)] = get_group_id(1); }\n",
+                  with_std("CL1.2"));
+  const std::string text = listing::disassemble(elf::read(r.elf), "k.elf");
+  const size_t kernel = text.find("<k>:");
+  ASSERT_NE(kernel, std::string::npos) << text;
+  const size_t end = text.find(">:", kernel + 4);
+  const std::string body = text.substr(kernel, end == std::string::npos ? end : end - kernel);
+  std::set<uint64_t> read;
+  const std::regex csrr("csrr\t[a-z0-9]+, ([0-9]+)\n");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), csrr); it != std::sregex_iterator();
+       ++it)
+    read.insert(std::stoull((*it)[1].str()));
+  for (const uint64_t csr : {abi::csr::TID, abi::csr::KNL, abi::csr::GIDY})
+    EXPECT_TRUE(read.count(csr)) << csr << "\n" << body;
+  // The other workgroup ids would be the wrong dimension; the back end's own reads (its lane
+  // guard) are CSRs of the table too.
+  EXPECT_FALSE(read.count(abi::csr::GIDX) || read.count(abi::csr::GIDZ)) << body;
+  for (const uint64_t csr : read) {
+    const abi::CsrInfo* info = abi::csr_by_number(static_cast<uint16_t>(csr));
+    EXPECT_TRUE(info && info->access != abi::CsrAccess::Absent) << csr;
   }
 }
 

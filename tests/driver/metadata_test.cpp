@@ -147,9 +147,10 @@ TEST(LocalMemoryLayout, TotalsPastTheSmSayByHowMuch) {
   } catch (const ventus::Error& error) {
     e = error.what();
   }
-  EXPECT_NE(e.find("a workgroup needs 66560 bytes of local memory (1 warps x 1 KiB stack + 65536 "
-                   "bytes of local data); an SM has 65536: 1024 bytes too many"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("a workgroup needs 66560 bytes of local memory (1 warps x 1024 bytes of stack + 65536 "
+             "bytes of local data); an SM has 65536: 1024 bytes too many"),
+      std::string::npos)
       << e;
 }
 

@@ -15,7 +15,7 @@
 namespace {
 
 namespace rt = ventus::rt;
-using ventus::driver::kPrintHeaderBytes;
+using ventus::abi::kPrintHeaderBytes;
 using ventus::driver::PrintDrain;
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -1,11 +1,16 @@
 // Host-side formatting of print records (src/driver/print_buffer.h), checked against the C
-// library's printf on the same values.
+// library's printf on the same values; the device side's layout against the ABI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
 
 #include "print_buffer.h"
+#include "ventus/abi.h"
 #include "ventus/error.h"
 
 namespace {
@@ -63,6 +68,34 @@ TEST(PrintFormat, BadFormatsSayWhy) {
   }
   EXPECT_THROW(format_print("%q", std::vector<uint32_t>{1}, no_strings), ventus::Error);
   EXPECT_THROW(format_print("%5", std::vector<uint32_t>{1}, no_strings), ventus::Error);
+}
+
+}  // namespace
+
+namespace {
+
+// The device side of the protocol, examples/lib/printf.s, names the layout by `.equ` lines:
+// each must be the ABI's value (include/ventus/abi.def) of the same name, and the record
+// fields it stores must all be named there.
+TEST(PrintLayout, PrintfRoutineUsesTheAbisLayout) {
+  const std::string path = std::string(VENTUS_SOURCE_DIR) + "/examples/lib/printf.s";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::map<std::string, uint32_t> equates;
+  const std::regex equ(R"(^\s*\.equ\s+(\w+),\s*(\w+))");
+  for (std::string line; std::getline(in, line);)
+    if (std::smatch m; std::regex_search(line, m, equ))
+      equates[m[1].str()] = static_cast<uint32_t>(std::stoul(m[2].str(), nullptr, 0));
+  for (const char* name :
+       {"PRINT_NEXT_FREE", "PRINT_DROPPED", "PRINT_HEADER_BYTES", "PRINT_RECORD_FORMAT",
+        "PRINT_RECORD_ARG_COUNT", "PRINT_RECORD_LANES", "PRINT_RECORD_LANE_FLAGS"})
+    EXPECT_TRUE(equates.count(name)) << name << " is not defined in printf.s";
+  for (const auto& [name, value] : equates) {
+    const auto abi = std::find_if(ventus::abi::values().begin(), ventus::abi::values().end(),
+                                  [&](const ventus::abi::Value& v) { return v.asm_name == name; });
+    ASSERT_NE(abi, ventus::abi::values().end()) << name << " is no value of the ABI";
+    EXPECT_EQ(value, abi->value) << name;
+  }
 }
 
 }  // namespace

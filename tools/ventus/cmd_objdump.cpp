@@ -3,6 +3,7 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "ventus/abi.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/listing.h"
@@ -12,7 +13,7 @@ namespace {
 struct ObjdumpArgs {
   std::string input;
   bool raw = false;
-  std::string base = "0x80000000";
+  std::string base = fmt::format("{:#x}", ventus::abi::kCodeBase);
   bool extended_registers = false;
   bool no_aliases = false;
   bool symbols = false, headers = false, contents = false, disassemble = false;

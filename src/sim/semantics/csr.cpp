@@ -1,146 +1,104 @@
-// Zicsr: the CSRs a warp has (docs/simulator.md, "CSRs"). Unknown CSRs and writes to
-// read-only ones fault. csrrs/csrrc with rs1 = x0 (or uimm = 0) do not write, as in RISC-V,
-// so reading a read-only CSR that way is fine.
+// Zicsr: the CSRs a warp has (include/ventus/abi.def, docs/simulator.md "CSRs"). Unknown
+// CSRs and writes to read-only ones fault; which CSRs are read-only is the ABI table's
+// access column, and tests/sim/csr_abi_test.cpp checks these switches against it.
+// csrrs/csrrc with rs1 = x0 (or uimm = 0) do not write, as in RISC-V, so reading a
+// read-only CSR that way is fine.
 #include <fmt/format.h>
 
 #include "memsys.h"
 #include "semantics.h"
+#include "ventus/abi.h"
 
 namespace ventus::sim {
 namespace {
 
-enum : uint32_t {
-  kFflags = 0x001,
-  kFrm = 0x002,
-  kFcsr = 0x003,
-  kVstart = 0x008,
-  kVxsat = 0x009,
-  kVxrm = 0x00a,
-  kVcsr = 0x00f,
-  kMstatus = 0x300,
-  kMtvec = 0x305,
-  kMscratch = 0x340,
-  kVl = 0xc20,
-  kVtype = 0xc21,
-  kVlenb = 0xc22,
-  kTid = 0x800,
-  kNumw,
-  kNumt,
-  kKnl,
-  kWgid,
-  kWid,
-  kLds,
-  kPds,
-  kGidx,
-  kGidy,
-  kGidz,
-  kPrint,
-  kRpc,
-  kGds,         // 0x80d: base added by the explicit global series (read/write, 0 at dispatch)
-  kGdsBaseCsr,  // 0x80e-0x811: the windows of the flat range check (read-only constants)
-  kGdsLimitCsr,
-  kLdsBaseCsr,
-  kLdsLimitCsr
-};
+namespace csr = abi::csr;
 
-[[noreturn]] void unknown_csr(uint32_t csr) {
-  fault(fmt::format("CSR {:#05x} does not exist on Ventus", csr));
+[[noreturn]] void unknown_csr(uint32_t number) {
+  fault(fmt::format("CSR {:#05x} does not exist on Ventus", number));
 }
 
-uint32_t read_csr(const Warp& w, uint32_t csr) {
-  switch (csr) {
-    case kFflags: return w.fflags;
-    case kFrm: return w.frm;
-    case kFcsr: return (w.frm << 5) | w.fflags;
-    case kVstart: return 0;
-    case kVxsat: return w.vxsat;
-    case kVxrm: return w.vxrm;
-    case kVcsr: return (w.vxrm << 1) | w.vxsat;
-    case kMstatus: return w.mstatus;
-    case kMtvec: return w.mtvec;
-    case kMscratch: return w.mscratch;
-    case kVl: return w.vcfg.vl;
-    case kVtype: return w.vcfg.vtype;
-    case kVlenb: return 4 * w.lanes;
-    case kTid: return w.csr_tid;
-    case kNumw: return w.csr_numw;
-    case kNumt: return w.csr_numt;
-    case kKnl: return w.csr_knl;
-    case kWgid: return w.csr_wgid;
-    case kWid: return w.csr_wid;
-    case kLds: return w.csr_lds;
-    case kPds: return w.csr_pds;
-    case kGidx: return w.csr_gid[0];
-    case kGidy: return w.csr_gid[1];
-    case kGidz: return w.csr_gid[2];
-    case kPrint: return w.print;
-    case kRpc: return w.rpc;
-    case kGds: return w.csr_gds;
-    case kGdsBaseCsr: return kGdsBase;
-    case kGdsLimitCsr: return kGdsLimit;
-    case kLdsBaseCsr: return kLdsBase;
-    case kLdsLimitCsr: return kLdsLimit;
-    default: unknown_csr(csr);
+uint32_t read_csr(const Warp& w, uint32_t number) {
+  switch (number) {
+    case csr::FFLAGS: return w.fflags;
+    case csr::FRM: return w.frm;
+    case csr::FCSR: return (w.frm << 5) | w.fflags;
+    case csr::VSTART: return 0;
+    case csr::VXSAT: return w.vxsat;
+    case csr::VXRM: return w.vxrm;
+    case csr::VCSR: return (w.vxrm << 1) | w.vxsat;
+    case csr::MSTATUS: return w.mstatus;
+    case csr::MTVEC: return w.mtvec;
+    case csr::MSCRATCH: return w.mscratch;
+    case csr::VL: return w.vcfg.vl;
+    case csr::VTYPE: return w.vcfg.vtype;
+    case csr::VLENB: return 4 * w.lanes;
+    case csr::TID: return w.csr_tid;
+    case csr::NUMW: return w.csr_numw;
+    case csr::NUMT: return w.csr_numt;
+    case csr::KNL: return w.csr_knl;
+    case csr::WGID: return w.csr_wgid;
+    case csr::WID: return w.csr_wid;
+    case csr::LDS: return w.csr_lds;
+    case csr::PDS: return w.csr_pds;
+    case csr::GIDX: return w.csr_gid[0];
+    case csr::GIDY: return w.csr_gid[1];
+    case csr::GIDZ: return w.csr_gid[2];
+    case csr::PRINT: return w.print;
+    case csr::RPC: return w.rpc;
+    case csr::GDS: return w.csr_gds;
+    case csr::GDS_BASE: return kGdsBase;
+    case csr::GDS_LIMIT: return kGdsLimit;
+    case csr::LDS_BASE: return kLdsBase;
+    case csr::LDS_LIMIT: return kLdsLimit;
+    default: unknown_csr(number);
   }
 }
 
-void write_csr(Exec& ctx, uint32_t csr, uint32_t value) {
+void write_csr(Exec& ctx, uint32_t number, uint32_t value) {
   Warp& w = ctx.warp;
-  switch (csr) {
-    case kFflags: w.fflags = value & 0x1f; return;
-    case kFrm: w.frm = value & 7; return;
-    case kFcsr:
+  switch (number) {
+    case csr::FFLAGS: w.fflags = value & 0x1f; return;
+    case csr::FRM: w.frm = value & 7; return;
+    case csr::FCSR:
       w.fflags = value & 0x1f;
       w.frm = (value >> 5) & 7;
       return;
-    case kVstart:
+    case csr::VSTART:
       // Ventus vector instructions never trap, so they never restart mid-way.
       if (value != 0)
         fault(fmt::format("vstart = {} (Ventus vector instructions do not restart)", value));
       return;
-    case kVxsat: w.vxsat = value & 1; return;
-    case kVxrm: w.vxrm = value & 3; return;
-    case kVcsr:
+    case csr::VXSAT: w.vxsat = value & 1; return;
+    case csr::VXRM: w.vxrm = value & 3; return;
+    case csr::VCSR:
       w.vxsat = value & 1;
       w.vxrm = (value >> 1) & 3;
       return;
-    case kMstatus: w.mstatus = value; return;
-    case kMtvec: w.mtvec = value; return;
-    case kMscratch: w.mscratch = value; return;
-    case kPrint:
+    case csr::MSTATUS: w.mstatus = value; return;
+    case csr::MTVEC: w.mtvec = value; return;
+    case csr::MSCRATCH: w.mscratch = value; return;
+    case csr::PRINT:
       w.print = value;
       ctx.flow = Flow::Print;
       return;
-    case kRpc: w.rpc = value; return;
-    case kGds: w.csr_gds = value; return;
-    case kVl:
-    case kVtype:
-    case kVlenb:
-    case kTid:
-    case kNumw:
-    case kNumt:
-    case kKnl:
-    case kWgid:
-    case kWid:
-    case kLds:
-    case kPds:
-    case kGidx:
-    case kGidy:
-    case kGidz:
-    case kGdsBaseCsr:
-    case kGdsLimitCsr:
-    case kLdsBaseCsr:
-    case kLdsLimitCsr: fault(fmt::format("CSR {:#05x} is read-only", csr));
-    default: unknown_csr(csr);
+    case csr::RPC: w.rpc = value; return;
+    case csr::GDS: w.csr_gds = value; return;
+    default: {
+      const abi::CsrInfo* info = abi::csr_by_number(static_cast<uint16_t>(number));
+      if (info && info->access == abi::CsrAccess::ReadOnly)
+        fault(fmt::format("CSR {:#05x} is read-only", number));
+      unknown_csr(number);
+    }
   }
 }
 
 // old = csr; csr = f(old); rd = old. write says whether the instruction writes at all.
 template <class F>
 void csr_op(Exec& ctx, const Insn& in, bool write, F f) {
-  const uint32_t csr = static_cast<uint32_t>(in.imm) & 0xfff;
-  const uint32_t old = read_csr(ctx.warp, csr);
-  if (write) write_csr(ctx, csr, f(old));
+  const uint32_t number = static_cast<uint32_t>(in.imm) & 0xfff;
+  const uint32_t old = read_csr(ctx.warp, number);
+  if (write) write_csr(ctx, number, f(old));
   ctx.warp.write_x(in.rd, old);
 }
 
