@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <set>
+#include <optional>
+#include <stdexcept>
 
-#include "ventus/asm.h"
 #include "ventus/error.h"
 #include "ventus/isa.h"
 
@@ -30,22 +30,72 @@ std::string register_name(uint32_t r) {
 
 namespace {
 
+std::string operand_text(const Operand& op) {
+  switch (op.kind) {
+    case Operand::Kind::Reg: return register_name(op.reg);
+    case Operand::Kind::Imm: return fmt::format("{}", op.imm);
+    default: return op.text;
+  }
+}
+
+// One line of assembly: a row printed by the instruction table, an alias (or la) under
+// its name, a label.
 std::string format_inst(const MInst& inst) {
-  if (inst.op.empty()) return inst.ops.at(0).text + ":";
-  auto text = [](const Operand& op) -> std::string {
-    switch (op.kind) {
-      case Operand::Kind::Reg: return register_name(op.reg);
-      case Operand::Kind::Imm: return fmt::format("{}", op.imm);
-      default: return op.text;
+  if (inst.is(Pseudo::Label)) return inst.ops.at(0).text + ":";
+  if (inst.pseudo != Pseudo::None) {
+    std::string out = fmt::format("\t{}", pseudo_mnemonic(inst.pseudo));
+    for (size_t i = 0; i < inst.ops.size(); ++i)
+      out += (i ? ", " : " ") + operand_text(inst.ops[i]);
+    return out;
+  }
+  std::vector<isa::OperandValue> values;
+  for (const Operand& op : inst.ops) {
+    if (op.kind == Operand::Kind::Reg) {
+      register_name(op.reg);  // an unallocated register is an internal error
+      values.push_back(
+          isa::OperandValue::of(is_vector_phys(op.reg) ? op.reg - kVectorBase : op.reg));
+    } else if (op.kind == Operand::Kind::Imm) {
+      values.push_back(isa::OperandValue::of(op.imm));
+    } else {
+      values.push_back(isa::OperandValue::symbol(op.text));
     }
-  };
-  std::string out = "\t" + inst.op;
-  size_t n = inst.ops.size();
-  size_t plain = inst.memory_form ? n - 2 : n;
-  for (size_t i = 0; i < plain; ++i) out += (i ? ", " : " ") + text(inst.ops[i]);
-  if (inst.memory_form)
-    out += fmt::format("{}{}({})", plain ? ", " : " ", text(inst.ops[n - 2]), text(inst.ops[n - 1]));
-  return out;
+  }
+  try {
+    return "\t" + isa::format_instruction(inst.op, values);
+  } catch (const std::invalid_argument& e) {
+    throw Error(fmt::format("internal: the back end built an invalid instruction: {}", e.what()));
+  }
+}
+
+// Conditional branches with opposite conditions.
+constexpr std::pair<isa::Op, isa::Op> kOpposites[] = {
+    {isa::Op::BEQ, isa::Op::BNE},   {isa::Op::BLT, isa::Op::BGE},
+    {isa::Op::BLTU, isa::Op::BGEU}, {isa::Op::VBEQ, isa::Op::VBNE},
+    {isa::Op::VBLT, isa::Op::VBGE}, {isa::Op::VBLTU, isa::Op::VBGEU}};
+constexpr std::pair<Pseudo, Pseudo> kOppositeAliases[] = {{Pseudo::Beqz, Pseudo::Bnez}};
+
+bool is_vector_branch(const MInst& inst) {
+  return inst.pseudo == Pseudo::None && isa::info(inst.op).cls == isa::InsnClass::VBranch;
+}
+
+// The branch with the opposite condition (the same operands and target), if inst is a
+// conditional branch.
+std::optional<MInst> inverted_branch(const MInst& inst) {
+  MInst out = inst;
+  for (const auto& [a, b] : kOppositeAliases) {
+    if (inst.is(a) || inst.is(b)) {
+      out.pseudo = inst.is(a) ? b : a;
+      return out;
+    }
+  }
+  if (inst.pseudo != Pseudo::None) return std::nullopt;
+  for (const auto& [a, b] : kOpposites) {
+    if (inst.op == a || inst.op == b) {
+      out.op = inst.op == a ? b : a;
+      return out;
+    }
+  }
+  return std::nullopt;
 }
 
 struct Frame {
@@ -104,103 +154,125 @@ class Printer {
     out_ += text;
     out_ += '\n';
   }
-  void op(const std::string& text) { line("\t" + text); }
+  void put(isa::Op op, std::vector<Operand> ops) {
+    line(format_inst(make_inst(op, std::move(ops))));
+  }
+  void put(Pseudo op, std::vector<Operand> ops) {
+    line(format_inst(make_inst(op, std::move(ops))));
+  }
 
   void prologue() {
-    if (frame_.scalar_bytes) op(fmt::format("addi sp, sp, {}", frame_.scalar_bytes));
-    if (mf_.makes_calls) op(fmt::format("sw ra, {}(sp)", frame_.ra_offset));
-    for (auto [r, off] : frame_.saved_scalars) op(fmt::format("sw {}, {}(sp)", register_name(r), off));
-    if (frame_.private_bytes) op(fmt::format("addi tp, tp, {}", frame_.private_bytes));
+    if (frame_.scalar_bytes) put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(frame_.scalar_bytes)});
+    if (mf_.makes_calls) put(isa::Op::SW, {reg(kRa), imm(frame_.ra_offset), reg(kSp)});
+    for (auto [r, off] : frame_.saved_scalars) put(isa::Op::SW, {reg(r), imm(off), reg(kSp)});
+    if (frame_.private_bytes) put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(frame_.private_bytes)});
     if (!frame_.saved_vectors.empty()) {
-      op("vmv.v.x v253, tp");
-      for (auto [r, off] : frame_.saved_vectors) op(fmt::format("vsw.v {}, {}(v253)", register_name(r), off));
+      put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
+      for (auto [r, off] : frame_.saved_vectors)
+        put(isa::Op::VSW_V, {reg(r), imm(off), reg(kScratchV0)});
     }
   }
+  void join() { put(isa::Op::JOIN, {reg(kZero), reg(kZero), imm(0)}); }
   void epilogue() {
     if (mf_.guards_extra_lanes) {
       line(kernel_end_label(mf_.name) + ":");
-      op("join zero, zero, 0");
+      join();
     }
     if (!frame_.saved_vectors.empty()) {
-      op("vmv.v.x v253, tp");
-      for (auto [r, off] : frame_.saved_vectors) op(fmt::format("vlw.v {}, {}(v253)", register_name(r), off));
+      put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
+      for (auto [r, off] : frame_.saved_vectors)
+        put(isa::Op::VLW_V, {reg(r), imm(off), reg(kScratchV0)});
     }
-    if (frame_.private_bytes) op(fmt::format("addi tp, tp, -{}", frame_.private_bytes));
-    for (auto [r, off] : frame_.saved_scalars) op(fmt::format("lw {}, {}(sp)", register_name(r), off));
-    if (mf_.makes_calls) op(fmt::format("lw ra, {}(sp)", frame_.ra_offset));
-    if (frame_.scalar_bytes) op(fmt::format("addi sp, sp, -{}", frame_.scalar_bytes));
-    op("ret");
+    if (frame_.private_bytes)
+      put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(-int64_t{frame_.private_bytes})});
+    for (auto [r, off] : frame_.saved_scalars) put(isa::Op::LW, {reg(r), imm(off), reg(kSp)});
+    if (mf_.makes_calls) put(isa::Op::LW, {reg(kRa), imm(frame_.ra_offset), reg(kSp)});
+    if (frame_.scalar_bytes)
+      put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(-int64_t{frame_.scalar_bytes})});
+    put(Pseudo::Ret, {});
   }
 
   void atomic(const MInst& inst) {
     // ops: result, address, value, compare, vector temps (lane ids, chosen lane), scalar
     // temps (lane, address, value).
-    auto reg = [&](size_t i) { return register_name(inst.ops[i].reg); };
-    bool vector_address = is_vector_phys(inst.ops[1].reg);
-    bool vector_value = is_vector_phys(inst.ops[2].reg);
-    std::string result = reg(0), lanes = reg(4), chosen = reg(5), lane = reg(6), addr = reg(7), val = reg(8);
+    const Operand &result = inst.ops[0], &lanes = inst.ops[4], &chosen = inst.ops[5];
+    const Operand &lane = inst.ops[6], &addr = inst.ops[7], &val = inst.ops[8];
+    const Operand loaded = reg(kScratchS0);
+    const Operand mask = reg(vreg_phys(0));
+    // A scalar copy of a uniform or the chosen lane's value of a divergent operand.
+    auto take = [&](const Operand& into, const Operand& from) {
+      if (is_vector_phys(from.reg))
+        put(isa::Op::VMV_X_S, {into, from});
+      else
+        put(Pseudo::Mv, {into, from});
+    };
     unsigned id = counter_++;
     std::string loop = fmt::format(".Latomic_{}_{}", mf_.name, id), done = loop + "_done", anchor = loop + "_rpc";
-    op(fmt::format("vid.v {}", lanes));
+    put(isa::Op::VID_V, {lanes});
     line(loop + ":");
-    op(fmt::format("vmv.x.s {}, {}", lane, lanes));  // the last active lane
-    op(fmt::format("vmv.v.x {}, {}", chosen, lane));
-    op(fmt::format("vmseq.vv v0, {}, {}", lanes, chosen));
-    op(vector_address ? fmt::format("vmv.x.s {}, {}", addr, reg(1)) : fmt::format("mv {}, {}", addr, reg(1)));
-    if (inst.comment == "cmpxchg") {
+    put(isa::Op::VMV_X_S, {lane, lanes});  // the last active lane
+    put(isa::Op::VMV_V_X, {chosen, lane});
+    put(isa::Op::VMSEQ_VV, {mask, lanes, chosen});
+    take(addr, inst.ops[1]);
+    if (inst.op == isa::Op::SC_W) {
       // lane = expected value, val = new value; retry while sc fails.
       std::string retry = loop + "_retry", fail = loop + "_fail";
-      bool vector_compare = is_vector_phys(inst.ops[3].reg);
-      op(vector_value ? fmt::format("vmv.x.s {}, {}", val, reg(2)) : fmt::format("mv {}, {}", val, reg(2)));
+      take(val, inst.ops[2]);
       line(retry + ":");
-      op(vector_compare ? fmt::format("vmv.x.s {}, {}", lane, reg(3)) : fmt::format("mv {}, {}", lane, reg(3)));
-      op(fmt::format("lr.w t4, ({})", addr));
-      op(fmt::format("bne t4, {}, {}", lane, fail));
-      op(fmt::format("sc.w {}, {}, ({})", lane, val, addr));
-      op(fmt::format("bnez {}, {}", lane, retry));
+      take(lane, inst.ops[3]);
+      put(isa::Op::LR_W, {loaded, addr});
+      put(isa::Op::BNE, {loaded, lane, Operand::label(fail)});
+      put(isa::Op::SC_W, {lane, val, addr});
+      put(Pseudo::Bnez, {lane, Operand::label(retry)});
       line(fail + ":");
-      op(fmt::format("vmerge.vxm {}, {}, t4, v0", result, result));
+      put(isa::Op::VMERGE_VXM, {result, result, loaded, mask});
     } else {
-      op(vector_value ? fmt::format("vmv.x.s {}, {}", val, reg(2)) : fmt::format("mv {}, {}", val, reg(2)));
-      std::string amo = inst.comment;
-      if (amo == "amosub") {
-        op(fmt::format("neg {}, {}", val, val));
-        amo = "amoadd.w";
-      }
-      op(fmt::format("{} {}, {}, ({})", amo, val, val, addr));
-      op(fmt::format("vmerge.vxm {}, {}, {}, v0", result, result, val));
+      take(val, inst.ops[2]);
+      if (inst.negate_value) put(Pseudo::Neg, {val, val});
+      put(inst.op, {val, val, addr});
+      put(isa::Op::VMERGE_VXM, {result, result, val, mask});
     }
     // Retire the chosen lane: it goes to `done`, the others take the next lane.
     line(anchor + ":");
-    op(fmt::format("auipc {}, %pcrel_hi({})", addr, done));
-    op(fmt::format("setrpc zero, {}, %pcrel_lo({})", addr, anchor));
-    op(fmt::format("vbeq {}, {}, {}", lanes, chosen, done));
-    op(fmt::format("j {}", loop));
+    put(isa::Op::AUIPC, {addr, Operand::literal(fmt::format("%pcrel_hi({})", done))});
+    put(isa::Op::SETRPC,
+        {reg(kZero), addr, Operand::literal(fmt::format("%pcrel_lo({})", anchor))});
+    put(isa::Op::VBEQ, {lanes, chosen, Operand::label(done)});
+    put(Pseudo::J, {Operand::label(loop)});
     line(done + ":");
-    op("join zero, zero, 0");
+    join();
   }
 
   void instruction(const MInst& inst) {
-    if (inst.op == "@ret") return epilogue();
-    if (inst.op == "@atomic") return atomic(inst);
-    if (inst.op == "@sspill" || inst.op == "@sreload") {
-      int off = frame_.scalar_spill_base + static_cast<int>(inst.ops[1].imm);
-      op(fmt::format("{} {}, {}(sp)", inst.op == "@sspill" ? "sw" : "lw", register_name(inst.ops[0].reg), off));
-      return;
+    switch (inst.pseudo) {
+      case Pseudo::Return: return epilogue();
+      case Pseudo::Atomic: return atomic(inst);
+      case Pseudo::ScalarSpill:
+      case Pseudo::ScalarReload: {
+        const int64_t off = frame_.scalar_spill_base + inst.ops[1].imm;
+        put(inst.is(Pseudo::ScalarSpill) ? isa::Op::SW : isa::Op::LW,
+            {inst.ops[0], imm(off), reg(kSp)});
+        return;
+      }
+      case Pseudo::VectorSpill:
+      case Pseudo::VectorReload: {
+        const int64_t off = frame_.vector_spill_base + inst.ops[1].imm;
+        // The base must be a vector register: the scratch not holding the value.
+        uint32_t base = inst.ops[0].reg == kScratchV0 ? kScratchV0 + 1 : kScratchV0;
+        if (inst.ops[0].reg == kScratchV0 + 1) base = kScratchV0 + 2;
+        put(isa::Op::VMV_V_X, {reg(base), reg(kTp)});
+        put(inst.is(Pseudo::VectorSpill) ? isa::Op::VSW_V : isa::Op::VLW_V,
+            {inst.ops[0], imm(off), reg(base)});
+        return;
+      }
+      default: line(format_inst(inst));
     }
-    if (inst.op == "@vspill" || inst.op == "@vreload") {
-      int off = frame_.vector_spill_base + static_cast<int>(inst.ops[1].imm);
-      // The base must be a vector register: the scratch not holding the value.
-      std::string base = inst.ops[0].reg == kScratchV0 ? "v254" : "v253";
-      if (inst.ops[0].reg == vreg_phys(254)) base = "v255";
-      op(fmt::format("vmv.v.x {}, tp", base));
-      op(fmt::format("{} {}, {}({})", inst.op == "@vspill" ? "vsw.v" : "vlw.v", register_name(inst.ops[0].reg), off, base));
-      return;
-    }
-    line(format_inst(inst));
   }
 
  private:
+  static Operand reg(uint32_t r) { return Operand::reg_of(r); }
+  static Operand imm(int64_t v) { return Operand::immediate(v); }
+
   const MFunction& mf_;
   const Frame& frame_;
   std::string& out_;
@@ -213,10 +285,18 @@ class Printer {
 // or a regext prefix makes two words), so a relaxed branch may have reached anyway.
 // The labels it adds carry the function's name, like every generated label (mir.h).
 void relax_branches(std::string& text, const std::string& function) {
-  static const std::map<std::string, std::string> inverse = {
-      {"beq", "bne"},   {"bne", "beq"},     {"blt", "bge"},     {"bge", "blt"},     {"bltu", "bgeu"},
-      {"bgeu", "bltu"}, {"beqz", "bnez"},   {"bnez", "beqz"},   {"vbeq", "vbne"},   {"vbne", "vbeq"},
-      {"vblt", "vbge"}, {"vbge", "vblt"},   {"vbltu", "vbgeu"}, {"vbgeu", "vbltu"}};
+  static const std::map<std::string_view, std::string_view> inverse = [] {
+    std::map<std::string_view, std::string_view> names;
+    for (const auto& [a, b] : kOpposites) {
+      names[isa::info(a).mnemonic] = isa::info(b).mnemonic;
+      names[isa::info(b).mnemonic] = isa::info(a).mnemonic;
+    }
+    for (const auto& [a, b] : kOppositeAliases) {
+      names[pseudo_mnemonic(a)] = pseudo_mnemonic(b);
+      names[pseudo_mnemonic(b)] = pseudo_mnemonic(a);
+    }
+    return names;
+  }();
   std::vector<std::string> lines;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
@@ -234,44 +314,20 @@ void relax_branches(std::string& text, const std::string& function) {
     size_t space = line.find(' ');
     size_t comma = line.rfind(", ");
     if (line.size() > 1 && line[0] == '\t' && space != std::string::npos && comma != std::string::npos) {
-      std::string op = line.substr(1, space - 1);
+      const std::string_view op = std::string_view(line).substr(1, space - 1);
       std::string target = line.substr(comma + 2);
       auto inv = inverse.find(op);
       auto at = label_at.find(target);
       if (inv != inverse.end() && at != label_at.end() && std::labs(at->second - static_cast<long>(i)) * 8 > 3800) {
         std::string skip = fmt::format(".Lrelax_{}_{}", function, counter++);
-        out += "\t" + inv->second + line.substr(space, comma - space) + ", " + skip + "\n";
-        out += "\tj " + target + "\n" + skip + ":\n";
+        out += fmt::format("\t{}{}, {}\n", inv->second, line.substr(space, comma - space), skip);
+        out += format_inst(make_inst(Pseudo::J, {Operand::label(target)})) + "\n" + skip + ":\n";
         continue;
       }
     }
     out += line + "\n";
   }
   text = std::move(out);
-}
-
-// Every instruction line must name a row of the instruction table or a pseudo-instruction
-// of the assembler: a misspelt mnemonic anywhere in the back end (`sltui` once) is then
-// the compiler's own error, raised whatever kernel reaches it, not an assembler error
-// pointing into generated text.
-void check_mnemonics(const std::string& text, const std::string& function) {
-  static const std::set<std::string_view> pseudo = [] {
-    std::vector<std::string_view> names = assembler::pseudo_mnemonics();
-    return std::set<std::string_view>(names.begin(), names.end());
-  }();
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (text[start] == '\t' && start + 1 < end && text[start + 1] != '.') {
-      std::string mnemonic =
-          text.substr(start + 1, std::min(text.find(' ', start), end) - start - 1);
-      if (!isa::find_mnemonic(mnemonic) && !pseudo.count(mnemonic))
-        throw Error(fmt::format(
-            "internal error: the back end emitted '{}' in '{}', which is no Ventus instruction",
-            mnemonic, function));
-    }
-    start = end + 1;
-  }
 }
 
 }  // namespace
@@ -288,23 +344,21 @@ FunctionSummary emit_function(const MFunction& mf, std::string& result) {
     const MBlock& block = mf.blocks[b];
     p.line(block.label + ":");
     if (b == 0) p.prologue();
-    if (block.needs_join) p.op("join zero, zero, 0");
+    if (block.needs_join) p.join();
     const std::string next = b + 1 < mf.blocks.size() ? mf.blocks[b + 1].label : "";
     for (size_t i = 0; i < block.insts.size(); ++i) {
       const MInst& inst = block.insts[i];
       // A jump to the next block falls through.
-      if (inst.op == "j" && inst.is_terminator && i + 1 == block.insts.size() && inst.ops[0].text == next) continue;
+      if (inst.is(Pseudo::J) && inst.is_terminator && i + 1 == block.insts.size() &&
+          inst.ops[0].text == next)
+        continue;
       // "bXX a, b, next; j other" becomes "b!XX a, b, other".
-      if (i + 2 == block.insts.size() && block.insts[i + 1].op == "j" && inst.ops.size() >= 2 &&
+      if (i + 2 == block.insts.size() && block.insts[i + 1].is(Pseudo::J) && inst.ops.size() >= 2 &&
           inst.ops.back().kind == Operand::Kind::Label && inst.ops.back().text == next) {
-        static const std::map<std::string, std::string> inverse = {
-            {"beq", "bne"},   {"bne", "beq"},   {"blt", "bge"},   {"bge", "blt"},   {"bltu", "bgeu"},
-            {"bgeu", "bltu"}, {"bnez", "beqz"}, {"beqz", "bnez"}};
-        if (auto inv = inverse.find(inst.op); inv != inverse.end()) {
-          MInst flipped = inst;
-          flipped.op = inv->second;
-          flipped.ops.back().text = block.insts[i + 1].ops[0].text;
-          p.instruction(flipped);
+        if (std::optional<MInst> flipped = inverted_branch(inst);
+            flipped && !is_vector_branch(inst)) {
+          flipped->ops.back().text = block.insts[i + 1].ops[0].text;
+          p.instruction(*flipped);
           break;
         }
       }
@@ -313,7 +367,6 @@ FunctionSummary emit_function(const MFunction& mf, std::string& result) {
   }
   p.line(fmt::format("\t.size {}, .-{}", mf.name, mf.name));
   relax_branches(out, mf.name);
-  check_mnemonics(out, mf.name);
   result += out;
   FunctionSummary summary;
   summary.scalar_frame = frame.scalar_bytes;

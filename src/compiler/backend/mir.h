@@ -1,14 +1,19 @@
-// Machine IR of the back end: Ventus assembly instructions over virtual registers, in
-// the blocks of the LLVM function they came from. Instruction selection (isel.cpp)
-// builds it, the register allocator (regalloc.cpp) replaces virtual registers by
-// physical ones and inserts spill code, the emitter (emit.cpp) prints it.
+// Machine IR of the back end: Ventus instructions over virtual registers, in the blocks
+// of the LLVM function they came from. Instruction selection (isel*.cpp) builds it, the
+// register allocator (regalloc.cpp) replaces virtual registers by physical ones and
+// inserts spill code, the emitter (emit.cpp) prints it. An instruction is a row of the
+// instruction table (isa::Op) or one of the few pseudo-instructions below; which operands
+// it reads and writes comes from the row's operand roles (make_inst), not from its
+// builder.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "ventus/runtime.h"
+#include "ventus/abi.h"
+#include "ventus/isa.h"
 
 namespace ventus::cc::backend {
 
@@ -24,9 +29,9 @@ inline constexpr bool is_vector_phys(uint32_t r) { return r >= kVectorBase && r 
 
 enum class RegClass : uint8_t { Scalar, Vector };
 
-// Frame limits: a warp's scalar stack (the start code gives each warp 1 KiB of local
-// memory) and a thread's private memory, addressed by signed 12-bit offsets below tp.
-inline constexpr uint32_t kScalarStackBytes = rt::kWarpStackBytes;
+// Frame limits: a warp's scalar stack (the start code's, in local memory) and a thread's
+// private memory, addressed by signed 12-bit offsets below tp.
+inline constexpr uint32_t kScalarStackBytes = abi::kWarpStackBytes;
 inline constexpr uint32_t kPrivateFrameBytes = 1024;
 
 // Fixed scalar registers.
@@ -38,31 +43,76 @@ inline constexpr uint32_t kScratchV0 = kVectorBase + 253;                    // 
 struct Operand {
   enum class Kind : uint8_t { Reg, Imm, Label, Text };
   Kind kind = Kind::Imm;
+  // Whether the instruction reads or writes the register: make_inst sets them from the
+  // operand roles of its row (or pseudo-instruction).
   bool def = false;
   bool use = false;
   bool early_clobber = false;  // a def that must not share a register with any use
   uint32_t reg = kNoReg;
   int64_t imm = 0;
-  std::string text;  // label or literal operand text (a symbol expression, "e32", ...)
+  std::string text;  // label or literal operand text (a symbol expression, "rtz", ...)
 
-  static Operand use_of(uint32_t r) { return {Kind::Reg, false, true, false, r, 0, {}}; }
-  static Operand def_of(uint32_t r) { return {Kind::Reg, true, false, false, r, 0, {}}; }
-  static Operand def_use(uint32_t r) { return {Kind::Reg, true, true, false, r, 0, {}}; }
+  static Operand reg_of(uint32_t r) { return {Kind::Reg, false, false, false, r, 0, {}}; }
   static Operand immediate(int64_t v) { return {Kind::Imm, false, false, false, kNoReg, v, {}}; }
   static Operand label(std::string l) { return {Kind::Label, false, false, false, kNoReg, 0, std::move(l)}; }
   static Operand literal(std::string t) { return {Kind::Text, false, false, false, kNoReg, 0, std::move(t)}; }
+  // A CSR operand, written as its number in hex as the assembler reads it.
+  static Operand csr(uint16_t number);
+};
+
+// The instructions that are not one row of the table with all its operands.
+enum class Pseudo : uint8_t {
+  None,   // MInst::op is the instruction
+  Label,  // ops[0] names the position
+  // Aliases (isa::aliases()): one row with some operands fixed, printed under the alias's
+  // name; their operands' roles are those of the row slots they fill.
+  Li,
+  Mv,
+  Neg,
+  Seqz,
+  Snez,
+  Beqz,
+  Bnez,
+  J,
+  Ret,
+  Csrr,
+  Fence,
+  Unimp,
+  // Expanded by the assembler into several rows: la rd, symbol.
+  La,
+  // The back end's own, expanded by emit.cpp: the epilogue and ret; an atomic
+  // operation performed lane by lane (MInst::op: the AMO row, or SC_W for a compare and
+  // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset).
+  Return,
+  Atomic,
+  ScalarSpill,
+  ScalarReload,
+  VectorSpill,
+  VectorReload,
 };
 
 struct MInst {
-  std::string op;  // mnemonic; "" with a label text = a label definition
+  isa::Op op = isa::Op::Count;
+  Pseudo pseudo = Pseudo::None;
   std::vector<Operand> ops;
-  bool memory_form = false;  // print the last two operands as imm(base)
   bool is_call = false;      // clobbers the caller-saved registers
   bool is_terminator = false;
+  bool negate_value = false;            // Atomic: subtract, as an amoadd.w of the negated value
   std::vector<uint32_t> implicit_uses;  // physical registers read (call arguments, ret value)
   std::vector<uint32_t> implicit_defs;  // physical registers written (call results)
-  std::string comment;
+
+  bool is(isa::Op o) const { return pseudo == Pseudo::None && op == o; }
+  bool is(Pseudo p) const { return pseudo == p; }
 };
+
+// An instruction with the def/use of each register operand set from the operand roles of
+// its row (isa::InsnInfo::operands) or pseudo-instruction. Operands follow the row's
+// syntax, a memory operand "off(base)" as two; trailing optional ones (vm, rm) may be left
+// out. Throws an internal error for more operands than the row has.
+MInst make_inst(isa::Op op, std::vector<Operand> ops);
+MInst make_inst(Pseudo pseudo, std::vector<Operand> ops);
+// The assembler's name of a pseudo-instruction that the assembler reads (the aliases, la).
+std::string_view pseudo_mnemonic(Pseudo pseudo);
 
 struct MBlock {
   std::string label;

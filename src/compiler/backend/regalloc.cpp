@@ -43,6 +43,11 @@ std::vector<uint32_t> allocation_order(RegClass cls) {
   return order;
 }
 
+// A register-to-register copy: its two registers may share a physical one.
+bool is_copy(const MInst& inst) {
+  return inst.is(Pseudo::Mv) || inst.is(isa::Op::VMV_V_V);
+}
+
 struct Interval {
   uint32_t vreg;
   int start = INT_MAX;
@@ -124,7 +129,7 @@ void allocate_registers(MFunction& mf) {
         if (op.def) touch(v, op.early_clobber ? 2 * n : 2 * n + 1);
         if (op.def && op.early_clobber) touch(v, 2 * n + 1);
       }
-      if ((inst.op == "mv" || inst.op == "vmv.v.v") && is_virtual(inst.ops[0].reg) && is_virtual(inst.ops[1].reg))
+      if (is_copy(inst) && is_virtual(inst.ops[0].reg) && is_virtual(inst.ops[1].reg))
         intervals[inst.ops[0].reg - kFirstVirtual].hint = inst.ops[1].reg;
       ++n;
     }
@@ -263,28 +268,27 @@ void allocate_registers(MFunction& mf) {
           op.reg = iv.phys;
           continue;
         }
-        if (inst.op.starts_with("@")) throw Error(fmt::format("register allocation failed in '{}': a spilled operand of an atomic operation", mf.name));
+        if (inst.is(Pseudo::Atomic))
+          throw Error(fmt::format(
+              "register allocation failed in '{}': a spilled operand of an atomic operation",
+              mf.name));
         RegClass cls = mf.class_of(op.reg);
         auto known = scratch_of.find(op.reg);
         uint32_t r = known != scratch_of.end() ? known->second : scratch(cls);
         scratch_of[op.reg] = r;
         bool vec = cls == RegClass::Vector;
         if (op.use && known == scratch_of.end()) {
-          MInst load;
-          load.op = vec ? "@vreload" : "@sreload";
-          load.ops = {Operand::def_of(r), Operand::immediate(iv.slot)};
-          before.push_back(std::move(load));
+          before.push_back(make_inst(vec ? Pseudo::VectorReload : Pseudo::ScalarReload,
+                                     {Operand::reg_of(r), Operand::immediate(iv.slot)}));
         }
         if (op.def) {
-          MInst store;
-          store.op = vec ? "@vspill" : "@sspill";
-          store.ops = {Operand::use_of(r), Operand::immediate(iv.slot)};
-          after.push_back(std::move(store));
+          after.push_back(make_inst(vec ? Pseudo::VectorSpill : Pseudo::ScalarSpill,
+                                    {Operand::reg_of(r), Operand::immediate(iv.slot)}));
         }
         op.reg = r;
       }
       for (MInst& b : before) out.push_back(std::move(b));
-      bool identity = (inst.op == "mv" || inst.op == "vmv.v.v") && inst.ops[0].reg == inst.ops[1].reg;
+      bool identity = is_copy(inst) && inst.ops[0].reg == inst.ops[1].reg;
       if (!identity) out.push_back(std::move(inst));
       for (MInst& a : after) out.push_back(std::move(a));
     }
@@ -303,7 +307,7 @@ void allocate_registers(MFunction& mf) {
         } else {
           max_s = std::max(max_s, r + 1);
         }
-        if (!caller_saved(r) && r > kTp && inst.op != "@ret") {
+        if (!caller_saved(r) && r > kTp && !inst.is(Pseudo::Return)) {
           bool def = false;
           for (const Operand& op : inst.ops)
             if (op.kind == Operand::Kind::Reg && op.def && op.reg == r) def = true;
