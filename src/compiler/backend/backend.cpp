@@ -524,9 +524,7 @@ std::string generate_assembly(llvm::Module& module, int) {
         if (auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d)))
           info.reqd_work_group_size[d] = static_cast<uint32_t>(c->getZExtValue());
       }
-    for (const KernelArgument& a : kernel_arguments(*kernel))
-      info.args.push_back({a.name, a.type_name, *rt::address_space_from_string(a.address_space),
-                           a.qualifiers, a.offset, a.size});
+    info.args = kernel_arguments(*kernel);
   }
   const std::string json = rt::write_kernel_metadata(infos);
   std::string escaped;

@@ -414,10 +414,10 @@ MFunction Selector::run() {
     kernel_args_ = new_s();
     emit(Pseudo::Mv, {Operand::reg_of(kernel_args_), Operand::reg_of(kA0)});
     guard_extra_lanes();
-    std::vector<KernelArgument> layout = kernel_arguments(f_);
+    std::vector<rt::KernelArgInfo> layout = kernel_arguments(f_);
     for (llvm::Argument& arg : f_.args()) {
       if (arg.use_empty()) continue;
-      const KernelArgument& info = layout[arg.getArgNo()];
+      const rt::KernelArgInfo& info = layout[arg.getArgNo()];
       if (arg.hasByValAttr()) {
         uint32_t r = result_regs(&arg)[0];
         int64_t at = static_cast<int64_t>(byval_offsets_.at(&arg)) - mf_.private_frame;
@@ -441,7 +441,7 @@ MFunction Selector::run() {
                                               : isa::Op::LW;
         load_argument(load, regs[k], info.offset + k * elem_size);
       }
-      if (info.address_space == "local") {
+      if (info.address_space == rt::AddressSpace::local) {
         uint32_t lds = new_s();
         emit(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)});
         emit(isa::Op::ADD,
@@ -978,9 +978,9 @@ void Selector::select_select(llvm::SelectInst& inst) {
 
 using selection::Selector;
 
-std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel) {
+std::vector<rt::KernelArgInfo> kernel_arguments(const llvm::Function& kernel) {
   const llvm::DataLayout& dl = kernel.getParent()->getDataLayout();
-  std::vector<KernelArgument> out;
+  std::vector<rt::KernelArgInfo> out;
   uint32_t offset = 0;
   auto md_string = [&](const char* kind, unsigned i) -> std::string {
     if (llvm::MDNode* node = kernel.getMetadata(kind))
@@ -989,27 +989,27 @@ std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel) {
     return "";
   };
   for (const llvm::Argument& arg : kernel.args()) {
-    KernelArgument a;
+    rt::KernelArgInfo a;
     a.name = md_string("kernel_arg_name", arg.getArgNo());
     if (a.name.empty()) a.name = arg.getName().str();
-    a.type_name = md_string("kernel_arg_type", arg.getArgNo());
+    a.type = md_string("kernel_arg_type", arg.getArgNo());
     a.qualifiers = md_string("kernel_arg_type_qual", arg.getArgNo());
     llvm::Type* t = arg.getType();
     uint32_t size = 0, align = 4;
     if (arg.hasByValAttr()) {
-      a.address_space = "private";
+      a.address_space = rt::AddressSpace::private_;
       size = static_cast<uint32_t>(dl.getTypeAllocSize(arg.getParamByValType()));
       align = std::max<uint32_t>(4, static_cast<uint32_t>(arg.getParamAlign().valueOrOne().value()));
     } else if (t->isPointerTy()) {
       switch (t->getPointerAddressSpace()) {
-        case 1: a.address_space = "global"; break;
-        case 2: a.address_space = "constant"; break;
-        case 3: a.address_space = "local"; break;
-        default: a.address_space = "private"; break;
+        case 1: a.address_space = rt::AddressSpace::global; break;
+        case 2: a.address_space = rt::AddressSpace::constant; break;
+        case 3: a.address_space = rt::AddressSpace::local; break;
+        default: a.address_space = rt::AddressSpace::private_; break;
       }
       size = 4;
     } else {
-      a.address_space = "private";
+      a.address_space = rt::AddressSpace::private_;
       size = static_cast<uint32_t>(dl.getTypeAllocSize(t));
       align = std::max<uint32_t>(4, static_cast<uint32_t>(dl.getABITypeAlign(t).value()));
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mir.h"
+#include "ventus/kernel_metadata.h"
 
 namespace llvm {
 class Argument;
@@ -28,16 +29,9 @@ struct ModuleLayout {
   uint32_t private_align = 4;
 };
 
-// Kernel argument placement in the argument buffer (docs/compiler.md).
-struct KernelArgument {
-  std::string name;
-  std::string type_name;
-  std::string address_space;  // "global", "constant", "local", "private" (by value)
-  std::string qualifiers;     // clang's kernel_arg_type_qual: "const restrict volatile" subset
-  uint32_t offset = 0;
-  uint32_t size = 0;
-};
-std::vector<KernelArgument> kernel_arguments(const llvm::Function& kernel);
+// Kernel argument placement in the argument buffer (docs/compiler.md), as the kernel
+// metadata records it.
+std::vector<rt::KernelArgInfo> kernel_arguments(const llvm::Function& kernel);
 
 // The alignment of a kernel's private copy of a struct passed by value.
 uint64_t private_alignment(const llvm::Argument& byval);
