@@ -209,6 +209,15 @@ void Selector::load_argument(isa::Op op, uint32_t dst, uint64_t offset) {
   emit(op, {Operand::reg_of(dst), Operand::immediate(0), Operand::reg_of(address)});
 }
 
+void Selector::emit_vector_move(uint32_t phys, const Src& s) {
+  if (s.is_imm)
+    emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
+  else if (s.cls == RegClass::Vector)
+    emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
+  else
+    emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
+}
+
 uint32_t Selector::scalar_reg(const Src& s) {
   if (!s.is_imm) {
     if (s.cls != RegClass::Scalar) throw Error("internal: vector value where a scalar is needed");

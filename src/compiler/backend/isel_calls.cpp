@@ -94,14 +94,7 @@ void Selector::select_call(llvm::CallInst& call) {
   for (auto& [phys, s] : moves)
     if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm))
       s = {false, 0, scalar_reg(s), RegClass::Scalar};
-  for (auto& [phys, s] : moves) {
-    if (s.is_imm)
-      emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
-    else if (s.cls == RegClass::Vector)
-      emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-    else
-      emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-  }
+  for (const auto& [phys, s] : moves) emit_vector_move(phys, s);
   if (!call.getType()->isVoidTy()) {
     const std::vector<uint32_t>& d = result_regs(&call);
     if (d.size() > 16) unsupported(&call, "a result of more than 16 registers");
@@ -147,14 +140,7 @@ void Selector::select_printf(llvm::CallInst& call) {
   }
   Src format = src(call.getArgOperand(0));
   uint32_t format_reg = scalar_reg(format);
-  for (auto& [phys, s] : moves) {
-    if (s.is_imm)
-      emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
-    else if (s.cls == RegClass::Vector)
-      emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-    else
-      emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-  }
+  for (const auto& [phys, s] : moves) emit_vector_move(phys, s);
   emit(Pseudo::Mv, {Operand::reg_of(kA0), Operand::reg_of(format_reg)});
   emit(Pseudo::Li,
        {Operand::reg_of(kA0 + 1), Operand::immediate(static_cast<int64_t>(moves.size()))});

@@ -81,15 +81,8 @@ void Selector::select_ret(llvm::ReturnInst& ret) {
       parts.push_back(s);
     }
     for (unsigned k = 0; k < n; ++k) {
-      uint32_t phys = vreg_phys(k);
-      const Src& s = parts[k];
-      if (s.is_imm)
-        emit(isa::Op::VMV_V_I, {Operand::reg_of(phys), Operand::immediate(s.imm)});
-      else if (s.cls == RegClass::Vector)
-        emit(isa::Op::VMV_V_V, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-      else
-        emit(isa::Op::VMV_V_X, {Operand::reg_of(phys), Operand::reg_of(s.reg)});
-      r.implicit_uses.push_back(phys);
+      emit_vector_move(vreg_phys(k), parts[k]);
+      r.implicit_uses.push_back(vreg_phys(k));
     }
   }
   cur_->insts.push_back(std::move(r));

@@ -167,6 +167,8 @@ class Selector {
   uint32_t new_v() { return mf_.new_vreg(RegClass::Vector); }
 
   uint32_t scalar_reg(const Src& s);
+  // Copies s into every lane of the physical vector register phys (call arguments/results).
+  void emit_vector_move(uint32_t phys, const Src& s);
   uint32_t vector_reg(const Src& s);
   void move(uint32_t dst, const Src& s);
 
