@@ -154,10 +154,11 @@ class Program {
                                      const assembler::Options& options = {});
 
   const elf::Image& image() const { return image_; }
-  // Entry address of a kernel (a function symbol); ventus::Error naming the available
-  // kernels when there is none.
+  // Entry address of a kernel; ventus::Error naming the available kernels when there is
+  // none. The kernels are those of the compiler's metadata (.ventus.kernels) when the
+  // program has it, else every global function symbol but the start code's.
   uint32_t kernel_address(std::string_view name) const;
-  std::vector<std::string> kernel_names() const;  // global function symbols but the start code
+  std::vector<std::string> kernel_names() const;
   // The compiler's description of a kernel; nullptr for programs without one (assembly).
   const KernelInfo* kernel_info(std::string_view name) const;
   uint64_t id() const { return id_; }

@@ -219,13 +219,18 @@ Program Program::from_assembly_files(const std::vector<std::string>& paths,
 std::vector<std::string> Program::kernel_names() const {
   std::vector<std::string> names;
   for (const elf::Symbol& s : image_.symbols)
-    if (s.function && s.global && !is_start_code_symbol(s.name)) names.push_back(s.name);
+    if (s.function && s.global && !is_start_code_symbol(s.name) &&
+        (kernels_.empty() || kernel_info(s.name) != nullptr))
+      names.push_back(s.name);
   return names;
 }
 
 uint32_t Program::kernel_address(std::string_view name) const {
-  for (const elf::Symbol& s : image_.symbols)
-    if (s.name == name && !s.section.empty()) return s.value;
+  // A compiled program says which of its functions are kernels: the others (vt_printf, a
+  // library's helpers) take no NDRange and no argument buffer.
+  if (kernels_.empty() || kernel_info(name) != nullptr)
+    for (const elf::Symbol& s : image_.symbols)
+      if (s.name == name && !s.section.empty()) return s.value;
   const std::vector<std::string> names = kernel_names();
   throw Error(
       fmt::format("no kernel '{}' in the program (kernels: {})", name,

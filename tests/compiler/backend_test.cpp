@@ -314,6 +314,16 @@ __kernel void hello(__global const int* a, float f) {
   EXPECT_EQ(printed, "gid=1 a=20 f=1.50 ok\ngid=4 a=50 f=6.00 ok\ngid=7 a=80 f=10.50 ok\n");
 }
 
+// The printf routine the back end links in is a global function but not a kernel: the
+// program's kernels are those of its metadata (`ventus run` without --kernel picks the one).
+TEST(Backend, LinkedLibraryFunctionsAreNotKernels) {
+  rt::Program program = build(R"(
+__kernel void hello(int x) { printf("%d\n", x); })");
+  EXPECT_EQ(program.kernel_names(), std::vector<std::string>{"hello"});
+  EXPECT_THROW(program.kernel_address("vt_printf"), ventus::Error);
+  EXPECT_NE(program.kernel_address("hello"), 0u);
+}
+
 TEST(Backend, KernelMetadataDescribesArguments) {
   rt::Program program = build(R"(
 __kernel void k(__global float* out, __local int* tmp, int4 v, char c, __constant float* t) {
