@@ -324,6 +324,37 @@ __kernel void hello(int x) { printf("%d\n", x); })");
   EXPECT_NE(program.kernel_address("hello"), 0u);
 }
 
+// Each kernel's metadata counts the __local data up to the last variable it reaches; a
+// kernel without any is not charged for its neighbours' (the module's layout is shared,
+// so a variable after another one still counts the one before it).
+TEST(Backend, KernelsAreChargedForTheLocalDataTheyReach) {
+  rt::Program program = build(R"(
+__kernel void big(__global float* out) {
+  __local float a[16000];
+  a[get_local_id(0)] = 1.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = a[(get_local_id(0) * 7) % 16000];
+}
+__kernel void small(__global float* out) { out[get_global_id(0)] = get_global_id(0); }
+__kernel void after(__global int* out) {
+  __local int b[4];
+  b[get_local_id(0) % 4] = 2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = b[0];
+})");
+  ASSERT_NE(program.kernel_info("small"), nullptr);
+  EXPECT_EQ(program.kernel_info("big")->local_bytes, 64000u);
+  EXPECT_EQ(program.kernel_info("small")->local_bytes, 0u);
+  EXPECT_EQ(program.kernel_info("after")->local_bytes, 64016u);
+  // The largest workgroup fits now: 32 warps' stacks and no local data.
+  rt::Device device;
+  std::vector<float> zeros(1024, 0.0f);
+  rt::Buffer out = rt::Buffer::from(device, zeros);
+  rt::launch(device, program, "small", {1024}, {1024}, {out});
+  std::vector<float> got = out.download<float>();
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], static_cast<float>(i)) << i;
+}
+
 TEST(Backend, KernelMetadataDescribesArguments) {
   rt::Program program = build(R"(
 __kernel void k(__global float* out, __local int* tmp, int4 v, char c, __constant float* t) {

@@ -36,6 +36,31 @@ namespace ventus::cc::backend {
 
 namespace {
 
+// The end of the __local variables function f addresses (their layout is the module's): a
+// kernel needs the local data up to the highest end among the functions it reaches, not
+// the whole module's, so a kernel without __local variables is not charged for another's.
+uint32_t local_data_end(const llvm::Function& f, const ModuleLayout& layout,
+                        const llvm::DataLayout& dl) {
+  uint32_t end = 0;
+  std::set<const llvm::Value*> seen;
+  std::vector<const llvm::Value*> work;
+  for (const llvm::Instruction& inst : llvm::instructions(f))
+    for (const llvm::Use& op : inst.operands()) work.push_back(op.get());
+  while (!work.empty()) {
+    const llvm::Value* v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second) continue;
+    if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
+      if (auto it = layout.local_offsets.find(gv); it != layout.local_offsets.end())
+        end = std::max(end, it->second +
+                                static_cast<uint32_t>(dl.getTypeAllocSize(gv->getValueType())));
+    } else if (auto* c = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
+      for (const llvm::Use& op : c->operands()) work.push_back(op.get());
+    }
+  }
+  return end;
+}
+
 // SPIR's address spaces, as clang gives them.
 constexpr unsigned kPrivateAddressSpace = 0, kGlobalAddressSpace = 1, kConstantAddressSpace = 2;
 
@@ -422,7 +447,6 @@ std::string generate_assembly(llvm::Module& module, int) {
     while (!used_names.insert(name).second) name += "_";
     layout.symbols[&gv] = name;
   }
-  layout.local_bytes = (layout.local_bytes + 15) & ~15u;
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f))
       if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
@@ -442,7 +466,9 @@ std::string generate_assembly(llvm::Module& module, int) {
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&f);
-    summaries[f.getName().str()] = compile_function(f, layout, out);
+    FunctionSummary& summary = summaries[f.getName().str()];
+    summary = compile_function(f, layout, out);
+    summary.local_data_end = local_data_end(f, layout, dl);
     functions[f.getName().str()] = &f;
   }
 
@@ -494,6 +520,7 @@ std::string generate_assembly(llvm::Module& module, int) {
           deepest_private = std::max(deepest_private, c.private_frame);
           s.sgpr = std::max(s.sgpr, c.sgpr);
           s.vgpr = std::max(s.vgpr, c.vgpr);
+          s.local_data_end = std::max(s.local_data_end, c.local_data_end);
         }
         stack.pop_back();
         s.scalar_frame += deepest_scalar;
@@ -512,7 +539,7 @@ std::string generate_assembly(llvm::Module& module, int) {
           "calls; a warp has {}",
           definition_location(*kernel), describe(*kernel), s.scalar_frame, kScalarStackBytes));
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
-    info.local_bytes = layout.local_bytes;
+    info.local_bytes = (s.local_data_end + 15) & ~15u;
     info.private_bytes = s.private_frame;
     info.sgpr = round4(std::max<uint32_t>(32, s.sgpr));
     info.vgpr = round4(std::max<uint32_t>(4, s.vgpr));

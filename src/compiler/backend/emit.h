@@ -14,6 +14,8 @@ struct FunctionSummary {
   uint32_t sgpr = 0, vgpr = 0;  // registers used (highest index + 1)
   std::vector<std::string> callees;
   bool uses_printf = false;
+  // The end of the module's __local data this function addresses itself (not its callees).
+  uint32_t local_data_end = 0;
 };
 
 // Appends the function's assembly to `out`.

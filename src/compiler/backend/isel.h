@@ -22,7 +22,7 @@ namespace ventus::cc::backend {
 struct ModuleLayout {
   std::map<const llvm::GlobalVariable*, uint32_t> local_offsets;  // __local variables
   std::map<const llvm::Value*, std::string> symbols;              // global data names
-  uint32_t local_bytes = 0;
+  uint32_t local_bytes = 0;  // the module's __local variables, laid out one after another
   // Every private frame's size and alignment is a multiple of this, the largest alignment
   // of any private object in the module: frames stack up from tp = 0, so each object
   // placed at a multiple of its own alignment within its frame is naturally aligned.
