@@ -20,7 +20,10 @@ std::string abi_text() {
     out += fmt::format("  {:>2}  {:<14} {}\n", w.word, w.id, w.holds);
   out += "Values:\n";
   for (const abi::Value& v : abi::values())
-    out += fmt::format("  {:<26} {:#x}  {}\n", v.asm_name, v.value, v.what);
+    // Addresses in hex, counts and offsets in decimal.
+    out += fmt::format("  {:<26} {:>10}  {}\n", v.asm_name,
+                       v.value >= 0x10000 ? fmt::format("{:#x}", v.value) : std::to_string(v.value),
+                       v.what);
   return out;
 }
 
