@@ -155,11 +155,15 @@ using PrintHandler = std::function<void(const PrintRequest&)>;
 
 // Where a running launch stands, for progress output on long runs.
 struct LaunchProgress {
+  std::string_view kernel;         // KernelLaunch::kernel_name
   uint64_t warp_instructions = 0;  // executed so far, all SMs
   uint64_t workgroups_done = 0;
   uint64_t workgroups = 0;  // in the launch
   double seconds = 0;       // since the launch started
 };
+// "kernel 'k': 12 s, 345.6 M warp-instructions, 3 of 10 workgroups done": the progress
+// line of `ventus run --progress` and of the OpenCL platform's VENTUS_PROGRESS.
+std::string describe(const LaunchProgress& progress);
 using ProgressHandler = std::function<void(const LaunchProgress&)>;
 
 struct RunOptions {

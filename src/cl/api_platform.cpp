@@ -71,6 +71,15 @@ _cl_device_id* the_device() {
         env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
     d->config = config;
     d->runtime = std::make_unique<rt::Device>(config);
+    // Long launches are otherwise silent: every N seconds a line on stderr, as `ventus run
+    // --progress` prints it.
+    if (const uint64_t seconds = env_number("VENTUS_PROGRESS", 0, 0, 86400); seconds != 0)
+      d->runtime->set_progress_handler(
+          [](const sim::LaunchProgress& p) {
+            const std::string line = "[Ventus OpenCL] " + sim::describe(p) + "\n";
+            std::fwrite(line.data(), 1, line.size(), stderr);
+          },
+          static_cast<double>(seconds));
     publish_static(d, Kind::device);
     return d;
   }();

@@ -145,6 +145,12 @@ std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfi
   return std::nullopt;
 }
 
+std::string describe(const LaunchProgress& p) {
+  return fmt::format("kernel '{}': {:.0f} s, {:.1f} M warp-instructions, {} of {} workgroups done",
+                     p.kernel, p.seconds, p.warp_instructions / 1e6, p.workgroups_done,
+                     p.workgroups);
+}
+
 LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const DeviceConfig& config = impl_->config;
@@ -213,7 +219,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     // The time is read again under the lock: two workers that both won a report deliver
     // them in lock order, and their times must grow in that order too.
     std::lock_guard lock(shared.mutex);
-    options.on_progress({shared.executed.load(std::memory_order_relaxed),
+    options.on_progress({launch.kernel_name, shared.executed.load(std::memory_order_relaxed),
                          shared.retired.load(std::memory_order_relaxed), groups,
                          Seconds(std::chrono::steady_clock::now() - started).count()});
   };

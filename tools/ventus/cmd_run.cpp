@@ -230,11 +230,8 @@ void run(const RunArgs& a) {
   }
 
   if (a.progress || (!a.quiet && isatty(STDERR_FILENO))) {
-    device.set_progress_handler([&kernel](const ventus::sim::LaunchProgress& p) {
-      ventus::cli::print_stderr(fmt::format(
-          "[ventus run] kernel '{}': {:.0f} s, {:.1f} M warp-instructions, "
-          "{} of {} workgroups done\n",
-          kernel, p.seconds, p.warp_instructions / 1e6, p.workgroups_done, p.workgroups));
+    device.set_progress_handler([](const ventus::sim::LaunchProgress& p) {
+      ventus::cli::print_stderr("[ventus run] " + ventus::sim::describe(p) + "\n");
     });
   }
   rt::Stats stats;
