@@ -46,13 +46,8 @@ rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0
   info.sgpr = 32;
   info.vgpr = vgpr;
   info.args.push_back({"out", "int*", rt::AddressSpace::global, "", 0, 4});
-  const std::string json = rt::write_kernel_metadata(std::vector<rt::KernelInfo>{info});
-  ventus::elf::Section section;
-  section.name = ".ventus.kernels";
-  section.bytes.assign(json.begin(), json.end());
-  section.size = static_cast<uint32_t>(json.size());
-  image.sections.push_back(section);
-  return rt::Program::from_image(image);
+  return ventus::test::with_kernel_metadata(
+      std::move(image), rt::write_kernel_metadata(std::vector<rt::KernelInfo>{info}));
 }
 
 class RuntimeLimits : public ::testing::Test {

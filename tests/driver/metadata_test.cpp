@@ -150,17 +150,12 @@ TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
 
 // A program with kernel "k" (it returns at once) and the given metadata.
 rt::Program program_with_metadata(const std::string& json) {
-  ventus::elf::Image image =
+  return ventus::test::with_kernel_metadata(
       ventus::test::program_from_text("k.s",
                                       ".text\n.globl k\n.type k, @function\nk:\n  ret\n"
                                       ".size k, .-k\n")
-          .image();
-  ventus::elf::Section section;
-  section.name = ".ventus.kernels";
-  section.bytes.assign(json.begin(), json.end());
-  section.size = static_cast<uint32_t>(json.size());
-  image.sections.push_back(section);
-  return rt::Program::from_image(image);
+          .image(),
+      json);
 }
 
 TEST(KernelMetadata, ElfFilesNameTheFile) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ventus/asm.h"
+#include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/runtime.h"
 
@@ -30,6 +31,17 @@ inline rt::Program program_from(const std::vector<std::string>& relative_paths) 
 
 inline rt::Program program_from_text(const std::string& name, const std::string& text) {
   return rt::Program::from_assembly({{name, text}});
+}
+
+// The program of `image` with `json` as its `.ventus.kernels` section (the compiler's
+// kernel metadata).
+inline rt::Program with_kernel_metadata(elf::Image image, const std::string& json) {
+  elf::Section section;
+  section.name = ".ventus.kernels";
+  section.bytes.assign(json.begin(), json.end());
+  section.size = static_cast<uint32_t>(json.size());
+  image.sections.push_back(std::move(section));
+  return rt::Program::from_image(std::move(image));
 }
 
 }  // namespace ventus::test
