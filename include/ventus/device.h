@@ -15,6 +15,7 @@
 
 #include "ventus/abi.h"
 #include "ventus/error.h"
+#include "ventus/timing.h"
 
 namespace ventus::sim {
 
@@ -139,6 +140,9 @@ std::optional<LaunchError> check_launch(const KernelLaunch& launch, const Device
 struct LaunchResult {
   LaunchStats stats;
   std::optional<Fault> fault;
+  // With RunOptions::timing: what the cycle model says of the launch (also after a fault:
+  // the cycles up to it).
+  std::optional<timing::LaunchTiming> timing;
   bool ok() const { return !fault; }
 };
 
@@ -176,6 +180,11 @@ struct RunOptions {
   // A stop request ends the launch at the next warp switch (within schedule_quantum warp
   // instructions per SM) with the fault "launch cancelled by the host".
   std::stop_token cancel;
+  // Not null: run the cycle model with this configuration (docs/timing.md). The SMs then
+  // advance together cycle by cycle, and every instruction takes effect in simulated time.
+  const timing::Config* timing = nullptr;
+  // With timing: receives the launch's timeline (--timeline); null: none is recorded.
+  timing::TimelineSink* timeline = nullptr;
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be
