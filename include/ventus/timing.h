@@ -74,6 +74,21 @@ enum class Stall : uint8_t {
 inline constexpr size_t kStallKinds = static_cast<size_t>(Stall::Count);
 std::string_view name(Stall stall);  // "issued", "not_selected", "icache_miss", ...
 
+// The functional units an instruction is dispatched to (docs/timing.md, "Functional units").
+enum class Unit : uint8_t {
+  ScalarAlu,  // scalar integer ALU, scalar branches and jumps
+  VectorAlu,  // vector integer ALU, SIMT branches and join, vsetvl
+  Multiply,   // integer multiply, scalar and vector
+  Fpu,        // fp add/multiply/fma/compare/convert, scalar and vector
+  Sfu,        // divide, remainder, square root, exp: threads / sfu_lane_divisor lanes at a time
+  Lsu,        // every load, store, atomic and asynchronous copy (global, local, private)
+  Csr,        // CSR access, barrier, endprg, fence
+  Tensor,     // mma
+  Count,
+};
+inline constexpr size_t kUnits = static_cast<size_t>(Unit::Count);
+std::string_view name(Unit unit);  // "scalar_alu", "vector_alu", ...
+
 struct CacheStats {
   uint64_t accesses = 0;  // line requests
   uint64_t hits = 0;
@@ -103,6 +118,8 @@ struct SmStats {
   uint64_t lds_accesses = 0, lds_bank_conflict_cycles = 0;
   uint64_t register_bank_conflicts = 0;  // lost register-read arbitrations
   uint64_t branch_redirects = 0;         // taken branches and jumps (refetches)
+  std::array<uint64_t, kUnits> unit_busy{};    // cycles each unit could not accept
+  std::array<uint64_t, kUnits> unit_issued{};  // instructions dispatched to each unit
   std::vector<WarpSlotStats> warps;      // every warp slot the launch used
 };
 
