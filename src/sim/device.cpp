@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include "model.h"
 #include "sm.h"
 #include "ventus/error.h"
 
@@ -239,7 +240,18 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
       stop_for_host_error(sm_index);
     }
   };
-  if (threads == 1) {
+  if (options.timing) {
+    // The cycle model advances every SM together, one cycle at a time, on this thread: the
+    // L2 and memory they share see their requests in simulated-time order whatever the
+    // number of host threads (docs/timing.md).
+    try {
+      result.timing = timing::run_launch(*options.timing, active, shared, options.timeline,
+                                         options.on_progress ? std::function<void()>(report_progress)
+                                                             : std::function<void()>());
+    } catch (...) {
+      stop_for_host_error(0);
+    }
+  } else if (threads == 1) {
     worker(0);
   } else {
     std::vector<std::jthread> pool;

@@ -17,6 +17,7 @@ namespace ventus::sim {
 // One memory access as the commit log shows it.
 struct MemAccess {
   uint32_t address;  // the address the instruction computed (before private interleaving)
+  uint32_t device;   // the device address it touched (private interleaved, gds/lds added)
   uint32_t value;    // loaded or stored value (zero-extended)
   uint8_t lane;      // 0xff: a scalar access
   uint8_t size;      // bytes
@@ -148,10 +149,15 @@ class MemorySystem {
   }
 
   void record(uint32_t address, uint32_t value, uint8_t lane, uint8_t size, bool store) const {
-    if (log) log->push_back({address, value, lane, size, store});
+    if (log) log->push_back({address, address, value, lane, size, store});
+  }
+  void record(uint32_t address, uint32_t device, uint32_t value, uint8_t lane, uint8_t size,
+              bool store) const {
+    if (log) log->push_back({address, device, value, lane, size, store});
   }
 
-  // The commit log of the current instruction, or nullptr when not tracing.
+  // The accesses of the current instruction, or nullptr: the commit log (--trace) and the
+  // cycle model's load/store unit read them.
   std::vector<MemAccess>* log = nullptr;
 
  private:

@@ -272,10 +272,7 @@ bool Sm::run(uint64_t instructions) {
     cursor_ = (i + 1) % resident_.size();
     uint64_t granted = 0;
     if (!take_budget(quantum, granted)) {
-      report(*r.warp, *r.group, r.warp->pc, nullptr,
-             fmt::format("instruction budget exhausted: {} warp instructions executed "
-                         "(DeviceConfig::instruction_budget); does the kernel loop forever?",
-                         shared_->config.instruction_budget));
+      report_budget(*r.warp, *r.group);
       return false;
     }
     const uint64_t ran = shared_->options.trace ? run_warp<true>(*r.warp, *r.group, granted)
@@ -314,27 +311,14 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       if (ctx.flow == Flow::Print) {
         // Before pc moves on: a handler that fails is this instruction's fault.
         ctx.flow = Flow::Next;
-        if (shared_->options.on_print) {
-          const PrintRequest request{group.linear, w.warp_in_group, w.print};
-          std::lock_guard lock(shared_->mutex);
-          shared_->options.on_print(request);
-          w.print = 0;
-        }
+        after_flow(w, group, Flow::Print);
       }
       pc = ctx.next_pc;
       if (ctx.flow != Flow::Next) {
         const Flow flow = ctx.flow;
         ctx.flow = Flow::Next;
         w.pc = pc;
-        if (flow == Flow::Barrier) {
-          ++stats_.barriers;
-          w.status = WarpStatus::AtBarrier;
-          ++group.waiting;
-        } else {  // End
-          w.status = WarpStatus::Ended;
-          --group.live;
-        }
-        arrive_or_end(group);
+        after_flow(w, group, flow);
         break;
       }
     }
@@ -355,6 +339,95 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   stats_.thread_instructions += lanes;
   stats_.divergences += ctx.divergences;
   return n;
+}
+
+void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow) {
+  if (flow == Flow::Print) {
+    if (shared_->options.on_print) {
+      const PrintRequest request{group.linear, w.warp_in_group, w.print};
+      std::lock_guard lock(shared_->mutex);
+      shared_->options.on_print(request);
+      w.print = 0;
+    }
+    return;
+  }
+  if (flow == Flow::Barrier) {
+    ++stats_.barriers;
+    w.status = WarpStatus::AtBarrier;
+    ++group.waiting;
+  } else {  // End
+    w.status = WarpStatus::Ended;
+    --group.live;
+  }
+  arrive_or_end(group);
+}
+
+void Sm::report_budget(const Warp& w, const WorkgroupState& group) {
+  report(w, group, w.pc, nullptr,
+         fmt::format("instruction budget exhausted: {} warp instructions executed "
+                     "(DeviceConfig::instruction_budget); does the kernel loop forever?",
+                     shared_->config.instruction_budget));
+}
+
+bool Sm::charge_instruction(const Warp& w, const WorkgroupState& group) {
+  uint64_t granted = 0;
+  if (!take_budget(1, granted)) {
+    report_budget(w, group);
+    return false;
+  }
+  if (!shared_->unlimited_budget) --credit_;
+  return true;
+}
+
+Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* accesses) {
+  Exec ctx{w, &group, &memsys_};
+  Step step;
+  step.pc = w.pc;
+  step.active_before = w.mask;
+  TraceState trace_state;
+  const bool tracing = static_cast<bool>(shared_->options.trace);
+  try {
+    const CachedInsn& entry = cache_.at(w.pc);
+    step.entry = &entry;
+    ctx.pc = w.pc + 4 * entry.prefixed;
+    ctx.next_pc = ctx.pc + entry.length;
+    if (tracing)
+      trace_state.before(w, memsys_);
+    else
+      memsys_.log = accesses;
+    entry.fn(ctx, entry.insn);
+    memsys_.log = nullptr;
+    ++stats_.warp_instructions;
+    stats_.warp_instructions += entry.prefixed;
+    stats_.thread_instructions +=
+        (entry.counts_lanes ? static_cast<uint32_t>(std::popcount(step.active_before)) : 1u) +
+        entry.prefixed;
+    stats_.divergences += ctx.divergences;
+    if (tracing) {
+      const std::string line = trace_state.after(w, memsys_, entry, w.pc, index_, group.linear);
+      if (accesses)
+        accesses->insert(accesses->end(), trace_state.accesses().begin(),
+                         trace_state.accesses().end());
+      std::lock_guard lock(shared_->mutex);
+      shared_->options.trace(line);
+    }
+    if (ctx.flow == Flow::Print) {
+      ctx.flow = Flow::Next;
+      after_flow(w, group, Flow::Print);
+    }
+    w.pc = ctx.next_pc;
+    step.flow = ctx.flow;
+    if (ctx.flow != Flow::Next) after_flow(w, group, ctx.flow);
+    step.ok = true;
+  } catch (const ExecFault& e) {
+    memsys_.log = nullptr;
+    report(w, group, w.pc, step.entry && step.entry->fn ? step.entry : nullptr, e.what());
+  } catch (...) {
+    memsys_.log = nullptr;
+    report(w, group, w.pc, step.entry && step.entry->fn ? step.entry : nullptr,
+           describe_host_exception(std::current_exception(), "this instruction"));
+  }
+  return step;
 }
 
 template uint64_t Sm::run_warp<true>(Warp&, WorkgroupState&, uint64_t);

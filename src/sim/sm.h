@@ -69,6 +69,34 @@ class Sm {
   // has ended (or the launch stopped).
   bool run(uint64_t instructions);
   const LaunchStats& stats() const { return stats_; }
+
+  // The cycle model's access (src/timing): it decides which warp runs in which cycle and
+  // executes one instruction at a time; everything functional stays here.
+  struct Step {
+    const CachedInsn* entry = nullptr;  // the instruction executed (nullptr: a fetch fault)
+    uint32_t pc = 0;                    // its address (of the prefix when prefixed)
+    Flow flow = Flow::Next;             // Barrier, End, or Next (Print is handled here)
+    uint32_t active_before = 0;         // the SIMT mask it ran under
+    bool ok = false;                    // false: it faulted (reported, the launch stops)
+  };
+  // Executes warp w's next instruction (at w.pc); with accesses set, the memory it touched is
+  // appended there. Counts the instruction in the statistics.
+  Step execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* accesses);
+  // The decoded instruction at pc (ExecFault for a misaligned or unmapped pc).
+  const CachedInsn& decoded(uint32_t pc) { return cache_.at(pc); }
+  // The workgroups resident now, in admission order.
+  const std::vector<std::unique_ptr<WorkgroupState>>& groups() const { return groups_; }
+  // A workgroup whose warps all ended leaves (the model decides when): the SM admits the
+  // next ones that fit.
+  void finish(WorkgroupState* group) { retire(group); }
+  // Takes one instruction from the launch's budget; false (and the fault reported) when it
+  // is exhausted.
+  bool charge_instruction(const Warp& w, const WorkgroupState& group);
+  // Stops the launch with this fault at warp w.
+  void fault_at(const Warp& w, const WorkgroupState& group, const std::string& message) {
+    report(w, group, w.pc, nullptr, message);
+  }
+  LaunchShared& shared() { return *shared_; }
   uint64_t decodes() const { return cache_.decodes(); }
   uint32_t index() const { return index_; }
 
@@ -84,6 +112,11 @@ class Sm {
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   void arrive_or_end(WorkgroupState& group);
+  // What follows an instruction whose semantics asked for a flow other than Next: a print
+  // request is served, a barrier or an end stops the warp. w.pc is already next_pc.
+  void after_flow(Warp& w, WorkgroupState& group, Flow flow);
+  // The budget-exhausted fault.
+  void report_budget(const Warp& w, const WorkgroupState& group);
   bool take_budget(uint64_t want, uint64_t& granted);
   void report(const Warp& warp, const WorkgroupState& group, uint32_t pc, const CachedInsn* entry,
               const std::string& message);

@@ -19,6 +19,8 @@ class TraceState {
   // The line for the instruction that just ran at pc; stops recording.
   std::string after(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc,
                     uint32_t sm, uint32_t workgroup);
+  // The memory the instruction accessed (valid after after()).
+  const std::vector<MemAccess>& accesses() const { return accesses_; }
 
  private:
   uint32_t x_[kNumXRegs] = {};

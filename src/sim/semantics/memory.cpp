@@ -131,7 +131,8 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
       const uint32_t a = address(k, lane);
       const uint32_t raw =
           load_bytes(in_lane(lane, [&] { return translate<S>(ctx, lane, a, size, false); }), size);
-      ctx.mem->record(a, raw, static_cast<uint8_t>(lane), static_cast<uint8_t>(size), false);
+      ctx.mem->record(a, physical<S>(w, lane, a), raw, static_cast<uint8_t>(lane),
+                      static_cast<uint8_t>(size), false);
       loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
     }
   }
@@ -164,8 +165,8 @@ void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t
       const uint32_t value = w.v[vs + k][lane] & keep;
       store_bytes(where[k][lane], value, size);
       if (ctx.mem->log)
-        ctx.mem->record(address(k, lane), value, static_cast<uint8_t>(lane),
-                        static_cast<uint8_t>(size), true);
+        ctx.mem->record(address(k, lane), physical<S>(w, lane, address(k, lane)), value,
+                        static_cast<uint8_t>(lane), static_cast<uint8_t>(size), true);
     });
 }
 

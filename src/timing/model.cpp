@@ -1,0 +1,613 @@
+#include "model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+#include <unordered_map>
+
+#include "insn_timing.h"
+#include "memory_model.h"
+#include "sm.h"
+
+namespace ventus::timing {
+namespace {
+
+constexpr uint64_t kNever = UINT64_MAX;
+constexpr uint32_t kRegisters = InsnTiming::kVectorBase + sim::kNumVRegs;
+
+// One use per cycle of each of `ways` resources (a register bank, a writeback port), for
+// the cycles ahead of now: reserve() takes the first free cycle from `from` on.
+class Reservations {
+ public:
+  explicit Reservations(uint32_t ways) : ways_(ways), stamp_(size_t{kCycles} * ways, 0) {}
+  uint64_t reserve(uint64_t from, uint32_t way) {
+    for (uint64_t c = from;; ++c) {
+      uint64_t& s = stamp_[(c % kCycles) * ways_ + way];
+      if (s != c + 1) {
+        s = c + 1;
+        return c;
+      }
+    }
+  }
+
+ private:
+  static constexpr uint64_t kCycles = 4096;
+  uint32_t ways_;
+  std::vector<uint64_t> stamp_;  // cycle + 1 of the use, per (cycle mod kCycles, way)
+};
+
+// The model's description of each decoded instruction, by pc, made on first use.
+class TimingCache {
+ public:
+  const InsnTiming& at(uint32_t pc, sim::Sm& sm) {
+    if ((pc >> 12) != last_page_number_) {
+      std::unique_ptr<Page>& page = pages_[pc >> 12];
+      if (!page) page = std::make_unique<Page>();
+      last_page_ = page.get();
+      last_page_number_ = pc >> 12;
+    }
+    const uint32_t i = (pc >> 2) & 1023;
+    if (!last_page_->known[i]) {
+      last_page_->slots[i] = describe(sm.decoded(pc));  // ExecFault for a bad pc
+      last_page_->known[i] = true;
+    }
+    return last_page_->slots[i];
+  }
+
+ private:
+  struct Page {
+    InsnTiming slots[1024];
+    bool known[1024] = {};
+  };
+  std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
+  uint32_t last_page_number_ = ~0u;
+  Page* last_page_ = nullptr;
+};
+
+// The timing state of one hardware warp slot.
+struct Slot {
+  sim::Warp* warp = nullptr;
+  sim::WorkgroupState* group = nullptr;
+  bool occupied = false;
+  bool ended = false;       // its endprg issued
+  bool at_barrier = false;  // waits for the rest of its workgroup
+  uint64_t start = 0;       // dispatched: fetches and issues from this cycle
+  uint64_t end = 0;         // its last result or memory operation is done
+  // Fetch and instruction buffer (4-byte words, oldest first).
+  uint32_t fetch_pc = 0;
+  uint64_t fetch_after = 0;        // a taken branch: no fetch before this cycle
+  bool icache_waiting = false;     // its last fetch missed
+  uint32_t buffered = 0;           // words in the buffer
+  uint32_t buffer_head = 0;        // index of the oldest in the ring
+  uint32_t buffer_pc[16] = {};
+  uint64_t buffer_ready[16] = {};  // when the word is in the buffer
+  // Issue.
+  uint64_t next_issue = 0;           // its collector entry is free / its branch resolved
+  Stall waiting = Stall::Dispatch;   // why next_issue is ahead
+  bool fence_pending = false;
+  uint64_t memory_done[8] = {};      // completion cycles of its memory instructions in flight
+  uint32_t memory_count = 0;
+  uint64_t reg_ready[kRegisters] = {};
+  // Statistics and the timeline's open run.
+  bool used = false;
+  WarpSlotStats stats;
+  Stall run_kind = Stall::Idle;
+  uint64_t run_begin = 0;
+};
+
+struct GroupTiming {
+  sim::WorkgroupState* group = nullptr;
+  std::vector<uint32_t> slots;
+  uint32_t ended = 0;
+  uint64_t last_end = 0;
+  uint64_t done_at = kNever;  // the host sees it done (all warps ended, reported)
+};
+
+class SmModel {
+ public:
+  SmModel(const Config& config, sim::Sm& sm, MemoryHierarchy& l2, TimelineSink* timeline)
+      : c_(config),
+        sm_(sm),
+        slots_(sm.shared().config.warp_slots_per_sm),
+        icache_(config, config.icache_sets, config.icache_ways, config.icache_line_bytes,
+                config.icache_mshrs, config.icache_hit_latency, l2),
+        dcache_(config, config.dcache_sets, config.dcache_ways, config.dcache_line_bytes,
+                config.dcache_mshrs, config.dcache_hit_latency, l2),
+        banks_(2 * config.register_banks),
+        writeback_(2),
+        timeline_(timeline) {
+    stats_.sm = sm.index();
+    unit_free_.fill(0);
+    admit(0);
+  }
+
+  bool done() const { return groups_.empty(); }
+  bool stopped() const { return sm_.shared().stop.load(std::memory_order_relaxed); }
+  uint64_t instructions() const { return stats_.instructions; }
+  sim::Sm& sm() { return sm_; }
+
+  // One cycle: workgroups that are done leave (and new ones are accepted), one fetch,
+  // the issue, and the cycle's stall accounting.
+  void cycle(uint64_t t);
+  // A fault stopped the launch (or it was cancelled): the statistics up to cycle t.
+  void finish(uint64_t cycles, SmStats& out);
+  // The first occupied warp, for faults the model raises itself.
+  void fault(const std::string& message) {
+    for (Slot& s : slots_)
+      if (s.occupied) {
+        sm_.fault_at(*s.warp, *s.group, message);
+        return;
+      }
+  }
+
+ private:
+  void admit(uint64_t t);
+  void fetch(uint64_t t);
+  Stall evaluate(Slot& s, uint64_t t, const InsnTiming*& desc);
+  void issue(uint32_t index, const InsnTiming& desc, uint64_t t);
+  uint64_t collect(uint32_t index, const InsnTiming& desc, uint64_t t, bool& conflict);
+  uint64_t load_store(const InsnTiming& desc, uint64_t dispatch, uint64_t& occupancy);
+  void flush_buffer(Slot& s, uint32_t pc) {
+    s.buffered = 0;
+    s.fetch_pc = pc;
+    s.icache_waiting = false;
+  }
+  void account(Slot& s, Stall kind, uint64_t t, std::string_view what = {});
+  void record(Slot& s, Stall kind, uint64_t t, std::string_view what);
+  void release_barrier(GroupTiming& g, uint64_t at);
+  GroupTiming* group_of(const sim::WorkgroupState* group) {
+    for (GroupTiming& g : groups_)
+      if (g.group == group) return &g;
+    return nullptr;
+  }
+
+  const Config& c_;
+  sim::Sm& sm_;
+  std::vector<Slot> slots_;
+  std::vector<GroupTiming> groups_;
+  L1Cache icache_, dcache_;
+  Reservations banks_;      // per register file and bank: the read port
+  Reservations writeback_;  // the scalar and the vector write port
+  std::array<uint64_t, kUnits> unit_free_{};
+  TimingCache insns_;
+  TimelineSink* timeline_;
+  uint32_t round_robin_ = 0;
+  std::vector<sim::MemAccess> accesses_;
+  SmStats stats_;
+};
+
+void SmModel::admit(uint64_t t) {
+  for (const std::unique_ptr<sim::WorkgroupState>& owned : sm_.groups()) {
+    sim::WorkgroupState* group = owned.get();
+    if (group_of(group)) continue;
+    GroupTiming g;
+    g.group = group;
+    uint64_t start = t + c_.dispatch_first_warp_cycles;
+    for (sim::Warp* w : group->warps) {
+      uint32_t index = 0;
+      while (index < slots_.size() && slots_[index].occupied) ++index;
+      if (index == slots_.size()) slots_.emplace_back();  // beyond the configured slots
+      Slot& s = slots_[index];
+      const WarpSlotStats kept = s.stats;  // a slot's statistics cover the whole launch
+      s = Slot{};
+      s.stats = kept;
+      s.stats.slot = index;
+      s.used = true;
+      s.warp = w;
+      s.group = group;
+      s.occupied = true;
+      s.start = start;
+      s.fetch_pc = w->pc;
+      s.run_begin = t;
+      s.run_kind = Stall::Dispatch;
+      start += c_.dispatch_cycles_per_warp;
+      g.slots.push_back(index);
+    }
+    groups_.push_back(std::move(g));
+  }
+}
+
+void SmModel::account(Slot& s, Stall kind, uint64_t t, std::string_view what) {
+  ++s.stats.stalls[static_cast<size_t>(kind)];
+  if (timeline_) record(s, kind, t, what);
+}
+
+// The warp's track: each issue is a one-cycle slice named by its instruction, each run of
+// cycles with one stall kind a slice named by the kind.
+void SmModel::record(Slot& s, Stall kind, uint64_t t, std::string_view what) {
+  const uint32_t index = static_cast<uint32_t>(&s - slots_.data());
+  if (kind == s.run_kind && kind != Stall::Issued) return;
+  if (s.run_kind != Stall::Issued && t > s.run_begin)
+    timeline_->slice(stats_.sm, TimelineSink::Track::Warp, index, s.run_begin, t,
+                     name(s.run_kind));
+  if (kind == Stall::Issued) {
+    timeline_->slice(stats_.sm, TimelineSink::Track::Warp, index, t, t + 1, what);
+    s.run_kind = Stall::Issued;
+    s.run_begin = t + 1;
+    return;
+  }
+  s.run_kind = kind;
+  s.run_begin = t;
+}
+
+void SmModel::cycle(uint64_t t) {
+  // Workgroups the host sees done leave; the SM accepts what now fits.
+  bool left = false;
+  for (size_t i = 0; i < groups_.size();) {
+    GroupTiming& g = groups_[i];
+    if (g.done_at > t) {
+      ++i;
+      continue;
+    }
+    for (uint32_t index : g.slots) {
+      Slot& s = slots_[index];
+      if (timeline_) record(s, Stall::Idle, t, {});  // closes its last run
+      s.occupied = false;
+    }
+    if (c_.dcache_flush_at_end) dcache_.invalidate_all();
+    sim::WorkgroupState* group = g.group;
+    groups_.erase(groups_.begin() + static_cast<ptrdiff_t>(i));
+    sm_.finish(group);
+    left = true;
+  }
+  if (left) admit(t);
+  if (groups_.empty()) return;
+  ++stats_.busy_cycles;
+
+  fetch(t);
+
+  // Issue: round-robin over the warps that can issue; each warp's cycle is accounted.
+  const uint32_t n = static_cast<uint32_t>(slots_.size());
+  bool scalar_taken = false, vector_taken = false;
+  Stall nearest = Stall::Idle;
+  for (uint32_t k = 1; k <= n; ++k) {
+    const uint32_t index = (round_robin_ + k) % n;
+    Slot& s = slots_[index];
+    if (!s.occupied) continue;
+    const InsnTiming* desc = nullptr;
+    Stall kind = evaluate(s, t, desc);
+    if (kind == Stall::Issued) {
+      const bool taken = c_.dual_issue ? (desc->scalar_path ? scalar_taken : vector_taken)
+                                       : (scalar_taken || vector_taken);
+      if (taken) {
+        kind = Stall::NotSelected;
+      } else {
+        (desc->scalar_path ? scalar_taken : vector_taken) = true;
+        round_robin_ = index;
+        const uint32_t pc = s.warp->pc;
+        issue(index, *desc, t);
+        if (stopped()) return;
+        account(s, Stall::Issued, t,
+                timeline_ ? isa::info(sm_.decoded(pc).insn.op).mnemonic : std::string_view{});
+        nearest = Stall::Issued;
+        continue;
+      }
+    }
+    account(s, kind, t);
+    if (kind < nearest && kind != Stall::Ended) nearest = kind;
+  }
+  ++stats_.stalls[static_cast<size_t>(nearest)];
+}
+
+Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc) {
+  if (s.ended) return Stall::Ended;
+  if (t < s.start) return Stall::Dispatch;
+  if (s.at_barrier) return Stall::Barrier;
+  if (s.next_issue > t) return s.waiting;
+  if (s.buffered == 0) return s.icache_waiting ? Stall::IcacheMiss : Stall::EmptyIbuffer;
+  const uint32_t pc = s.warp->pc;
+  if (s.buffer_pc[s.buffer_head] != pc) {  // a redirect the model did not see coming
+    flush_buffer(s, pc);
+    return Stall::BranchRedirect;
+  }
+  try {
+    desc = &insns_.at(pc, sm_);
+  } catch (const sim::ExecFault&) {
+    // Executing it reports the fault with the SM's message.
+    static const InsnTiming unknown;
+    desc = &unknown;
+    return Stall::Issued;
+  }
+  if (s.buffered < desc->words ||
+      s.buffer_ready[(s.buffer_head + desc->words - 1) % 16] > t) {
+    const bool in_flight = s.buffered >= desc->words || s.buffer_ready[s.buffer_head] > t;
+    return in_flight ? Stall::Fetch : s.icache_waiting ? Stall::IcacheMiss : Stall::EmptyIbuffer;
+  }
+  for (uint8_t i = 0; i < desc->sources; ++i)
+    if (s.reg_ready[desc->source[i]] > t) return Stall::Scoreboard;
+  for (uint8_t i = 0; i < desc->destinations; ++i)
+    if (s.reg_ready[desc->destination[i]] > t) return Stall::Scoreboard;
+  if (desc->memory || desc->fence) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < s.memory_count; ++i)
+      if (s.memory_done[i] > t) s.memory_done[kept++] = s.memory_done[i];
+    s.memory_count = kept;
+    if (desc->memory && s.memory_count >= std::min<uint32_t>(c_.lsu_inflight_per_warp, 8))
+      return Stall::Memory;
+    if (s.fence_pending && s.memory_count > 0) return Stall::Memory;
+    if (s.memory_count == 0) s.fence_pending = false;
+  }
+  return Stall::Issued;
+}
+
+void SmModel::fetch(uint64_t t) {
+  const uint32_t packet_bytes = 4 * c_.fetch_instructions;
+  const uint32_t capacity = std::min<uint32_t>(16, c_.ibuffer_packets * c_.fetch_instructions);
+  for (Slot& s : slots_) {
+    if (!s.occupied || s.ended || t < s.start || t < s.fetch_after) continue;
+    const uint32_t words = (packet_bytes - s.fetch_pc % packet_bytes) / 4;
+    if (s.buffered + words > capacity) continue;
+    // The lowest-numbered warp with room takes the fetch port this cycle.
+    const uint32_t first = s.fetch_pc, last = s.fetch_pc + 4 * (words - 1);
+    uint64_t ready = 0, ready_last = 0;
+    bool hit = icache_.fetch(first, t, ready);
+    if (hit && icache_.line_of(last) != icache_.line_of(first)) hit = icache_.fetch(last, t, ready_last);
+    if (!hit) {
+      // The warp's fetches in flight are dropped; it refetches from the oldest of them.
+      while (s.buffered > 0 &&
+             s.buffer_ready[(s.buffer_head + s.buffered - 1) % 16] > t) {
+        s.fetch_pc = s.buffer_pc[(s.buffer_head + s.buffered - 1) % 16];
+        --s.buffered;
+      }
+      s.icache_waiting = true;
+      return;
+    }
+    s.icache_waiting = false;
+    for (uint32_t k = 0; k < words; ++k) {
+      const uint32_t at = (s.buffer_head + s.buffered) % 16;
+      s.buffer_pc[at] = s.fetch_pc + 4 * k;
+      s.buffer_ready[at] = t + c_.icache_hit_latency;
+      ++s.buffered;
+    }
+    s.fetch_pc += 4 * words;
+    return;
+  }
+}
+
+// The operand collector: each source register is read through its bank's one port; the
+// instruction leaves it collector_cycles after issue, later by a cycle per lost arbitration.
+uint64_t SmModel::collect(uint32_t index, const InsnTiming& desc, uint64_t t, bool& conflict) {
+  conflict = false;
+  if (desc.sources == 0) return t + c_.collector_cycles_immediate;
+  uint64_t latest = t + 1;
+  for (uint8_t i = 0; i < desc.sources; ++i) {
+    const uint16_t reg = desc.source[i];
+    const bool vector = reg >= InsnTiming::kVectorBase;
+    const uint32_t number = vector ? reg - InsnTiming::kVectorBase : reg;
+    const uint32_t bank = (index + number) % c_.register_banks;
+    const uint64_t read = banks_.reserve(t + 1, (vector ? c_.register_banks : 0) + bank);
+    if (read > t + 1) {
+      conflict = true;
+      stats_.register_bank_conflicts += read - (t + 1);
+    }
+    latest = std::max(latest, read);
+  }
+  return t + c_.collector_cycles + (latest - (t + 1));
+}
+
+// The load/store unit: one instruction at a time, lsu_base_cycles plus a cycle per distinct
+// line (global and private memory) or per bank-conflict round (shared memory). Returns when
+// its data (a load) or its acknowledgement (a store) is there.
+uint64_t SmModel::load_store(const InsnTiming& desc, uint64_t dispatch, uint64_t& occupancy) {
+  uint64_t done = dispatch + c_.lsu_base_cycles + c_.dcache_hit_latency;
+  uint32_t lines = 0;
+  std::vector<uint64_t> seen;  // lines already requested, in request order
+  uint32_t per_bank[64] = {};
+  std::vector<uint32_t> local_words;
+  bool any_local = false;
+  for (const sim::MemAccess& a : accesses_) {
+    if (a.device >= sim::kLdsBase && a.device <= sim::kLdsLimit) {
+      const uint32_t word = a.device >> 2;
+      if (std::find(local_words.begin(), local_words.end(), word) != local_words.end()) continue;
+      local_words.push_back(word);
+      const uint32_t banks = c_.lds_banks ? c_.lds_banks : sm_.shared().launch.threads_per_warp;
+      ++per_bank[word % std::min<uint32_t>(banks, 64)];
+      any_local = true;
+      continue;
+    }
+    const uint64_t line = dcache_.line_of(a.device);
+    // A line is requested once per instruction; an atomic's read and write are one request.
+    const bool store = a.store && !desc.atomic;
+    if (std::find(seen.begin(), seen.end(), (line << 1) | store) != seen.end()) continue;
+    seen.push_back((line << 1) | store);
+    const uint64_t at = dispatch + c_.lsu_base_cycles + lines;
+    ++lines;
+    const uint64_t ready = desc.atomic ? dcache_.atomic(a.device, at)
+                           : store     ? dcache_.write(a.device, at)
+                                       : dcache_.read(a.device, at);
+    done = std::max(done, ready);
+  }
+  uint32_t rounds = 0;
+  if (any_local) {
+    rounds = *std::max_element(std::begin(per_bank), std::end(per_bank));
+    stats_.lds_accesses += 1;
+    stats_.lds_bank_conflict_cycles += rounds - 1;
+    done = std::max(done, dispatch + c_.lsu_base_cycles + lines + c_.lds_latency + rounds - 1);
+  }
+  occupancy = c_.lsu_base_cycles + std::max<uint32_t>(1, lines + rounds);
+  return done;
+}
+
+void SmModel::release_barrier(GroupTiming& g, uint64_t at) {
+  for (uint32_t index : g.slots) {
+    Slot& s = slots_[index];
+    if (!s.at_barrier || s.warp->status != sim::WarpStatus::Ready) continue;
+    s.at_barrier = false;
+    s.next_issue = std::max(s.next_issue, at);
+    s.waiting = Stall::Barrier;
+  }
+}
+
+void SmModel::issue(uint32_t index, const InsnTiming& desc, uint64_t t) {
+  Slot& s = slots_[index];
+  sim::Warp& w = *s.warp;
+  if (!sm_.charge_instruction(w, *s.group)) return;
+  accesses_.clear();
+  const sim::Sm::Step step = sm_.execute(w, *s.group, desc.memory ? &accesses_ : nullptr);
+  if (!step.ok) return;
+  ++stats_.instructions;
+  ++s.stats.instructions;
+  s.buffer_head = (s.buffer_head + desc.words) % 16;
+  s.buffered -= desc.words;
+
+  bool conflict = false;
+  const uint64_t collected = collect(index, desc, t, conflict);
+  const size_t unit = static_cast<size_t>(desc.unit);
+  const uint64_t dispatch = std::max(collected, unit_free_[unit]);
+  uint64_t occupancy = 1, result = 0;
+  if (desc.memory) {
+    result = load_store(desc, dispatch, occupancy);
+  } else if (desc.unit == Unit::Sfu) {
+    uint32_t groups = 1;
+    if (!desc.scalar_path && desc.writes_vector) {
+      const uint32_t per_group = std::max<uint32_t>(1, w.lanes / c_.sfu_lane_divisor);
+      const uint32_t active = static_cast<uint32_t>(std::popcount(step.active_before));
+      groups = std::max<uint32_t>(1, (active + per_group - 1) / per_group);
+    }
+    occupancy = uint64_t{groups} * latency(c_, desc.latency);
+    result = dispatch + occupancy;
+  } else if (desc.unit == Unit::Tensor) {
+    occupancy = latency(c_, desc.latency);
+    result = dispatch + occupancy;
+  } else {
+    result = dispatch + latency(c_, desc.latency);
+  }
+  unit_free_[unit] = dispatch + occupancy;
+  stats_.unit_issued[unit] += 1;
+  stats_.unit_busy[unit] += occupancy;
+  if (timeline_)
+    timeline_->slice(stats_.sm, TimelineSink::Track::Unit, static_cast<uint32_t>(unit), dispatch,
+                     dispatch + occupancy, isa::info(step.entry->insn.op).mnemonic);
+
+  if (desc.destinations > 0) {
+    const uint64_t written = writeback_.reserve(result, desc.writes_vector ? 1 : 0);
+    for (uint8_t i = 0; i < desc.destinations; ++i)
+      s.reg_ready[desc.destination[i]] = written + c_.writeback_to_issue;
+    result = written;
+  }
+  if (desc.memory && s.memory_count < 8) s.memory_done[s.memory_count++] = result;
+  if (desc.fence) s.fence_pending = true;
+  s.end = std::max(s.end, result);
+  s.next_issue = dispatch + 1;
+  s.waiting = dispatch > collected ? Stall::UnitBusy
+              : conflict           ? Stall::BankConflict
+                                   : Stall::Collector;
+
+  // Control flow: the warp waits for the branch to resolve; a taken one refetches.
+  const uint32_t sequential = step.pc + 4 * desc.words;
+  const bool redirected = w.pc != sequential;
+  if (desc.control || redirected) {
+    const uint64_t resolved = result + c_.branch_resolve_cycles;
+    s.next_issue = std::max(s.next_issue, resolved);
+    s.waiting = Stall::BranchRedirect;
+    if (redirected && step.flow == sim::Flow::Next) {
+      flush_buffer(s, w.pc);
+      s.fetch_after = resolved + c_.branch_redirect_cycles;
+      s.next_issue = std::max(s.next_issue, s.fetch_after);
+      ++stats_.branch_redirects;
+    }
+  }
+  GroupTiming* g = group_of(s.group);
+  if (step.flow == sim::Flow::Barrier) {
+    if (w.status == sim::WarpStatus::AtBarrier) {
+      s.at_barrier = true;
+    } else {  // the last to arrive: everyone goes on
+      s.at_barrier = true;
+      release_barrier(*g, result + c_.barrier_release_cycles);
+    }
+  } else if (step.flow == sim::Flow::End) {
+    s.ended = true;
+    ++g->ended;
+    for (uint32_t i = 0; i < s.memory_count; ++i) s.end = std::max(s.end, s.memory_done[i]);
+    g->last_end = std::max(g->last_end, s.end);
+    if (g->ended == g->slots.size()) g->done_at = g->last_end + c_.end_report_cycles;
+    // An end can complete a barrier the others wait at.
+    release_barrier(*g, result + c_.barrier_release_cycles);
+  }
+}
+
+void SmModel::finish(uint64_t cycles, SmStats& out) {
+  for (Slot& s : slots_) {
+    if (!s.used) continue;
+    if (s.occupied && timeline_) record(s, Stall::Idle, cycles, {});
+    uint64_t counted = 0;
+    for (size_t k = 0; k < kStallKinds; ++k)
+      if (k != static_cast<size_t>(Stall::Idle)) counted += s.stats.stalls[k];
+    s.stats.stalls[static_cast<size_t>(Stall::Idle)] = cycles - std::min(cycles, counted);
+    stats_.warps.push_back(s.stats);
+  }
+  uint64_t counted = 0;
+  for (size_t k = 0; k < kStallKinds; ++k)
+    if (k != static_cast<size_t>(Stall::Idle)) counted += stats_.stalls[k];
+  stats_.stalls[static_cast<size_t>(Stall::Idle)] = cycles - std::min(cycles, counted);
+  stats_.icache = icache_.stats();
+  stats_.dcache = dcache_.stats();
+  out = std::move(stats_);
+}
+
+}  // namespace
+
+LaunchTiming run_launch(const Config& config, std::span<sim::Sm* const> sms,
+                        sim::LaunchShared& shared, TimelineSink* timeline,
+                        const std::function<void()>& progress) {
+  MemoryHierarchy l2(config);
+  std::vector<std::unique_ptr<SmModel>> models;
+  for (sim::Sm* sm : sms) models.push_back(std::make_unique<SmModel>(config, *sm, l2, timeline));
+  // A model that never issues again (a bug, not a kernel: a kernel that hangs runs out of
+  // its instruction budget) must not hang the host.
+  constexpr uint64_t kMaxQuietCycles = 100'000'000;
+  uint64_t t = 0, last_instructions = 0, quiet_since = 0;
+  for (;; ++t) {
+    bool running = false;
+    for (auto& m : models) {
+      if (m->done()) continue;
+      m->cycle(t);
+      running = running || !m->done();
+      if (m->stopped()) break;
+    }
+    if (shared.stop.load(std::memory_order_relaxed) || !running) break;
+    if ((t & 0xfff) == 0) {
+      uint64_t issued = 0;
+      for (auto& m : models) issued += m->instructions();
+      if (issued != last_instructions) {
+        last_instructions = issued;
+        quiet_since = t;
+      } else if (t - quiet_since > kMaxQuietCycles) {
+        for (auto& m : models)
+          if (!m->done()) {
+            m->fault(fmt::format("timing model: no instruction issued for {} cycles (cycle {})",
+                                 kMaxQuietCycles, t));
+            break;
+          }
+        break;
+      }
+      if (shared.options.cancel.stop_requested()) {
+        for (auto& m : models)
+          if (!m->done()) {
+            m->fault("launch cancelled by the host");
+            break;
+          }
+        break;
+      }
+      if ((t & 0xffff) == 0 && progress) {
+        shared.executed.store(issued, std::memory_order_relaxed);
+        progress();
+      }
+    }
+  }
+  LaunchTiming result;
+  result.cycles = t + (shared.stop.load() ? 1 : 0);
+  for (auto& m : models) {
+    SmStats s;
+    m->finish(result.cycles, s);
+    result.instructions += s.instructions;
+    result.sms.push_back(std::move(s));
+  }
+  result.l2 = l2.stats();
+  result.memory_requests = l2.memory_requests();
+  return result;
+}
+
+}  // namespace ventus::timing
