@@ -262,8 +262,9 @@ void SmModel::cycle(uint64_t t) {
   const uint32_t n = static_cast<uint32_t>(slots_.size());
   bool scalar_taken = false, vector_taken = false;
   Stall nearest = Stall::Idle;
+  const uint32_t last_issued = round_robin_;
   for (uint32_t k = 1; k <= n; ++k) {
-    const uint32_t index = (round_robin_ + k) % n;
+    const uint32_t index = (last_issued + k) % n;
     Slot& s = slots_[index];
     if (!s.occupied) continue;
     const InsnTiming* desc = nullptr;
