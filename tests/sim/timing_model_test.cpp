@@ -13,8 +13,10 @@ namespace {
 
 constexpr uint32_t kIterations = 64;
 
-// A loop of `iterations` passes over `body` repeated `copies` times.
-std::string loop_kernel(const std::string& body, unsigned copies, uint32_t iterations) {
+// A loop of `iterations` passes over `body` repeated `copies` times; `trailer` follows the
+// final endprg (labels the body branches to).
+std::string loop_kernel(const std::string& body, unsigned copies, uint32_t iterations,
+                        const std::string& trailer = "") {
   std::string s = fmt::format(R"(
     li t4, 32
     vsetvli t4, t4, e32, m1, ta, ma
@@ -33,7 +35,7 @@ std::string loop_kernel(const std::string& body, unsigned copies, uint32_t itera
     bnez t0, .Lloop
     endprg x0, x0, x0
 )";
-  return s;
+  return s + trailer;
 }
 
 struct Timed {
@@ -42,7 +44,7 @@ struct Timed {
 };
 
 Timed run_timed(const std::string& source, uint32_t warps, uint32_t threads,
-                const timing::Config& config = {}) {
+                const timing::Config& config = timing::Config{}) {
   sim::DeviceConfig device_config;
   device_config.num_sms = 1;
   sim::Device device(device_config);
@@ -59,10 +61,11 @@ Timed run_timed(const std::string& source, uint32_t warps, uint32_t threads,
 
 // Cycles per instruction of `body` (`count` instructions) in steady state, for `warps`
 // warps running it together.
-double cycles_per_instruction(const std::string& body, unsigned count, uint32_t warps = 1) {
+double cycles_per_instruction(const std::string& body, unsigned count, uint32_t warps = 1,
+                              const std::string& trailer = "") {
   constexpr unsigned kCopies = 4;
-  const Timed once = run_timed(loop_kernel(body, kCopies, kIterations), warps, 16);
-  const Timed twice = run_timed(loop_kernel(body, 2 * kCopies, kIterations), warps, 16);
+  const Timed once = run_timed(loop_kernel(body, kCopies, kIterations, trailer), warps, 16);
+  const Timed twice = run_timed(loop_kernel(body, 2 * kCopies, kIterations, trailer), warps, 16);
   return double(twice.cycles() - once.cycles()) / (kIterations * kCopies * count);
 }
 
@@ -102,6 +105,80 @@ TEST(TimingModel, ARegisterBankConflictCostsACycle) {
   EXPECT_NEAR(cycles_per_instruction(kConflicting, 4), 5.0, 0.1);
   const Timed t = run_timed(loop_kernel(kConflicting, 2, 4), 1, 16);
   EXPECT_EQ(t.result.timing->sms.at(0).register_bank_conflicts, 2u * 4 * 4);
+}
+
+TEST(TimingModel, BranchesCostFiveNotTakenAndEightToTenTaken) {
+  // Not taken: the warp waits for the compare (collector 3 + ALU 1 + resolve 1).
+  EXPECT_NEAR(cycles_per_instruction("    beq a2, a3, .Lnever\n", 1, 1,
+                                     ".Lnever:\n    endprg x0, x0, x0\n"),
+              5.0, 0.1);
+  // Taken (over one instruction that never issues): flush, refetch, I-cache hit; "about 8-10".
+  const double taken =
+      cycles_per_instruction("    beq a2, a2, 1f\n    add a1, a2, a3\n1:\n", 1);
+  EXPECT_GE(taken, 8.0);
+  EXPECT_LE(taken, 10.0);
+}
+
+TEST(TimingModel, TheSfuWorksOnAQuarterOfTheLanesAtATime) {
+  // 16 lanes: 4 groups of 4 in sequence, sfu_fp_latency each, one instruction at a time.
+  const timing::Config c;
+  EXPECT_NEAR(cycles_per_instruction("    vfdiv.vv v4, v2, v3\n    vfdiv.vv v5, v2, v3\n", 2),
+              4.0 * c.sfu_fp_latency, 0.1);
+  // A scalar divide is one group: sfu_int_base + 32 quotient bits.
+  EXPECT_NEAR(cycles_per_instruction("    div a1, a2, a3\n    div a4, a2, a3\n", 2),
+              c.sfu_int_base + 32.0, 0.1);
+}
+
+TEST(TimingModel, SharedMemoryBankConflictsCostARoundEach) {
+  // 16 consecutive words over the preset's 2 banks: 8 rounds, 7 of them conflicts.
+  const std::string kernel = R"(
+    li t4, 16
+    vsetvli t4, t4, e32, m1, ta, ma
+    csrr a0, lds
+    vle32.v v4, (a0)
+    endprg x0, x0, x0
+)";
+  const Timed t = run_timed(kernel, 1, 16);
+  const timing::SmStats& sm = t.result.timing->sms.at(0);
+  EXPECT_EQ(sm.lds_accesses, 1u);
+  EXPECT_EQ(sm.lds_bank_conflict_cycles, 7u);
+  EXPECT_EQ(sm.unit_busy[static_cast<size_t>(timing::Unit::Lsu)], 2u + 8u);
+  EXPECT_EQ(sm.dcache.accesses, 0u);
+}
+
+TEST(TimingModel, DualIssueTakesAScalarAndAVectorInstructionPerCycle) {
+  // Odd warps run vector instructions, even ones scalar: four warps saturate one path, so
+  // with dual issue the SM issues more than one instruction per cycle (the fetch port, two
+  // instructions per cycle for all warps, keeps it below two).
+  const std::string kernel = R"(
+    li t4, 16
+    vsetvli t4, t4, e32, m1, ta, ma
+    li a2, 5
+    li a3, 7
+    csrr s1, wid
+    andi s1, s1, 1
+    li t0, 64
+    bnez s1, .Lvector
+.Lscalar:
+)" + std::string(kIndependentScalar) + kIndependentScalar + kIndependentScalar +
+                             kIndependentScalar + R"(
+    addi t0, t0, -1
+    bnez t0, .Lscalar
+    endprg x0, x0, x0
+.Lvector:
+)" + kIndependentVector + kIndependentVector + kIndependentVector + kIndependentVector + R"(
+    addi t0, t0, -1
+    bnez t0, .Lvector
+    endprg x0, x0, x0
+)";
+  timing::Config single = timing::Config{}, dual = timing::Config{};
+  dual.dual_issue = 1;
+  const double single_ipc = run_timed(kernel, 8, 16, single).result.timing->ipc();
+  const double dual_ipc = run_timed(kernel, 8, 16, dual).result.timing->ipc();
+  EXPECT_LE(single_ipc, 1.0);
+  EXPECT_GT(single_ipc, 0.9);
+  EXPECT_GT(dual_ipc, 1.3);
+  EXPECT_LE(dual_ipc, 2.0);
 }
 
 TEST(TimingModel, AUnitStrideLoadOfSixteenLanesOnEightByteLinesTakesTenLsuCycles) {
