@@ -5,6 +5,10 @@
 // ../shared/spec/timing-facts.md, not values read from the model.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <stop_token>
+#include <thread>
+
 #include "sim_harness.h"
 #include "ventus/timing.h"
 
@@ -255,6 +259,142 @@ TEST(TimingModel, TimingDoesNotChangeResults) {
   EXPECT_EQ(plain, timed);
   // Warp w stored lanes + w + (lanes + (w + 1) mod 4): spot-check one word.
   EXPECT_EQ(plain[256 + 8 * 1 + 3], (3u + 1) + (3u + 2));
+}
+
+// What goes wrong goes wrong the same way with timing: the same fault at the same place,
+// the budget ends an endless kernel, a cancel stops it, a deadlock is reported.
+TEST(TimingModel, FaultsAreTheFunctionalModesFaults) {
+  const std::string kernel = R"(
+    li t4, 8
+    vsetvli t4, t4, e32, m1, ta, ma
+    li a0, 0x90000000
+    vle32.v v1, (a0)
+    li a1, 0x12345678
+    lw a2, 0(a1)
+    endprg x0, x0, x0
+)";
+  std::string plain, timed;
+  for (bool with_timing : {false, true}) {
+    sim::Device device;
+    load_program(device, kernel);
+    device.memory().map(sim::kBufferBase, 4096);
+    sim::RunOptions options;
+    const timing::Config config;
+    if (with_timing) options.timing = &config;
+    const sim::LaunchResult r = device.run(launch_of(2, 8), options);
+    ASSERT_FALSE(r.ok());
+    (with_timing ? timed : plain) = r.fault->describe();
+    if (with_timing) {
+      ASSERT_TRUE(r.timing.has_value());
+      EXPECT_GT(r.timing->cycles, 0u);
+    }
+  }
+  EXPECT_EQ(plain, timed);
+  EXPECT_NE(timed.find("pc 0x80000018"), std::string::npos) << timed;
+}
+
+TEST(TimingModel, TheBudgetEndsAnEndlessKernelAndACancelStopsOne) {
+  const std::string endless = R"(
+.Lspin:
+    addi a0, a0, 1
+    j .Lspin
+)";
+  {
+    sim::DeviceConfig config;
+    config.instruction_budget = 10'000;
+    sim::Device device(config);
+    load_program(device, endless);
+    sim::RunOptions options;
+    const timing::Config timing_config;
+    options.timing = &timing_config;
+    const sim::LaunchResult r = device.run(launch_of(4, 8), options);
+    EXPECT_NE(fault_text(r).find("instruction budget exhausted"), std::string::npos)
+        << fault_text(r);
+    EXPECT_LE(r.stats.warp_instructions, 10'000u);
+  }
+  {
+    sim::DeviceConfig config;
+    config.instruction_budget = 0;
+    sim::Device device(config);
+    load_program(device, endless);
+    std::stop_source cancel;
+    sim::RunOptions options;
+    const timing::Config timing_config;
+    options.timing = &timing_config;
+    options.cancel = cancel.get_token();
+    std::jthread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      cancel.request_stop();
+    });
+    const sim::LaunchResult r = device.run(launch_of(4, 8), options);
+    EXPECT_NE(fault_text(r).find("launch cancelled by the host"), std::string::npos)
+        << fault_text(r);
+  }
+}
+
+TEST(TimingModel, DifferentBarriersAreADeadlock) {
+  const std::string kernel = R"(
+    csrr s1, wid
+    bnez s1, .Lother
+    barrier x0, x0, 0
+    endprg x0, x0, x0
+.Lother:
+    barrier x0, x0, 0
+    endprg x0, x0, x0
+)";
+  sim::Device device;
+  load_program(device, kernel);
+  sim::RunOptions options;
+  const timing::Config config;
+  options.timing = &config;
+  const sim::LaunchResult r = device.run(launch_of(2, 8), options);
+  EXPECT_NE(fault_text(r).find("deadlock"), std::string::npos) << fault_text(r);
+}
+
+TEST(TimingModel, ManyWorkgroupsOnTwoSmsFinishWithTheSameResults) {
+  // 64 workgroups of 2 warps over 2 SMs: workgroups leave and new ones are accepted; each
+  // work-item stores its global id.
+  const std::string kernel = R"(
+    li t4, 8
+    vsetvli t4, t4, e32, m1, ta, ma
+    csrr t0, gidx
+    csrr t1, numw
+    csrr t2, wid
+    mul t0, t0, t1
+    add t0, t0, t2
+    slli t0, t0, 3
+    vid.v v1
+    vadd.vx v1, v1, t0
+    vsll.vi v2, v1, 2
+    li a0, 0x90000000
+    vadd.vx v2, v2, a0
+    vsw12.v v1, 0(v2)
+    endprg x0, x0, x0
+)";
+  sim::DeviceConfig device_config;
+  device_config.num_sms = 2;
+  sim::Device device(device_config);
+  load_program(device, kernel);
+  device.memory().map(sim::kBufferBase, 4096);
+  sim::RunOptions options;
+  const timing::Config config;
+  options.timing = &config;
+  const sim::LaunchResult r = device.run(launch_of(2, 8, 64), options);
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const std::vector<uint32_t> words = read_words(device, sim::kBufferBase, 64 * 16);
+  for (uint32_t i = 0; i < words.size(); ++i) ASSERT_EQ(words[i], i) << "word " << i;
+  ASSERT_EQ(r.timing->sms.size(), 2u);
+  EXPECT_EQ(r.timing->instructions, r.stats.warp_instructions);
+  EXPECT_GT(r.timing->sms[0].instructions, 0u);
+  EXPECT_GT(r.timing->sms[1].instructions, 0u);
+  // Both SMs share the L2: its requests are the L1s' misses and writes.
+  const timing::CacheStats& l2 = r.timing->l2;
+  EXPECT_EQ(l2.accesses + l2.writes, r.timing->sms[0].icache.misses +
+                                         r.timing->sms[1].icache.misses +
+                                         r.timing->sms[0].dcache.misses +
+                                         r.timing->sms[1].dcache.misses +
+                                         r.timing->sms[0].dcache.writes +
+                                         r.timing->sms[1].dcache.writes);
 }
 
 }  // namespace
