@@ -41,9 +41,9 @@ void Cache::allocate(uint64_t line, uint64_t t, uint64_t fill) {
   if (!victim)
     for (uint32_t w = 0; w < ways_; ++w)
       if (set[w].fill <= t && (!victim || set[w].last_use < victim->last_use)) victim = &set[w];
-  if (!victim) victim = std::min_element(set, set + ways_, [](const Way& a, const Way& b) {
-    return a.last_use < b.last_use;
-  });
+  if (!victim)
+    victim = std::min_element(set, set + ways_,
+                              [](const Way& a, const Way& b) { return a.last_use < b.last_use; });
   *victim = {line, fill, fill, true};  // most recently used from its fill on
   in_flight_.push_back(fill);
 }

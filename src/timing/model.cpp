@@ -77,17 +77,17 @@ struct Slot {
   uint64_t end = 0;         // its last result or memory operation is done
   // Fetch and instruction buffer (4-byte words, oldest first).
   uint32_t fetch_pc = 0;
-  uint64_t fetch_after = 0;        // a taken branch: no fetch before this cycle
-  bool icache_waiting = false;     // its last fetch missed
-  uint32_t buffered = 0;           // words in the buffer
-  uint32_t buffer_head = 0;        // index of the oldest in the ring
+  uint64_t fetch_after = 0;     // a taken branch: no fetch before this cycle
+  bool icache_waiting = false;  // its last fetch missed
+  uint32_t buffered = 0;        // words in the buffer
+  uint32_t buffer_head = 0;     // index of the oldest in the ring
   uint32_t buffer_pc[16] = {};
   uint64_t buffer_ready[16] = {};  // when the word is in the buffer
   // Issue.
-  uint64_t next_issue = 0;           // its collector entry is free / its branch resolved
-  Stall waiting = Stall::Dispatch;   // why next_issue is ahead
+  uint64_t next_issue = 0;          // its collector entry is free / its branch resolved
+  Stall waiting = Stall::Dispatch;  // why next_issue is ahead
   bool fence_pending = false;
-  uint64_t memory_done[8] = {};      // completion cycles of its memory instructions in flight
+  uint64_t memory_done[8] = {};  // completion cycles of its memory instructions in flight
   uint32_t memory_count = 0;
   uint64_t reg_ready[kRegisters] = {};
   // Why it does not issue, from `since` on, until the model looks again at `recheck`

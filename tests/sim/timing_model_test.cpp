@@ -117,8 +117,7 @@ TEST(TimingModel, BranchesCostFiveNotTakenAndEightToTenTaken) {
                                      ".Lnever:\n    endprg x0, x0, x0\n"),
               5.0, 0.1);
   // Taken (over one instruction that never issues): flush, refetch, I-cache hit; "about 8-10".
-  const double taken =
-      cycles_per_instruction("    beq a2, a2, 1f\n    add a1, a2, a3\n1:\n", 1);
+  const double taken = cycles_per_instruction("    beq a2, a2, 1f\n    add a1, a2, a3\n1:\n", 1);
   EXPECT_GE(taken, 8.0);
   EXPECT_LE(taken, 10.0);
 }
@@ -164,13 +163,14 @@ TEST(TimingModel, DualIssueTakesAScalarAndAVectorInstructionPerCycle) {
     li t0, 64
     bnez s1, .Lvector
 .Lscalar:
-)" + std::string(kIndependentScalar) + kIndependentScalar + kIndependentScalar +
-                             kIndependentScalar + R"(
+)" + std::string(kIndependentScalar) +
+                             kIndependentScalar + kIndependentScalar + kIndependentScalar + R"(
     addi t0, t0, -1
     bnez t0, .Lscalar
     endprg x0, x0, x0
 .Lvector:
-)" + kIndependentVector + kIndependentVector + kIndependentVector + kIndependentVector + R"(
+)" + kIndependentVector + kIndependentVector +
+                             kIndependentVector + kIndependentVector + R"(
     addi t0, t0, -1
     bnez t0, .Lvector
     endprg x0, x0, x0
@@ -202,7 +202,8 @@ TEST(TimingModel, AUnitStrideLoadOfSixteenLanesOnEightByteLinesTakesTenLsuCycles
 }
 
 TEST(TimingModel, StallKindsAddUpToTheCycles) {
-  const Timed t = run_timed(loop_kernel("    add a2, a2, a3\n    vadd.vv v4, v2, v3\n", 4, 8), 3, 8);
+  const Timed t =
+      run_timed(loop_kernel("    add a2, a2, a3\n    vadd.vv v4, v2, v3\n", 4, 8), 3, 8);
   const timing::LaunchTiming& timing = *t.result.timing;
   ASSERT_EQ(timing.sms.size(), 1u);
   uint64_t sm_total = 0;
@@ -389,12 +390,10 @@ TEST(TimingModel, ManyWorkgroupsOnTwoSmsFinishWithTheSameResults) {
   EXPECT_GT(r.timing->sms[1].instructions, 0u);
   // Both SMs share the L2: its requests are the L1s' misses and writes.
   const timing::CacheStats& l2 = r.timing->l2;
-  EXPECT_EQ(l2.accesses + l2.writes, r.timing->sms[0].icache.misses +
-                                         r.timing->sms[1].icache.misses +
-                                         r.timing->sms[0].dcache.misses +
-                                         r.timing->sms[1].dcache.misses +
-                                         r.timing->sms[0].dcache.writes +
-                                         r.timing->sms[1].dcache.writes);
+  EXPECT_EQ(l2.accesses + l2.writes,
+            r.timing->sms[0].icache.misses + r.timing->sms[1].icache.misses +
+                r.timing->sms[0].dcache.misses + r.timing->sms[1].dcache.misses +
+                r.timing->sms[0].dcache.writes + r.timing->sms[1].dcache.writes);
 }
 
 }  // namespace
