@@ -62,26 +62,7 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
   ventus::sim::DeviceConfig config;
   config.host_threads = a.host_threads;
   ventus::sim::Device device(config);
-  ventus::timing::Config tc;
-  ventus::sim::RunOptions ro;
-  if (std::getenv("VT_LEAD_DEBUG")) ro.timing = &tc;
-  if (const char* set = std::getenv("VT_SET")) {
-    std::string all = set;
-    size_t pos = 0;
-    while (pos < all.size()) {
-      size_t comma = all.find(',', pos);
-      if (comma == std::string::npos) comma = all.size();
-      std::string kv = all.substr(pos, comma - pos);
-      size_t eq = kv.find('=');
-      std::string k = kv.substr(0, eq);
-      uint32_t v = std::stoul(kv.substr(eq + 1));
-#define VT_TIMING_PARAM(name, a, b, u, d, s) if (k == #name) tc.name = v;
-#include "ventus/timing_parameters.def"
-#undef VT_TIMING_PARAM
-      pos = comma + 1;
-    }
-  }
-  const ventus::cases::CaseResult r = ventus::cases::run_case(c, device, ro);
+  const ventus::cases::CaseResult r = ventus::cases::run_case(c, device);
   const ventus::sim::LaunchStats& s = r.stats;
   if (r.passed) {
     ventus::cli::print(
