@@ -3,14 +3,15 @@
 #include "backend.h"
 
 #include <fmt/format.h>
+
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -51,8 +52,8 @@ uint32_t local_data_end(const llvm::Function& f, const ModuleLayout& layout,
     if (!seen.insert(v).second) continue;
     if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
       if (auto it = layout.local_offsets.find(gv); it != layout.local_offsets.end())
-        end = std::max(end,
-                       it->second + static_cast<uint32_t>(dl.getTypeAllocSize(gv->getValueType())));
+        end = std::max(end, it->second +
+                                static_cast<uint32_t>(dl.getTypeAllocSize(gv->getValueType())));
     } else if (auto* c = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
       for (const llvm::Use& op : c->operands()) work.push_back(op.get());
     }
@@ -147,8 +148,7 @@ void expand_int64_funnel_shifts(llvm::Function& f) {
   for (llvm::Instruction& inst : llvm::instructions(f))
     if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
       if (call->getType()->getScalarType()->isIntegerTy(64) &&
-          (call->getIntrinsicID() == llvm::Intrinsic::fshl ||
-           call->getIntrinsicID() == llvm::Intrinsic::fshr))
+          (call->getIntrinsicID() == llvm::Intrinsic::fshl || call->getIntrinsicID() == llvm::Intrinsic::fshr))
         calls.push_back(call);
   for (llvm::IntrinsicInst* call : calls) {
     llvm::IRBuilder<> b(call);
@@ -172,13 +172,11 @@ void expand_int64_funnel_shifts(llvm::Function& f) {
 void clone_called_kernels(llvm::Module& m) {
   std::vector<llvm::Function*> kernels;
   for (llvm::Function& f : m)
-    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration())
-      kernels.push_back(&f);
+    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration()) kernels.push_back(&f);
   for (llvm::Function* kernel : kernels) {
     std::vector<llvm::CallInst*> calls;
     for (llvm::User* user : kernel->users())
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-          call && call->getCalledFunction() == kernel)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == kernel)
         calls.push_back(call);
     if (calls.empty()) continue;
     llvm::ValueToValueMapTy map;
@@ -263,8 +261,7 @@ void prepare(llvm::Module& m) {
 
 std::string sanitize(llvm::StringRef name) {
   std::string out;
-  for (char c : name)
-    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') ? c : '_';
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') ? c : '_';
   return out;
 }
 
@@ -291,31 +288,23 @@ class DataWriter {
     if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
       uint64_t v = ci->getZExtValue();
       unsigned bytes = static_cast<unsigned>(dl_.getTypeStoreSize(t));
-      if (bytes == 1)
-        line(fmt::format(".byte {}", v & 0xff));
-      else if (bytes == 2)
-        line(fmt::format(".half {}", v & 0xffff));
-      else if (bytes == 4)
-        line(fmt::format(".word {}", v & 0xffffffff));
-      else
-        line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
+      if (bytes == 1) line(fmt::format(".byte {}", v & 0xff));
+      else if (bytes == 2) line(fmt::format(".half {}", v & 0xffff));
+      else if (bytes == 4) line(fmt::format(".word {}", v & 0xffffffff));
+      else line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
       return;
     }
     if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
       uint64_t v = cf->getValueAPF().bitcastToAPInt().getZExtValue();
-      if (t->isFloatTy())
-        line(fmt::format(".word {}", v));
-      else if (t->isHalfTy())
-        line(fmt::format(".half {}", v));
-      else
-        line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
+      if (t->isFloatTy()) line(fmt::format(".word {}", v));
+      else if (t->isHalfTy()) line(fmt::format(".half {}", v));
+      else line(fmt::format(".word {}, {}", v & 0xffffffff, v >> 32));
       return;
     }
     if (auto* seq = llvm::dyn_cast<llvm::ConstantDataSequential>(c)) {
       for (unsigned i = 0; i < seq->getNumElements(); ++i) constant(seq->getElementAsConstant(i));
       pad(size - dl_.getTypeStoreSize(seq->getElementType()) * seq->getNumElements() -
-          (dl_.getTypeAllocSize(seq->getElementType()) -
-           dl_.getTypeStoreSize(seq->getElementType())) *
+          (dl_.getTypeAllocSize(seq->getElementType()) - dl_.getTypeStoreSize(seq->getElementType())) *
               seq->getNumElements());
       return;
     }
@@ -340,10 +329,10 @@ class DataWriter {
     const llvm::Value* base = c->stripAndAccumulateConstantOffsets(dl_, offset, true);
     if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(base)) {
       if (gv->getAddressSpace() == 3)
-        throw Error(fmt::format(
-            "{}error: the initializer of '{}' takes the address of __local "
-            "variable '{}', which has none outside a workgroup",
-            definition_location(*variable_), variable_->getName().str(), gv->getName().str()));
+        throw Error(fmt::format("{}error: the initializer of '{}' takes the address of __local "
+                                "variable '{}', which has none outside a workgroup",
+                                definition_location(*variable_), variable_->getName().str(),
+                                gv->getName().str()));
       line(fmt::format(".word {}+{}", layout_.symbols.at(gv), offset.getSExtValue()));
       return;
     }
@@ -371,9 +360,7 @@ class DataWriter {
 constexpr uint64_t kProgramBytes = uint64_t{sim::kBufferBase} - sim::kCodeBase - (1 << 20);
 constexpr uint64_t kLocalWindowBytes = uint64_t{sim::kCodeBase} - sim::kLdsWindowBase;
 
-std::string mib(uint64_t bytes) {
-  return fmt::format("{} MiB", bytes >> 20);
-}
+std::string mib(uint64_t bytes) { return fmt::format("{} MiB", bytes >> 20); }
 
 // A variable's name as the source spells it: clang names a kernel's __local variable
 // "kernel.variable".
@@ -404,11 +391,11 @@ void check_data_sizes(const llvm::Module& module) {
                    : "a program's data must fit in " + mib(limit) +
                          " (the code at 0x80000000 and its data end at the buffers, 0x90000000)"));
     if (total > limit)
-      throw Error(fmt::format(
-          "{}error: with {} variable {} ({} bytes), the program's {} data "
-          "reach {} bytes, more than the {} limit",
-          definition_location(gv), is_local ? "__local" : "program-scope", variable_name(gv), bytes,
-          is_local ? "__local" : "program-scope", total, mib(limit)));
+      throw Error(fmt::format("{}error: with {} variable {} ({} bytes), the program's {} data "
+                              "reach {} bytes, more than the {} limit",
+                              definition_location(gv), is_local ? "__local" : "program-scope",
+                              variable_name(gv), bytes, is_local ? "__local" : "program-scope",
+                              total, mib(limit)));
   }
 }
 
@@ -559,16 +546,13 @@ std::string generate_assembly(llvm::Module& module, int) {
                               definition_location(gv), gv.getName().str()));
     const llvm::Constant* init = gv.getInitializer();
     bool zero = init->isNullValue();
-    const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata"
-                          : zero                                       ? ".bss"
-                                                                       : ".data";
+    const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
     uint64_t align = std::max<uint64_t>(4, dl.getPreferredAlign(&gv).value());
     unsigned log2 = 0;
     while ((uint64_t{1} << log2) < align) ++log2;
     out += fmt::format("\t.section {}\n\t.p2align {}\n{}:\n", section, log2, layout.symbols[&gv]);
     if (zero)
-      out += fmt::format("\t.zero {}\n",
-                         std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
+      out += fmt::format("\t.zero {}\n", std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
     else
       writer.variable(gv);
   }
@@ -581,11 +565,12 @@ std::string generate_assembly(llvm::Module& module, int) {
         if (auto cycle = std::find(stack.begin(), stack.end(), name); cycle != stack.end()) {
           const llvm::Function& f = *functions.at(name);
           std::string calls;
-          for (auto it = cycle; it != stack.end(); ++it) calls += llvm::demangle(*it) + " -> ";
-          throw Error(
-              fmt::format("{}error: {} is recursive ({}{}); recursion is not supported "
-                          "(every call needs a fixed frame)",
-                          definition_location(f), describe(f), calls, llvm::demangle(name)));
+          for (auto it = cycle; it != stack.end(); ++it)
+            calls += llvm::demangle(*it) + " -> ";
+          throw Error(fmt::format("{}error: {} is recursive ({}{}); recursion is not supported "
+                                  "(every call needs a fixed frame)",
+                                  definition_location(f), describe(f), calls,
+                                  llvm::demangle(name)));
         }
         stack.push_back(name);
         uint32_t deepest_scalar = 0, deepest_private = 0;
