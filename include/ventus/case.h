@@ -16,8 +16,8 @@ namespace ventus::cases {
 
 struct CaseBuffer {
   uint32_t base = 0;
-  uint32_t size = 0;        // bytes of initial data (in the .data file)
-  uint32_t alloc_size = 0;  // bytes reserved at base
+  uint32_t size = 0;          // bytes of initial data (in the .data file)
+  uint32_t alloc_size = 0;    // bytes reserved at base
   std::vector<uint8_t> data;  // size bytes
 };
 
@@ -27,8 +27,8 @@ struct CaseLaunch {
   uint32_t start_addr = 0;
   uint32_t kernel_id = 0;
   uint32_t kernel_size[3] = {1, 1, 1};
-  uint32_t wf_size = 0;  // threads per warp
-  uint32_t wg_size = 0;  // warps per workgroup
+  uint32_t wf_size = 0;        // threads per warp
+  uint32_t wg_size = 0;        // warps per workgroup
   uint32_t metadata_base = 0;  // CSR_KNL
   uint32_t lds_size = 0;
   uint32_t pds_size = 0;
@@ -69,11 +69,17 @@ struct CaseResult {
   std::vector<Mismatch> mismatches;  // in address order, all of them
   sim::LaunchStats stats;            // summed over the launches
   std::optional<sim::Fault> fault;   // the first launch that faulted (the rest do not run)
+  // With RunOptions::timing: the cycle model's account summed over the launches that ran
+  // (cycles add up: the launches run one after another, as the testbench runs them).
+  std::optional<timing::LaunchTiming> timing;
 };
 
 // Maps and loads every launch's buffers (in order, on one persistent memory), runs each
-// launch to completion, then compares the expectations.
-CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {});
+// launch to completion, then compares the expectations. With options.timing and
+// options.timeline, each launch begins on the timeline (begin_launch, named after its
+// metadata file) at timeline_start plus the cycles of the case's earlier launches.
+CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {},
+                    uint64_t timeline_start = 0);
 
 // The case with its code replaced by another program (e.g. `ventus cc object.cl`): every
 // launch's code buffer gets the program's loadable sections, and its kernel metadata

@@ -75,6 +75,22 @@ class Device {
   // The fault of the last launch, if it faulted.
   std::optional<sim::Fault> last_fault() const;
 
+  // Later launches run with the cycle model of this configuration (docs/timing.md: results
+  // are the same, and each launch also says how many cycles the hardware would take);
+  // nullopt: functional only. ventus::Error when the configuration cannot run
+  // (timing::validate).
+  //   device.set_timing(ventus::timing::load("verilog-release"));
+  //   ventus::rt::launch(device, ...);
+  //   uint64_t cycles = device.last_timing()->cycles;
+  void set_timing(std::optional<timing::Config> config);
+  std::optional<timing::Config> timing() const;
+  // Receives the timeline of later timed launches; call sink->begin_launch(kernel, offset)
+  // before each. nullptr: none. The sink must outlive those launches.
+  void set_timeline(timing::TimelineSink* sink);
+  // What the cycle model said of the last launch (also of one that faulted: the cycles up to
+  // the fault); nullopt when it ran without timing.
+  std::optional<timing::LaunchTiming> last_timing() const;
+
   // Puts the program into device memory unless it is already there (launch does this).
   void load(const class Program& program);
 
@@ -184,8 +200,8 @@ inline constexpr uint32_t kLocalDataAlign = 128;
 // workgroup's local memory.
 struct Arg {
   uint32_t bits = 0;
-  std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
-  uint64_t local_bytes = 0;      // with is_local: bytes of local memory
+  std::vector<uint8_t> data;  // by-value bytes (when set, instead of bits)
+  uint64_t local_bytes = 0;   // with is_local: bytes of local memory
   bool is_local = false;
   bool is_buffer = false;  // bits is the address of Buffer buffer_id of buffer_device
   uint64_t buffer_device = 0;
@@ -306,9 +322,9 @@ inline Stats launch(Device& device, const Program& program, std::string_view ker
 }
 // launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n)
 template <typename... Args>
-requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...)) Stats
-    launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
-           const Range& local, const Args&... args) {
+  requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...))
+Stats launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
+             const Range& local, const Args&... args) {
   const Arg list[] = {Arg(args)...};
   return launch_impl(device, program, kernel, global, local, list, {});
 }

@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 // Hardware test cases (../shared/cases/FORMAT.md): strict readers for case.txt, .metadata
 // and .data, and the replay of a case on a device.
 #include "ventus/case.h"
@@ -261,7 +259,8 @@ sim::KernelLaunch to_kernel_launch(const CaseLaunch& l) {
   return k;
 }
 
-CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options) {
+CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options,
+                    uint64_t timeline_start) {
   CaseResult result;
   sim::Memory& memory = device.memory();
   for (const CaseLaunch& l : c.launches) {
@@ -271,8 +270,14 @@ CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& o
         throw Error(fmt::format("case {}: launch {}: buffer at {:#010x} of {} bytes is not mapped",
                                 c.name, l.name, b.base, b.size));
     }
+    if (options.timing && options.timeline)
+      options.timeline->begin_launch(l.name,
+                                     timeline_start + (result.timing ? result.timing->cycles : 0));
     const sim::LaunchResult r = device.run(to_kernel_launch(l), options);
-    if (r.timing && std::getenv("VT_LEAD_DEBUG")) { fprintf(stderr, "LEADDBG cycles %llu insns %llu\n", (unsigned long long)r.timing->cycles, (unsigned long long)r.timing->instructions); const auto& sm = r.timing->sms[0]; for (size_t k=0;k<timing::kStallKinds;++k) if (sm.stalls[k]) fprintf(stderr, "  %s %llu\n", std::string(timing::name(static_cast<timing::Stall>(k))).c_str(), (unsigned long long)sm.stalls[k]); fprintf(stderr,"  icache acc %llu hit %llu miss %llu merge %llu full %llu | dcache acc %llu hit %llu miss %llu wr %llu | l2 acc %llu hit %llu miss %llu wr %llu mem %llu\n", (unsigned long long)sm.icache.accesses,(unsigned long long)sm.icache.hits,(unsigned long long)sm.icache.misses,(unsigned long long)sm.icache.mshr_merges,(unsigned long long)sm.icache.mshr_full,(unsigned long long)sm.dcache.accesses,(unsigned long long)sm.dcache.hits,(unsigned long long)sm.dcache.misses,(unsigned long long)sm.dcache.writes,(unsigned long long)r.timing->l2.accesses,(unsigned long long)r.timing->l2.hits,(unsigned long long)r.timing->l2.misses,(unsigned long long)r.timing->l2.writes,(unsigned long long)r.timing->memory_requests); }
+    if (r.timing) {
+      if (!result.timing) result.timing.emplace();
+      result.timing->add(*r.timing);
+    }
     result.stats.warp_instructions += r.stats.warp_instructions;
     result.stats.thread_instructions += r.stats.thread_instructions;
     result.stats.divergences += r.stats.divergences;
