@@ -16,8 +16,8 @@ namespace ventus::cases {
 
 struct CaseBuffer {
   uint32_t base = 0;
-  uint32_t size = 0;          // bytes of initial data (in the .data file)
-  uint32_t alloc_size = 0;    // bytes reserved at base
+  uint32_t size = 0;        // bytes of initial data (in the .data file)
+  uint32_t alloc_size = 0;  // bytes reserved at base
   std::vector<uint8_t> data;  // size bytes
 };
 
@@ -27,8 +27,8 @@ struct CaseLaunch {
   uint32_t start_addr = 0;
   uint32_t kernel_id = 0;
   uint32_t kernel_size[3] = {1, 1, 1};
-  uint32_t wf_size = 0;        // threads per warp
-  uint32_t wg_size = 0;        // warps per workgroup
+  uint32_t wf_size = 0;  // threads per warp
+  uint32_t wg_size = 0;  // warps per workgroup
   uint32_t metadata_base = 0;  // CSR_KNL
   uint32_t lds_size = 0;
   uint32_t pds_size = 0;

@@ -114,8 +114,7 @@ bool adopt_result(Program& program, cc::Result result) {
   program.build_log = result.diagnostics;
   if (result.ok) {
     try {
-      program.executable =
-          std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
+      program.executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(result.elf, "<program>"));
       program.binary = std::move(result.elf);
       program.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
       program.build_status = CL_BUILD_SUCCESS;
@@ -213,13 +212,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     cl_int* errcode_ret) {
   Context* context = live<Context>(context_handle);
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
-  if (num_devices == 0 || device_list == nullptr)
-    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+  if (num_devices == 0 || device_list == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
   for (cl_uint i = 0; i < num_devices; ++i)
-    if (!is_live(device_list[i], Kind::device))
-      return set_error(errcode_ret, CL_INVALID_DEVICE), nullptr;
-  if (lengths == nullptr || binaries == nullptr)
-    return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
+    if (!is_live(device_list[i], Kind::device)) return set_error(errcode_ret, CL_INVALID_DEVICE), nullptr;
+  if (lengths == nullptr || binaries == nullptr) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
   for (cl_uint i = 0; i < num_devices; ++i)
     if (lengths[i] == 0 || binaries[i] == nullptr) {
       if (binary_status) binary_status[i] = CL_INVALID_VALUE;
@@ -240,8 +236,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     } else if (unpack_library(bytes)) {
       program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;  // clLinkProgram -create-library
     } else {
-      program->executable =
-          std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
+      program->executable = std::make_shared<const rt::Program>(rt::Program::from_elf_bytes(bytes, "<binary>"));
       program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     }
   } catch (const std::exception&) {
@@ -276,8 +271,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void*, size_t,
                                                           cl_int* errcode_ret) {
   // No intermediate language is supported (OpenCL 2.1; CL_DEVICE_IL_VERSION would be empty).
-  set_error(errcode_ret,
-            is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+  set_error(errcode_ret, is_live(context, Kind::context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
   return nullptr;
 }
 
@@ -294,8 +288,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program_handle, cl_uin
                                                void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                void* user_data) {
   Program* program = live<Program>(program_handle);
-  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data);
-      s != CL_SUCCESS)
+  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
     return s;
   if (program->kernels.load() != 0) return CL_INVALID_OPERATION;
   cl_int status = CL_SUCCESS;
@@ -310,10 +303,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program_handle, cl_uin
     } else if (program->from_binary) {
       // A compiled object or a library: linking it alone makes the executable.
       std::vector<std::vector<uint8_t>> objects = {program->binary};
-      if (program->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
-        objects = *unpack_library(program->binary);
-      status =
-          link_into(*program, objects, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      if (program->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) objects = *unpack_library(program->binary);
+      status = link_into(*program, objects, compile_options) ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     } else {
       std::lock_guard compiling(compiler_lock());
       if (!adopt_result(*program, cc::compile(program->source, compile_options))) {
@@ -335,8 +326,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program_handle, cl_u
                                                  void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                                                  void* user_data) {
   Program* program = live<Program>(program_handle);
-  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data);
-      s != CL_SUCCESS)
+  if (cl_int s = check_build_call(program, num_devices, device_list, pfn_notify, user_data); s != CL_SUCCESS)
     return s;
   if ((num_input_headers == 0) != (input_headers == nullptr) ||
       (num_input_headers != 0 && header_include_names == nullptr))
@@ -450,10 +440,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle,
   switch (param_name) {
     case CL_PROGRAM_REFERENCE_COUNT: return info_value(n, v, r, reference_count(program));
     case CL_PROGRAM_CONTEXT: return info_value(n, v, r, program->context->handle());
-    case CL_PROGRAM_NUM_DEVICES: return info_value(n, v, r, cl_uint{1});
-    case CL_PROGRAM_DEVICES: return info_value(n, v, r, static_cast<cl_device_id>(the_device()));
-    case CL_PROGRAM_SOURCE: return info_string(n, v, r, program->source);
-    case CL_PROGRAM_BINARY_SIZES: return info_value(n, v, r, program->binary.size());
+    case CL_PROGRAM_NUM_DEVICES:
+      return info_value(n, v, r, cl_uint{1});
+    case CL_PROGRAM_DEVICES:
+      return info_value(n, v, r, static_cast<cl_device_id>(the_device()));
+    case CL_PROGRAM_SOURCE:
+      return info_string(n, v, r, program->source);
+    case CL_PROGRAM_BINARY_SIZES:
+      return info_value(n, v, r, program->binary.size());
     case CL_PROGRAM_BINARIES: {
       // An array of one pointer (one device) to memory the application provides.
       if (v != nullptr) {
@@ -470,10 +464,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program_handle,
       return info_value(n, v, r, kernel_names(*program->executable).size());
     case CL_PROGRAM_KERNEL_NAMES: {
       if (!program->executable) return CL_INVALID_PROGRAM_EXECUTABLE;
-      return info_string(n, v, r,
-                         fmt::format("{}", fmt::join(kernel_names(*program->executable), ";")));
+      return info_string(n, v, r, fmt::format("{}", fmt::join(kernel_names(*program->executable), ";")));
     }
-    default: return CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -490,11 +484,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program_handle,
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_PROGRAM_BUILD_STATUS: return info_value(n, v, r, program->build_status);
-    case CL_PROGRAM_BUILD_OPTIONS: return info_string(n, v, r, program->build_options);
-    case CL_PROGRAM_BUILD_LOG: return info_string(n, v, r, program->build_log);
-    case CL_PROGRAM_BINARY_TYPE: return info_value(n, v, r, program->binary_type);
-    default: return CL_INVALID_VALUE;
+    case CL_PROGRAM_BUILD_STATUS:
+      return info_value(n, v, r, program->build_status);
+    case CL_PROGRAM_BUILD_OPTIONS:
+      return info_string(n, v, r, program->build_options);
+    case CL_PROGRAM_BUILD_LOG:
+      return info_string(n, v, r, program->build_log);
+    case CL_PROGRAM_BINARY_TYPE:
+      return info_value(n, v, r, program->binary_type);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -625,14 +624,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel_handle, cl_kern
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_KERNEL_FUNCTION_NAME: return info_string(n, v, r, kernel->info->name);
+    case CL_KERNEL_FUNCTION_NAME:
+      return info_string(n, v, r, kernel->info->name);
     case CL_KERNEL_NUM_ARGS:
       return info_value(n, v, r, static_cast<cl_uint>(kernel->info->args.size()));
     case CL_KERNEL_REFERENCE_COUNT: return info_value(n, v, r, reference_count(kernel));
     case CL_KERNEL_CONTEXT: return info_value(n, v, r, kernel->program->context->handle());
     case CL_KERNEL_PROGRAM: return info_value(n, v, r, kernel->program->handle());
-    case CL_KERNEL_ATTRIBUTES: return info_string(n, v, r, "");
-    default: return CL_INVALID_VALUE;
+    case CL_KERNEL_ATTRIBUTES:
+      return info_string(n, v, r, "");
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -660,7 +662,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel_handle, cl_u
     }
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
       return info_value(n, v, r, cl_kernel_arg_access_qualifier{CL_KERNEL_ARG_ACCESS_NONE});
-    case CL_KERNEL_ARG_TYPE_NAME: return info_string(n, v, r, a.type);
+    case CL_KERNEL_ARG_TYPE_NAME:
+      return info_string(n, v, r, a.type);
     case CL_KERNEL_ARG_TYPE_QUALIFIER: {
       cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
       if (a.qualifiers.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
@@ -668,8 +671,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel_handle, cl_u
       if (a.qualifiers.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
       return info_value(n, v, r, q);
     }
-    case CL_KERNEL_ARG_NAME: return info_string(n, v, r, a.name);
-    default: return CL_INVALID_VALUE;
+    case CL_KERNEL_ARG_NAME:
+      return info_string(n, v, r, a.name);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -686,7 +691,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle
   size_t* r = param_value_size_ret;
   std::lock_guard guard(kernel->lock);
   switch (param_name) {
-    case CL_KERNEL_WORK_GROUP_SIZE: return info_value(n, v, r, kernel_max_work_group_size(*kernel));
+    case CL_KERNEL_WORK_GROUP_SIZE:
+      return info_value(n, v, r, kernel_max_work_group_size(*kernel));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
       const uint32_t* reqd = kernel->info->reqd_work_group_size;
       return info_array(n, v, r, std::vector<size_t>{reqd[0], reqd[1], reqd[2]});
@@ -697,7 +703,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle
       return info_value(n, v, r, size_t{the_device()->config.max_threads_per_warp});
     case CL_KERNEL_PRIVATE_MEM_SIZE:
       return info_value(n, v, r, cl_ulong{kernel->info->private_bytes});
-    default: return CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -779,13 +786,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   } else {
     choose_local_size(work_dim, global, std::max<size_t>(kernel_limit, 1), local);
   }
-  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list);
-      s != CL_SUCCESS)
+  if (cl_int s = check_wait_list(queue->context, num_events_in_wait_list, event_wait_list); s != CL_SUCCESS)
     return s;
 
   auto range = [&](const size_t* s) {
-    const auto x = static_cast<uint32_t>(s[0]), y = static_cast<uint32_t>(s[1]),
-               z = static_cast<uint32_t>(s[2]);
+    const auto x = static_cast<uint32_t>(s[0]), y = static_cast<uint32_t>(s[1]), z = static_cast<uint32_t>(s[2]);
     return work_dim == 1 ? rt::Range(x) : work_dim == 2 ? rt::Range(x, y) : rt::Range(x, y, z);
   };
   rt::LaunchOptions options = launch_options();
@@ -836,10 +841,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel 
                                 event_wait_list, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue queue,
-                                                      void(CL_CALLBACK*)(void*), void*, size_t,
-                                                      cl_uint, const cl_mem*, const void**, cl_uint,
-                                                      const cl_event*, cl_event*) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue queue, void(CL_CALLBACK*)(void*),
+                                                      void*, size_t, cl_uint, const cl_mem*,
+                                                      const void**, cl_uint, const cl_event*, cl_event*) {
   // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
   return is_live(queue, Kind::queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }

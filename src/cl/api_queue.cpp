@@ -107,15 +107,16 @@ using namespace ventus::cl;
 
 extern "C" {
 
-CL_API_ENTRY cl_command_queue CL_API_CALL
-clCreateCommandQueue(cl_context context, cl_device_id device,
-                     cl_command_queue_properties properties, cl_int* errcode_ret) {
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context,
+                                                               cl_device_id device,
+                                                               cl_command_queue_properties properties,
+                                                               cl_int* errcode_ret) {
   return create_queue(context, device, properties, errcode_ret);
 }
 
-CL_API_ENTRY cl_command_queue CL_API_CALL
-clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
-                                   const cl_queue_properties* properties, cl_int* errcode_ret) {
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device, const cl_queue_properties* properties,
+    cl_int* errcode_ret) {
   cl_command_queue_properties flags = 0;
   for (const cl_queue_properties* p = properties; p != nullptr && *p != 0; p += 2) {
     if (p[0] != CL_QUEUE_PROPERTIES) return set_error(errcode_ret, CL_INVALID_VALUE), nullptr;
@@ -145,10 +146,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue_han
   size_t* r = param_value_size_ret;
   switch (param_name) {
     case CL_QUEUE_CONTEXT: return info_value(n, v, r, queue->context->handle());
-    case CL_QUEUE_DEVICE: return info_value(n, v, r, queue->device);
+    case CL_QUEUE_DEVICE:
+      return info_value(n, v, r, queue->device);
     case CL_QUEUE_REFERENCE_COUNT: return info_value(n, v, r, reference_count(queue));
-    case CL_QUEUE_PROPERTIES: return info_value(n, v, r, queue->properties);
-    default: return CL_INVALID_VALUE;
+    case CL_QUEUE_PROPERTIES:
+      return info_value(n, v, r, queue->properties);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -178,16 +182,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue que
                                                             cl_uint num_events_in_wait_list,
                                                             const cl_event* event_wait_list,
                                                             cl_event* event) {
-  return enqueue_sync_point(queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list,
-                            event);
+  return enqueue_sync_point(queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue queue,
                                                              cl_uint num_events_in_wait_list,
                                                              const cl_event* event_wait_list,
                                                              cl_event* event) {
-  return enqueue_sync_point(queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list,
-                            event);
+  return enqueue_sync_point(queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue queue_handle, cl_event* event) {
@@ -245,13 +247,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event_handle, cl_event_i
   switch (param_name) {
     case CL_EVENT_COMMAND_QUEUE: return info_value(n, v, r, handle_of(event->queue));
     case CL_EVENT_CONTEXT: return info_value(n, v, r, event->context->handle());
-    case CL_EVENT_COMMAND_TYPE: return info_value(n, v, r, event->type);
+    case CL_EVENT_COMMAND_TYPE:
+      return info_value(n, v, r, event->type);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: {
       std::lock_guard guard(event->lock);
       return info_value(n, v, r, event->status);
     }
     case CL_EVENT_REFERENCE_COUNT: return info_value(n, v, r, reference_count(event));
-    default: return CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -268,12 +272,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event_handle,
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_PROFILING_COMMAND_QUEUED: return info_value(n, v, r, event->queued);
-    case CL_PROFILING_COMMAND_SUBMIT: return info_value(n, v, r, event->submitted);
-    case CL_PROFILING_COMMAND_START: return info_value(n, v, r, event->started);
+    case CL_PROFILING_COMMAND_QUEUED:
+      return info_value(n, v, r, event->queued);
+    case CL_PROFILING_COMMAND_SUBMIT:
+      return info_value(n, v, r, event->submitted);
+    case CL_PROFILING_COMMAND_START:
+      return info_value(n, v, r, event->started);
     case CL_PROFILING_COMMAND_END:
-    case CL_PROFILING_COMMAND_COMPLETE: return info_value(n, v, r, event->ended);
-    default: return CL_INVALID_VALUE;
+    case CL_PROFILING_COMMAND_COMPLETE:
+      return info_value(n, v, r, event->ended);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
