@@ -45,7 +45,9 @@ Config load(std::string_view p) {
   return preset("verilog-release");
 }
 std::string to_json(const Config& c) { return fmt::format("{{\"preset\": \"{}\"}}", c.preset); }
-void validate(const Config&) {}
+void validate(const Config& c) {
+  if (c.icache_sets == 0) throw Error("icache_sets must be at least 1");
+}
 std::string_view name(Stall s) {
   static const char* n[] = {"issued",     "not_selected", "fetch",      "icache_miss",
                             "empty_ibuffer", "scoreboard", "bank_conflict", "collector",
