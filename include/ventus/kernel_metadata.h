@@ -40,6 +40,9 @@ struct KernelInfo {
   uint32_t private_bytes = 0;  // private memory per thread its frames need
   uint32_t sgpr = 0, vgpr = 0;
   uint32_t reqd_work_group_size[3] = {0, 0, 0};  // reqd_work_group_size, or zeros
+  // The kernel's attributes as CL_KERNEL_ATTRIBUTES gives them, space-separated:
+  // "vec_type_hint(float4) work_group_size_hint(8,8,1) reqd_work_group_size(16,1,1)".
+  std::string attributes;
   std::vector<KernelArgInfo> args;
 };
 

@@ -116,11 +116,11 @@ struct SmStats {
   StallCounts stalls{};
   CacheStats icache, dcache;
   uint64_t lds_accesses = 0, lds_bank_conflict_cycles = 0;
-  uint64_t register_bank_conflicts = 0;  // lost register-read arbitrations
-  uint64_t branch_redirects = 0;         // taken branches and jumps (refetches)
+  uint64_t register_bank_conflicts = 0;        // lost register-read arbitrations
+  uint64_t branch_redirects = 0;               // taken branches and jumps (refetches)
   std::array<uint64_t, kUnits> unit_busy{};    // cycles each unit could not accept
   std::array<uint64_t, kUnits> unit_issued{};  // instructions dispatched to each unit
-  std::vector<WarpSlotStats> warps;      // every warp slot the launch used
+  std::vector<WarpSlotStats> warps;            // every warp slot the launch used
 };
 
 // What the model says of one launch.

@@ -631,8 +631,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel_handle, cl_kern
     case CL_KERNEL_REFERENCE_COUNT: return info_value(n, v, r, reference_count(kernel));
     case CL_KERNEL_CONTEXT: return info_value(n, v, r, kernel->program->context->handle());
     case CL_KERNEL_PROGRAM: return info_value(n, v, r, kernel->program->handle());
-    case CL_KERNEL_ATTRIBUTES:
-      return info_string(n, v, r, "");
+    case CL_KERNEL_ATTRIBUTES: return info_string(n, v, r, kernel->info->attributes);
     default:
       return CL_INVALID_VALUE;
   }

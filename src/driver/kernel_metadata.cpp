@@ -126,7 +126,7 @@ KernelInfo parse_kernel(const Json& k, size_t index) {
   const std::string place =
       name.empty() ? fmt::format("kernel {}", index) : fmt::format("kernel '{}'", name);
   check_keys(k, {"name", "local_bytes", "private_bytes", "sgpr", "vgpr", "args"},
-             {"reqd_work_group_size"}, place);
+             {"reqd_work_group_size", "attributes"}, place);
   KernelInfo info;
   info.name = string_field(k, "name", place);
   if (info.name.empty()) metadata_error(place, "empty name");
@@ -149,6 +149,7 @@ KernelInfo parse_kernel(const Json& k, size_t index) {
       info.reqd_work_group_size[d] = size.get<uint32_t>();
     }
   }
+  if (k.contains("attributes")) info.attributes = string_field(k, "attributes", place);
   const Json& args = array_field(k, "args", place);
   for (size_t i = 0; i < args.size(); ++i)
     info.args.push_back(parse_argument(args[i], i, info.name));
@@ -172,6 +173,7 @@ std::string write_kernel_metadata(std::span<const KernelInfo> kernels) {
     if (k.reqd_work_group_size[0] != 0)
       kernel["reqd_work_group_size"] = {k.reqd_work_group_size[0], k.reqd_work_group_size[1],
                                         k.reqd_work_group_size[2]};
+    if (!k.attributes.empty()) kernel["attributes"] = k.attributes;
     Ordered args = Ordered::array();
     for (const KernelArgInfo& a : k.args)
       args.push_back({{"name", a.name},

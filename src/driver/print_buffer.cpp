@@ -78,7 +78,7 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
     if (i >= format.size())
       throw Error(fmt::format("print: format \"{}\" ends inside a conversion", format));
     const char conversion = format[i];
-    if (std::string_view("diuxXocsfFeEgGa").find(conversion) == std::string_view::npos)
+    if (std::string_view("diuxXocspfFeEgGa").find(conversion) == std::string_view::npos)
       throw Error(fmt::format("print: unsupported conversion '{}' in \"{}\"",
                               format.substr(start, i - start + 1), format));
     if (next_arg >= args.size())
@@ -95,6 +95,8 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
       case 'o': out += c_format(spec, static_cast<unsigned>(bits)); break;
       case 'c': out += c_format(spec, static_cast<int>(bits & 0xff)); break;
       case 's': out += c_format(spec, read_string(bits).c_str()); break;
+      // A device address, as the host C library prints a pointer ("0x90000010", "(nil)").
+      case 'p': out += c_format(spec, reinterpret_cast<void*>(uintptr_t{bits})); break;
       default: out += c_format(spec, static_cast<double>(std::bit_cast<float>(bits))); break;
     }
   }

@@ -245,9 +245,9 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     // L2 and memory they share see their requests in simulated-time order whatever the
     // number of host threads (docs/timing.md).
     try {
-      result.timing = timing::run_launch(*options.timing, active, shared, options.timeline,
-                                         options.on_progress ? std::function<void()>(report_progress)
-                                                             : std::function<void()>());
+      result.timing = timing::run_launch(
+          *options.timing, active, shared, options.timeline,
+          options.on_progress ? std::function<void()>(report_progress) : std::function<void()>());
     } catch (...) {
       stop_for_host_error(0);
     }

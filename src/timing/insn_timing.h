@@ -12,7 +12,18 @@
 
 namespace ventus::timing {
 
-enum class Latency : uint8_t { ScalarAlu, VectorAlu, Multiply, Fpu, Fma, SfuInt, SfuFp, Csr, Tensor, Memory };
+enum class Latency : uint8_t {
+  ScalarAlu,
+  VectorAlu,
+  Multiply,
+  Fpu,
+  Fma,
+  SfuInt,
+  SfuFp,
+  Csr,
+  Tensor,
+  Memory
+};
 
 struct InsnTiming {
   Unit unit = Unit::ScalarAlu;
@@ -23,7 +34,7 @@ struct InsnTiming {
   bool fence = false;       // later memory instructions wait for the earlier ones
   bool scalar_path = true;  // dual issue: the scalar path (else the vector path)
   bool writes_vector = false;
-  uint8_t words = 1;        // 4-byte words it occupies in the instruction buffer (prefix included)
+  uint8_t words = 1;  // 4-byte words it occupies in the instruction buffer (prefix included)
   // Registers, as x0..x63 then v0..v255 in one numbering (v registers at kVectorBase + n).
   static constexpr uint16_t kVectorBase = 64;
   uint8_t sources = 0, destinations = 0;

@@ -17,9 +17,10 @@ Cache::Probe Cache::probe(uint64_t line, uint64_t t, uint64_t& ready) {
   Way* set = &ways_store_[(line & (sets_ - 1)) * ways_];
   for (uint32_t w = 0; w < ways_; ++w) {
     if (!set[w].valid || set[w].line != line) continue;
-    set[w].last_use = ++use_counter_;
     ready = set[w].fill;
-    return set[w].fill <= t ? Probe::Hit : Probe::InFlight;
+    if (set[w].fill > t) return Probe::InFlight;
+    set[w].last_use = t;
+    return Probe::Hit;
   }
   return Probe::Miss;
 }
@@ -40,10 +41,10 @@ void Cache::allocate(uint64_t line, uint64_t t, uint64_t fill) {
   if (!victim)
     for (uint32_t w = 0; w < ways_; ++w)
       if (set[w].fill <= t && (!victim || set[w].last_use < victim->last_use)) victim = &set[w];
-  if (!victim) victim = std::min_element(set, set + ways_, [](const Way& a, const Way& b) {
-    return a.last_use < b.last_use;
-  });
-  *victim = {line, fill, ++use_counter_, true};
+  if (!victim)
+    victim = std::min_element(set, set + ways_,
+                              [](const Way& a, const Way& b) { return a.last_use < b.last_use; });
+  *victim = {line, fill, fill, true};  // most recently used from its fill on
   in_flight_.push_back(fill);
 }
 

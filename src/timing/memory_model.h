@@ -37,13 +37,12 @@ class Cache {
   struct Way {
     uint64_t line = 0;
     uint64_t fill = 0;      // data there from this cycle
-    uint64_t last_use = 0;  // LRU
+    uint64_t last_use = 0;  // the cycle of its last hit or its fill (LRU)
     bool valid = false;
   };
   uint32_t sets_, ways_, line_bytes_, line_shift_, mshrs_;
   std::vector<Way> ways_store_;
   std::vector<uint64_t> in_flight_;  // fill cycles of the MSHRs taken
-  uint64_t use_counter_ = 0;
 };
 
 // The L2 and the memory behind it, shared by every SM of the device.

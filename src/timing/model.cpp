@@ -77,24 +77,28 @@ struct Slot {
   uint64_t end = 0;         // its last result or memory operation is done
   // Fetch and instruction buffer (4-byte words, oldest first).
   uint32_t fetch_pc = 0;
-  uint64_t fetch_after = 0;        // a taken branch: no fetch before this cycle
-  bool icache_waiting = false;     // its last fetch missed
-  uint32_t buffered = 0;           // words in the buffer
-  uint32_t buffer_head = 0;        // index of the oldest in the ring
+  uint64_t fetch_after = 0;     // a taken branch: no fetch before this cycle
+  bool icache_waiting = false;  // its last fetch missed
+  uint32_t buffered = 0;        // words in the buffer
+  uint32_t buffer_head = 0;     // index of the oldest in the ring
   uint32_t buffer_pc[16] = {};
   uint64_t buffer_ready[16] = {};  // when the word is in the buffer
   // Issue.
-  uint64_t next_issue = 0;           // its collector entry is free / its branch resolved
-  Stall waiting = Stall::Dispatch;   // why next_issue is ahead
+  uint64_t next_issue = 0;          // its collector entry is free / its branch resolved
+  Stall waiting = Stall::Dispatch;  // why next_issue is ahead
   bool fence_pending = false;
-  uint64_t memory_done[8] = {};      // completion cycles of its memory instructions in flight
+  uint64_t memory_done[8] = {};  // completion cycles of its memory instructions in flight
   uint32_t memory_count = 0;
   uint64_t reg_ready[kRegisters] = {};
-  // Statistics and the timeline's open run.
+  // Why it does not issue, from `since` on, until the model looks again at `recheck`
+  // (nothing this warp waits for changes before then; fetch and barrier releases that
+  // change it set recheck to 0). Its cycles are counted when the reason changes.
+  Stall current = Stall::Dispatch;
+  uint64_t since = 0;
+  uint64_t recheck = 0;
+  std::string_view issued;  // the instruction of an Issued cycle, for the timeline
   bool used = false;
   WarpSlotStats stats;
-  Stall run_kind = Stall::Idle;
-  uint64_t run_begin = 0;
 };
 
 struct GroupTiming {
@@ -129,8 +133,15 @@ class SmModel {
   sim::Sm& sm() { return sm_; }
 
   // One cycle: workgroups that are done leave (and new ones are accepted), one fetch,
-  // the issue, and the cycle's stall accounting.
-  void cycle(uint64_t t);
+  // the issue, and the cycle's stall accounting. Returns the next cycle in which anything
+  // can happen on this SM (t + 1, or later when every warp waits for a known cycle).
+  uint64_t cycle(uint64_t t);
+  // Nothing happens on this SM in the cycles from `from` up to `to`: they count like the
+  // last one.
+  void skip(uint64_t from, uint64_t to) {
+    stats_.busy_cycles += to - from;
+    stats_.stalls[static_cast<size_t>(last_nearest_)] += to - from;
+  }
   // A fault stopped the launch (or it was cancelled): the statistics up to cycle t.
   void finish(uint64_t cycles, SmStats& out);
   // The first occupied warp, for faults the model raises itself.
@@ -144,8 +155,9 @@ class SmModel {
 
  private:
   void admit(uint64_t t);
-  void fetch(uint64_t t);
-  Stall evaluate(Slot& s, uint64_t t, const InsnTiming*& desc);
+  // The fetch stage; returns the next cycle a fetch can happen (t + 1 when one did).
+  uint64_t fetch(uint64_t t);
+  Stall evaluate(Slot& s, uint64_t t, const InsnTiming*& desc, uint64_t& recheck);
   void issue(uint32_t index, const InsnTiming& desc, uint64_t t);
   uint64_t collect(uint32_t index, const InsnTiming& desc, uint64_t t, bool& conflict);
   uint64_t load_store(const InsnTiming& desc, uint64_t dispatch, uint64_t& occupancy);
@@ -154,8 +166,9 @@ class SmModel {
     s.fetch_pc = pc;
     s.icache_waiting = false;
   }
-  void account(Slot& s, Stall kind, uint64_t t, std::string_view what = {});
-  void record(Slot& s, Stall kind, uint64_t t, std::string_view what);
+  // The warp's reason from cycle t on: closes the previous run (its cycles counted, its
+  // timeline slice written).
+  void account(Slot& s, Stall kind, uint64_t t);
   void release_barrier(GroupTiming& g, uint64_t at);
   GroupTiming* group_of(const sim::WorkgroupState* group) {
     for (GroupTiming& g : groups_)
@@ -174,6 +187,7 @@ class SmModel {
   TimingCache insns_;
   TimelineSink* timeline_;
   uint32_t round_robin_ = 0;
+  Stall last_nearest_ = Stall::Idle;
   std::vector<sim::MemAccess> accesses_;
   SmStats stats_;
 };
@@ -200,8 +214,8 @@ void SmModel::admit(uint64_t t) {
       s.occupied = true;
       s.start = start;
       s.fetch_pc = w->pc;
-      s.run_begin = t;
-      s.run_kind = Stall::Dispatch;
+      s.since = t;
+      s.current = Stall::Dispatch;
       start += c_.dispatch_cycles_per_warp;
       g.slots.push_back(index);
     }
@@ -209,41 +223,35 @@ void SmModel::admit(uint64_t t) {
   }
 }
 
-void SmModel::account(Slot& s, Stall kind, uint64_t t, std::string_view what) {
-  ++s.stats.stalls[static_cast<size_t>(kind)];
-  if (timeline_) record(s, kind, t, what);
-}
-
-// The warp's track: each issue is a one-cycle slice named by its instruction, each run of
-// cycles with one stall kind a slice named by the kind.
-void SmModel::record(Slot& s, Stall kind, uint64_t t, std::string_view what) {
-  const uint32_t index = static_cast<uint32_t>(&s - slots_.data());
-  if (kind == s.run_kind && kind != Stall::Issued) return;
-  if (s.run_kind != Stall::Issued && t > s.run_begin)
-    timeline_->slice(stats_.sm, TimelineSink::Track::Warp, index, s.run_begin, t,
-                     name(s.run_kind));
-  if (kind == Stall::Issued) {
-    timeline_->slice(stats_.sm, TimelineSink::Track::Warp, index, t, t + 1, what);
-    s.run_kind = Stall::Issued;
-    s.run_begin = t + 1;
-    return;
+void SmModel::account(Slot& s, Stall kind, uint64_t t) {
+  if (kind == s.current && kind != Stall::Issued) return;
+  if (t > s.since) {
+    s.stats.stalls[static_cast<size_t>(s.current)] += t - s.since;
+    // The warp's track: each issue is a one-cycle slice named by its instruction, each run
+    // of cycles with one stall kind a slice named by the kind.
+    if (timeline_)
+      timeline_->slice(stats_.sm, TimelineSink::Track::Warp,
+                       static_cast<uint32_t>(&s - slots_.data()), s.since, t,
+                       s.current == Stall::Issued ? s.issued : name(s.current));
   }
-  s.run_kind = kind;
-  s.run_begin = t;
+  s.current = kind;
+  s.since = t;
 }
 
-void SmModel::cycle(uint64_t t) {
+uint64_t SmModel::cycle(uint64_t t) {
   // Workgroups the host sees done leave; the SM accepts what now fits.
   bool left = false;
+  uint64_t next = kNever;
   for (size_t i = 0; i < groups_.size();) {
     GroupTiming& g = groups_[i];
     if (g.done_at > t) {
+      next = std::min(next, g.done_at);
       ++i;
       continue;
     }
     for (uint32_t index : g.slots) {
       Slot& s = slots_[index];
-      if (timeline_) record(s, Stall::Idle, t, {});  // closes its last run
+      account(s, Stall::Idle, t);
       s.occupied = false;
     }
     if (c_.dcache_flush_at_end) dcache_.invalidate_all();
@@ -253,56 +261,67 @@ void SmModel::cycle(uint64_t t) {
     left = true;
   }
   if (left) admit(t);
-  if (groups_.empty()) return;
+  if (groups_.empty()) return kNever;
   ++stats_.busy_cycles;
 
-  fetch(t);
+  next = std::min(next, fetch(t));
 
-  // Issue: round-robin over the warps that can issue; each warp's cycle is accounted.
+  // Issue: round-robin over the warps that can issue.
   const uint32_t n = static_cast<uint32_t>(slots_.size());
   bool scalar_taken = false, vector_taken = false;
   Stall nearest = Stall::Idle;
-  const uint32_t last_issued = round_robin_;
+  uint32_t index = round_robin_;
   for (uint32_t k = 1; k <= n; ++k) {
-    const uint32_t index = (last_issued + k) % n;
+    if (++index == n) index = 0;
     Slot& s = slots_[index];
     if (!s.occupied) continue;
-    const InsnTiming* desc = nullptr;
-    Stall kind = evaluate(s, t, desc);
-    if (kind == Stall::Issued) {
-      const bool taken = c_.dual_issue ? (desc->scalar_path ? scalar_taken : vector_taken)
-                                       : (scalar_taken || vector_taken);
-      if (taken) {
-        kind = Stall::NotSelected;
-      } else {
-        (desc->scalar_path ? scalar_taken : vector_taken) = true;
-        round_robin_ = index;
-        const uint32_t pc = s.warp->pc;
-        issue(index, *desc, t);
-        if (stopped()) return;
-        account(s, Stall::Issued, t,
-                timeline_ ? isa::info(sm_.decoded(pc).insn.op).mnemonic : std::string_view{});
-        nearest = Stall::Issued;
-        continue;
+    Stall kind = s.current;
+    if (t >= s.recheck) {
+      const InsnTiming* desc = nullptr;
+      kind = evaluate(s, t, desc, s.recheck);
+      if (kind == Stall::Issued) {
+        const bool taken = c_.dual_issue ? (desc->scalar_path ? scalar_taken : vector_taken)
+                                         : (scalar_taken || vector_taken);
+        if (taken) {
+          kind = Stall::NotSelected;
+        } else {
+          (desc->scalar_path ? scalar_taken : vector_taken) = true;
+          round_robin_ = index;
+          const uint32_t pc = s.warp->pc;
+          account(s, Stall::Issued, t);
+          if (timeline_) s.issued = isa::info(sm_.decoded(pc).insn.op).mnemonic;
+          issue(index, *desc, t);
+          if (stopped()) return kNever;
+          s.recheck = 0;
+          nearest = Stall::Issued;
+          next = t + 1;
+          continue;
+        }
+        s.recheck = 0;
       }
+      account(s, kind, t);
     }
-    account(s, kind, t);
+    next = std::min(next, std::max(s.recheck, t + 1));
     if (kind < nearest && kind != Stall::Ended) nearest = kind;
   }
   ++stats_.stalls[static_cast<size_t>(nearest)];
+  last_nearest_ = nearest;
+  return next;
 }
 
-Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc) {
+Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc, uint64_t& recheck) {
+  recheck = kNever;  // reasons that only fetch or a barrier release end
   if (s.ended) return Stall::Ended;
-  if (t < s.start) return Stall::Dispatch;
+  if (t < s.start) return recheck = s.start, Stall::Dispatch;
   if (s.at_barrier) return Stall::Barrier;
-  if (s.next_issue > t) return s.waiting;
+  if (s.next_issue > t) return recheck = s.next_issue, s.waiting;
   if (s.buffered == 0) return s.icache_waiting ? Stall::IcacheMiss : Stall::EmptyIbuffer;
   const uint32_t pc = s.warp->pc;
   if (s.buffer_pc[s.buffer_head] != pc) {  // a redirect the model did not see coming
     flush_buffer(s, pc);
-    return Stall::BranchRedirect;
+    return recheck = t + 1, Stall::BranchRedirect;
   }
+  recheck = t + 1;
   try {
     desc = &insns_.at(pc, sm_);
   } catch (const sim::ExecFault&) {
@@ -311,49 +330,68 @@ Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc) {
     desc = &unknown;
     return Stall::Issued;
   }
-  if (s.buffered < desc->words ||
-      s.buffer_ready[(s.buffer_head + desc->words - 1) % 16] > t) {
-    const bool in_flight = s.buffered >= desc->words || s.buffer_ready[s.buffer_head] > t;
-    return in_flight ? Stall::Fetch : s.icache_waiting ? Stall::IcacheMiss : Stall::EmptyIbuffer;
+  if (s.buffered < desc->words) {
+    recheck = kNever;
+    return s.icache_waiting ? Stall::IcacheMiss : Stall::EmptyIbuffer;
   }
+  const uint64_t words_ready = s.buffer_ready[(s.buffer_head + desc->words - 1) % 16];
+  if (words_ready > t) return recheck = words_ready, Stall::Fetch;
+  uint64_t pending = 0;
   for (uint8_t i = 0; i < desc->sources; ++i)
-    if (s.reg_ready[desc->source[i]] > t) return Stall::Scoreboard;
+    pending = std::max(pending, s.reg_ready[desc->source[i]]);
   for (uint8_t i = 0; i < desc->destinations; ++i)
-    if (s.reg_ready[desc->destination[i]] > t) return Stall::Scoreboard;
+    pending = std::max(pending, s.reg_ready[desc->destination[i]]);
+  if (pending > t) return recheck = pending, Stall::Scoreboard;
   if (desc->memory || desc->fence) {
     uint32_t kept = 0;
+    uint64_t first_done = kNever, last_done = 0;
     for (uint32_t i = 0; i < s.memory_count; ++i)
-      if (s.memory_done[i] > t) s.memory_done[kept++] = s.memory_done[i];
+      if (s.memory_done[i] > t) {
+        s.memory_done[kept++] = s.memory_done[i];
+        first_done = std::min(first_done, s.memory_done[i]);
+        last_done = std::max(last_done, s.memory_done[i]);
+      }
     s.memory_count = kept;
     if (desc->memory && s.memory_count >= std::min<uint32_t>(c_.lsu_inflight_per_warp, 8))
-      return Stall::Memory;
-    if (s.fence_pending && s.memory_count > 0) return Stall::Memory;
+      return recheck = first_done, Stall::Memory;
+    if (s.fence_pending && s.memory_count > 0) return recheck = last_done, Stall::Memory;
     if (s.memory_count == 0) s.fence_pending = false;
   }
   return Stall::Issued;
 }
 
-void SmModel::fetch(uint64_t t) {
+uint64_t SmModel::fetch(uint64_t t) {
   const uint32_t packet_bytes = 4 * c_.fetch_instructions;
   const uint32_t capacity = std::min<uint32_t>(16, c_.ibuffer_packets * c_.fetch_instructions);
+  uint64_t next = kNever;  // the first cycle a warp without room or not yet allowed may fetch
   for (Slot& s : slots_) {
-    if (!s.occupied || s.ended || t < s.start || t < s.fetch_after) continue;
+    if (!s.occupied || s.ended) continue;
+    if (t < s.start || t < s.fetch_after) {
+      next = std::min(next, std::max(s.start, s.fetch_after));
+      continue;
+    }
+    if (s.buffered >= capacity) continue;  // room comes with an issue
     const uint32_t words = (packet_bytes - s.fetch_pc % packet_bytes) / 4;
     if (s.buffered + words > capacity) continue;
     // The lowest-numbered warp with room takes the fetch port this cycle.
     const uint32_t first = s.fetch_pc, last = s.fetch_pc + 4 * (words - 1);
     uint64_t ready = 0, ready_last = 0;
     bool hit = icache_.fetch(first, t, ready);
-    if (hit && icache_.line_of(last) != icache_.line_of(first)) hit = icache_.fetch(last, t, ready_last);
+    if (hit && icache_.line_of(last) != icache_.line_of(first))
+      hit = icache_.fetch(last, t, ready_last), ready = ready_last;
+    s.recheck = 0;
     if (!hit) {
-      // The warp's fetches in flight are dropped; it refetches from the oldest of them.
-      while (s.buffered > 0 &&
-             s.buffer_ready[(s.buffer_head + s.buffered - 1) % 16] > t) {
+      // The warp's fetches in flight are dropped; it refetches from the oldest of them,
+      // taking the port every cycle until the line is there (no MSHR free: the next cycle).
+      bool dropped = false;
+      while (s.buffered > 0 && s.buffer_ready[(s.buffer_head + s.buffered - 1) % 16] > t) {
         s.fetch_pc = s.buffer_pc[(s.buffer_head + s.buffered - 1) % 16];
         --s.buffered;
+        dropped = true;
       }
       s.icache_waiting = true;
-      return;
+      // Having rewound, it refetches the dropped packets next cycle.
+      return std::min(next, ready > t && !dropped ? ready : t + 1);
     }
     s.icache_waiting = false;
     for (uint32_t k = 0; k < words; ++k) {
@@ -363,8 +401,9 @@ void SmModel::fetch(uint64_t t) {
       ++s.buffered;
     }
     s.fetch_pc += 4 * words;
-    return;
+    return t + 1;
   }
+  return next;
 }
 
 // The operand collector: each source register is read through its bank's one port; the
@@ -438,6 +477,7 @@ void SmModel::release_barrier(GroupTiming& g, uint64_t at) {
     s.at_barrier = false;
     s.next_issue = std::max(s.next_issue, at);
     s.waiting = Stall::Barrier;
+    s.recheck = 0;
   }
 }
 
@@ -532,7 +572,7 @@ void SmModel::issue(uint32_t index, const InsnTiming& desc, uint64_t t) {
 void SmModel::finish(uint64_t cycles, SmStats& out) {
   for (Slot& s : slots_) {
     if (!s.used) continue;
-    if (s.occupied && timeline_) record(s, Stall::Idle, cycles, {});
+    if (s.occupied) account(s, Stall::Idle, cycles);
     uint64_t counted = 0;
     for (size_t k = 0; k < kStallKinds; ++k)
       if (k != static_cast<size_t>(Stall::Idle)) counted += s.stats.stalls[k];
@@ -560,16 +600,20 @@ LaunchTiming run_launch(const Config& config, std::span<sim::Sm* const> sms,
   // its instruction budget) must not hang the host.
   constexpr uint64_t kMaxQuietCycles = 100'000'000;
   uint64_t t = 0, last_instructions = 0, quiet_since = 0;
-  for (;; ++t) {
-    bool running = false;
+  for (uint64_t step = 1;; ++step) {
+    // Every SM simulates cycle t; then time moves to the first cycle in which anything can
+    // happen on any SM (the cycles between count like t on each).
+    uint64_t next = kNever;
     for (auto& m : models) {
       if (m->done()) continue;
-      m->cycle(t);
-      running = running || !m->done();
+      next = std::min(next, m->cycle(t));
       if (m->stopped()) break;
     }
-    if (shared.stop.load(std::memory_order_relaxed) || !running) break;
-    if ((t & 0xfff) == 0) {
+    if (shared.stop.load(std::memory_order_relaxed) || next == kNever) break;
+    for (auto& m : models)
+      if (!m->done() && next > t + 1) m->skip(t + 1, next);
+    t = next;
+    if ((step & 0xfff) == 0) {
       uint64_t issued = 0;
       for (auto& m : models) issued += m->instructions();
       if (issued != last_instructions) {
@@ -592,14 +636,14 @@ LaunchTiming run_launch(const Config& config, std::span<sim::Sm* const> sms,
           }
         break;
       }
-      if ((t & 0xffff) == 0 && progress) {
+      if ((step & 0xffff) == 0 && progress) {
         shared.executed.store(issued, std::memory_order_relaxed);
         progress();
       }
     }
   }
   LaunchTiming result;
-  result.cycles = t + (shared.stop.load() ? 1 : 0);
+  result.cycles = t;
   for (auto& m : models) {
     SmStats s;
     m->finish(result.cycles, s);

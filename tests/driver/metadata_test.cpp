@@ -87,6 +87,7 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   k.sgpr = 36;
   k.vgpr = 12;
   k.reqd_work_group_size[0] = 8, k.reqd_work_group_size[1] = 4, k.reqd_work_group_size[2] = 1;
+  k.attributes = "vec_type_hint(float4) reqd_work_group_size(8,4,1)";
   k.args = {{"out", "float*", rt::AddressSpace::global, "restrict", 0, 4},
             {"table", "int*", rt::AddressSpace::constant, "const", 4, 4},
             {"scratch", "int*", rt::AddressSpace::local, "", 8, 4},
@@ -103,6 +104,8 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   EXPECT_EQ(read[0].vgpr, 12u);
   EXPECT_EQ(read[0].reqd_work_group_size[1], 4u);
   EXPECT_EQ(read[1].reqd_work_group_size[0], 0u);
+  EXPECT_EQ(read[0].attributes, k.attributes);
+  EXPECT_EQ(read[1].attributes, "");
   ASSERT_EQ(read[0].args.size(), 4u);
   for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(read[0].args[i].name, k.args[i].name);

@@ -58,6 +58,15 @@ TEST(PrintFormat, CharsStringsAndPercent) {
   EXPECT_EQ(format_print("no conversions\n", {}, no_strings), "no conversions\n");
 }
 
+// %p prints a device address as the host's C library prints a pointer of that value.
+TEST(PrintFormat, PointersLikePrintf) {
+  EXPECT_EQ(format_print("%p %p", std::vector<uint32_t>{0x90000010u, 0}, no_strings),
+            c_printf("%p %p", reinterpret_cast<void*>(uintptr_t{0x90000010u}),
+                     static_cast<void*>(nullptr)));
+  EXPECT_EQ(format_print("[%20p]", std::vector<uint32_t>{0x1234}, no_strings),
+            c_printf("[%20p]", reinterpret_cast<void*>(uintptr_t{0x1234})));
+}
+
 TEST(PrintFormat, BadFormatsSayWhy) {
   try {
     format_print("%d %d", std::vector<uint32_t>{1}, no_strings);

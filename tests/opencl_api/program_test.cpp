@@ -493,6 +493,32 @@ TEST_F(Kernel, Info) {
             clGetKernelArgInfo(k, 5, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, nullptr));
 }
 
+// OpenCL 1.2, clGetKernelInfo: the attributes as declared, without whitespace,
+// space-separated; empty when there are none.
+TEST_F(Kernel, AttributesAreTheSources) {
+  const char* text = R"(
+    __kernel __attribute__((vec_type_hint(float4))) __attribute__((reqd_work_group_size(16, 2, 1)))
+    void both(__global int* out) { out[0] = 1; }
+    __kernel __attribute__((work_group_size_hint(8,8,1))) __attribute__((vec_type_hint(uint2)))
+    void hint(__global int* out) { out[0] = 2; }
+    __kernel void none(__global int* out) { out[0] = 3; }
+  )";
+  cl_program p = build(text);
+  const auto attributes = [&](const char* name) {
+    cl_kernel k = kernel(p, name);
+    size_t size = 0;
+    EXPECT_OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, nullptr, &size));
+    std::string value(size, '\0');
+    EXPECT_OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, size, value.data(), nullptr));
+    EXPECT_EQ(value.back(), '\0');
+    value.pop_back();
+    return value;
+  };
+  EXPECT_EQ(attributes("both"), "vec_type_hint(float4) reqd_work_group_size(16,2,1)");
+  EXPECT_EQ(attributes("hint"), "vec_type_hint(uint2) work_group_size_hint(8,8,1)");
+  EXPECT_EQ(attributes("none"), "");
+}
+
 TEST_F(Kernel, ArgTypeQualifiers) {
   const char* text = R"CLC(
 __kernel void quals(__global const int *a, __global volatile int *b, __global int *restrict c,

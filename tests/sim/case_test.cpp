@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "ventus/error.h"
+#include "ventus/timing.h"
 
 namespace ventus::test {
 namespace {
@@ -59,6 +60,31 @@ TEST_P(HardwareCase, Passes) {
                           << " words differ" << mismatches_text(r);
     EXPECT_GT(r.words_checked, 0u);
     EXPECT_EQ(r.stats.workgroups, c.launches.size());
+  }
+}
+
+// With the cycle model every case computes the same results (its instructions take effect
+// in simulated time), with either preset's caches and issue rules.
+TEST_P(HardwareCase, PassesWithTiming) {
+  const fs::path dir = fs::path(VENTUS_CASES_DIR) / GetParam();
+  if (!fs::exists(dir / "case.txt")) GTEST_SKIP() << "hardware case folder not found: " << dir;
+  const cases::Case c = cases::load_case(dir);
+  const timing::Config verilog = timing::Config{};
+  timing::Config chisel = timing::Config{};
+  // The chisel-master preset's differences (timing_parameters.def, second column).
+#define VT_TIMING_PARAM(name, verilog_release, chisel_master, unit, what, source) \
+  chisel.name = chisel_master;
+#include "ventus/timing_parameters.def"
+#undef VT_TIMING_PARAM
+  for (const timing::Config* config :
+       std::initializer_list<const timing::Config*>{&verilog, &chisel}) {
+    sim::Device device;
+    sim::RunOptions options;
+    options.timing = config;
+    const cases::CaseResult r = cases::run_case(c, device, options);
+    ASSERT_FALSE(r.fault) << r.fault->describe();
+    EXPECT_TRUE(r.passed) << r.mismatches.size() << " of " << r.words_checked << " words differ"
+                          << mismatches_text(r);
   }
 }
 

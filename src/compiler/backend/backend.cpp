@@ -417,6 +417,66 @@ FunctionSummary compile_function(llvm::Function& f, const ModuleLayout& layout, 
   }
 }
 
+// The OpenCL C name of a vec_type_hint type: "float4", "uint", "char16".
+std::string opencl_type_name(llvm::Type* type, bool is_signed) {
+  std::string suffix;
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+    suffix = std::to_string(vector->getNumElements());
+    type = vector->getElementType();
+  }
+  std::string base;
+  if (type->isHalfTy())
+    base = "half";
+  else if (type->isFloatTy())
+    base = "float";
+  else if (type->isDoubleTy())
+    base = "double";
+  else if (type->isIntegerTy(8))
+    base = is_signed ? "char" : "uchar";
+  else if (type->isIntegerTy(16))
+    base = is_signed ? "short" : "ushort";
+  else if (type->isIntegerTy(32))
+    base = is_signed ? "int" : "uint";
+  else if (type->isIntegerTy(64))
+    base = is_signed ? "long" : "ulong";
+  else
+    return "";
+  return base + suffix;
+}
+
+// Three constants of a work-group-size attribute, "X,Y,Z"; empty when it is not there.
+std::string size_triple(const llvm::Function& kernel, const char* name) {
+  const llvm::MDNode* node = kernel.getMetadata(name);
+  if (!node || node->getNumOperands() != 3) return "";
+  std::string text;
+  for (unsigned d = 0; d < 3; ++d) {
+    auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(d));
+    text += fmt::format("{}{}", d ? "," : "", c ? c->getZExtValue() : 1);
+  }
+  return text;
+}
+
+// CL_KERNEL_ATTRIBUTES: the attributes clang records on a kernel, written as in the source
+// (OpenCL 1.2, clGetKernelInfo), in clang's order, space-separated.
+std::string kernel_attributes(const llvm::Function& kernel) {
+  std::vector<std::string> attributes;
+  if (const llvm::MDNode* hint = kernel.getMetadata("vec_type_hint");
+      hint && hint->getNumOperands() == 2) {
+    auto* type = llvm::dyn_cast<llvm::ValueAsMetadata>(hint->getOperand(0).get());
+    auto* is_signed = llvm::mdconst::dyn_extract<llvm::ConstantInt>(hint->getOperand(1));
+    if (type && is_signed)
+      if (std::string name = opencl_type_name(type->getType(), is_signed->isOne()); !name.empty())
+        attributes.push_back("vec_type_hint(" + name + ")");
+  }
+  if (std::string sizes = size_triple(kernel, "work_group_size_hint"); !sizes.empty())
+    attributes.push_back("work_group_size_hint(" + sizes + ")");
+  if (std::string sizes = size_triple(kernel, "reqd_work_group_size"); !sizes.empty())
+    attributes.push_back("reqd_work_group_size(" + sizes + ")");
+  std::string text;
+  for (const std::string& a : attributes) text += (text.empty() ? "" : " ") + a;
+  return text;
+}
+
 }  // namespace
 
 std::string generate_assembly(llvm::Module& module, int) {
@@ -551,6 +611,7 @@ std::string generate_assembly(llvm::Module& module, int) {
         if (auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(reqd->getOperand(d)))
           info.reqd_work_group_size[d] = static_cast<uint32_t>(c->getZExtValue());
       }
+    info.attributes = kernel_attributes(*kernel);
     info.args = kernel_arguments(*kernel);
   }
   const std::string json = rt::write_kernel_metadata(infos);
