@@ -64,6 +64,13 @@ TEST_F(Timing, CaseEndsWithItsCycles) {
   ASSERT_EQ(second.status, 0) << second.describe();
   EXPECT_EQ(cycles_of(lines_of(second.out).back()), cycles) << second.describe();
 
+  // A parameter reaches the model (given before the folder, which stays a folder).
+  const CliResult slower =
+      run_ventus({"case", "--timing", "verilog-release", "--timing-set", "memory_latency=200", dir,
+                  "--timing-set", "l2_hit_latency=40"});
+  ASSERT_EQ(slower.status, 0) << slower.describe();
+  EXPECT_GT(cycles_of(lines_of(slower.out).back()), cycles) << slower.describe();
+
   // The statistics say the same number, for the case and in total.
   const json stats = read_json("stats.json");
   ASSERT_EQ(stats["cases"].size(), 1u) << stats.dump(1);

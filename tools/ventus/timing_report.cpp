@@ -16,9 +16,11 @@ void add_timing_options(CLI::App* sub, TimingArgs& args) {
   sub->add_option("--timing", args.timing,
                   "run with the cycle model: a preset (verilog-release, chisel-master) or a "
                   "configuration file (docs/timing.md)");
+  // One value per occurrence: a positional argument after it is not taken for a setting.
   sub->add_option("--timing-set", args.settings,
                   "override a parameter of the cycle model, NAME=VALUE (repeatable; after "
-                  "--timing's preset or file)");
+                  "--timing's preset or file)")
+      ->allow_extra_args(false);
   sub->add_option("--stats-json", args.stats_json,
                   "write the cycle model's statistics (totals and per launch) as JSON to FILE");
   sub->add_option("--timeline", args.timeline,
