@@ -47,6 +47,9 @@ void set_parameter(Config& config, std::string_view assignment);
 Config load(std::string_view preset_or_file);
 // The configuration as that JSON (every parameter written out).
 std::string to_json(const Config& config);
+// Every parameter with both presets' values, unit, meaning and source: a text table, or
+// (markdown) the table of docs/timing.md.
+std::string parameter_table(bool markdown);
 // Whether the values make a model that can run (non-zero sizes, powers of two where the
 // model indexes by bits); ventus::Error saying which is wrong otherwise.
 void validate(const Config& config);
