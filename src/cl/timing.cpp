@@ -103,7 +103,8 @@ cl_ulong record_timed_launch(_cl_device_id& device, std::string_view kernel,
   ++device.timed_launches;
   device.timing_total.add(launch);
   if (!device.stats_json.empty() && !device.stats_json_failed) {
-    using nlohmann::json;
+    // ordered: the keys in the order timing::to_json writes them.
+    using json = nlohmann::ordered_json;
     const json document = {
         {"config", json::parse(timing::to_json(*device.timing))},
         {"launches", device.timed_launches},

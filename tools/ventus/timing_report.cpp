@@ -78,7 +78,8 @@ void TimingSession::record(std::string name, const timing::LaunchTiming& timing)
 void TimingSession::finish() {
   if (timeline_) timeline_->finish();
   if (!stats_file_) return;
-  using nlohmann::json;
+  // ordered: the keys in the order timing::to_json writes them.
+  using json = nlohmann::ordered_json;
   const bool cases = entries_ == Entries::Cases;
   json list = json::array();
   for (const auto& [name, timing] : recorded_)
