@@ -69,11 +69,17 @@ struct CaseResult {
   std::vector<Mismatch> mismatches;  // in address order, all of them
   sim::LaunchStats stats;            // summed over the launches
   std::optional<sim::Fault> fault;   // the first launch that faulted (the rest do not run)
+  // With RunOptions::timing: the cycle model's account summed over the launches that ran
+  // (cycles add up: the launches run one after another, as the testbench runs them).
+  std::optional<timing::LaunchTiming> timing;
 };
 
 // Maps and loads every launch's buffers (in order, on one persistent memory), runs each
-// launch to completion, then compares the expectations.
-CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {});
+// launch to completion, then compares the expectations. With options.timing and
+// options.timeline, each launch begins on the timeline (begin_launch, named after its
+// metadata file) at timeline_start plus the cycles of the case's earlier launches.
+CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {},
+                    uint64_t timeline_start = 0);
 
 // The case with its code replaced by another program (e.g. `ventus cc object.cl`): every
 // launch's code buffer gets the program's loadable sections, and its kernel metadata

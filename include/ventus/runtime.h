@@ -75,6 +75,22 @@ class Device {
   // The fault of the last launch, if it faulted.
   std::optional<sim::Fault> last_fault() const;
 
+  // Later launches run with the cycle model of this configuration (docs/timing.md: results
+  // are the same, and each launch also says how many cycles the hardware would take);
+  // nullopt: functional only. ventus::Error when the configuration cannot run
+  // (timing::validate).
+  //   device.set_timing(ventus::timing::load("verilog-release"));
+  //   ventus::rt::launch(device, ...);
+  //   uint64_t cycles = device.last_timing()->cycles;
+  void set_timing(std::optional<timing::Config> config);
+  std::optional<timing::Config> timing() const;
+  // Receives the timeline of later timed launches; call sink->begin_launch(kernel, offset)
+  // before each. nullptr: none. The sink must outlive those launches.
+  void set_timeline(timing::TimelineSink* sink);
+  // What the cycle model said of the last launch (also of one that faulted: the cycles up to
+  // the fault); nullopt when it ran without timing.
+  std::optional<timing::LaunchTiming> last_timing() const;
+
   // Puts the program into device memory unless it is already there (launch does this).
   void load(const class Program& program);
 

@@ -177,6 +177,17 @@ typedef struct vt_ext_launch_error {
 } vt_ext_launch_error;
 int vt_ext_get_launch_error(vt_device_h hdevice, vt_ext_launch_error* error);
 
+/* The cycle model (docs/timing.md) for the following launches: a preset ("verilog-release",
+ * "chisel-master") or a configuration file (JSON, as `ventus run --timing FILE` reads);
+ * NULL or "": functional only, the default. Results are the same either way. */
+int vt_ext_set_timing(vt_device_h hdevice, const char* preset_or_file);
+/* Overrides one parameter of the device's timing configuration, "name=value" as
+ * `--timing-set` takes it (after vt_ext_set_timing); the configuration is checked whole. */
+int vt_ext_set_timing_parameter(vt_device_h hdevice, const char* assignment);
+/* Cycles of the last finished launch as the cycle model counts them (from the workgroups
+ * accepted to the last done); -1 when it ran without timing. */
+int vt_ext_get_last_cycles(vt_device_h hdevice, uint64_t* cycles);
+
 /* Stops the running kernel at its next warp switch and drops the queued ones; the next
  * vt_ready_wait or vt_finish_all_kernel reports "launch cancelled by the host". vt_dev_close
  * does the same before it closes the device, so it never waits for a kernel. */

@@ -71,6 +71,7 @@ _cl_device_id* the_device() {
         env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
     d->config = config;
     d->runtime = std::make_unique<rt::Device>(config);
+    configure_timing(*d);
     // Long launches are otherwise silent: every N seconds a line on stderr, as `ventus run
     // --progress` prints it.
     if (const uint64_t seconds = env_number("VENTUS_PROGRESS", 0, 0, 86400); seconds != 0)
@@ -224,7 +225,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       return u32(0);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-      return u32(0);  // a functional simulator has no clock
+      // The cycle model's clock (VENTUS_TIMING); without it the simulator has no clock.
+      return u32(the_device()->timing ? the_device()->timing->clock_mhz : 0);
     case CL_DEVICE_ADDRESS_BITS:
       return u32(32);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
@@ -277,8 +279,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       return boolean(false);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
       return size(1);
-    case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_AVAILABLE:
+      return boolean(the_device()->timing_error.empty());
+    case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_LINKER_AVAILABLE:
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
@@ -376,7 +379,12 @@ cl_context make_context(const std::vector<cl_context_properties>& properties,
                         void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*),
                         void* user_data, cl_int* errcode_ret) {
   try {
-    the_device();  // the simulator starts with the first context
+    // The simulator starts with the first context.
+    if (const std::string& why = the_device()->timing_error; !why.empty()) {
+      if (notify != nullptr) notify(why.c_str(), nullptr, 0, user_data);
+      set_error(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+      return nullptr;
+    }
     auto* context = new Context;
     context->properties = properties;
     context->notify = notify;

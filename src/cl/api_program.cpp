@@ -809,22 +809,27 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   } catch (const std::exception& e) {
     return refuse(CL_OUT_OF_RESOURCES, e.what());
   }
-  return submit(queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event,
-                false,
-                [executable = kernel->executable, plan = std::move(plan),
-                 buffers = std::move(buffers), context = Ref<Context>(queue->context)]() -> cl_int {
-                  for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
-                  _cl_device_id* device = the_device();
-                  try {
-                    std::lock_guard guard(device->lock);
-                    rt::execute(*device->runtime, *executable, *plan);
-                  } catch (const std::exception& e) {
-                    context->report(e.what());
-                    return CL_OUT_OF_RESOURCES;
-                  }
-                  for (const Ref<Mem>& b : buffers) push_host_memory(b.get());
-                  return CL_COMPLETE;
-                });
+  return submit(
+      queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event, false,
+      [executable = kernel->executable, plan = std::move(plan), buffers = std::move(buffers),
+       context = Ref<Context>(queue->context)](Event& event) -> cl_int {
+        for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
+        _cl_device_id* device = the_device();
+        try {
+          std::lock_guard guard(device->lock);
+          rt::execute(*device->runtime, *executable, *plan);
+          if (const auto timing = device->runtime->last_timing()) {
+            const cl_ulong ns = record_timed_launch(*device, plan->device.kernel_name, *timing);
+            std::lock_guard event_guard(event.lock);
+            event.device_duration_ns = ns;
+          }
+        } catch (const std::exception& e) {
+          context->report(e.what());
+          return CL_OUT_OF_RESOURCES;
+        }
+        for (const Ref<Mem>& b : buffers) push_host_memory(b.get());
+        return CL_COMPLETE;
+      });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel kernel,

@@ -37,6 +37,12 @@ Event* new_event(Context* context, Queue* queue, cl_command_type type) {
 
 cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_event* wait_list,
               cl_event* event_out, bool blocking, std::function<cl_int()> work) {
+  return submit(queue, type, wait_count, wait_list, event_out, blocking,
+                [work = std::move(work)](Event&) { return work(); });
+}
+
+cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_event* wait_list,
+              cl_event* event_out, bool blocking, std::function<cl_int(Event&)> work) {
   Ref<Event> event;
   try {
     Event* created = new_event(queue->context, queue, type);

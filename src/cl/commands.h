@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 
 #include "objects.h"
 
@@ -26,6 +27,17 @@ cl_int check_wait_list(Context* context, cl_uint count, const cl_event* events);
 // Arguments must have been checked: this only fails for lack of host memory.
 cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_event* wait_list,
               cl_event* event_out, bool blocking, std::function<cl_int()> work);
+// The same, for work that needs its command's event (a kernel records its simulated time).
+cl_int submit(Queue* queue, cl_command_type type, cl_uint wait_count, const cl_event* wait_list,
+              cl_event* event_out, bool blocking, std::function<cl_int(Event&)> work);
+
+// VENTUS_TIMING, VENTUS_TIMING_SET and VENTUS_STATS_JSON into the device (timing.cpp); a
+// bad value is reported on stderr and kept in device.timing_error.
+void configure_timing(_cl_device_id& device);
+// After a timed launch, under the device's lock: the launch's simulated time in ns (cycles at
+// the configuration's clock, rounded to the nearest ns); rewrites VENTUS_STATS_JSON.
+cl_ulong record_timed_launch(_cl_device_id& device, std::string_view kernel,
+                             const timing::LaunchTiming& timing);
 
 // Device memory, under the device's lock.
 void device_write(uint32_t address, const void* source, size_t bytes);

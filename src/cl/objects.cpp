@@ -345,7 +345,7 @@ void Queue::execute(Command& command) {
   cl_int status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   if (!dependency_failed) {
     try {
-      status = command.work();
+      status = command.work(event);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "Ventus OpenCL: a command failed: %s\n", e.what());
       status = CL_OUT_OF_RESOURCES;
@@ -380,13 +380,14 @@ bool Event::advance(cl_int new_status, Triggered& triggered) {
   std::lock_guard guard(lock);
   if (status <= CL_COMPLETE) return false;  // final already
   status = new_status;
-  const cl_ulong t = now_ns();
+  const cl_ulong t = std::max(now_ns(), queue != nullptr ? queue->last_end.load() : 0);
   if (new_status == CL_SUBMITTED) submitted = t;
   if (new_status == CL_RUNNING) started = t;
   if (new_status <= CL_COMPLETE) {
-    ended = t;
     if (started == 0) started = t;
     if (submitted == 0) submitted = t;
+    ended = device_duration_ns ? started + *device_duration_ns : t;
+    if (queue != nullptr) queue->last_end = ended;
     triggered.hooks = std::move(final_hooks);
     final_hooks.clear();
   }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@
 
 #include "cl_headers.h"
 #include "ventus/runtime.h"
+#include "ventus/timing.h"
 
 namespace ventus::cl {
 
@@ -74,6 +76,16 @@ struct _cl_device_id {
   std::unique_ptr<ventus::rt::Device> runtime;
   std::mutex lock;
   ventus::sim::DeviceConfig config;
+  // VENTUS_TIMING (docs/opencl.md, "Timing"): every launch runs with the cycle model, and
+  // profiling reports simulated device time. timing_error: why the timing variables cannot
+  // be used; contexts are then refused (CL_DEVICE_NOT_AVAILABLE).
+  std::optional<ventus::timing::Config> timing;
+  std::string timing_error;
+  // VENTUS_STATS_JSON: rewritten after every timed kernel command. Under `lock`.
+  std::string stats_json;
+  bool stats_json_failed = false;  // reported once on stderr
+  uint64_t timed_launches = 0;
+  ventus::timing::LaunchTiming timing_total;
 };
 
 namespace ventus::cl {
@@ -190,8 +202,8 @@ struct Context : Typed<_cl_context, Kind::context> {
   // "Execution"). The counts follow the application's own references (Object::app), not
   // the ones other objects and queued commands hold; the registry calls these when an
   // object's `app` count reaches or leaves zero.
-  void application_retained();  // the context's own `app` count left zero
-  void application_released();  // ... reached zero
+  void application_retained();            // the context's own `app` count left zero
+  void application_released();            // ... reached zero
   void object_held();                     // a queue, an event or an event callback
   void object_let_go();                   // the application released its last reference to one
   std::stop_token kernel_cancel_token();  // for a kernel command, when it is enqueued
@@ -272,6 +284,9 @@ struct Event : Typed<_cl_event, Kind::event> {
   std::condition_variable changed;
   cl_int status = CL_QUEUED;
   cl_ulong queued = 0, submitted = 0, started = 0, ended = 0;
+  // A kernel command run with timing: its simulated device time; it ends this long after
+  // it started (profiling END - START), whatever the host took.
+  std::optional<cl_ulong> device_duration_ns;
   struct Callback {
     cl_int trigger;
     void(CL_CALLBACK* function)(cl_event, cl_int, void*);
@@ -304,7 +319,7 @@ struct Event : Typed<_cl_event, Kind::event> {
 struct Command {
   Ref<Event> event;
   std::vector<Ref<Event>> wait_list;
-  std::function<cl_int()> work;  // returns CL_COMPLETE or a negative status
+  std::function<cl_int(Event&)> work;  // returns CL_COMPLETE or a negative status
 };
 
 // A command queue. Its commands run one after the other, in the order they were queued,
@@ -324,6 +339,9 @@ struct Queue : Typed<_cl_command_queue, Kind::queue> {
   bool busy = false;     // a thread is running the head command
   bool queued = false;   // a pool task will look at the queue
   bool blocked = false;  // the head waits for an event, which will reschedule the queue
+  // The profiling END of the queue's last command: the next one starts no earlier (with
+  // timing a kernel's END may lie ahead of the host clock).
+  std::atomic<cl_ulong> last_end{0};
 
   // Queues `command` and lets the pool run it.
   void enqueue(Command command);

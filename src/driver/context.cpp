@@ -324,6 +324,27 @@ void Context::set_progress_handler(sim::ProgressHandler handler, double interval
   progress_interval_ = interval;
 }
 
+void Context::set_timing(std::optional<timing::Config> config) {
+  if (config) timing::validate(*config);
+  std::lock_guard lock(mutex_);
+  timing_ = std::move(config);
+}
+
+std::optional<timing::Config> Context::timing_config() const {
+  std::lock_guard lock(mutex_);
+  return timing_;
+}
+
+void Context::set_timeline(timing::TimelineSink* sink) {
+  std::lock_guard lock(mutex_);
+  timeline_ = sink;
+}
+
+std::optional<timing::LaunchTiming> Context::last_timing() const {
+  std::lock_guard lock(mutex_);
+  return last_timing_;
+}
+
 void Context::on_print(const sim::PrintRequest& request) {
   // The warp waits while its record is formatted, as it would for a polling host.
   std::lock_guard lock(print_mutex_);
@@ -398,6 +419,12 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
   options.on_progress = progress_handler_;
   options.progress_interval = progress_interval_;
+  // A copy: set_timing may change the configuration while this launch runs.
+  const std::optional<timing::Config> timing = timing_;
+  if (timing) {
+    options.timing = &*timing;
+    options.timeline = timeline_;
+  }
   std::stop_source& running_cancel = running_cancel_;
   lock.unlock();
   sim::LaunchResult result;
@@ -428,6 +455,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   running_ = false;
   last_stats_ = result.stats;
   last_fault_ = result.fault;
+  last_timing_ = result.timing;
   return result;
 }
 

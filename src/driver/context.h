@@ -91,6 +91,15 @@ class Context {
   void set_trace_sink(TextSink sink);           // empty: no trace
   // Progress of later launches, every `interval` seconds while one runs; empty: none.
   void set_progress_handler(sim::ProgressHandler handler, double interval);
+  // Later launches run with the cycle model of this configuration (docs/timing.md); nullopt:
+  // functional only. ventus::Error when the configuration cannot run (timing::validate).
+  void set_timing(std::optional<timing::Config> config);
+  std::optional<timing::Config> timing_config() const;
+  // Receives the timeline of later timed launches (the caller calls begin_launch before
+  // each); nullptr: none. The sink must outlive those launches.
+  void set_timeline(timing::TimelineSink* sink);
+  // What the cycle model said of the last finished launch; nullopt when it ran without timing.
+  std::optional<timing::LaunchTiming> last_timing() const;
 
  private:
   struct Allocation {
@@ -133,6 +142,9 @@ class Context {
   std::vector<int> finished_;
   sim::LaunchStats last_stats_;
   std::optional<sim::Fault> last_fault_;
+  std::optional<timing::LaunchTiming> last_timing_;
+  std::optional<timing::Config> timing_;
+  timing::TimelineSink* timeline_ = nullptr;
   TextSink print_sink_;
   TextSink trace_sink_;
   sim::ProgressHandler progress_handler_;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -305,6 +306,8 @@ int vt_dump_perf(vt_device_h device, FILE* stream) {
                "workgroups {}\nseconds {:.6f}\n",
                s.warp_instructions, s.thread_instructions, s.divergences, s.barriers, s.workgroups,
                s.seconds);
+    if (const auto timing = context_of(device).last_timing())
+      fmt::print(stream, "cycles {}\nipc {:.3f}\n", timing->cycles, timing->ipc());
   });
 }
 
@@ -356,6 +359,36 @@ int vt_ext_get_launch_error(vt_device_h hdevice, vt_ext_launch_error* error) {
     if (error == nullptr) throw Error("error pointer is NULL");
     context_of(hdevice);
     *error = static_cast<DeviceHandle*>(hdevice)->last_launch_error;
+  });
+}
+
+int vt_ext_set_timing(vt_device_h hdevice, const char* preset_or_file) {
+  return guarded(hdevice, "vt_ext_set_timing", [&] {
+    Context& context = context_of(hdevice);
+    if (preset_or_file == nullptr || *preset_or_file == '\0')
+      context.set_timing(std::nullopt);
+    else
+      context.set_timing(ventus::timing::load(preset_or_file));
+  });
+}
+
+int vt_ext_set_timing_parameter(vt_device_h hdevice, const char* assignment) {
+  return guarded(hdevice, "vt_ext_set_timing_parameter", [&] {
+    if (assignment == nullptr) throw Error("assignment is NULL");
+    Context& context = context_of(hdevice);
+    std::optional<ventus::timing::Config> config = context.timing_config();
+    if (!config) throw Error("the device runs without timing (vt_ext_set_timing first)");
+    ventus::timing::set_parameter(*config, assignment);
+    context.set_timing(std::move(config));
+  });
+}
+
+int vt_ext_get_last_cycles(vt_device_h hdevice, uint64_t* cycles) {
+  return guarded(hdevice, "vt_ext_get_last_cycles", [&] {
+    if (cycles == nullptr) throw Error("cycles pointer is NULL");
+    const std::optional<ventus::timing::LaunchTiming> timing = context_of(hdevice).last_timing();
+    if (!timing) throw Error("the last launch ran without timing (vt_ext_set_timing)");
+    *cycles = timing->cycles;
   });
 }
 

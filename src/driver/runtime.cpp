@@ -84,6 +84,18 @@ void Device::set_progress_handler(sim::ProgressHandler handler, double interval)
 std::optional<sim::Fault> Device::last_fault() const {
   return context_->last_fault();
 }
+void Device::set_timing(std::optional<timing::Config> config) {
+  context_->set_timing(std::move(config));
+}
+std::optional<timing::Config> Device::timing() const {
+  return context_->timing_config();
+}
+void Device::set_timeline(timing::TimelineSink* sink) {
+  context_->set_timeline(sink);
+}
+std::optional<timing::LaunchTiming> Device::last_timing() const {
+  return context_->last_timing();
+}
 
 void Device::load(const Program& program) {
   if (loaded_program_ == program.id()) return;
@@ -469,7 +481,8 @@ Stats execute(Device& device, const Program& program, const LaunchPlan& plan) {
 
   if (print_buffer) {
     uint32_t dropped = 0;
-    context.copy_from_device(print_buffer->address() + abi::kPrintDropped, &dropped, sizeof dropped);
+    context.copy_from_device(print_buffer->address() + abi::kPrintDropped, &dropped,
+                             sizeof dropped);
     if (dropped != 0)
       context.emit_print_text(
           fmt::format("[vt_printf: {} record(s) dropped: the {}-byte print buffer is full]\n",

@@ -259,7 +259,8 @@ sim::KernelLaunch to_kernel_launch(const CaseLaunch& l) {
   return k;
 }
 
-CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options) {
+CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options,
+                    uint64_t timeline_start) {
   CaseResult result;
   sim::Memory& memory = device.memory();
   for (const CaseLaunch& l : c.launches) {
@@ -269,7 +270,14 @@ CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& o
         throw Error(fmt::format("case {}: launch {}: buffer at {:#010x} of {} bytes is not mapped",
                                 c.name, l.name, b.base, b.size));
     }
+    if (options.timing && options.timeline)
+      options.timeline->begin_launch(l.name,
+                                     timeline_start + (result.timing ? result.timing->cycles : 0));
     const sim::LaunchResult r = device.run(to_kernel_launch(l), options);
+    if (r.timing) {
+      if (!result.timing) result.timing.emplace();
+      result.timing->add(*r.timing);
+    }
     result.stats.warp_instructions += r.stats.warp_instructions;
     result.stats.thread_instructions += r.stats.thread_instructions;
     result.stats.divergences += r.stats.divergences;

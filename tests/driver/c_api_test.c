@@ -57,6 +57,20 @@ int main(void) {
   vt_ext_launch_stats stats;
   CHECK(vt_ext_get_launch_stats(device, &stats) == 0 && stats.warp_instructions == 6);
 
+  /* The same launch on the cycle model: the same result, and its cycles. */
+  uint64_t cycles = 0;
+  CHECK(vt_ext_get_last_cycles(device, &cycles) == -1);
+  CHECK(vt_ext_set_timing(device, "verilog-release") == 0);
+  CHECK(vt_ext_set_timing_parameter(device, "memory_latency=20") == 0);
+  result = 0;
+  CHECK(vt_copy_to_dev(device, out, &result, sizeof result, 0, 0) == 0);
+  CHECK(vt_start(device, &meta, 0) == 0);
+  CHECK(vt_ready_wait(device, MAX_TIMEOUT) == 0);
+  CHECK(vt_copy_from_dev(device, out, &result, sizeof result, 0, 0) == 0);
+  CHECK(result == 42);
+  CHECK(vt_ext_get_last_cycles(device, &cycles) == 0 && cycles > 0);
+  CHECK(vt_ext_set_timing(device, NULL) == 0);
+
   CHECK(vt_copy_from_dev(device, out - 4, &result, 4, 0, 0) == -1);
   CHECK(vt_buf_free(device, 0, NULL, 0, 0) == 0);
   CHECK(vt_copy_from_dev(device, out, &result, 4, 0, 0) == -1);

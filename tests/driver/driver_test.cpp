@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <queue>
 
@@ -184,6 +185,64 @@ TEST_F(DriverApi, VecaddThroughMetaData) {
   finished.pop();
   finished.pop();
   EXPECT_EQ(finished.front(), 5 << 4 | 3);
+}
+
+// The cycle model through the C API: off by default, a preset per device, a parameter that
+// reaches the model, and the cycles of the last launch.
+TEST_F(DriverApi, TimingCountsTheCyclesOfTheLastLaunch) {
+  upload({{"vecadd.s", source_text("examples/vecadd.s")}});
+  const uint32_t n = 128;
+  std::vector<float> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = 0.25f * i, b[i] = 3.0f - i;
+  const uint64_t da = alloc(4 * n), db = alloc(4 * n), dc = alloc(4 * n);
+  ASSERT_EQ(vt_copy_to_dev(device_, da, a.data(), 4 * n, 0, 0), 0);
+  ASSERT_EQ(vt_copy_to_dev(device_, db, b.data(), 4 * n, 0, 0), 0);
+  meta_data m = prepare("vecadd", {uint32_t(da), uint32_t(db), uint32_t(dc), n}, n, 32, 8);
+  const auto run_cycles = [&]() -> uint64_t {
+    std::vector<float> zeros(n, 0.0f), c(n);
+    EXPECT_EQ(vt_copy_to_dev(device_, dc, zeros.data(), 4 * n, 0, 0), 0);
+    EXPECT_EQ(vt_start(device_, &m, 0), 0) << error();
+    EXPECT_EQ(vt_ready_wait(device_, MAX_TIMEOUT), 0) << error();
+    EXPECT_EQ(vt_copy_from_dev(device_, dc, c.data(), 4 * n, 0, 0), 0);
+    for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(c[i], a[i] + b[i]) << i;
+    uint64_t cycles = 0;
+    return vt_ext_get_last_cycles(device_, &cycles) == 0 ? cycles : 0;
+  };
+  uint64_t cycles = 0;
+  // Functional by default: no cycles.
+  EXPECT_EQ(run_cycles(), 0u);
+  EXPECT_EQ(vt_ext_get_last_cycles(device_, &cycles), -1);
+  EXPECT_NE(error().find("without timing"), std::string::npos) << error();
+  EXPECT_EQ(vt_ext_set_timing_parameter(device_, "memory_latency=50"), -1);
+  EXPECT_EQ(vt_ext_set_timing(device_, "no-such-preset"), -1);
+  EXPECT_NE(error().find("no-such-preset"), std::string::npos) << error();
+
+  ASSERT_EQ(vt_ext_set_timing(device_, "verilog-release"), 0) << error();
+  const uint64_t base = run_cycles();
+  EXPECT_GT(base, 0u);
+  EXPECT_EQ(run_cycles(), base);  // deterministic
+  EXPECT_EQ(vt_ext_get_last_cycles(device_, nullptr), -1);
+  // vt_dump_perf adds the cycles.
+  FILE* perf = std::tmpfile();
+  ASSERT_NE(perf, nullptr);
+  ASSERT_EQ(vt_dump_perf(device_, perf), 0);
+  std::rewind(perf);
+  char text[512] = {};
+  text[std::fread(text, 1, sizeof text - 1, perf)] = '\0';
+  std::fclose(perf);
+  EXPECT_NE(std::string(text).find("cycles " + std::to_string(base) + "\n"), std::string::npos)
+      << text;
+
+  // A slower memory reaches the model: more cycles, the same results.
+  ASSERT_EQ(vt_ext_set_timing_parameter(device_, "memory_latency=200"), 0) << error();
+  EXPECT_GT(run_cycles(), base);
+  EXPECT_EQ(vt_ext_set_timing_parameter(device_, "no_such_parameter=1"), -1);
+  EXPECT_NE(error().find("no_such_parameter"), std::string::npos) << error();
+  EXPECT_EQ(vt_ext_set_timing_parameter(device_, "icache_sets=0"), -1);  // cannot run
+
+  // Off again.
+  ASSERT_EQ(vt_ext_set_timing(device_, nullptr), 0) << error();
+  EXPECT_EQ(run_cycles(), 0u);
 }
 
 constexpr char kFaulting[] = R"(

@@ -2,6 +2,7 @@
 // with offsets, argument and metadata buffers, errors, and cleanup.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -53,6 +54,51 @@ TEST(Runtime, NDRangesOfOneTwoAndThreeDimensionsWithOffsets) {
   check_ndrange(rt::Range(12, 10), rt::Range(4, 5), some, 8);  // 20 items on 3 warps of 8
   check_ndrange(rt::Range(8, 6, 4), rt::Range(4, 3, 2), some, 4);
   check_ndrange(rt::Range(5, 5, 2), rt::Range(5, 5, 1), none, 16);
+}
+
+// The cycle model through the runtime: the same results, the cycles of the last launch, and
+// the timeline told where each launch begins.
+TEST(Runtime, TimingReportsTheLastLaunch) {
+  struct Recorder : ventus::timing::TimelineSink {
+    void slice(uint32_t, Track, uint32_t, uint64_t, uint64_t end, std::string_view) override {
+      last_end = std::max(last_end, end);
+      ++slices;
+    }
+    void begin_launch(std::string_view kernel, uint64_t offset) override {
+      launches.emplace_back(kernel, offset);
+    }
+    std::vector<std::pair<std::string, uint64_t>> launches;
+    uint64_t last_end = 0, slices = 0;
+  } recorder;
+  rt::Device device;
+  EXPECT_FALSE(device.timing());
+  const rt::Program program = program_from({"tests/programs/common.s", "tests/programs/ndrange.s"});
+  rt::Buffer out(device, 4 * 64);
+  rt::launch(device, program, "ndrange", rt::Range(64), rt::Range(32), {out});
+  EXPECT_FALSE(device.last_timing());
+
+  ventus::timing::Config bad = ventus::timing::preset("verilog-release");
+  bad.icache_sets = 0;
+  EXPECT_THROW(device.set_timing(bad), ventus::Error);
+  device.set_timing(ventus::timing::preset("verilog-release"));
+  ASSERT_TRUE(device.timing());
+  EXPECT_EQ(device.timing()->preset, "verilog-release");
+  device.set_timeline(&recorder);
+  recorder.begin_launch("ndrange", 0);
+  const rt::Stats stats =
+      rt::launch(device, program, "ndrange", rt::Range(64), rt::Range(32), {out});
+  const std::optional<ventus::timing::LaunchTiming> timing = device.last_timing();
+  ASSERT_TRUE(timing);
+  EXPECT_GT(timing->cycles, 0u);
+  EXPECT_EQ(timing->instructions, stats.warp_instructions);
+  EXPECT_GT(recorder.slices, 0u);
+  EXPECT_LE(recorder.last_end, timing->cycles);
+  const std::vector<uint32_t> got = out.download<uint32_t>();
+  for (uint32_t x = 0; x < 64; ++x) ASSERT_EQ(got[x], x) << x;
+
+  device.set_timing(std::nullopt);
+  rt::launch(device, program, "ndrange", rt::Range(64), rt::Range(32), {out});
+  EXPECT_FALSE(device.last_timing());
 }
 
 TEST(Runtime, LaunchPlanFollowsOpenCL) {

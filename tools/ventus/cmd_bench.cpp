@@ -3,8 +3,11 @@
 #ifdef VENTUS_HAVE_BENCH_SUITE
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "commands.h"
 #include "suite.h"
+#include "timing_report.h"
 #include "ventus/error.h"
 
 namespace {
@@ -16,7 +19,18 @@ struct BenchArgs {
   unsigned host_threads = 1;
   uint32_t sms = ventus::sim::DeviceConfig{}.num_sms;
   uint32_t repeat = 1;
+  ventus::cli::TimingArgs timing;
 };
+
+// The fastest of `repeat` runs (each a launch) of a workload on its device.
+ventus::rt::Stats fastest_run(ventus::bench::Workload& workload, uint32_t repeat) {
+  ventus::rt::Stats best;
+  for (uint32_t i = 0; i < repeat; ++i) {
+    const ventus::rt::Stats s = workload.run();
+    if (i == 0 || s.seconds < best.seconds) best = s;
+  }
+  return best;
+}
 
 void run(const BenchArgs& a) {
   const std::vector<std::string> kernels =
@@ -28,19 +42,23 @@ void run(const BenchArgs& a) {
   options.scale = a.scale;
   options.threads_per_warp = a.threads;
   ventus::bench::check_options(options);  // before anything is printed or allocated
-  ventus::cli::print("{} SMs, {} threads per warp, {} host thread(s), scale {}\n", config.num_sms,
-                     a.threads, a.host_threads, a.scale);
-  ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}\n", "kernel", "work", "warp-insn",
+  ventus::cli::TimingSession timing(a.timing, {}, ventus::cli::TimingSession::Entries::Launches);
+  ventus::cli::print("{} SMs, {} threads per warp, {} host thread(s), scale {}{}\n", config.num_sms,
+                     a.threads, a.host_threads, a.scale,
+                     timing.config() ? ", timing " + timing.config()->preset : std::string());
+  ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}", "kernel", "work", "warp-insn",
                      "thread-insn", "seconds", "M thread-insn/s");
+  // With --timing each kernel runs again on the cycle model: its cycles, and the speed in
+  // simulated warp-instructions per host second both ways (docs/performance.md).
+  if (timing.config())
+    ventus::cli::print(" {:>12} {:>6} {:>10} {:>14} {:>14}", "cycles", "IPC", "t-seconds",
+                       "M warp-insn/s", "t-M warp-insn/s");
+  ventus::cli::print("\n");
   bool all_correct = true;
   for (const std::string& name : kernels) {
     ventus::rt::Device device(config);
     auto workload = ventus::bench::make_workload(name, device, options);
-    ventus::rt::Stats best;
-    for (uint32_t i = 0; i < a.repeat; ++i) {
-      const ventus::rt::Stats s = workload->run();
-      if (i == 0 || s.seconds < best.seconds) best = s;
-    }
+    const ventus::rt::Stats best = fastest_run(*workload, a.repeat);
     std::string verdict = "ok";
     try {
       workload->check();
@@ -48,11 +66,39 @@ void run(const BenchArgs& a) {
       verdict = fmt::format("WRONG: {}", e.what());
       all_correct = false;
     }
-    ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}  {}\n", name,
+    ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}", name,
                        workload->work_description(), best.warp_instructions,
                        best.thread_instructions, best.seconds,
-                       best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6, verdict);
+                       best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6);
+    if (timing.config()) {
+      // A fresh device and workload: the same inputs as the functional run had.
+      ventus::rt::Device timed_device(config);
+      timed_device.set_timing(*timing.config());
+      timed_device.set_timeline(timing.timeline());
+      auto timed = ventus::bench::make_workload(name, timed_device, options);
+      ventus::rt::Stats timed_best;
+      std::optional<ventus::timing::LaunchTiming> launch_timing;
+      for (uint32_t i = 0; i < a.repeat; ++i) {
+        timing.begin_launch(name);
+        const ventus::rt::Stats s = timed->run();
+        launch_timing = timed_device.last_timing();
+        timing.record(name, *launch_timing);
+        if (i == 0 || s.seconds < timed_best.seconds) timed_best = s;
+      }
+      try {
+        timed->check();
+      } catch (const ventus::Error& e) {
+        verdict = fmt::format("WRONG with timing: {}", e.what());
+        all_correct = false;
+      }
+      ventus::cli::print(" {:>12} {:>6.3f} {:>10.4f} {:>14.1f} {:>14.1f}", launch_timing->cycles,
+                         launch_timing->ipc(), timed_best.seconds,
+                         best.warp_instructions / std::max(best.seconds, 1e-9) / 1e6,
+                         timed_best.warp_instructions / std::max(timed_best.seconds, 1e-9) / 1e6);
+    }
+    ventus::cli::print("  {}\n", verdict);
   }
+  timing.finish();
   if (!all_correct) throw CLI::RuntimeError(1);
 }
 
@@ -72,6 +118,7 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
   ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
   ventus::cli::add_number(sub, "--repeat", a->repeat,
                           "launches per kernel; the fastest is reported", 1u);
+  ventus::cli::add_timing_options(sub, a->timing);
   sub->callback([a] { run(*a); });
 });
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "timing_report.h"
 #include "ventus/case.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
@@ -34,6 +35,7 @@ struct CaseArgs {
   unsigned host_threads = 1;
   size_t max_mismatches = 8;
   std::string program;  // run this ELF's kernels instead of the case's code
+  ventus::cli::TimingArgs timing;
 };
 
 // Folders under root that hold a case.txt, sorted by name.
@@ -52,17 +54,9 @@ std::vector<fs::path> cases_under(const fs::path& root) {
   return dirs;
 }
 
-// Runs one case; prints its PASS/FAIL line (and the first mismatches). True when it passed.
-bool run_one(const fs::path& dir, const CaseArgs& a) {
-  ventus::cases::Case c = ventus::cases::load_case(dir);
-  if (!a.program.empty())
-    c = ventus::cases::with_program(
-        c, ventus::elf::read(ventus::read_input_bytes(a.program, ventus::kToolInput), a.program),
-        dir / "object.dump");
-  ventus::sim::DeviceConfig config;
-  config.host_threads = a.host_threads;
-  ventus::sim::Device device(config);
-  const ventus::cases::CaseResult r = ventus::cases::run_case(c, device);
+// The PASS line, or the FAIL line and the first mismatches.
+void print_result(const ventus::cases::Case& c, const ventus::cases::CaseResult& r,
+                  const CaseArgs& a) {
   const ventus::sim::LaunchStats& s = r.stats;
   if (r.passed) {
     ventus::cli::print(
@@ -70,7 +64,7 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
         "{} barriers, {:.3f} ms\n",
         c.name, r.words_checked, c.launches.size(), s.warp_instructions, s.thread_instructions,
         s.divergences, s.barriers, s.seconds * 1e3);
-    return true;
+    return;
   }
   if (r.fault) {
     ventus::cli::print("FAIL {}: fault: {}\n", c.name, r.fault->describe());
@@ -86,10 +80,36 @@ bool run_one(const fs::path& dir, const CaseArgs& a) {
   }
   if (r.mismatches.size() > shown)
     ventus::cli::print("  ... {} more\n", r.mismatches.size() - shown);
-  return false;
+}
+
+// Runs one case; prints its PASS/FAIL line (and the first mismatches), then with timing the
+// summary ending in "cycles N". True when it passed.
+bool run_one(const fs::path& dir, const CaseArgs& a, ventus::cli::TimingSession& timing) {
+  ventus::cases::Case c = ventus::cases::load_case(dir);
+  if (!a.program.empty())
+    c = ventus::cases::with_program(
+        c, ventus::elf::read(ventus::read_input_bytes(a.program, ventus::kToolInput), a.program),
+        dir / "object.dump");
+  ventus::sim::DeviceConfig config;
+  config.host_threads = a.host_threads;
+  ventus::sim::Device device(config);
+  ventus::sim::RunOptions options;
+  options.timing = timing.config();
+  options.timeline = timing.timeline();
+  const ventus::cases::CaseResult r =
+      ventus::cases::run_case(c, device, options, timing.elapsed_cycles());
+  print_result(c, r, a);
+  if (r.timing) {
+    timing.record(c.name, *r.timing);
+    ventus::cli::print("{}", ventus::cli::timing_summary(*r.timing, *timing.config()));
+  }
+  return r.passed;
 }
 
 void run(const CaseArgs& a) {
+  std::vector<std::string> inputs;
+  if (!a.program.empty()) inputs.push_back(a.program);
+  ventus::cli::TimingSession timing(a.timing, inputs, ventus::cli::TimingSession::Entries::Cases);
   std::vector<fs::path> dirs;
   if (a.all) {
     if (a.dirs.size() > 1) throw ventus::Error("--all takes at most one folder (the cases root)");
@@ -103,13 +123,14 @@ void run(const CaseArgs& a) {
     // A case that cannot even run (a missing or unreadable file, no memory) fails alone:
     // the others still run, and their results are printed as they come.
     try {
-      if (!run_one(dir, a)) ++failed;
+      if (!run_one(dir, a, timing)) ++failed;
     } catch (const std::exception& e) {
       ventus::cli::print("FAIL {}: {}\n", dir.filename().string(), ventus::cli::error_text(e));
       ++failed;
     }
     std::fflush(stdout);
   }
+  timing.finish();
   if (dirs.size() > 1)
     ventus::cli::print("{} of {} cases passed\n", dirs.size() - failed, dirs.size());
   if (failed != 0) throw CLI::RuntimeError(1);
@@ -130,6 +151,15 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
   sub->add_option("--program", a->program,
                   "run the kernels of this ELF (e.g. from `ventus cc object.cl`) on the case's "
                   "inputs instead of the case's own code");
+  ventus::cli::add_timing_options(sub, a->timing);
+  sub->footer(
+      "With --timing every case also runs on the cycle model (docs/timing.md): after a case's\n"
+      "PASS/FAIL line come a short summary (cycles, IPC, largest stall kinds, cache hit rates)\n"
+      "and the line \"cycles N\", the cycles of the case's launches summed, counted as the\n"
+      "hardware testbench counts them. With several cases (--all) each case's output ends with\n"
+      "its own \"cycles N\" line, and the \"M of N cases passed\" line comes last.\n"
+      "--stats-json lists each case's statistics and their total; --timeline lays the cases'\n"
+      "launches one after another.");
   sub->callback([a] { run(*a); });
 });
 

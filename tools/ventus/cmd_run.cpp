@@ -11,6 +11,7 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "timing_report.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
 #include "ventus/runtime.h"
@@ -67,6 +68,7 @@ struct RunArgs {
   uint32_t print_buffer = 1 << 20;
   bool quiet = false;
   bool progress = false;
+  ventus::cli::TimingArgs timing;
 };
 
 // The commit log, written as the kernel runs. Past the limit the launch stops: the sink
@@ -147,6 +149,8 @@ void run(const RunArgs& a) {
     output_paths.push_back(d.substr(eq + 1));
   }
   if (!a.trace.empty()) output_paths.push_back(a.trace);
+  for (const std::string* path : {&a.timing.stats_json, &a.timing.timeline})
+    if (!path->empty()) output_paths.push_back(*path);
   cli::check_distinct_outputs(output_paths);
 
   const cli::Dimensions global_dims = cli::parse_dimensions(a.global, "--global");
@@ -211,11 +215,17 @@ void run(const RunArgs& a) {
   for (const auto& [index, path] : dumps) dump_files.emplace_back(path, "--dump", inputs);
   std::optional<TraceWriter> trace;
   if (!a.trace.empty()) trace.emplace(OutputFile(a.trace, "--trace", inputs), a.trace_limit);
+  cli::TimingSession timing(a.timing, inputs, cli::TimingSession::Entries::Launches);
 
   for (KernelArgument& argument : arguments) cli::load_contents(argument);
 
   rt::Device device(config);
   if (trace) device.set_trace_sink([&trace](std::string_view line) { trace->line(line); });
+  if (timing.config()) {
+    device.set_timing(*timing.config());
+    device.set_timeline(timing.timeline());
+    timing.begin_launch(kernel);
+  }
   std::vector<std::optional<rt::Buffer>> buffers(arguments.size());
   std::vector<rt::Arg> launch_args;
   for (size_t i = 0; i < arguments.size(); ++i) {
@@ -243,6 +253,11 @@ void run(const RunArgs& a) {
     throw;
   }
   if (trace) trace->commit();
+  const std::optional<ventus::timing::LaunchTiming> launch_timing = device.last_timing();
+  if (launch_timing) {
+    timing.record(kernel, *launch_timing);
+    timing.finish();
+  }
 
   // Every dump is written and closed before any replaces its file: all of them or none.
   for (size_t i = 0; i < dumps.size(); ++i) {
@@ -271,6 +286,8 @@ void run(const RunArgs& a) {
   ventus::cli::print("  simulated            {:.1f} M thread-insn/s, {:.1f} M warp-insn/s\n",
                      stats.thread_instructions / seconds / 1e6,
                      stats.warp_instructions / seconds / 1e6);
+  if (launch_timing)
+    ventus::cli::print("{}", cli::timing_summary(*launch_timing, *timing.config()));
 }
 
 ventus::cli::Registration reg(30, [](CLI::App& app) {
@@ -293,6 +310,9 @@ buffers hold 1 to 2^28 elements. A kernel compiled by ventus cc has its argument
 --dump ARG=FILE writes buffer ARG (name or index) after the run: FILE.txt as text (one
 element per line, f32 with 9 significant digits), any other name as raw binary. Outputs
 are checked before the run and replace their files only when complete (docs/driver.md).
+
+With --timing the kernel also runs on the cycle model (docs/timing.md): the summary adds
+its cycles, IPC, largest stall kinds and cache hit rates, and ends with the line "cycles N".
 
 Example: ventus run examples/saxpy.s --global 5056 --local 64 \
            --arg x=f32[]:random:5000:1 --arg y=f32[]:random:5000:2 --arg f32:2.5 --arg i32:5000 \
@@ -326,6 +346,7 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   ventus::cli::add_number(sub, "--print-buffer", a->print_buffer, "print buffer bytes (0: none)");
   ventus::cli::add_number(sub, "--budget", a->budget,
                           "warp-instruction budget of the launch (0: unlimited)");
+  ventus::cli::add_timing_options(sub, a->timing);
   sub->add_flag("-q,--quiet", a->quiet, "no summary");
   sub->add_flag(
       "--progress", a->progress,
