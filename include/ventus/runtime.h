@@ -184,8 +184,8 @@ inline constexpr uint32_t kLocalDataAlign = 128;
 // workgroup's local memory.
 struct Arg {
   uint32_t bits = 0;
-  std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
-  uint64_t local_bytes = 0;      // with is_local: bytes of local memory
+  std::vector<uint8_t> data;  // by-value bytes (when set, instead of bits)
+  uint64_t local_bytes = 0;   // with is_local: bytes of local memory
   bool is_local = false;
   bool is_buffer = false;  // bits is the address of Buffer buffer_id of buffer_device
   uint64_t buffer_device = 0;
@@ -261,7 +261,7 @@ struct LaunchPlan {
   std::vector<uint32_t> local_argument_offsets;
   // The argument buffer's bytes, __local arguments' offsets written in.
   std::vector<uint8_t> argument_bytes;
-  uint64_t private_bytes = 0;  // of the whole launch
+  uint64_t private_bytes = 0;  // of the resident workgroups (sim::private_memory_bytes)
   uint32_t print_buffer_bytes = 0;
   // The kernel metadata words (KNL); execute() fills in the argument buffer's and the print
   // buffer's addresses.
@@ -306,9 +306,9 @@ inline Stats launch(Device& device, const Program& program, std::string_view ker
 }
 // launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n)
 template <typename... Args>
-requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...)) Stats
-    launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
-           const Range& local, const Args&... args) {
+  requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...))
+Stats launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
+             const Range& local, const Args&... args) {
   const Arg list[] = {Arg(args)...};
   return launch_impl(device, program, kernel, global, local, list, {});
 }
