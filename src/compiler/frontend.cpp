@@ -226,8 +226,8 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // clang driver does): much faster than parsing all of opencl-c.h.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-include", kFeaturesHeaderPath,
       // The host's /usr/include is not the device's: only clang's own headers and -I.
-      "-nostdsysteminc", fmt::format("-O{}", opt_level), "-disable-O0-optnone",
-      "-disable-llvm-passes",
+      "-nostdsysteminc",
+      fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
       // clang's verifier aborts the process on a broken module (clang 15 emits one for
       // __atomic_* builtins on __global pointers); build_module verifies and reports.
       "-disable-llvm-verifier",
@@ -266,10 +266,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   if (!files) return nullptr;
   clang::PreprocessorOptions& pp = invocation->getPreprocessorOpts();
   pp.addRemappedFile(file_name, llvm::MemoryBuffer::getMemBufferCopy(source, file_name).release());
-  pp.addRemappedFile(
-      kFeaturesHeaderPath,
-      llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(), kFeaturesHeaderPath)
-          .release());
+  pp.addRemappedFile(kFeaturesHeaderPath,
+                     llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(),
+                                                      kFeaturesHeaderPath)
+                         .release());
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
