@@ -410,8 +410,8 @@ bool lower_int64_operations(llvm::Module& module) {
     auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
       if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op))
         return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
-      return lower_int64_division_element(b, module,
-                                          llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
+      return lower_int64_division_element(
+          b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
     };
     const bool binary = llvm::isa<llvm::BinaryOperator>(op);
     llvm::Value* result;
@@ -633,9 +633,9 @@ bool verify(const llvm::Module& module, const std::string& file_name, const char
         i.print(line);
         if (broken.find(text + "\n") != std::string::npos) culprit = &i;
       }
-  diagnostics +=
-      fmt::format("{}error: internal compiler error: {}:\n{}",
-                  culprit ? location_of(*culprit, file_name) : file_name + ": ", what, broken);
+  diagnostics += fmt::format("{}error: internal compiler error: {}:\n{}",
+                             culprit ? location_of(*culprit, file_name) : file_name + ": ", what,
+                             broken);
   return false;
 }
 
@@ -776,8 +776,7 @@ int effective_opt_level(const Options& options, std::string* error) {
       options.extra_args.end())
     return 0;
   if (options.opt_level < 0 || options.opt_level > 3) {
-    if (error)
-      *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
+    if (error) *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
     return -1;
   }
   return options.opt_level;
