@@ -464,8 +464,7 @@ Stats execute(Device& device, const Program& program, const LaunchPlan& plan) {
 
   if (print_buffer) {
     uint32_t dropped = 0;
-    context.copy_from_device(print_buffer->address() + abi::kPrintDropped, &dropped,
-                             sizeof dropped);
+    context.copy_from_device(print_buffer->address() + abi::kPrintDropped, &dropped, sizeof dropped);
     if (dropped != 0)
       context.emit_print_text(
           fmt::format("[vt_printf: {} record(s) dropped: the {}-byte print buffer is full]\n",

@@ -20,8 +20,7 @@ using namespace ventus::test;
 using ventus::cc::Options;
 namespace fs = std::filesystem;
 
-constexpr char kSaxpy[] =
-    R"(kernel void saxpy(global float *y, global const float *x, float a, uint n) {
+constexpr char kSaxpy[] = R"(kernel void saxpy(global float *y, global const float *x, float a, uint n) {
   size_t i = get_global_id(0);
   if (i < n) y[i] = a * x[i] + y[i];
 }
@@ -130,8 +129,7 @@ TEST(Frontend, DefinesAndIncludeDirectories) {
   options.include_dirs = {(dir / "sub").string()};
   options.defines = {"FLAG"};
   r = ir_of(source, options);
-  EXPECT_TRUE(
-      contains(r.diagnostics, "<source>:3:10: error: use of undeclared identifier 'FROM_DEFINE'"))
+  EXPECT_TRUE(contains(r.diagnostics, "<source>:3:10: error: use of undeclared identifier 'FROM_DEFINE'"))
       << r.diagnostics;
   fs::remove_all(dir);
 }
@@ -265,8 +263,7 @@ TEST(Frontend, O0InlinesOnlyTheLibrary) {
       "int unused(int x) { return x; }\n"
       "kernel void k(global int *p) { p[get_global_id(0)] = twice(p[0]); }\n";
   const Ir o0 = ir_of(source, with_std("CL1.2", 0));
-  EXPECT_TRUE(contains(o0.text, "define internal spir_func i32 @twice"))
-      << o0.text << o0.diagnostics;
+  EXPECT_TRUE(contains(o0.text, "define internal spir_func i32 @twice")) << o0.text << o0.diagnostics;
   EXPECT_TRUE(contains(o0.text, "call spir_func i32 @twice")) << o0.text;
   EXPECT_TRUE(contains(o0.text, "define dso_local spir_kernel void @k")) << o0.text;
   EXPECT_FALSE(contains(o0.text, "@unused")) << o0.text;
@@ -291,8 +288,7 @@ TEST(Frontend, BadOptionsAreDiagnostics) {
   options.extra_args = {"-fno-such-option"};
   r = ir_of(kSaxpy, options);
   EXPECT_EQ(r.text, "");
-  EXPECT_TRUE(contains(r.diagnostics, "error: unknown argument: '-fno-such-option'"))
-      << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "error: unknown argument: '-fno-such-option'")) << r.diagnostics;
   options.extra_args = {"second.cl"};
   r = ir_of(kSaxpy, options);
   EXPECT_EQ(r.text, "");
@@ -308,9 +304,8 @@ TEST(Frontend, CallToAnUndefinedFunctionIsAnError) {
   const Ir r = ir_of(
       "int helper(int);\nkernel void k(global int *p) {\n  p[0] = helper(p[1]);\n}\n", options);
   EXPECT_EQ(r.text, "");
-  EXPECT_TRUE(contains(r.diagnostics,
-                       "k.cl:3:10: error: call to 'helper', which the Ventus "
-                       "builtin library does not define"))
+  EXPECT_TRUE(contains(r.diagnostics, "k.cl:3:10: error: call to 'helper', which the Ventus "
+                                      "builtin library does not define"))
       << r.diagnostics;
 }
 
@@ -349,9 +344,8 @@ TEST(Frontend, InvalidIrFromClangIsADiagnostic) {
       "}\n";
   const Ir r = ir_of(source, options);
   EXPECT_EQ(r.text, "");
-  EXPECT_TRUE(contains(r.diagnostics,
-                       "atomic.cl:2:3: error: internal compiler error: clang 15 "
-                       "generated invalid LLVM IR"))
+  EXPECT_TRUE(contains(r.diagnostics, "atomic.cl:2:3: error: internal compiler error: clang 15 "
+                                      "generated invalid LLVM IR"))
       << r.diagnostics;
   const ventus::cc::Result compiled = ventus::cc::compile(source, options);
   EXPECT_FALSE(compiled.ok);
@@ -364,8 +358,7 @@ TEST(Frontend, CompileReportsFrontEndErrorsWithoutThrowing) {
   const ventus::cc::Result r = ventus::cc::compile("kernel void k( {\n", options);
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(r.elf.empty());
-  EXPECT_TRUE(contains(r.diagnostics, "bad.cl:1:16: error: expected parameter declarator"))
-      << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "bad.cl:1:16: error: expected parameter declarator")) << r.diagnostics;
   // A good kernel: whatever the back end makes of it, an answer and no exception.
   const ventus::cc::Result good = ventus::cc::compile(kSaxpy, options);
   if (!good.ok) {
@@ -393,8 +386,8 @@ TEST(Frontend, ConcurrentCompilesAgree) {
 
 TEST(Frontend, PrintfIsLeftToTheBackEnd) {
   const Ir r = ir_of("kernel void k(global int *p) { printf(\"%d\\n\", p[0]); }\n");
-  EXPECT_TRUE(contains(r.text, "call spir_func i32 (ptr addrspace(2), ...) @printf"))
-      << r.text << r.diagnostics;
+  EXPECT_TRUE(contains(r.text, "call spir_func i32 (ptr addrspace(2), ...) @printf")) << r.text
+                                                                                     << r.diagnostics;
 }
 
 }  // namespace
