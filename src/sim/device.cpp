@@ -190,9 +190,9 @@ std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfi
   const uint64_t room = (uint64_t{1} << 32) - l.pds_base;
   if (private_bytes > room)
     return refuse(LaunchLimit::private_memory, private_bytes, room,
-                  fmt::format("the private memory of {} resident workgroups x {} bytes (pdsSize "
-                              "{} x {} threads) from pds_base {:#010x} goes beyond the 32-bit "
-                              "address space",
+                  fmt::format("the private memory of the resident workgroups ({} x {} bytes: "
+                              "pdsSize {} x {} threads) from pds_base {:#010x} goes beyond the "
+                              "32-bit address space",
                               private_areas(l, c).count, W * T * l.pds_bytes_per_thread,
                               l.pds_bytes_per_thread, W * T, l.pds_base));
   return std::nullopt;

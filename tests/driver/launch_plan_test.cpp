@@ -283,9 +283,7 @@ TEST_F(DriverLimits, EveryLimitIsAStructuredError) {
   vt_ext_launch_error e = refused(m, VT_EXT_LIMIT_WORK_GROUP_SIZE);
   EXPECT_EQ(e.requested, 33u);
   EXPECT_EQ(e.available, 32u);
-  EXPECT_NE(error().find("vt_start: a workgroup of 33 warps needs more than the 32 warp slots"),
-            std::string::npos)
-      << error();
+  EXPECT_NE(error().find("vt_start: a workgroup of 33 warps needs more than the 32 warp slots"), std::string::npos) << error();
 
   m = good_;
   m.wf_size = 33;
@@ -318,6 +316,10 @@ TEST_F(DriverLimits, EveryLimitIsAStructuredError) {
   e = refused(m, VT_EXT_LIMIT_PRIVATE_MEMORY);
   EXPECT_EQ(e.requested, 32u << 20);
   EXPECT_EQ(e.available, 1u << 20);
+  EXPECT_NE(error().find("the private memory of the resident workgroups (1 x 33554432 bytes: "
+                         "pdsSize 1048576 x 32 threads) from pds_base 0xfff00000 goes beyond"),
+            std::string::npos)
+      << error();
 
   // A start that is not refused clears it.
   meta_data fine = good_;

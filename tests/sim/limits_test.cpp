@@ -243,7 +243,9 @@ TEST(SimLimits, PrivateMemoryIsReservedPerResidentWorkgroup) {
   EXPECT_EQ(e->limit, sim::LaunchLimit::private_memory);
   EXPECT_EQ(e->requested, 9 * kArea);
   EXPECT_EQ(e->available, 8192u);
-  EXPECT_NE(e->message.find("the private memory of 9 resident workgroups x 2048 bytes"),
+  EXPECT_NE(e->message.find(
+                "the private memory of the resident workgroups (9 x 2048 bytes: pdsSize 64 x 32 "
+                "threads) from pds_base 0xffffe000 goes beyond"),
             std::string::npos)
       << e->message;
 }
