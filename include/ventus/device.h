@@ -137,6 +137,21 @@ struct Fault {
 // driver and the OpenCL platform ask it, Device::run applies it): nullopt when it can.
 std::optional<LaunchError> check_launch(const KernelLaunch& launch, const DeviceConfig& config);
 
+// Private memory, as the hardware reserves it: per resident workgroup, not per workgroup of
+// the grid. Workgroup g's warps find theirs in area p of W * T * pds_bytes_per_thread bytes
+// from pds_base (warp w at + w * T * pds_bytes_per_thread): p = g when the grid has no more
+// workgroups than the device holds at once (num_sms x the workgroups an SM holds of this
+// launch: the public driver's layout, one area per workgroup), otherwise p = sm * (workgroups
+// an SM holds) + slot, the area of the slot it is resident in, which the workgroups after it
+// in that slot reuse. So a launch needs private_memory_bytes() from pds_base whatever its
+// grid (at most num_sms x warp_slots_per_sm x T x pds_bytes_per_thread), and never more than
+// one area per workgroup of the grid (docs/simulator.md, "Private memory").
+uint64_t private_memory_bytes(const KernelLaunch& launch, const DeviceConfig& config);
+// CSR_PDS of warp `warp` of workgroup `linear` resident in slot `slot` of SM `sm` (a launch
+// check_launch accepts).
+uint32_t private_memory_of_warp(const KernelLaunch& launch, const DeviceConfig& config,
+                                uint32_t linear, uint32_t sm, uint32_t slot, uint32_t warp);
+
 struct LaunchResult {
   LaunchStats stats;
   std::optional<Fault> fault;

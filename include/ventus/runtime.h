@@ -277,7 +277,7 @@ struct LaunchPlan {
   std::vector<uint32_t> local_argument_offsets;
   // The argument buffer's bytes, __local arguments' offsets written in.
   std::vector<uint8_t> argument_bytes;
-  uint64_t private_bytes = 0;  // of the whole launch
+  uint64_t private_bytes = 0;  // of the resident workgroups (sim::private_memory_bytes)
   uint32_t print_buffer_bytes = 0;
   // The kernel metadata words (KNL); execute() fills in the argument buffer's and the print
   // buffer's addresses.

@@ -60,8 +60,9 @@ struct meta_data {
   uint64_t pdsSize;          /* private memory bytes per thread */
   uint64_t sgprUsage;        /* scalar registers per warp (multiple of 4) */
   uint64_t vgprUsage;        /* vector registers per thread (multiple of 4) */
-  uint64_t pdsBaseAddr;      /* private memory of all workgroups: kernel_size * wg_size * wf_size *
-                                pdsSize bytes */
+  uint64_t pdsBaseAddr;      /* private memory: kernel_size * wg_size * wf_size * pdsSize bytes
+                                always suffice (the device needs those of its resident
+                                workgroups only, docs/simulator.md "Private memory") */
 };
 
 int vt_dev_open(vt_device_h* hdevice);

@@ -158,6 +158,59 @@ void limit_numeric_literals(clang::CompilerInstance& ci) {
   });
 }
 
+// Passes clang's diagnostics to the printer, except repeated warnings: of one warning text
+// (any location) only the first kShownCopies are shown, with their notes. A kernel that
+// repeats a construct otherwise buries its errors under hundreds of copies (272 of "double
+// precision constant requires cl_khr_fp64" in one Rodinia kernel: 73 KB of build log with
+// the error last, where a 64 KiB log buffer showed nothing). summarize() says what was
+// left out.
+class RepeatedWarningFilter : public clang::DiagnosticConsumer {
+ public:
+  static constexpr unsigned kShownCopies = 3;
+
+  explicit RepeatedWarningFilter(clang::DiagnosticConsumer& printer) : printer_(printer) {}
+
+  void BeginSourceFile(const clang::LangOptions& lang, const clang::Preprocessor* pp) override {
+    printer_.BeginSourceFile(lang, pp);
+  }
+  void EndSourceFile() override { printer_.EndSourceFile(); }
+  void finish() override { printer_.finish(); }
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);  // counts every warning and error
+    if (level != clang::DiagnosticsEngine::Note) {
+      showing_ = true;
+      if (level == clang::DiagnosticsEngine::Warning) {
+        llvm::SmallString<128> text;
+        info.FormatDiagnostic(text);
+        auto [it, first] = copies_.try_emplace(std::string(text.str()), 0);
+        if (first) order_.push_back(it->first);
+        showing_ = ++it->second <= kShownCopies;
+        if (!showing_) ++hidden_;
+      }
+    }
+    if (showing_) printer_.HandleDiagnostic(level, info);  // a note goes with its warning
+  }
+
+  unsigned hidden() const { return hidden_; }
+
+  // One line per warning with hidden copies, in the order the warnings first appeared.
+  void summarize(llvm::raw_ostream& out) const {
+    for (const std::string& text : order_)
+      if (const unsigned n = copies_.at(text); n > kShownCopies)
+        out << fmt::format("note: ... and {} more like this (not shown): warning: {}\n",
+                           n - kShownCopies, text);
+  }
+
+ private:
+  clang::DiagnosticConsumer& printer_;
+  std::map<std::string, unsigned> copies_;  // warning text -> how many
+  std::vector<std::string> order_;
+  unsigned hidden_ = 0;
+  bool showing_ = true;  // whether the last warning or error was shown (its notes follow it)
+};
+
 // clang: source -> unoptimized module (nullptr on errors). LLVM passes are disabled here
 // (-disable-llvm-passes) and run after the library is linked; the -O level still shapes
 // clang's IR (TBAA, lifetime markers, noinline at -O0).
@@ -220,9 +273,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
+  RepeatedWarningFilter filter(printer);
   clang::CompilerInstance ci;
   ci.setInvocation(invocation);
-  ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+  ci.createDiagnostics(&filter, /*ShouldOwnClient=*/false);
   ci.createFileManager(files);
   if (!ci.createTarget()) return nullptr;
   // What CompilerInstance::ExecuteAction does, without the "N errors generated." line it
@@ -234,14 +288,19 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
     if (!ci.getDiagnostics().hasErrorOccurred()) record_declarations(action, ci.getSourceManager());
     action.EndSourceFile();
   }
-  printer.finish();
+  filter.finish();
+  filter.summarize(out);
   std::unique_ptr<llvm::Module> module = action.takeModule();
-  // clang's closing count: "1 warning and 2 errors generated."
-  const unsigned warnings = printer.getNumWarnings(), errors = printer.getNumErrors();
+  // clang's closing count: "1 warning and 2 errors generated.", and the hidden copies.
+  const unsigned warnings = filter.getNumWarnings(), errors = filter.getNumErrors();
   if (warnings) out << warnings << (warnings == 1 ? " warning" : " warnings");
   if (warnings && errors) out << " and ";
   if (errors) out << errors << (errors == 1 ? " error" : " errors");
-  if (warnings || errors) out << " generated.\n";
+  if (warnings || errors) out << " generated";
+  if (const unsigned hidden = filter.hidden())
+    out << " (" << hidden << " repeated " << (hidden == 1 ? "warning" : "warnings")
+        << " not shown)";
+  if (warnings || errors) out << ".\n";
   if (errors || ci.getDiagnostics().hasErrorOccurred() || !module) return nullptr;
   return module;
 }

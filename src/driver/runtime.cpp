@@ -385,21 +385,16 @@ LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
   if (std::optional<sim::LaunchError> refused = sim::check_launch(l, config))
     throw sim::LaunchRefused(std::move(*refused));
 
-  // Private memory for every work-item of the NDRange, allocated at once. At most 2^32 - 1
-  // workgroups (check_launch) x 2^37 threads x 2^32 bytes: 128 bits.
-  const uint64_t workgroups = uint64_t{l.grid[0]} * l.grid[1] * l.grid[2];
-  const unsigned __int128 private_bytes = static_cast<unsigned __int128>(workgroups) *
-                                          l.warps_per_workgroup * l.threads_per_warp *
-                                          l.pds_bytes_per_thread;
+  // Private memory for the workgroups the device holds at once (sim::private_memory_bytes),
+  // whatever the grid.
+  const uint64_t private_bytes = sim::private_memory_bytes(l, config);
   if (private_bytes > kMaxPrivateBytes)
-    refuse(LaunchLimit::private_memory,
-           private_bytes > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(private_bytes),
-           kMaxPrivateBytes,
-           fmt::format("private memory of {} workgroups x {} threads x {} bytes exceeds 1 GiB; "
-                       "lower the private memory per thread",
-                       workgroups, l.warps_per_workgroup * l.threads_per_warp,
+    refuse(LaunchLimit::private_memory, private_bytes, kMaxPrivateBytes,
+           fmt::format("private memory of {} bytes for the resident workgroups ({} threads x {} "
+                       "bytes each) exceeds 1 GiB; lower the private memory per thread",
+                       private_bytes, l.warps_per_workgroup * l.threads_per_warp,
                        l.pds_bytes_per_thread));
-  plan.private_bytes = static_cast<uint64_t>(private_bytes);
+  plan.private_bytes = private_bytes;
 
   // The argument buffer: the compiler's layout, or one word per argument.
   for (size_t i = 0; i < args.size(); ++i) {

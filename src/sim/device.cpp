@@ -76,7 +76,64 @@ uint64_t workgroup_count(const KernelLaunch& l) {
   return xy * l.grid[2];
 }
 
+// Local memory bytes of one workgroup slot: lds_bytes rounded up to words.
+uint64_t local_memory_stride(const KernelLaunch& l) {
+  return (l.lds_bytes + 3u) & ~uint64_t{3};
+}
+
+// The workgroups of this launch an SM can hold at once. An SM places a workgroup in its
+// lowest free slot (Sm::fits), so slot k is taken only while k + 1 workgroups are resident:
+// every slot an SM gives this launch is below this count.
+uint64_t resident_workgroups_per_sm(const KernelLaunch& l, const DeviceConfig& c) {
+  const uint64_t W = std::max<uint32_t>(l.warps_per_workgroup, 1);
+  uint64_t n = std::min<uint64_t>(c.max_workgroups_per_sm, c.warp_slots_per_sm / W);
+  if (l.sgpr_usage != 0) n = std::min<uint64_t>(n, c.sgprs_per_sm / (W * l.sgpr_usage));
+  if (l.vgpr_usage != 0) n = std::min<uint64_t>(n, c.vgprs_per_sm / (W * l.vgpr_usage));
+  if (const uint64_t stride = local_memory_stride(l); stride != 0)
+    n = std::min<uint64_t>(n, c.lds_bytes_per_sm / stride);
+  return std::max<uint64_t>(n, 1);
+}
+
+// The private areas the launch uses (see private_memory_bytes) and whether area = workgroup.
+struct PrivateAreas {
+  uint64_t count = 0;
+  uint64_t per_sm = 0;
+  bool one_per_workgroup = false;
+};
+
+PrivateAreas private_areas(const KernelLaunch& l, const DeviceConfig& c) {
+  PrivateAreas a;
+  a.per_sm = resident_workgroups_per_sm(l, c);
+  const uint64_t resident = a.per_sm * c.num_sms;
+  const uint64_t groups = workgroup_count(l);
+  a.one_per_workgroup = groups <= resident;
+  a.count = std::min(groups, resident);
+  return a;
+}
+
+// W * T * pds_bytes_per_thread; 96 bits for a launch check_launch has not yet checked.
+unsigned __int128 private_area_bytes(const KernelLaunch& l) {
+  return static_cast<unsigned __int128>(uint64_t{l.warps_per_workgroup} * l.threads_per_warp) *
+         l.pds_bytes_per_thread;
+}
+
 }  // namespace
+
+uint64_t private_memory_bytes(const KernelLaunch& l, const DeviceConfig& c) {
+  const unsigned __int128 area = private_area_bytes(l), count = private_areas(l, c).count;
+  if (area != 0 && count > UINT64_MAX / area) return UINT64_MAX;
+  return static_cast<uint64_t>(count * area);
+}
+
+uint32_t private_memory_of_warp(const KernelLaunch& l, const DeviceConfig& c, uint32_t linear,
+                                uint32_t sm, uint32_t slot, uint32_t warp) {
+  const PrivateAreas areas = private_areas(l, c);
+  const uint64_t area = areas.one_per_workgroup ? linear : uint64_t{sm} * areas.per_sm + slot;
+  const uint64_t per_warp = uint64_t{l.threads_per_warp} * l.pds_bytes_per_thread;
+  // Within the address space (check_launch), so no product wraps.
+  return static_cast<uint32_t>(l.pds_base + area * static_cast<uint64_t>(private_area_bytes(l)) +
+                               warp * per_warp);
+}
 
 std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfig& c) {
   const auto refuse = [](LaunchLimit limit, uint64_t requested, uint64_t available,
@@ -128,21 +185,17 @@ std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfi
                                     l.lds_bytes, W, l.warp_stack_bytes, l.lds_bytes - stacks,
                                     c.lds_bytes_per_sm, l.lds_bytes - c.lds_bytes_per_sm));
   }
-  // Private memory of workgroup g starts at pds_base + g * W * T * pds: the last one must end
-  // within the 32-bit address space (no product wraps around silently).
-  const uint64_t private_per_group = W * T * l.pds_bytes_per_thread;  // < 2^42
+  // The last private area must end within the 32-bit address space (a wrapped CSR_PDS
+  // would alias another workgroup's private memory).
+  const uint64_t private_bytes = private_memory_bytes(l, c);
   const uint64_t room = (uint64_t{1} << 32) - l.pds_base;
-  if (private_per_group != 0 && groups > room / private_per_group)
-    return refuse(
-        LaunchLimit::private_memory,
-        static_cast<uint64_t>(static_cast<unsigned __int128>(groups) * private_per_group >
-                                      UINT64_MAX
-                                  ? UINT64_MAX
-                                  : groups * private_per_group),
-        room,
-        fmt::format("the private memory of {} workgroups x {} bytes (pdsSize {} x {} threads) "
-                    "from pds_base {:#010x} goes beyond the 32-bit address space",
-                    groups, private_per_group, l.pds_bytes_per_thread, W * T, l.pds_base));
+  if (private_bytes > room)
+    return refuse(LaunchLimit::private_memory, private_bytes, room,
+                  fmt::format("the private memory of the resident workgroups ({} x {} bytes: "
+                              "pdsSize {} x {} threads) from pds_base {:#010x} goes beyond the "
+                              "32-bit address space",
+                              private_areas(l, c).count, W * T * l.pds_bytes_per_thread,
+                              l.pds_bytes_per_thread, W * T, l.pds_base));
   return std::nullopt;
 }
 
@@ -168,7 +221,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   const uint64_t groups = workgroup_count(launch);
   LaunchShared shared{launch, options, config};
   // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
-  shared.lds_stride = static_cast<uint32_t>((launch.lds_bytes + 3u) & ~uint64_t{3});  // checked
+  shared.lds_stride = static_cast<uint32_t>(local_memory_stride(launch));  // checked
   shared.unlimited_budget = config.instruction_budget == 0;
   shared.budget_left = config.instruction_budget;
 

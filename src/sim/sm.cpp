@@ -73,7 +73,6 @@ void Sm::place(uint32_t linear, uint32_t slot) {
   free_warps_ -= W;
   free_sgprs_ -= W * l.sgpr_usage;
   free_vgprs_ -= W * l.vgpr_usage;
-  const uint32_t private_per_warp = T * l.pds_bytes_per_thread;  // fits: check_launch
   for (uint32_t wid = 0; wid < W; ++wid) {
     Warp* reused = nullptr;
     if (warp_pool_.empty()) {
@@ -102,7 +101,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     w.csr_wgid = slot;
     w.csr_wid = wid;
     w.csr_lds = kLdsWindowBase + slot * shared_->lds_stride;
-    w.csr_pds = l.pds_base + linear * W * private_per_warp + wid * private_per_warp;
+    w.csr_pds = private_memory_of_warp(l, config_, linear, index_, slot, wid);
     for (int d = 0; d < 3; ++d) w.csr_gid[d] = group->id[d];
     w.mstatus = w.mtvec = w.mscratch = 0;
     w.status = WarpStatus::Ready;

@@ -2,6 +2,7 @@
 // is refused with a structured error (which limit, requested, available) at the C++
 // runtime and at the C driver, the runtime counts the warp stacks against local memory, and
 // the decode cache survives launches that do not touch code.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -80,13 +81,85 @@ TEST_F(RuntimeLimits, LocalMemoryCountsTheWarpStacks) {
   EXPECT_NE(e.message.find("bytes too many"), std::string::npos) << e.message;
 }
 
+// The private memory the runtime reserves is that of the workgroups the device holds at
+// once (2 SMs x 8 workgroups of one warp here, fewer for large workgroups), whatever the
+// grid: 2^21 work-items took 2 GiB (refused) and now take 512 KiB.
+TEST_F(RuntimeLimits, PrivateMemoryIsPerResidentWorkgroup) {
+  const rt::Program program = program_with_kernel(0);
+  const std::vector<rt::Arg> args = {out_};
+  struct Case {
+    uint32_t global, local;
+    uint64_t bytes;
+  };
+  for (const Case& c :
+       {Case{32, 32, 32 * 1024}, Case{1u << 21, 32, 2 * 8 * 32 * 1024},
+        // 8 warps: 4 an SM (warp slots); 32 warps: 1 (warp slots).
+        Case{1u << 21, 256, 2 * 4 * 256 * 1024}, Case{1u << 31, 1024, 2 * 1 * 1024 * 1024}}) {
+    SCOPED_TRACE(fmt::format("{} work-items in groups of {}", c.global, c.local));
+    const rt::LaunchPlan plan =
+        rt::plan_launch(device_.config(), program, "k", {c.global}, {c.local}, args, {});
+    EXPECT_EQ(plan.private_bytes, c.bytes);
+  }
+}
+
+// The refusal left: the resident workgroups' private memory beyond the runtime's 1 GiB.
 TEST_F(RuntimeLimits, PrivateMemory) {
-  const rt::Program program = program_with_kernel(0, 1 << 20);  // 1 MiB per work-item
+  const rt::Program program = program_with_kernel(0, 4 << 20);  // 4 MiB per work-item
   const sim::LaunchError e =
       refusal([&] { rt::launch(device_, program, "k", {2048}, {32}, {out_}); });
   EXPECT_EQ(e.limit, LaunchLimit::private_memory);
-  EXPECT_EQ(e.requested, uint64_t{2048} << 20);
+  EXPECT_EQ(e.requested, uint64_t{2} * 8 * 32 * (4 << 20));
   EXPECT_EQ(e.available, rt::kMaxPrivateBytes);
+  EXPECT_NE(e.message.find("private memory of 2147483648 bytes for the resident workgroups (32 "
+                           "threads x 4194304 bytes each) exceeds 1 GiB"),
+            std::string::npos)
+      << e.message;
+}
+
+// 2^21 work-items in 32768 workgroups take turns in 16 resident slots: every work-item fills
+// 16 words of private memory with its global id + 4k and sums them back, which fails if
+// two resident workgroups shared private memory or a slot's next workgroup saw stale words.
+TEST_F(RuntimeLimits, LargeNDRangeWithPrivateMemory) {
+  const rt::Program program = ventus::test::program_from_text("private_sum.s", R"(
+    .text
+    .globl private_sum
+    .type private_sum, @function
+private_sum:
+    lw t0, 0(a0)
+    csrr t3, CSR_KNL
+    lw t3, 24(t3)               # local size x
+    csrr t1, CSR_GIDX
+    mul t1, t1, t3
+    csrr t2, CSR_TID
+    add t1, t1, t2
+    vid.v v1
+    vadd.vx v1, v1, t1          # global id
+    vmv.v.i v8, 0
+    li t4, 0
+    li t5, 64
+1:  vadd.vx v2, v1, t4          # word k: global id + 4k
+    vsw.v v2, 0(v8)
+    vadd.vi v8, v8, 4
+    addi t4, t4, 4
+    bne t4, t5, 1b
+    vmv.v.i v3, 0
+2:  vadd.vi v8, v8, -4
+    vlw.v v2, 0(v8)
+    vadd.vv v3, v3, v2
+    addi t4, t4, -4
+    bnez t4, 2b
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, t0
+    vsw12.v v3, 0(v4)
+    ret
+    .size private_sum, .-private_sum
+)");
+  constexpr uint32_t kItems = 1u << 21;
+  rt::Buffer out(device_, 4 * kItems);
+  const rt::Stats stats = rt::launch(device_, program, "private_sum", {kItems}, {64}, {out});
+  EXPECT_EQ(stats.workgroups, kItems / 64);
+  const std::vector<uint32_t> got = out.download<uint32_t>();
+  for (uint32_t i = 0; i < kItems; ++i) ASSERT_EQ(got[i], 16 * i + 4 * 120) << "work-item " << i;
 }
 
 TEST_F(RuntimeLimits, ArgumentBytes) {
@@ -243,6 +316,10 @@ TEST_F(DriverLimits, EveryLimitIsAStructuredError) {
   e = refused(m, VT_EXT_LIMIT_PRIVATE_MEMORY);
   EXPECT_EQ(e.requested, 32u << 20);
   EXPECT_EQ(e.available, 1u << 20);
+  EXPECT_NE(error().find("the private memory of the resident workgroups (1 x 33554432 bytes: "
+                         "pdsSize 1048576 x 32 threads) from pds_base 0xfff00000 goes beyond"),
+            std::string::npos)
+      << error();
 
   // A start that is not refused clears it.
   meta_data fine = good_;

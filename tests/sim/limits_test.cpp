@@ -215,6 +215,105 @@ TEST(SimLimits, PrivateInstructionsStillReachPrivateAddressZero) {
   for (uint32_t lane = 0; lane < 8; ++lane) EXPECT_EQ(out[lane], 2 * lane);
 }
 
+// Issue 17 item 9: private memory is reserved per resident workgroup, not per workgroup of
+// the grid. 3 SMs hold 8 workgroups of 4 warps each (32 warp slots / 4), so a launch needs
+// at most 24 areas of 4 x 8 threads x 64 bytes, whatever its grid; a small grid keeps one
+// area per workgroup (the public driver's layout), and a tighter resource lowers the count.
+TEST(SimLimits, PrivateMemoryIsReservedPerResidentWorkgroup) {
+  const sim::DeviceConfig c = config(3, 1, 0);
+  sim::KernelLaunch l = launch_of(4, 8);
+  l.pds_bytes_per_thread = 64;
+  constexpr uint64_t kArea = 4 * 8 * 64;
+  for (const auto& [groups, areas] : std::vector<std::pair<uint32_t, uint64_t>>{
+           {1, 1}, {23, 23}, {24, 24}, {25, 24}, {1u << 20, 24}, {0xffffffffu, 24}}) {
+    l.grid[0] = groups;
+    EXPECT_EQ(sim::private_memory_bytes(l, c), areas * kArea) << groups << " workgroups";
+  }
+  // 16 warps: the warp slots hold 2 workgroups an SM; 20 KiB of local memory: 3 an SM.
+  l.grid[0] = 1000;
+  l.warps_per_workgroup = 16;
+  EXPECT_EQ(sim::private_memory_bytes(l, c), 3 * 2 * 16 * 8 * 64u);
+  l.warps_per_workgroup = 4;
+  l.lds_bytes = 20 * 1024;
+  EXPECT_EQ(sim::private_memory_bytes(l, c), 3 * 3 * kArea);
+  // The one refusal left: the resident workgroups' areas beyond the 32-bit address space.
+  l.pds_base = 0xffffe000;  // 8 KiB of room: 9 areas of 2 KiB do not fit
+  const std::optional<sim::LaunchError> e = sim::check_launch(l, c);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->limit, sim::LaunchLimit::private_memory);
+  EXPECT_EQ(e->requested, 9 * kArea);
+  EXPECT_EQ(e->available, 8192u);
+  EXPECT_NE(e->message.find(
+                "the private memory of the resident workgroups (9 x 2048 bytes: pdsSize 64 x 32 "
+                "threads) from pds_base 0xffffe000 goes beyond"),
+            std::string::npos)
+      << e->message;
+}
+
+// 100 workgroups on 24 resident slots: every warp's CSR_PDS is its slot's area (SM g mod 3,
+// its slot there), and what a thread stores in private memory is what it loads back after
+// a wait long enough for the other resident workgroups to run: no two resident workgroups
+// share private memory, and a slot's next workgroup starts on its own data.
+TEST(SimLimits, ResidentWorkgroupsHaveTheirOwnPrivateMemory) {
+  for (unsigned threads : {1u, 3u}) {
+    sim::Device device(config(3, threads, 0));
+    device.memory().map(kPds, 64 * 1024);
+    device.memory().map(kOut, 64 * 1024);
+    load_program(device, R"(
+    csrr t0, gidx
+    csrr t1, wid
+    slli s0, t0, 2
+    add s0, s0, t1
+    slli s0, s0, 7             # record (g * 4 + wid) * 128
+    li t2, 0x90000000
+    add s0, s0, t2
+    csrr t2, pds
+    sw t2, 0(s0)
+    csrr t2, wgid
+    sw t2, 4(s0)
+    slli t2, t0, 5             # global thread id: g * 32 + tid + lane
+    csrr t3, tid
+    add t2, t2, t3
+    vid.v v1
+    vadd.vx v1, v1, t2
+    vmv.v.i v8, 0
+    vsw.v v1, 0(v8)
+    vadd.vi v2, v1, 7
+    vsw.v v2, 4(v8)
+    li t4, 300                 # 600 instructions: the SM's other warps run
+1:  addi t4, t4, -1
+    bnez t4, 1b
+    vlw.v v3, 0(v8)
+    vlw.v v4, 4(v8)
+    vsub.vv v4, v4, v3         # 7 when both words are the thread's own
+    vid.v v5
+    vsll.vi v5, v5, 2
+    vadd.vx v5, v5, s0
+    vsw12.v v3, 8(v5)
+    vsw12.v v4, 40(v5)
+    endprg x0, x0, x0
+)");
+    sim::KernelLaunch l = launch_of(4, 8, 100);
+    l.pds_base = kPds;
+    l.pds_bytes_per_thread = 64;
+    const sim::LaunchResult r = device.run(l);
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    EXPECT_EQ(r.stats.workgroups, 100u);
+    for (uint32_t g = 0; g < 100; ++g)
+      for (uint32_t w = 0; w < 4; ++w) {
+        SCOPED_TRACE(fmt::format("workgroup {}, warp {}", g, w));
+        const auto words = read_words(device, kOut + (g * 4 + w) * 128, 2 + 2 * 8);
+        const uint32_t slot = words[1];
+        ASSERT_LT(slot, 8u);
+        EXPECT_EQ(words[0], kPds + ((g % 3) * 8 + slot) * 2048 + w * 8 * 64);
+        for (uint32_t lane = 0; lane < 8; ++lane) {
+          EXPECT_EQ(words[2 + lane], g * 32 + w * 8 + lane) << "lane " << lane;
+          EXPECT_EQ(words[10 + lane], 7u) << "lane " << lane;
+        }
+      }
+  }
+}
+
 // Item 16: a kernel store into a read-only range (the program's code) faults and names
 // the store and the section; the code stays intact for the next launch. Writable data next
 // to it on the same page can still be written, and the host may still write the code.
