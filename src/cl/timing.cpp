@@ -1,6 +1,7 @@
 // The cycle model under OpenCL (docs/opencl.md, "Timing"): VENTUS_TIMING, VENTUS_TIMING_SET
 // and VENTUS_STATS_JSON.
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -63,6 +64,16 @@ std::optional<timing::Config> timing_from_environment() {
 // Writes `text` to a temporary file beside `path` and renames it over `path`: a reader sees
 // the old document or the new one, never a part.
 void replace_file(const std::string& path, const std::string& text) {
+  // A FIFO or a device (/dev/null, /dev/stdout) is written in place: renaming a file over
+  // it would replace the node itself.
+  struct stat target;
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw Error(fmt::format("cannot write {}", path));
+    return;
+  }
   const std::string temporary = fmt::format("{}.{}.tmp", path, getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

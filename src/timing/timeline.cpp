@@ -1,6 +1,7 @@
 // The timeline as a Chrome trace-event file (docs/timing.md, "Timeline"): loads in the
 // Perfetto UI and chrome://tracing.
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,7 +21,8 @@ constexpr uint32_t kUnitThreadBase = 1000;
 }  // namespace
 
 struct ChromeTraceWriter::Impl {
-  std::filesystem::path file, temporary;
+  std::filesystem::path file;
+  std::filesystem::path temporary;  // empty when writing in place (a FIFO, /dev/null)
   std::FILE* out = nullptr;
   bool first_event = true;
   uint64_t offset = 0;  // cycles of the launches before this one
@@ -35,7 +37,7 @@ struct ChromeTraceWriter::Impl {
 
   void write(const std::string& text) {
     if (std::fputs(text.c_str(), out) < 0)
-      throw Error(fmt::format("{}: write failed", temporary.string()));
+      throw Error(fmt::format("{}: write failed: {}", file.string(), std::strerror(errno)));
   }
   void event(const nlohmann::json& e) {
     write((first_event ? "\n" : ",\n") + e.dump());
@@ -79,9 +81,15 @@ struct ChromeTraceWriter::Impl {
 
 ChromeTraceWriter::ChromeTraceWriter(std::filesystem::path file) : impl_(std::make_unique<Impl>()) {
   impl_->file = std::move(file);
-  impl_->temporary = impl_->file;
-  impl_->temporary += fmt::format(".tmp{}", ::getpid());
-  impl_->out = std::fopen(impl_->temporary.c_str(), "wb");
+  // A FIFO or a device (/dev/null, /dev/stdout) is written in place: renaming a temporary
+  // file over it would replace the device node itself (as root, /dev/null).
+  struct stat target;
+  if (::stat(impl_->file.c_str(), &target) != 0 || S_ISREG(target.st_mode)) {
+    impl_->temporary = impl_->file;
+    impl_->temporary += fmt::format(".tmp{}", ::getpid());
+  }
+  impl_->out =
+      std::fopen((impl_->temporary.empty() ? impl_->file : impl_->temporary).c_str(), "wb");
   if (!impl_->out)
     throw Error(fmt::format("{}: cannot write the timeline: {}", impl_->file.string(),
                             std::strerror(errno)));
@@ -94,7 +102,7 @@ ChromeTraceWriter::~ChromeTraceWriter() {
   if (impl_->out) {  // not finished: no half-written file is left behind
     impl_->close_file();
     std::error_code ec;
-    std::filesystem::remove(impl_->temporary, ec);
+    if (!impl_->temporary.empty()) std::filesystem::remove(impl_->temporary, ec);
   }
 }
 
@@ -135,12 +143,14 @@ void ChromeTraceWriter::finish() {
   impl_->open.clear();
   impl_->write("\n]}\n");
   const bool failed = std::fflush(impl_->out) != 0 || std::ferror(impl_->out);
+  const int error = errno;
   impl_->close_file();
   std::error_code ec;
   if (failed) {
-    std::filesystem::remove(impl_->temporary, ec);
-    throw Error(fmt::format("{}: write failed", impl_->file.string()));
+    if (!impl_->temporary.empty()) std::filesystem::remove(impl_->temporary, ec);
+    throw Error(fmt::format("{}: write failed: {}", impl_->file.string(), std::strerror(error)));
   }
+  if (impl_->temporary.empty()) return;
   std::filesystem::rename(impl_->temporary, impl_->file, ec);
   if (ec) {
     std::filesystem::remove(impl_->temporary, ec);

@@ -69,13 +69,8 @@ TEST_P(HardwareCase, PassesWithTiming) {
   const fs::path dir = fs::path(VENTUS_CASES_DIR) / GetParam();
   if (!fs::exists(dir / "case.txt")) GTEST_SKIP() << "hardware case folder not found: " << dir;
   const cases::Case c = cases::load_case(dir);
-  const timing::Config verilog = timing::Config{};
-  timing::Config chisel = timing::Config{};
-  // The chisel-master preset's differences (timing_parameters.def, second column).
-#define VT_TIMING_PARAM(name, verilog_release, chisel_master, unit, what, source) \
-  chisel.name = chisel_master;
-#include "ventus/timing_parameters.def"
-#undef VT_TIMING_PARAM
+  const timing::Config verilog = timing::preset("verilog-release");
+  const timing::Config chisel = timing::preset("chisel-master");
   for (const timing::Config* config :
        std::initializer_list<const timing::Config*>{&verilog, &chisel}) {
     sim::Device device;
@@ -93,6 +88,44 @@ INSTANTIATE_TEST_SUITE_P(Shipped, HardwareCase, ::testing::ValuesIn(kCases), [](
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
 });
+
+// The cycle model against the Verilog release's published cycle counts
+// (../shared/spec/timing-facts.md; docs/timing.md, "Validation"): one parameter set, the
+// verilog-release preset, within 10 % of every case but vecadd-4x8, whose count no rule
+// of the model can reproduce (docs/timing.md says why).
+struct PublishedCount {
+  const char* name;
+  uint64_t cycles;
+};
+const PublishedCount kPublishedCycles[] = {
+    {"vecadd-4w16t", 1800},   {"vecadd-4w32t", 2164},   {"vecadd-8w4t", 2899},
+    {"matadd-1w32t", 2808},   {"matadd-1w16t", 2500},   {"matadd-2w8t", 2640},
+    {"matadd-4w4t", 4054},    {"gaussian-1w16t", 10151}, {"gaussian-2x8", 11670},
+    {"gaussian-4x4", 11537},  {"gaussian-4x8", 15940}};
+
+class HardwareCaseTiming : public ::testing::TestWithParam<PublishedCount> {};
+
+TEST_P(HardwareCaseTiming, WithinTenPercentOfTheRtl) {
+  const fs::path dir = fs::path(VENTUS_CASES_DIR) / GetParam().name;
+  if (!fs::exists(dir / "case.txt")) GTEST_SKIP() << "hardware case folder not found: " << dir;
+  const timing::Config config = timing::preset("verilog-release");
+  sim::Device device;
+  sim::RunOptions options;
+  options.timing = &config;
+  const cases::CaseResult r = cases::run_case(cases::load_case(dir), device, options);
+  ASSERT_TRUE(r.passed);
+  ASSERT_TRUE(r.timing.has_value());
+  const double published = double(GetParam().cycles);
+  EXPECT_NEAR(double(r.timing->cycles), published, 0.10 * published)
+      << GetParam().name << ": model " << r.timing->cycles << ", RTL " << GetParam().cycles;
+}
+
+INSTANTIATE_TEST_SUITE_P(Published, HardwareCaseTiming, ::testing::ValuesIn(kPublishedCycles),
+                         [](const auto& info) {
+                           std::string name = info.param.name;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // A scratch copy of one case folder whose files a test then breaks.
 class BrokenCase : public ::testing::Test {

@@ -1,5 +1,7 @@
 // Sums over launches, the statistics JSON and the Chrome trace-event timeline.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -171,6 +173,32 @@ TEST_F(Timeline, AnUnfinishedOrUnwritableTimelineLeavesNoFile) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("t.json"), std::string::npos) << e.what();
   }
+}
+
+// A FIFO (or /dev/null, /dev/stdout) is written in place: renaming a temporary file over it
+// replaced the FIFO with a regular file (and, run as root, /dev/null itself). A FIFO in the
+// test's folder, so that a regression cannot replace a device of the machine.
+TEST_F(Timeline, AFifoIsWrittenInPlace) {
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Opened for reading first (without waiting for a writer), so that the writer's open
+  // does not block; the trace is far smaller than the pipe's buffer.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  {
+    timing::ChromeTraceWriter w(fifo);
+    w.begin_launch("k", 0);
+    w.slice(0, timing::TimelineSink::Track::Warp, 0, 0, 4, "add");
+    w.finish();
+  }
+  std::string received;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;) received.append(buffer, n);
+  ::close(reader);
+  EXPECT_TRUE(fs::is_fifo(fifo)) << "the FIFO was replaced";
+  EXPECT_EQ(files(), 1u);
+  ASSERT_TRUE(nlohmann::json::accept(received)) << received;
+  EXPECT_EQ(nlohmann::json::parse(received)["traceEvents"].size(), 5u) << received;
 }
 
 }  // namespace
