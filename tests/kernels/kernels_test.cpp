@@ -1,5 +1,6 @@
 // Assembly kernels (examples/, bench/kernels/, tests/programs/, tests/kernels/) run through
-// the runtime with 4, 8, 16 and 32 threads per warp, each checked against host code.
+// the runtime with 4, 8, 16 and 32 threads per warp, each checked against host code, and
+// again on the cycle model.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -7,8 +8,10 @@
 #include <bit>
 #include <cmath>
 #include <mutex>
+#include <tuple>
 
 #include "support.h"
+#include "ventus/timing.h"
 
 namespace {
 
@@ -28,9 +31,20 @@ struct Random {
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
 };
 
-class Kernels : public ::testing::TestWithParam<uint32_t> {
+// Threads per warp, and whether the launches run on the cycle model (whose results must be
+// the same: it decides when instructions execute, not what they compute).
+class Kernels : public ::testing::TestWithParam<std::tuple<uint32_t, bool>> {
  protected:
-  uint32_t threads() const { return GetParam(); }
+  void SetUp() override {
+    if (std::get<1>(GetParam())) device_.set_timing(ventus::timing::preset("verilog-release"));
+  }
+  void TearDown() override {
+    if (std::get<1>(GetParam())) {
+      ASSERT_TRUE(device_.last_timing().has_value()) << "the launches did not run on the model";
+      EXPECT_GT(device_.last_timing()->cycles, 0u);
+    }
+  }
+  uint32_t threads() const { return std::get<0>(GetParam()); }
   rt::LaunchOptions options() const {
     rt::LaunchOptions o;
     o.threads_per_warp = threads();
@@ -343,7 +357,11 @@ TEST_P(Kernels, PrintBufferOverflowIsReported) {
       << output;
 }
 
-INSTANTIATE_TEST_SUITE_P(ThreadsPerWarp, Kernels, ::testing::Values(4u, 8u, 16u, 32u),
-                         [](const auto& info) { return "T" + std::to_string(info.param); });
+INSTANTIATE_TEST_SUITE_P(ThreadsPerWarp, Kernels,
+                         ::testing::Combine(::testing::Values(4u, 8u, 16u, 32u), ::testing::Bool()),
+                         [](const auto& info) {
+                           return "T" + std::to_string(std::get<0>(info.param)) +
+                                  (std::get<1>(info.param) ? "_timing" : "");
+                         });
 
 }  // namespace
