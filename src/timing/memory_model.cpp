@@ -26,9 +26,8 @@ Cache::Probe Cache::probe(uint64_t line, uint64_t t, uint64_t& ready) {
 }
 
 uint64_t Cache::mshr_free_at(uint64_t t) {
-  std::erase_if(in_flight_, [t](uint64_t fill) { return fill <= t; });
-  if (in_flight_.size() < mshrs_) return t;
-  return *std::min_element(in_flight_.begin(), in_flight_.end());
+  while (!in_flight_.empty() && in_flight_.top() <= t) in_flight_.pop();
+  return in_flight_.size() < mshrs_ ? t : in_flight_.top();
 }
 
 void Cache::allocate(uint64_t line, uint64_t t, uint64_t fill) {
@@ -45,7 +44,9 @@ void Cache::allocate(uint64_t line, uint64_t t, uint64_t fill) {
     victim = std::min_element(set, set + ways_,
                               [](const Way& a, const Way& b) { return a.last_use < b.last_use; });
   *victim = {line, fill, fill, true};  // most recently used from its fill on
-  in_flight_.push_back(fill);
+  // The MSHRs whose lines arrived by t are free (one of them is this miss's).
+  while (!in_flight_.empty() && in_flight_.top() <= t) in_flight_.pop();
+  in_flight_.push(fill);
 }
 
 bool Cache::contains(uint64_t line, bool invalidate) {

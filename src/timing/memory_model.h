@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <vector>
 
 #include "ventus/timing.h"
@@ -42,7 +44,8 @@ class Cache {
   };
   uint32_t sets_, ways_, line_bytes_, line_shift_, mshrs_;
   std::vector<Way> ways_store_;
-  std::vector<uint64_t> in_flight_;  // fill cycles of the MSHRs taken
+  // Fill cycles of the MSHRs taken, earliest first.
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> in_flight_;
 };
 
 // The L2 and the memory behind it, shared by every SM of the device.

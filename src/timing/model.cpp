@@ -89,7 +89,6 @@ struct Slot {
   bool fence_pending = false;
   uint64_t memory_done[8] = {};  // completion cycles of its memory instructions in flight
   uint32_t memory_count = 0;
-  uint64_t reg_ready[kRegisters] = {};
   // Why it does not issue, from `since` on, until the model looks again at `recheck`
   // (nothing this warp waits for changes before then; fetch and barrier releases that
   // change it set recheck to 0). Its cycles are counted when the reason changes.
@@ -115,6 +114,7 @@ class SmModel {
       : c_(config),
         sm_(sm),
         slots_(sm.shared().config.warp_slots_per_sm),
+        register_ready_(slots_.size()),
         icache_(config, config.icache_sets, config.icache_ways, config.icache_line_bytes,
                 config.icache_mshrs, config.icache_hit_latency, l2),
         dcache_(config, config.dcache_sets, config.dcache_ways, config.dcache_line_bytes,
@@ -179,6 +179,9 @@ class SmModel {
   const Config& c_;
   sim::Sm& sm_;
   std::vector<Slot> slots_;
+  // Per warp slot, the cycle each register's pending write is seen (x0-x63, then v0-v255):
+  // kept apart from the slots, which the model walks every cycle.
+  std::vector<std::array<uint64_t, kRegisters>> register_ready_;
   std::vector<GroupTiming> groups_;
   L1Cache icache_, dcache_;
   Reservations banks_;      // per register file and bank: the read port
@@ -202,7 +205,11 @@ void SmModel::admit(uint64_t t) {
     for (sim::Warp* w : group->warps) {
       uint32_t index = 0;
       while (index < slots_.size() && slots_[index].occupied) ++index;
-      if (index == slots_.size()) slots_.emplace_back();  // beyond the configured slots
+      if (index == slots_.size()) {  // beyond the configured slots
+        slots_.emplace_back();
+        register_ready_.emplace_back();
+      }
+      register_ready_[index].fill(0);
       Slot& s = slots_[index];
       const WarpSlotStats kept = s.stats;  // a slot's statistics cover the whole launch
       s = Slot{};
@@ -336,11 +343,12 @@ Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc, uint64_t& 
   }
   const uint64_t words_ready = s.buffer_ready[(s.buffer_head + desc->words - 1) % 16];
   if (words_ready > t) return recheck = words_ready, Stall::Fetch;
+  const uint64_t* ready = register_ready_[&s - slots_.data()].data();
   uint64_t pending = 0;
   for (uint8_t i = 0; i < desc->sources; ++i)
-    pending = std::max(pending, s.reg_ready[desc->source[i]]);
+    pending = std::max(pending, ready[desc->source[i]]);
   for (uint8_t i = 0; i < desc->destinations; ++i)
-    pending = std::max(pending, s.reg_ready[desc->destination[i]]);
+    pending = std::max(pending, ready[desc->destination[i]]);
   if (pending > t) return recheck = pending, Stall::Scoreboard;
   if (desc->memory || desc->fence) {
     uint32_t kept = 0;
@@ -525,7 +533,7 @@ void SmModel::issue(uint32_t index, const InsnTiming& desc, uint64_t t) {
   if (desc.destinations > 0) {
     const uint64_t written = writeback_.reserve(result, desc.writes_vector ? 1 : 0);
     for (uint8_t i = 0; i < desc.destinations; ++i)
-      s.reg_ready[desc.destination[i]] = written + c_.writeback_to_issue;
+      register_ready_[index][desc.destination[i]] = written + c_.writeback_to_issue;
     result = written;
   }
   if (desc.memory && s.memory_count < 8) s.memory_done[s.memory_count++] = result;

@@ -1,7 +1,9 @@
 # ctest driver of tests/opencl: runs PROGRAM with the ICD loader restricted to pocl, then to
 # Ventus; fails unless both exit with 0 and print the same stdout (a diff on mismatch).
 #   cmake -DPROGRAM=... -DPOCL_ICD=... -DVENTUS_ICD=... -DOUT_DIR=... [-DPOCL_CACHE_DIR=...]
-#         -P compare.cmake
+#         [-DVENTUS_ENV=NAME=VALUE] -P compare.cmake
+# VENTUS_ENV is set for the Ventus run only (VENTUS_TIMING=verilog-release: the same
+# program on the cycle model must print the same).
 # The outputs stay in OUT_DIR as <program>.{pocl,ventus}.{out,err}.
 foreach(var PROGRAM POCL_ICD VENTUS_ICD OUT_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
@@ -28,7 +30,12 @@ function(run_on platform icd)
     set(${platform}_rc "no ICD file" PARENT_SCOPE)
     return()
   endif()
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env_args} OCL_ICD_VENDORS=${icd} ${PROGRAM}
+  set(platform_env "")
+  if(platform STREQUAL "ventus" AND DEFINED VENTUS_ENV AND NOT VENTUS_ENV STREQUAL "")
+    set(platform_env ${VENTUS_ENV})
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env_args} ${platform_env}
+                          OCL_ICD_VENDORS=${icd} ${PROGRAM}
                   OUTPUT_FILE ${out_file} ERROR_FILE ${err_file} RESULT_VARIABLE rc)
   set(${platform}_rc "${rc}" PARENT_SCOPE)
 endfunction()
