@@ -496,8 +496,11 @@ void SmModel::issue(uint32_t index, const InsnTiming& desc, uint64_t t) {
   accesses_.clear();
   const sim::Sm::Step step = sm_.execute(w, *s.group, desc.memory ? &accesses_ : nullptr);
   if (!step.ok) return;
-  ++stats_.instructions;
-  ++s.stats.instructions;
+  // Counted as the functional mode counts warp instructions: a prefix (regext, ...) is one
+  // of its own, although it issues with the instruction it extends.
+  const uint32_t counted = 1u + step.entry->prefixed;
+  stats_.instructions += counted;
+  s.stats.instructions += counted;
   s.buffer_head = (s.buffer_head + desc.words) % 16;
   s.buffered -= desc.words;
 

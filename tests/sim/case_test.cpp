@@ -80,6 +80,9 @@ TEST_P(HardwareCase, PassesWithTiming) {
     ASSERT_FALSE(r.fault) << r.fault->describe();
     EXPECT_TRUE(r.passed) << r.mismatches.size() << " of " << r.words_checked << " words differ"
                           << mismatches_text(r);
+    // The model counts warp instructions as the functional mode does (prefixes included).
+    ASSERT_TRUE(r.timing.has_value());
+    EXPECT_EQ(r.timing->instructions, r.stats.warp_instructions);
   }
 }
 
