@@ -106,13 +106,13 @@ using StallCounts = std::array<uint64_t, kStallKinds>;
 
 struct WarpSlotStats {
   uint32_t slot = 0;          // hardware warp slot in the SM
-  uint64_t instructions = 0;  // warp instructions issued
+  uint64_t instructions = 0;  // warp instructions issued (a prefix counts, as in LaunchStats)
   StallCounts stalls{};       // sums to the launch's cycles
 };
 
 struct SmStats {
   uint32_t sm = 0;
-  uint64_t instructions = 0;  // warp instructions issued
+  uint64_t instructions = 0;  // warp instructions issued (a prefix counts, as in LaunchStats)
   uint64_t busy_cycles = 0;   // cycles with a workgroup resident
   // Per cycle: Issued when an instruction issued, else the reason of the warp nearest to
   // issuing (lowest kind other than Idle/Ended), else Idle. Sums to the launch's cycles.
