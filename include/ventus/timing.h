@@ -45,6 +45,8 @@ void set_parameter(Config& config, std::string_view assignment);
 //   {"preset": "verilog-release", "parameters": {"l2_hit_latency": 6, ...}}
 // (preset defaults to verilog-release). Errors name the file and the key.
 Config load(std::string_view preset_or_file);
+// The same from the file's text; errors name `source`.
+Config parse(std::string_view json, std::string_view source);
 // The configuration as that JSON (every parameter written out).
 std::string to_json(const Config& config);
 // Every parameter with both presets' values, unit, meaning and source: a text table, or

@@ -100,7 +100,11 @@ Config load(std::string_view preset_or_file) {
   if (!std::filesystem::exists(file, ec))
     throw Error(fmt::format("'{}' is neither a timing preset ({}, {}) nor a configuration file",
                             file, kPresets[0], kPresets[1]));
-  const std::string text = read_input_file(file, kToolInput);
+  return parse(read_input_file(file, kToolInput), file);
+}
+
+Config parse(std::string_view text, std::string_view source) {
+  const std::string file(source);
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
@@ -211,8 +215,8 @@ void validate(const Config& config) {
        {std::tuple{"icache", config.icache_sets, config.icache_ways},
         std::tuple{"dcache", config.dcache_sets, config.dcache_ways},
         std::tuple{"l2", config.l2_sets, config.l2_ways}})
-    if (uint64_t{sets} * ways > (uint64_t{1} << 24))
-      throw Error(fmt::format("timing parameters {}_sets x {}_ways = {} x {}: at most 2^24 lines",
+    if (uint64_t{sets} * ways > (uint64_t{1} << 20))
+      throw Error(fmt::format("timing parameters {}_sets x {}_ways = {} x {}: at most 2^20 lines",
                               name, name, sets, ways));
 }
 

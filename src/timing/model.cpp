@@ -608,9 +608,10 @@ LaunchTiming run_launch(const Config& config, std::span<sim::Sm* const> sms,
   std::vector<std::unique_ptr<SmModel>> models;
   for (sim::Sm* sm : sms) models.push_back(std::make_unique<SmModel>(config, *sm, l2, timeline));
   // A model that never issues again (a bug, not a kernel: a kernel that hangs runs out of
-  // its instruction budget) must not hang the host.
-  constexpr uint64_t kMaxQuietCycles = 100'000'000;
-  uint64_t t = 0, last_instructions = 0, quiet_since = 0;
+  // its instruction budget) must not hang the host. Counted in steps of the loop, not in
+  // cycles: a configuration may make one wait last billions of cycles, skipped in one step.
+  constexpr uint64_t kMaxQuietSteps = 100'000'000;
+  uint64_t t = 0, last_instructions = 0, quiet_since = 0;  // quiet_since: a step
   for (uint64_t step = 1;; ++step) {
     // Every SM simulates cycle t; then time moves to the first cycle in which anything can
     // happen on any SM (the cycles between count like t on each).
@@ -629,12 +630,13 @@ LaunchTiming run_launch(const Config& config, std::span<sim::Sm* const> sms,
       for (auto& m : models) issued += m->instructions();
       if (issued != last_instructions) {
         last_instructions = issued;
-        quiet_since = t;
-      } else if (t - quiet_since > kMaxQuietCycles) {
+        quiet_since = step;
+      } else if (step - quiet_since > kMaxQuietSteps) {
         for (auto& m : models)
           if (!m->done()) {
-            m->fault(fmt::format("timing model: no instruction issued for {} cycles (cycle {})",
-                                 kMaxQuietCycles, t));
+            m->fault(fmt::format(
+                "timing model: no instruction issued in {} steps of the model (cycle {})",
+                kMaxQuietSteps, t));
             break;
           }
         break;
