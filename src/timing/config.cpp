@@ -22,6 +22,8 @@ constexpr ParameterInfo kParameters[] = {
 #undef VT_TIMING_PARAM
 };
 
+constexpr uint32_t kMaxCycles = 65536;
+
 constexpr std::array<std::string_view, 2> kPresets = {"verilog-release", "chisel-master"};
 
 // Parameters that are on/off switches, powers of two (the model indexes sets and lines by
@@ -186,6 +188,10 @@ void validate(const Config& config) {
       throw Error(fmt::format("timing parameter {} is {}: it is 0 (off) or 1 (on)", p.name, v));
     if (!may_be_zero(p.name) && v == 0)
       throw Error(fmt::format("timing parameter {} is 0: it must be at least 1", p.name));
+    // A longer wait is no hardware's; the model steps through some waits cycle by cycle.
+    if (p.unit == "cycles" && v > kMaxCycles)
+      throw Error(fmt::format("timing parameter {} is {}: at most {} cycles", p.name, v,
+                              kMaxCycles));
     if (is_power_of_two(p.name) && !std::has_single_bit(v))
       throw Error(fmt::format("timing parameter {} is {}: it must be a power of two", p.name, v));
   }

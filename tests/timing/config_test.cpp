@@ -103,6 +103,8 @@ TEST(TimingConfig, ValidateSaysWhichParameterCannotWork) {
   EXPECT_NE(invalid("ibuffer_packets=9").find("at most 16 words"), std::string::npos);
   EXPECT_NE(invalid("sfu_lane_divisor=0").find("sfu_lane_divisor is 0"), std::string::npos);
   EXPECT_EQ(invalid("lds_banks=0"), "(no error)");  // 0: one bank per lane
+  EXPECT_NE(invalid("memory_latency=65537").find("at most 65536 cycles"), std::string::npos);
+  EXPECT_EQ(invalid("memory_latency=65536"), "(no error)");
 }
 
 TEST_F(ConfigFile, LoadsAPresetWithOverrides) {
