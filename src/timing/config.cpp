@@ -110,7 +110,7 @@ Config parse(std::string_view text, std::string_view source) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, a number beyond 2^64
     throw Error(fmt::format("{}: not JSON: {}", file, e.what()));
   }
   if (!doc.is_object()) throw Error(fmt::format("{}: expected a JSON object", file));
