@@ -283,6 +283,17 @@ bool Sm::run(uint64_t instructions) {
   return !resident_.empty();
 }
 
+namespace {
+
+// The thread instructions an executed entry counts: its active lanes for a vector
+// instruction (one for a scalar one), plus one for a prefix.
+inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_before) {
+  return (entry.counts_lanes ? static_cast<uint32_t>(std::popcount(mask_before)) : 1u) +
+         entry.prefixed;
+}
+
+}  // namespace
+
 template <bool kTrace>
 uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   Exec ctx{w, &group, &memsys_};
@@ -300,8 +311,7 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       if constexpr (kTrace) trace_state.before(w, memsys_);
       entry->fn(ctx, entry->insn);
       n += 1 + entry->prefixed;
-      lanes += (entry->counts_lanes ? static_cast<uint32_t>(std::popcount(mask_before)) : 1u) +
-               entry->prefixed;
+      lanes += thread_instructions(*entry, mask_before);
       if constexpr (kTrace) {
         const std::string line = trace_state.after(w, memsys_, *entry, pc, index_, group.linear);
         std::lock_guard lock(shared_->mutex);
@@ -383,7 +393,6 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
   Step step;
   step.pc = w.pc;
   step.active_before = w.mask;
-  TraceState trace_state;
   const bool tracing = static_cast<bool>(shared_->options.trace);
   try {
     const CachedInsn& entry = cache_.at(w.pc);
@@ -391,22 +400,18 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
     ctx.pc = w.pc + 4 * entry.prefixed;
     ctx.next_pc = ctx.pc + entry.length;
     if (tracing)
-      trace_state.before(w, memsys_);
+      trace_.before(w, memsys_);
     else
       memsys_.log = accesses;
     entry.fn(ctx, entry.insn);
     memsys_.log = nullptr;
-    ++stats_.warp_instructions;
-    stats_.warp_instructions += entry.prefixed;
-    stats_.thread_instructions +=
-        (entry.counts_lanes ? static_cast<uint32_t>(std::popcount(step.active_before)) : 1u) +
-        entry.prefixed;
+    stats_.warp_instructions += 1 + entry.prefixed;
+    stats_.thread_instructions += thread_instructions(entry, step.active_before);
     stats_.divergences += ctx.divergences;
     if (tracing) {
-      const std::string line = trace_state.after(w, memsys_, entry, w.pc, index_, group.linear);
+      const std::string line = trace_.after(w, memsys_, entry, w.pc, index_, group.linear);
       if (accesses)
-        accesses->insert(accesses->end(), trace_state.accesses().begin(),
-                         trace_state.accesses().end());
+        accesses->insert(accesses->end(), trace_.accesses().begin(), trace_.accesses().end());
       std::lock_guard lock(shared_->mutex);
       shared_->options.trace(line);
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "decode_cache.h"
+#include "trace.h"
 #include "memsys.h"
 #include "ventus/device.h"
 #include "warp.h"
@@ -139,6 +140,8 @@ class Sm {
   uint64_t credit_ = 0;      // budget this SM holds
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
+  // The commit log's state for execute(), kept so that an instruction constructs nothing.
+  TraceState trace_;
 };
 
 }  // namespace ventus::sim

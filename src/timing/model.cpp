@@ -192,6 +192,10 @@ class SmModel {
   uint32_t round_robin_ = 0;
   Stall last_nearest_ = Stall::Idle;
   std::vector<sim::MemAccess> accesses_;
+  // The load/store unit's scratch, kept so that an instruction allocates nothing: the line
+  // requests it made (line << 1 | store) and the shared-memory words it touched.
+  std::vector<uint64_t> requested_lines_;
+  std::vector<uint32_t> local_words_;
   SmStats stats_;
 };
 
@@ -345,8 +349,7 @@ Stall SmModel::evaluate(Slot& s, uint64_t t, const InsnTiming*& desc, uint64_t& 
   if (words_ready > t) return recheck = words_ready, Stall::Fetch;
   const uint64_t* ready = register_ready_[&s - slots_.data()].data();
   uint64_t pending = 0;
-  for (uint8_t i = 0; i < desc->sources; ++i)
-    pending = std::max(pending, ready[desc->source[i]]);
+  for (uint8_t i = 0; i < desc->sources; ++i) pending = std::max(pending, ready[desc->source[i]]);
   for (uint8_t i = 0; i < desc->destinations; ++i)
     pending = std::max(pending, ready[desc->destination[i]]);
   if (pending > t) return recheck = pending, Stall::Scoreboard;
@@ -441,25 +444,26 @@ uint64_t SmModel::collect(uint32_t index, const InsnTiming& desc, uint64_t t, bo
 uint64_t SmModel::load_store(const InsnTiming& desc, uint64_t dispatch, uint64_t& occupancy) {
   uint64_t done = dispatch + c_.lsu_base_cycles + c_.dcache_hit_latency;
   uint32_t lines = 0;
-  std::vector<uint64_t> seen;  // lines already requested, in request order
   uint32_t per_bank[64] = {};
-  std::vector<uint32_t> local_words;
-  bool any_local = false;
+  requested_lines_.clear();
+  local_words_.clear();
   for (const sim::MemAccess& a : accesses_) {
     if (a.device >= sim::kLdsBase && a.device <= sim::kLdsLimit) {
       const uint32_t word = a.device >> 2;
-      if (std::find(local_words.begin(), local_words.end(), word) != local_words.end()) continue;
-      local_words.push_back(word);
+      if (std::find(local_words_.begin(), local_words_.end(), word) != local_words_.end()) continue;
+      local_words_.push_back(word);
       const uint32_t banks = c_.lds_banks ? c_.lds_banks : sm_.shared().launch.threads_per_warp;
       ++per_bank[word % std::min<uint32_t>(banks, 64)];
-      any_local = true;
       continue;
     }
     const uint64_t line = dcache_.line_of(a.device);
     // A line is requested once per instruction; an atomic's read and write are one request.
     const bool store = a.store && !desc.atomic;
-    if (std::find(seen.begin(), seen.end(), (line << 1) | store) != seen.end()) continue;
-    seen.push_back((line << 1) | store);
+    const uint64_t request = (line << 1) | store;
+    if (std::find(requested_lines_.begin(), requested_lines_.end(), request) !=
+        requested_lines_.end())
+      continue;
+    requested_lines_.push_back(request);
     const uint64_t at = dispatch + c_.lsu_base_cycles + lines;
     ++lines;
     const uint64_t ready = desc.atomic ? dcache_.atomic(a.device, at)
@@ -468,7 +472,7 @@ uint64_t SmModel::load_store(const InsnTiming& desc, uint64_t dispatch, uint64_t
     done = std::max(done, ready);
   }
   uint32_t rounds = 0;
-  if (any_local) {
+  if (!local_words_.empty()) {
     rounds = *std::max_element(std::begin(per_bank), std::end(per_bank));
     stats_.lds_accesses += 1;
     stats_.lds_bank_conflict_cycles += rounds - 1;
