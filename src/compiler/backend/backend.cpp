@@ -106,35 +106,74 @@ void expand_memory_intrinsics(llvm::Function& f) {
 
 // llvm.abs/smin/smax/umin/umax on 64-bit integers (InstCombine makes them from compares
 // and selects, in the library's 64-bit division among others) become the compare and
-// select again: the selector has both for register pairs.
-void expand_int64_min_max(llvm::Function& f) {
+// select again: the selector has both for register pairs. The saturating add and subtract
+// become the wrapped result and a select on its overflow test.
+void expand_int64_intrinsics(llvm::Function& f) {
   std::vector<llvm::IntrinsicInst*> calls;
   for (llvm::Instruction& inst : llvm::instructions(f))
     if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst)) {
-      const llvm::Intrinsic::ID id = call->getIntrinsicID();
-      if (call->getType()->getScalarType()->isIntegerTy(64) &&
-          (id == llvm::Intrinsic::abs || id == llvm::Intrinsic::smin ||
-           id == llvm::Intrinsic::smax || id == llvm::Intrinsic::umin ||
-           id == llvm::Intrinsic::umax))
-        calls.push_back(call);
+      switch (call->getIntrinsicID()) {
+        case llvm::Intrinsic::abs:
+        case llvm::Intrinsic::smin:
+        case llvm::Intrinsic::smax:
+        case llvm::Intrinsic::umin:
+        case llvm::Intrinsic::umax:
+        case llvm::Intrinsic::uadd_sat:
+        case llvm::Intrinsic::usub_sat:
+        case llvm::Intrinsic::sadd_sat:
+        case llvm::Intrinsic::ssub_sat:
+          if (call->getType()->getScalarType()->isIntegerTy(64)) calls.push_back(call);
+          break;
+        default: break;
+      }
     }
   for (llvm::IntrinsicInst* call : calls) {
     llvm::IRBuilder<> b(call);
     llvm::Value* x = call->getArgOperand(0);
-    llvm::Value* result;
-    if (call->getIntrinsicID() == llvm::Intrinsic::abs) {
-      llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
-      result = b.CreateSelect(b.CreateICmpSLT(x, zero), b.CreateSub(zero, x), x);
-    } else {
-      llvm::Value* y = call->getArgOperand(1);
-      llvm::CmpInst::Predicate pred = llvm::CmpInst::ICMP_SLT;
-      switch (call->getIntrinsicID()) {
-        case llvm::Intrinsic::smax: pred = llvm::CmpInst::ICMP_SGT; break;
-        case llvm::Intrinsic::umin: pred = llvm::CmpInst::ICMP_ULT; break;
-        case llvm::Intrinsic::umax: pred = llvm::CmpInst::ICMP_UGT; break;
-        default: break;
+    llvm::Type* t = x->getType();
+    llvm::Value* zero = llvm::Constant::getNullValue(t);
+    llvm::Value* result = nullptr;
+    switch (call->getIntrinsicID()) {
+      case llvm::Intrinsic::abs:
+        result = b.CreateSelect(b.CreateICmpSLT(x, zero), b.CreateSub(zero, x), x);
+        break;
+      case llvm::Intrinsic::uadd_sat: {
+        llvm::Value* sum = b.CreateAdd(x, call->getArgOperand(1));
+        result = b.CreateSelect(b.CreateICmpULT(sum, x), llvm::Constant::getAllOnesValue(t), sum);
+        break;
       }
-      result = b.CreateSelect(b.CreateICmp(pred, x, y), x, y);
+      case llvm::Intrinsic::usub_sat: {
+        llvm::Value* y = call->getArgOperand(1);
+        result = b.CreateSelect(b.CreateICmpULT(x, y), zero, b.CreateSub(x, y));
+        break;
+      }
+      case llvm::Intrinsic::sadd_sat:
+      case llvm::Intrinsic::ssub_sat: {
+        // Overflow: the operands' signs allow it and the result's sign differs from x's;
+        // the limit then has x's sign (INT64_MIN for negative x, INT64_MAX otherwise).
+        const bool add = call->getIntrinsicID() == llvm::Intrinsic::sadd_sat;
+        llvm::Value* y = call->getArgOperand(1);
+        llvm::Value* wrapped = add ? b.CreateAdd(x, y) : b.CreateSub(x, y);
+        llvm::Value* sign_change = b.CreateXor(x, wrapped);
+        llvm::Value* overflow_bits =
+            b.CreateAnd(sign_change, add ? b.CreateXor(y, wrapped) : b.CreateXor(x, y));
+        llvm::Value* limit =
+            b.CreateXor(b.CreateAShr(x, llvm::ConstantInt::get(t, 63)),
+                        llvm::ConstantInt::get(t, uint64_t{0x7fffffffffffffff}));
+        result = b.CreateSelect(b.CreateICmpSLT(overflow_bits, zero), limit, wrapped);
+        break;
+      }
+      default: {
+        llvm::Value* y = call->getArgOperand(1);
+        llvm::CmpInst::Predicate pred = llvm::CmpInst::ICMP_SLT;
+        switch (call->getIntrinsicID()) {
+          case llvm::Intrinsic::smax: pred = llvm::CmpInst::ICMP_SGT; break;
+          case llvm::Intrinsic::umin: pred = llvm::CmpInst::ICMP_ULT; break;
+          case llvm::Intrinsic::umax: pred = llvm::CmpInst::ICMP_UGT; break;
+          default: break;
+        }
+        result = b.CreateSelect(b.CreateICmp(pred, x, y), x, y);
+      }
     }
     call->replaceAllUsesWith(result);
     call->eraseFromParent();
@@ -191,6 +230,31 @@ void clone_called_kernels(llvm::Module& m) {
   }
 }
 
+// A function whose arguments or result do not fit the calling convention's registers
+// (mad_sat on long8 takes 48) is inlined into its callers. OpenCL C has no recursion, so a
+// call chain is at most as deep as the module has functions; a recursive one stops there
+// and is reported as such later. A local function left without callers goes.
+void inline_calls_beyond_registers(llvm::Module& m) {
+  for (size_t round = 0; round < m.size(); ++round) {
+    std::vector<llvm::CallInst*> calls;
+    for (llvm::Function& f : m)
+      for (llvm::Instruction& inst : llvm::instructions(f))
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (llvm::Function* callee = call->getCalledFunction();
+              callee && !callee->isDeclaration() && !passes_in_registers(*callee))
+            calls.push_back(call);
+    if (calls.empty()) break;
+    std::set<llvm::Function*> callees;
+    for (llvm::CallInst* call : calls) {
+      callees.insert(call->getCalledFunction());
+      llvm::InlineFunctionInfo info;
+      llvm::InlineFunction(*call, info);
+    }
+    for (llvm::Function* callee : callees)
+      if (callee->use_empty() && callee->hasLocalLinkage()) callee->eraseFromParent();
+  }
+}
+
 // OpenCL C has no program-scope data in address space 0, which is private memory here:
 // globals there are LLVM's own (SimplifyCFG's switch lookup tables, among others). They
 // live in the code image like __constant or __global data, so they move to that address
@@ -231,6 +295,7 @@ void check_no_private_casts(llvm::Function& f) {
 
 void prepare(llvm::Module& m) {
   clone_called_kernels(m);
+  inline_calls_beyond_registers(m);
   move_private_globals(m);
   llvm::PassBuilder pb;
   llvm::LoopAnalysisManager lam;
@@ -250,7 +315,7 @@ void prepare(llvm::Module& m) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     expand_memory_intrinsics(f);
-    expand_int64_min_max(f);
+    expand_int64_intrinsics(f);
     expand_int64_funnel_shifts(f);
     expand_constant_expressions(f);
     fpm.run(f, fam);

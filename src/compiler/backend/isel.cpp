@@ -56,6 +56,20 @@ uint64_t private_alignment(const llvm::Argument& byval) {
                             dl.getABITypeAlign(byval.getParamByValType()).value());
 }
 
+unsigned value_registers(llvm::Type* t) {
+  unsigned n = 1;
+  if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) n = vt->getNumElements();
+  return t->getScalarType()->isIntegerTy(64) ? 2 * n : n;
+}
+
+bool passes_in_registers(const llvm::Function& f) {
+  unsigned arguments = 0;
+  for (const llvm::Argument& arg : f.args()) arguments += value_registers(arg.getType());
+  llvm::Type* result = f.getReturnType();
+  return arguments <= kArgumentRegisters &&
+         (result->isVoidTy() || value_registers(result) <= kResultRegisters);
+}
+
 namespace selection {
 
 [[noreturn]] void unsupported(const llvm::Value* where, const std::string& what) {
@@ -465,7 +479,9 @@ MFunction Selector::run() {
       }
       const std::vector<uint32_t>& regs = result_regs(&arg);
       for (uint32_t r : regs) {
-        if (next >= 32) unsupported(&arg, "more than 32 argument registers in a call");
+        if (next >= kArgumentRegisters)
+          unsupported(&arg, fmt::format("more than {} argument registers in a call",
+                                        kArgumentRegisters));
         emit(isa::Op::VMV_V_V, {Operand::reg_of(r), Operand::reg_of(vreg_phys(next++))});
       }
     }

@@ -13,6 +13,7 @@ namespace llvm {
 class Argument;
 class Function;
 class GlobalVariable;
+class Type;
 class Value;
 }  // namespace llvm
 
@@ -35,6 +36,17 @@ std::vector<rt::KernelArgInfo> kernel_arguments(const llvm::Function& kernel);
 
 // The alignment of a kernel's private copy of a struct passed by value.
 uint64_t private_alignment(const llvm::Argument& byval);
+
+// The device-function calling convention (docs/compiler.md, "Calling convention and
+// frames"): arguments in v0..v31, results in v0..v15.
+inline constexpr unsigned kArgumentRegisters = 32;
+inline constexpr unsigned kResultRegisters = 16;
+// Registers a value of type t takes: one per vector element, two (low word, high word) per
+// 64-bit integer, as the guide's register pairs hold 64-bit data.
+unsigned value_registers(llvm::Type* t);
+// Whether f's arguments and result fit the convention's registers. Calls to a function
+// that does not are inlined before selection (OpenCL C has no recursion).
+bool passes_in_registers(const llvm::Function& f);
 
 MFunction select_instructions(llvm::Function& function, const ModuleLayout& layout);
 

@@ -85,7 +85,9 @@ void Selector::select_call(llvm::CallInst& call) {
   for (llvm::Value* arg : call.args()) {
     check_type(&call, arg->getType());
     for (unsigned k = 0; k < elements(arg->getType()); ++k) {
-      if (next >= 32) unsupported(&call, "more than 32 argument registers in a call");
+      if (next >= kArgumentRegisters)
+        unsupported(&call,
+                    fmt::format("more than {} argument registers in a call", kArgumentRegisters));
       moves.push_back({vreg_phys(next), src(arg, k)});
       jal.implicit_uses.push_back(vreg_phys(next++));
     }
@@ -97,7 +99,8 @@ void Selector::select_call(llvm::CallInst& call) {
   for (const auto& [phys, s] : moves) emit_vector_move(phys, s);
   if (!call.getType()->isVoidTy()) {
     const std::vector<uint32_t>& d = result_regs(&call);
-    if (d.size() > 16) unsupported(&call, "a result of more than 16 registers");
+    if (d.size() > kResultRegisters)
+      unsupported(&call, fmt::format("a result of more than {} registers", kResultRegisters));
     for (size_t k = 0; k < d.size(); ++k) jal.implicit_defs.push_back(vreg_phys(k));
     cur_->insts.push_back(std::move(jal));
     for (size_t k = 0; k < d.size(); ++k)

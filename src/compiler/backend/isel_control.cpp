@@ -72,7 +72,8 @@ void Selector::select_ret(llvm::ReturnInst& ret) {
     if (mf_.is_kernel) unsupported(&ret, "a kernel returning a value");
     check_type(&ret, value->getType());
     unsigned n = elements(value->getType());
-    if (n > 16) unsupported(&ret, "a result of more than 16 registers");
+    if (n > kResultRegisters)
+      unsupported(&ret, fmt::format("a result of more than {} registers", kResultRegisters));
     std::vector<Src> parts;
     for (unsigned k = 0; k < n; ++k) {
       Src s = src(value, k);

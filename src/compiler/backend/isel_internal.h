@@ -122,19 +122,13 @@ class Selector {
   RegClass class_of(const llvm::Value* v) const {
     return div_.divergent(v) ? RegClass::Vector : RegClass::Scalar;
   }
-  // Registers per value: one per vector element, two (low word, high word) per 64-bit
-  // integer, as the guide's register pairs hold 64-bit data.
   static llvm::Type* scalar_type(llvm::Type* t) {
     if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) return vt->getElementType();
     return t;
   }
   static unsigned parts(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64) ? 2 : 1; }
   static bool is_i64(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64); }
-  static unsigned elements(llvm::Type* t) {
-    unsigned n = 1;
-    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) n = vt->getNumElements();
-    return n * parts(t);
-  }
+  static unsigned elements(llvm::Type* t) { return value_registers(t); }
   // The type of one register's worth of a value (a 64-bit integer's words are i32).
   static llvm::Type* element_type(llvm::Type* t) {
     llvm::Type* e = scalar_type(t);
