@@ -10,12 +10,20 @@ functions, barriers and fences, printf) and those the device lacks (images, pipe
 subgroups, work-group collectives).
 
   scripts/builtin_coverage.py build/src/compiler/ventus_builtins.bc [--missing]
+
+With --compile, every overload of OpenCL C 1.2 the device has (the same list, at
+-cl-std=CL1.2) is called from a kernel of its own, and `ventus cc` must compile them all
+at each optimization level given (default -O0 and -O2); exit status 1 lists the ones
+that do not build:
+
+  scripts/builtin_coverage.py --compile build/tools/ventus/ventus [-O0 -O2 ...]
 """
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 LLVM_BIN = "/usr/lib/llvm-15/bin"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,13 +44,13 @@ NOT_OURS = re.compile(
     r"to_private|get_fence|intel_\w+|dot_\w+|bit_reverse|bitfield_\w+)$")
 
 
-def declared():
+def declared(standard="CL3.0"):
     resource = subprocess.check_output([f"{LLVM_BIN}/clang", "-print-resource-dir"],
                                        text=True).strip()
     empty = "/tmp/builtin_coverage_empty.cl"
     open(empty, "w").close()
     out = subprocess.run(
-        [f"{LLVM_BIN}/clang", "-cc1", "-triple", "spir-unknown-unknown", "-cl-std=CL3.0",
+        [f"{LLVM_BIN}/clang", "-cc1", "-triple", "spir-unknown-unknown", f"-cl-std={standard}",
          EXTENSIONS, "-finclude-default-header", "-resource-dir", resource,
          "-internal-isystem", f"{resource}/include", "-include",
          os.path.join(LIB, "device_features.h"), "-fsyntax-only", "-ast-dump=json",
@@ -74,7 +82,89 @@ def defined(bitcode):
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 
 
+def split_parameters(text):
+    parameters, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            parameters.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip() and current.strip() != "void":
+        parameters.append(current.strip())
+    return parameters
+
+
+def overload_kernel(index, name, signature):
+    """A kernel that calls one overload with values and pointers it derives from g, in
+    slots far enough apart that no two arguments overlap (LLVM would forward one's bytes
+    to another otherwise), and stores the result."""
+    match = re.match(r"^(.*?)\s*\((.*)\)$", signature)
+    result, parameters = match.group(1).strip(), split_parameters(match.group(2))
+    lines, arguments = [], []
+    for k, parameter in enumerate(parameters):
+        parameter = re.sub(r"\s*\b__private$", "", parameter).strip()
+        if parameter.endswith("*"):
+            base = parameter[:-1].strip()
+            plain = re.sub(r"\b(const|volatile|__global|__local|__private|__constant|__generic)\b",
+                           "", base).strip()
+            if "__local" in base:
+                lines.append(f"  __local ulong16 l{k}[2];")
+                arguments.append(f"(__local {plain}*)l{k}")
+            elif "__private" in base:
+                lines.append(f"  ulong16 p{k}[2];")
+                arguments.append(f"({plain}*)p{k}")
+            elif "__constant" in base:
+                arguments.append(f"(__constant {plain}*)c")
+            else:
+                qualifier = "volatile " if "volatile" in base else ""
+                arguments.append(f"({qualifier}__global {plain}*)(g + {256 * (k + 1)})")
+        else:
+            plain = re.sub(r"\b(const|__private)\b", "", parameter).strip()
+            lines.append(f"  {plain} a{k} = *(__global {plain}*)(g + {256 * (k + 1)});")
+            arguments.append(f"a{k}")
+    call = f"{name}({', '.join(arguments)})"
+    lines.append(f"  {call};" if result == "void" else f"  *(__global {result}*)(g + 4096) = {call};")
+    return (f"// {signature}\n__kernel void k{index}(__global char* g, __constant char* c) {{\n"
+            + "\n".join(lines) + "\n}\n")
+
+
+def compile_every_overload(ventus, levels):
+    # The 2.0 atomics and event/sampler types are not OpenCL C 1.2; the rest of the list is.
+    overloads = [(name, sig) for _, (name, sig) in sorted(declared("CL1.2").items())
+                 if not re.search(r"\batomic_\w+|memory_order|memory_scope|event_t|sampler_t", sig)]
+    kernels = [overload_kernel(i, name, sig) for i, (name, sig) in enumerate(overloads)]
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        def builds(source, level):
+            path = os.path.join(work, "overloads.cl")
+            with open(path, "w") as f:
+                f.write(source)
+            run = subprocess.run([ventus, "cc", level, path, "-o", os.path.join(work, "k.elf")],
+                                 capture_output=True, text=True)
+            return run.returncode == 0, run.stderr
+        for level in levels:
+            chunk = 400
+            for start in range(0, len(kernels), chunk):
+                if builds("\n".join(kernels[start:start + chunk]), level)[0]:
+                    continue
+                for i in range(start, min(start + chunk, len(kernels))):  # which ones
+                    ok, errors = builds(kernels[i], level)
+                    if not ok:
+                        first = next((l for l in errors.splitlines() if "error" in l), errors)
+                        failures.append(f"{level} {overloads[i][1]} {overloads[i][0]}: {first}")
+    print(f"{len(overloads)} overloads of OpenCL C 1.2, compiled at {' '.join(levels)}: "
+          f"{len(failures)} failed")
+    for failure in failures:
+        print("  " + failure)
+    return 1 if failures else 0
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--compile":
+        return compile_every_overload(sys.argv[2], sys.argv[3:] or ["-O0", "-O2"])
     if len(sys.argv) < 2:
         print(__doc__)
         return 2

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config python3
   libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libelf-dev nlohmann-json3-dev
   binutils-riscv64-unknown-elf qemu-user
   # The OpenCL C compiler (ventus cc): clang and LLVM 15 in process and the clang-15 binary

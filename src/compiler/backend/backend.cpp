@@ -180,6 +180,79 @@ void expand_int64_intrinsics(llvm::Function& f) {
   }
 }
 
+// GVN forwards bytes between loads of different vector types (a uint4 read from inside a
+// float16) through a vector of integers wider than 64 bits: extractelement (bitcast X to
+// <M x i128>), C, then a bitcast to a legal type. Those become a shufflevector of X's
+// elements (register moves), bitcast to that type directly.
+void narrow_wide_integer_extracts(llvm::Function& f) {
+  std::vector<llvm::BitCastInst*> wide_casts;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (auto* cast = llvm::dyn_cast<llvm::BitCastInst>(&inst))
+      if (auto* to = llvm::dyn_cast<llvm::FixedVectorType>(cast->getType());
+          to && to->getElementType()->isIntegerTy() && to->getScalarSizeInBits() > 64 &&
+          llvm::isa<llvm::FixedVectorType>(cast->getSrcTy()))
+        wide_casts.push_back(cast);
+  for (llvm::BitCastInst* cast : wide_casts) {
+    auto* from = llvm::cast<llvm::FixedVectorType>(cast->getSrcTy());
+    auto* to = llvm::cast<llvm::FixedVectorType>(cast->getType());
+    if (from->getNumElements() % to->getNumElements() != 0) continue;
+    const unsigned per_element = from->getNumElements() / to->getNumElements();
+    for (llvm::User* user : llvm::make_early_inc_range(cast->users())) {
+      auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(user);
+      auto* index = extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()) : nullptr;
+      if (!index) continue;
+      llvm::SmallVector<int, 16> mask;
+      for (unsigned k = 0; k < per_element; ++k)
+        mask.push_back(static_cast<int>(index->getZExtValue() * per_element + k));
+      for (llvm::User* use : llvm::make_early_inc_range(extract->users()))
+        if (auto* narrow = llvm::dyn_cast<llvm::BitCastInst>(use)) {
+          llvm::IRBuilder<> b(narrow);
+          llvm::Value* part = b.CreateShuffleVector(cast->getOperand(0), mask);
+          narrow->replaceAllUsesWith(b.CreateBitCast(part, narrow->getType()));
+          narrow->eraseFromParent();
+        }
+      if (extract->use_empty()) extract->eraseFromParent();
+    }
+    if (cast->use_empty()) cast->eraseFromParent();
+  }
+}
+
+// A vector element selected by a variable index (`v[k]` on an OpenCL vector; at -O0 a loop
+// over the elements keeps it) becomes a select per element: vectors live in registers, one
+// element each, and have no address to index.
+void expand_variable_element_indices(llvm::Function& f) {
+  std::vector<llvm::Instruction*> accesses;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if ((llvm::isa<llvm::ExtractElementInst>(inst) &&
+         !llvm::isa<llvm::Constant>(inst.getOperand(1))) ||
+        (llvm::isa<llvm::InsertElementInst>(inst) && !llvm::isa<llvm::Constant>(inst.getOperand(2))))
+      accesses.push_back(&inst);
+  for (llvm::Instruction* access : accesses) {
+    llvm::IRBuilder<> b(access);
+    llvm::Value* vector = access->getOperand(0);
+    const unsigned n = llvm::cast<llvm::FixedVectorType>(vector->getType())->getNumElements();
+    llvm::Value* result;
+    if (auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(access)) {
+      llvm::Value* index = extract->getIndexOperand();
+      result = b.CreateExtractElement(vector, uint64_t{0});
+      for (unsigned k = 1; k < n; ++k)
+        result = b.CreateSelect(b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), k)),
+                                b.CreateExtractElement(vector, uint64_t{k}), result);
+    } else {
+      llvm::Value* element = access->getOperand(1);
+      llvm::Value* index = access->getOperand(2);
+      result = vector;
+      for (unsigned k = 0; k < n; ++k) {
+        llvm::Value* here = b.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), k));
+        llvm::Value* old = b.CreateExtractElement(vector, uint64_t{k});
+        result = b.CreateInsertElement(result, b.CreateSelect(here, element, old), uint64_t{k});
+      }
+    }
+    access->replaceAllUsesWith(result);
+    access->eraseFromParent();
+  }
+}
+
 // Funnel shifts of 64-bit integers (rotate(long)) as two shifts and an or; a zero
 // amount selects the first operand (the shifts by 64 it implies would be poison).
 void expand_int64_funnel_shifts(llvm::Function& f) {
@@ -317,6 +390,8 @@ void prepare(llvm::Module& m) {
     expand_memory_intrinsics(f);
     expand_int64_intrinsics(f);
     expand_int64_funnel_shifts(f);
+    narrow_wide_integer_extracts(f);
+    expand_variable_element_indices(f);
     expand_constant_expressions(f);
     fpm.run(f, fam);
     fam.invalidate(f, llvm::PreservedAnalyses::none());
