@@ -91,6 +91,24 @@ VT_OVL float4 VT_CL(cross)(float4 a, float4 b) {
   return (float4)(VT_CL(cross)(a.xyz, b.xyz), 0.0f);
 }
 
+// p scaled by the power of two that brings its largest magnitude m (finite, not 0) into
+// [1, 2): no element then becomes subnormal that the normalized result does not (a fixed
+// factor for all large or all small vectors did: normalize((0x1p61, 0x1p-60)) lost 84 ulp).
+// The factor, 2^-e with e from -149 to 127, is applied in two exact halves.
+VT_CORE float vt_pow2(int k) {  // -126 <= k <= 127
+  return as_float((uint)(k + 127) << 23);
+}
+#define VT_SCALE_TO_UNIT(N)                                                         \
+  VT_CORE float##N vt_scale_to_unit##N(float##N p, float m) {                       \
+    uint bits = as_uint(m);                                                         \
+    int e = bits >> 23 ? (int)(bits >> 23) - 127 : -118 - (int)vt_clz32(bits);     \
+    int first = -e / 2;                                                             \
+    return p * vt_pow2(first) * vt_pow2(-e - first);                                \
+  }
+VT_SCALE_TO_UNIT(2)
+VT_SCALE_TO_UNIT(3)
+VT_SCALE_TO_UNIT(4)
+
 // length without overflow or underflow: the vector is scaled by a power of two (exact)
 // when its largest element is very large or very small.
 #define VT_GEOMETRY(N, DOT)                                                 \
@@ -125,8 +143,7 @@ VT_OVL float4 VT_CL(cross)(float4 a, float4 b) {
       uint##N inf = as_uint##N(as_uint##N(a) == (uint##N)(0x7f800000u));    \
       p = as_float##N((as_uint##N(p) & 0x80000000u) | (inf & 0x3f800000u)); \
     }                                                                       \
-    float s = m > 0x1p60f ? 0x1p-70f : m < 0x1p-60f ? 0x1p70f : 1.0f;       \
-    float##N q = p * s;                                                     \
+    float##N q = vt_scale_to_unit##N(p, m);                                 \
     return q * (1.0f / __builtin_sqrtf(DOT(q, q)));                         \
   }                                                                         \
   VT_OVL float##N VT_CL(fast_normalize)(float##N p) {                       \
