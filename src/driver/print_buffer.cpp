@@ -52,10 +52,28 @@ std::string c_format(const std::string& spec, T value) {
 
 }  // namespace
 
+namespace {
+
+// The length modifier of a conversion (OpenCL 1.2 s6.12.13.2): hh and h narrow the value
+// to 8 or 16 bits, hl (vectors only) is 32 bits, l a 64-bit integer in two words.
+enum class Length { plain, hh, h, hl, l };
+
+bool is_integer_conversion(char c) {
+  return std::string_view("diuxXo").find(c) != std::string_view::npos;
+}
+
+}  // namespace
+
 std::string format_print(std::string_view format, std::span<const uint32_t> args,
                          const std::function<std::string(uint32_t)>& read_string) {
   std::string out;
   size_t next_arg = 0;
+  const auto take = [&] {
+    if (next_arg >= args.size())
+      throw Error(fmt::format("print: format \"{}\" needs more than the {} argument words given",
+                              format, args.size()));
+    return args[next_arg++];
+  };
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') {
       out.push_back(format[i]);
@@ -74,30 +92,76 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
       spec.push_back(format[i++]);
       while (i < format.size() && format[i] >= '0' && format[i] <= '9') spec.push_back(format[i++]);
     }
-    while (i < format.size() && format[i] == 'l') ++i;  // 32-bit values whatever the modifier
+    unsigned elements = 1;
+    const bool vector = i < format.size() && format[i] == 'v';
+    if (vector) {
+      size_t digits = ++i;
+      while (i < format.size() && format[i] >= '0' && format[i] <= '9') ++i;
+      const std::string_view n = format.substr(digits, i - digits);
+      if (n != "2" && n != "3" && n != "4" && n != "8" && n != "16")
+        throw Error(
+            fmt::format("print: vector conversion '{}' in \"{}\" needs 2, 3, 4, 8 or 16 "
+                        "elements",
+                        format.substr(start, i - start), format));
+      elements = static_cast<unsigned>(std::stoul(std::string(n)));
+    }
+    Length length = Length::plain;
+    if (format.substr(i, 2) == "hh") {
+      length = Length::hh, i += 2;
+    } else if (format.substr(i, 2) == "hl") {
+      length = Length::hl, i += 2;
+    } else if (i < format.size() && (format[i] == 'h' || format[i] == 'l')) {
+      length = format[i++] == 'h' ? Length::h : Length::l;
+    }
     if (i >= format.size())
       throw Error(fmt::format("print: format \"{}\" ends inside a conversion", format));
     const char conversion = format[i];
-    if (std::string_view("diuxXocspfFeEgGa").find(conversion) == std::string_view::npos)
-      throw Error(fmt::format("print: unsupported conversion '{}' in \"{}\"",
-                              format.substr(start, i - start + 1), format));
-    if (next_arg >= args.size())
-      throw Error(fmt::format("print: format \"{}\" needs more than the {} arguments given", format,
-                              args.size()));
-    const uint32_t bits = args[next_arg++];
+    const std::string_view whole = format.substr(start, i - start + 1);
+    if (std::string_view("diuxXocspfFeEgGaA").find(conversion) == std::string_view::npos)
+      throw Error(fmt::format("print: unsupported conversion '{}' in \"{}\"", whole, format));
+    if (vector ? length == Length::plain : length == Length::hl)
+      throw Error(
+          fmt::format("print: conversion '{}' in \"{}\": a vector conversion needs a "
+                      "length modifier (hh, h, hl or l), and hl needs a vector",
+                      whole, format));
+    if (vector && std::string_view("csp").find(conversion) != std::string_view::npos)
+      throw Error(
+          fmt::format("print: conversion '{}' in \"{}\" cannot print a vector", whole, format));
+    const bool wide = length == Length::l && is_integer_conversion(conversion);
+    spec += wide ? "ll" : "";
     spec.push_back(conversion);
-    switch (conversion) {
-      case 'd':
-      case 'i': out += c_format(spec, static_cast<int>(static_cast<int32_t>(bits))); break;
-      case 'u':
-      case 'x':
-      case 'X':
-      case 'o': out += c_format(spec, static_cast<unsigned>(bits)); break;
-      case 'c': out += c_format(spec, static_cast<int>(bits & 0xff)); break;
-      case 's': out += c_format(spec, read_string(bits).c_str()); break;
-      // A device address, as the host C library prints a pointer ("0x90000010", "(nil)").
-      case 'p': out += c_format(spec, reinterpret_cast<void*>(uintptr_t{bits})); break;
-      default: out += c_format(spec, static_cast<double>(std::bit_cast<float>(bits))); break;
+    for (unsigned e = 0; e < elements; ++e) {
+      if (e > 0) out.push_back(',');
+      const uint32_t bits = take();
+      const uint64_t bits64 = wide ? bits | (uint64_t{take()} << 32) : bits;
+      switch (conversion) {
+        case 'd':
+        case 'i': {
+          int64_t value = static_cast<int32_t>(bits);
+          if (wide) value = static_cast<int64_t>(bits64);
+          if (length == Length::hh) value = static_cast<int8_t>(bits);
+          if (length == Length::h) value = static_cast<int16_t>(bits);
+          out += wide ? c_format(spec, static_cast<long long>(value))
+                      : c_format(spec, static_cast<int>(value));
+          break;
+        }
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o': {
+          uint64_t value = wide ? bits64 : bits;
+          if (length == Length::hh) value = static_cast<uint8_t>(bits);
+          if (length == Length::h) value = static_cast<uint16_t>(bits);
+          out += wide ? c_format(spec, static_cast<unsigned long long>(value))
+                      : c_format(spec, static_cast<unsigned>(value));
+          break;
+        }
+        case 'c': out += c_format(spec, static_cast<int>(bits & 0xff)); break;
+        case 's': out += c_format(spec, read_string(bits).c_str()); break;
+        // A device address, as the host C library prints a pointer ("0x90000010", "(nil)").
+        case 'p': out += c_format(spec, reinterpret_cast<void*>(uintptr_t{bits})); break;
+        default: out += c_format(spec, static_cast<double>(std::bit_cast<float>(bits))); break;
+      }
     }
   }
   return out;

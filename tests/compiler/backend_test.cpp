@@ -314,6 +314,43 @@ __kernel void hello(__global const int* a, float f) {
   EXPECT_EQ(printed, "gid=1 a=20 f=1.50 ok\ngid=4 a=50 f=6.00 ok\ngid=7 a=80 f=10.50 ok\n");
 }
 
+// Vectors, 64-bit integers and per-lane values in one record of 30 words (the most one
+// takes), checked against the host's printf; a 31st word is a compile error that says so.
+TEST(Backend, PrintfOfVectorsAndLongs) {
+  rt::Device device;
+  std::string printed;
+  device.set_print_sink([&](std::string_view text) { printed += text; });
+  rt::Program program = build(R"(
+__kernel void wide(__global const long* a) {
+  int gid = get_global_id(0);
+  if (gid < 2)
+    printf("%v16hhd|%v4hlf|%ld|%v2lx|%d\n", (char16)((char)gid, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+           11, 12, 13, 14, 127), (float4)(0.5f, -1.0f, gid, 3.25f), a[gid], (ulong2)(a[gid], 1),
+           gid);
+})");
+  const std::vector<int64_t> a = {-5000000000LL, 0x123456789aLL};
+  rt::Buffer ba = rt::Buffer::from(device, a);
+  rt::launch(device, program, "wide", {4}, {4}, {ba});
+  std::string expected;
+  for (int gid = 0; gid < 2; ++gid) {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%d,-1,2,3,4,5,6,7,8,9,10,11,12,13,14,127|%f,%f,%f,%f|%lld|%llx,%x|%d\n", gid,
+                  0.5, -1.0, static_cast<double>(gid), 3.25, static_cast<long long>(a[gid]),
+                  static_cast<unsigned long long>(a[gid]), 1, gid);
+    expected += line;
+  }
+  EXPECT_EQ(printed, expected);
+  try {
+    build(R"(
+__kernel void too_wide(long16 a) { printf("%v16ld\n", a); })");
+    FAIL() << "a printf of 32 words compiled";
+  } catch (const ventus::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("printf of 32 32-bit words"), std::string::npos)
+        << e.what();
+  }
+}
+
 // The printf routine the back end links in is a global function but not a kernel: the
 // program's kernels are those of its metadata (`ventus run` without --kernel picks the one).
 TEST(Backend, LinkedLibraryFunctionsAreNotKernels) {
@@ -383,13 +420,14 @@ TEST(Backend, UnsupportedConstructsNameTheSourceLine) {
   ventus::cc::Options options;
   options.file_name = "conv.cl";
   ventus::cc::Result r = ventus::cc::compile(R"(
-__kernel void k(__global float4* p, int d) {
-  p[get_global_id(0)].x = p[1][d];
+__kernel void k(__global long16* p, int d) {
+  printf("%v16ld\n", p[d]);
 })",
                                              options);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.diagnostics.find("conv.cl:3:"), std::string::npos) << r.diagnostics;
-  EXPECT_NE(r.diagnostics.find("variable index"), std::string::npos) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("at most 30 fit a print record"), std::string::npos)
+      << r.diagnostics;
 }
 
 // 1,500 int arguments: offsets past the loads' 12-bit immediate (an assembler error in the

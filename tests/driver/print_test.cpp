@@ -37,7 +37,33 @@ TEST(PrintFormat, IntegersLikePrintf) {
   EXPECT_EQ(format_print("%x %X %08x %#x %o",
                          std::vector<uint32_t>{0xbeef, 0xbeef, 0xbeef, 0xbeef, 8}, no_strings),
             c_printf("%x %X %08x %#x %o", 0xbeef, 0xbeef, 0xbeef, 0xbeef, 8));
-  EXPECT_EQ(format_print("%ld", std::vector<uint32_t>{5}, no_strings), "5");
+}
+
+// l: a 64-bit integer in two words, low first; hh and h narrow the value as C's printf does.
+TEST(PrintFormat, LengthModifiersLikePrintf) {
+  const int64_t big = -123456789012345LL;
+  const auto lo = static_cast<uint32_t>(static_cast<uint64_t>(big));
+  const auto hi = static_cast<uint32_t>(static_cast<uint64_t>(big) >> 32);
+  EXPECT_EQ(format_print("%ld %lx %lu|%5hd %hhd %hhu %hx",
+                         std::vector<uint32_t>{lo, hi, lo, hi, 0xffffffffu, 0xffffffffu, 0x12345,
+                                               0x1ff, 0x1ff, 0x12345},
+                         no_strings),
+            c_printf("%lld %llx %llu|%5hd %hhd %hhu %hx", static_cast<long long>(big),
+                     static_cast<unsigned long long>(big), 0xffffffffffffffffULL, 0x2345, -1, 0xff,
+                     0x2345));
+}
+
+// OpenCL 1.2 s6.12.13.2: %vNm prints N elements with the conversion, separated by commas.
+TEST(PrintFormat, VectorsElementByElement) {
+  const uint32_t one = std::bit_cast<uint32_t>(1.5f), two = std::bit_cast<uint32_t>(-2.25f);
+  EXPECT_EQ(format_print("%v2hlf|%#v2hlx|%5.1v2hlf",
+                         std::vector<uint32_t>{one, two, 0xbeef, 255, one, two}, no_strings),
+            c_printf("%f,%f|%#x,%#x|%5.1f,%5.1f", 1.5, -2.25, 0xbeef, 255, 1.5, -2.25));
+  EXPECT_EQ(
+      format_print("%v3hhd %v2hu %v2ld",
+                   std::vector<uint32_t>{0xff, 5, 0x80, 0x1ffff, 7, 0xffffffffu, 0xffffffffu, 0, 1},
+                   no_strings),
+      "-1,5,-128 65535,7 -1,4294967296");
 }
 
 TEST(PrintFormat, FloatsFromTheirBits) {
@@ -72,11 +98,15 @@ TEST(PrintFormat, BadFormatsSayWhy) {
     format_print("%d %d", std::vector<uint32_t>{1}, no_strings);
     FAIL();
   } catch (const ventus::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("more than the 1 arguments"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("more than the 1 argument words"), std::string::npos)
         << e.what();
   }
   EXPECT_THROW(format_print("%q", std::vector<uint32_t>{1}, no_strings), ventus::Error);
   EXPECT_THROW(format_print("%5", std::vector<uint32_t>{1}, no_strings), ventus::Error);
+  // A vector needs a length modifier and 2, 3, 4, 8 or 16 elements; hl needs a vector.
+  for (const char* bad : {"%v4f", "%v5hlf", "%vhld", "%hld", "%v2hls", "%v2hl"})
+    EXPECT_THROW(format_print(bad, std::vector<uint32_t>(16, 1), no_strings), ventus::Error) << bad;
+  EXPECT_THROW(format_print("%v4hld", std::vector<uint32_t>(3, 1), no_strings), ventus::Error);
 }
 
 }  // namespace

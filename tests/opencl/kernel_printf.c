@@ -1,5 +1,6 @@
 // printf in kernels: one work-item prints with the common conversions (integers, hex,
-// chars, strings, floats with precision, width and flags); then the work-items of one
+// chars, strings, floats with precision, width and flags, 64-bit integers, length modifiers
+// and OpenCL's vector conversions such as %v4hlf); then the work-items of one
 // work-group take turns, separated by barriers, so the order of their lines is defined.
 // The host flushes its own stdout before each launch and waits for the kernel before
 // printing again, so host and kernel lines interleave the same way on every platform.
@@ -27,6 +28,13 @@ static const char *kSource =
     "  printf(\"float %f %.2f %.3e %g\\n\", f, f * 2.0f, f * 1000.0f, 0.125f);\n"
     "  printf(\"width [%5d] [%-5d] [%05d] [%+d] [%8.3f]\\n\", 42, 42, 42, 42, f);\n"
     "  printf(\"percent %% done\\n\");\n"
+    "  printf(\"vectors %v4hlf | %#v2hlx | %v3hld | %v2hhd | %v8hu | %5.1v2hlf\\n\", (float4)(f, "
+    "-f, "
+    "0.5f, 1e10f), (uint2)(0xbeef, 255), (int3)(values[0], values[1], -1), (char2)(-5, 100), "
+    "(ushort8)(1, 2, 3, 65535, 5, 6, 7, (ushort)values[1]), (float2)(f, 2.0f));\n"
+    "  printf(\"long %ld %lu %lx %v2ld %hd %hhu\\n\", (long)values[1] * 100000000000L, "
+    "18446744073709551615UL, 0x123456789abcdefUL, (long2)(-1, 1L << 40), (short)values[2], "
+    "(uchar)values[1]);\n"
     "}\n"
     "__kernel void turns(__global int *sum) {\n"
     "  int id = get_local_id(0);\n"

@@ -157,9 +157,8 @@ void expand_int64_intrinsics(llvm::Function& f) {
         llvm::Value* sign_change = b.CreateXor(x, wrapped);
         llvm::Value* overflow_bits =
             b.CreateAnd(sign_change, add ? b.CreateXor(y, wrapped) : b.CreateXor(x, y));
-        llvm::Value* limit =
-            b.CreateXor(b.CreateAShr(x, llvm::ConstantInt::get(t, 63)),
-                        llvm::ConstantInt::get(t, uint64_t{0x7fffffffffffffff}));
+        llvm::Value* limit = b.CreateXor(b.CreateAShr(x, llvm::ConstantInt::get(t, 63)),
+                                         llvm::ConstantInt::get(t, uint64_t{0x7fffffffffffffff}));
         result = b.CreateSelect(b.CreateICmpSLT(overflow_bits, zero), limit, wrapped);
         break;
       }
@@ -199,7 +198,8 @@ void narrow_wide_integer_extracts(llvm::Function& f) {
     const unsigned per_element = from->getNumElements() / to->getNumElements();
     for (llvm::User* user : llvm::make_early_inc_range(cast->users())) {
       auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(user);
-      auto* index = extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()) : nullptr;
+      auto* index =
+          extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()) : nullptr;
       if (!index) continue;
       llvm::SmallVector<int, 16> mask;
       for (unsigned k = 0; k < per_element; ++k)
@@ -225,7 +225,8 @@ void expand_variable_element_indices(llvm::Function& f) {
   for (llvm::Instruction& inst : llvm::instructions(f))
     if ((llvm::isa<llvm::ExtractElementInst>(inst) &&
          !llvm::isa<llvm::Constant>(inst.getOperand(1))) ||
-        (llvm::isa<llvm::InsertElementInst>(inst) && !llvm::isa<llvm::Constant>(inst.getOperand(2))))
+        (llvm::isa<llvm::InsertElementInst>(inst) &&
+         !llvm::isa<llvm::Constant>(inst.getOperand(2))))
       accesses.push_back(&inst);
   for (llvm::Instruction* access : accesses) {
     llvm::IRBuilder<> b(access);

@@ -480,8 +480,8 @@ MFunction Selector::run() {
       const std::vector<uint32_t>& regs = result_regs(&arg);
       for (uint32_t r : regs) {
         if (next >= kArgumentRegisters)
-          unsupported(&arg, fmt::format("more than {} argument registers in a call",
-                                        kArgumentRegisters));
+          unsupported(&arg,
+                      fmt::format("more than {} argument registers in a call", kArgumentRegisters));
         emit(isa::Op::VMV_V_V, {Operand::reg_of(r), Operand::reg_of(vreg_phys(next++))});
       }
     }

@@ -110,36 +110,43 @@ void Selector::select_call(llvm::CallInst& call) {
   cur_->insts.push_back(std::move(jal));
 }
 
-// printf goes to vt_printf (docs/driver.md, "Print buffer"): a0 = format, a1 = count,
-// v0..v7 = one 32-bit value per thread; floats travel as float bits (OpenCL promotes
-// them to double in the call; the device has no double, so the promotion is undone).
+// printf goes to vt_printf (docs/driver.md, "Print buffer"): a0 = format, a1 = words,
+// v0..v29 = the arguments as 32-bit words per thread: floats as float bits (OpenCL promotes
+// them to double in the call; the device has no double, so the promotion is undone), a
+// 64-bit integer as its low and high word, a vector element by element. The host reads the
+// words back as the format's conversions say.
 void Selector::select_printf(llvm::CallInst& call) {
-  if (call.arg_size() > 1 + abi::kPrintMaxArgs)
-    unsupported(&call, fmt::format("printf with more than {} values", abi::kPrintMaxArgs));
   mf_.makes_calls = true;
   mf_.uses_printf = true;
   MInst jal = make_inst(isa::Op::JAL, {Operand::reg_of(kRa), Operand::literal("vt_printf")});
   jal.is_call = true;
-  std::vector<std::pair<uint32_t, Src>> moves;
+  std::vector<Src> words;
   for (unsigned a = 1; a < call.arg_size(); ++a) {
     llvm::Value* v = call.getArgOperand(a);
-    Src s;
     if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v)) {
-      s = src(ext->getOperand(0));
+      words.push_back(src(ext->getOperand(0)));
     } else if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(v)) {
       llvm::APFloat f = cf->getValueAPF();
       bool lost = false;
       f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
-      s = {true, static_cast<int32_t>(f.bitcastToAPInt().getZExtValue()), kNoReg, RegClass::Scalar};
+      words.push_back({true, static_cast<int32_t>(f.bitcastToAPInt().getZExtValue()), kNoReg,
+                       RegClass::Scalar});
     } else {
       check_type(&call, v->getType());
-      if (v->getType()->isVectorTy()) unsupported(&call, "printf of a vector value");
-      s = src(v);
+      for (unsigned k = 0; k < elements(v->getType()); ++k) words.push_back(src(v, k));
     }
+  }
+  if (words.size() > abi::kPrintMaxArgs)
+    unsupported(&call, fmt::format("printf of {} 32-bit words (a 64-bit value takes 2, a vector "
+                                   "one per element); at most {} fit a print record",
+                                   words.size(), abi::kPrintMaxArgs));
+  std::vector<std::pair<uint32_t, Src>> moves;
+  for (Src s : words) {
     if (s.is_imm && !immediate_fits(isa::Op::VMV_V_I, s.imm))
       s = {false, 0, scalar_reg(s), RegClass::Scalar};
-    moves.push_back({vreg_phys(a - 1), s});
-    jal.implicit_uses.push_back(vreg_phys(a - 1));
+    const uint32_t phys = vreg_phys(static_cast<uint32_t>(moves.size()));
+    moves.push_back({phys, s});
+    jal.implicit_uses.push_back(phys);
   }
   Src format = src(call.getArgOperand(0));
   uint32_t format_reg = scalar_reg(format);

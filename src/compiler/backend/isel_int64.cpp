@@ -141,9 +141,8 @@ void Selector::select_cast64(llvm::CastInst& inst) {
         bool is_signed = inst.getOpcode() == CO::SExt;
         Src x = src(inst.getOperand(0), e);
         // extend() leaves a bool as its 0/1; sign-extended, true is all ones.
-        Src lo = is_signed && from_bits == 1
-                     ? op2(kSub, mf_.class_of(d[2 * e]), imm_src(0), x)
-                     : extend(x, from_bits, is_signed);
+        Src lo = is_signed && from_bits == 1 ? op2(kSub, mf_.class_of(d[2 * e]), imm_src(0), x)
+                                             : extend(x, from_bits, is_signed);
         move(d[2 * e], lo);
         if (is_signed)
           int_op(kSra, d[2 * e + 1], lo, imm_src(31));

@@ -1,13 +1,14 @@
 # vt_printf: printf from a kernel through the print buffer (docs/driver.md, "Print buffer").
 #
 #   a0     address of a NUL-terminated format string (e.g. in .rodata)
-#   a1     number of arguments, 0 to 8
-#   v0-v7  the arguments, one 32-bit value per lane (ints, or floats as their bits;
-#          splat a scalar with vmv.v.x first)
+#   a1     number of 32-bit argument words, 0 to PRINT_MAX_ARGS (30)
+#   v0-v29 the words, one per lane (ints, floats as their bits, a 64-bit value as its low
+#          then its high word, a vector element by element; splat a scalar with vmv.v.x
+#          first)
 #
 # Every lane active at the call prints the format with its own arguments; the host prints
-# the lanes in order. Conversions: %d %i %u %x %X %o %c %s %f %e %g %%, with flags, width
-# and precision. Clobbers t0-t6, v30 and v31; keeps every other register. Does nothing when
+# the lanes in order (docs/driver.md, "Print buffer": the conversions, and how many words
+# each takes). Clobbers t0-t6, v30 and v31; keeps every other register. Does nothing when
 # the launch has no print buffer; counts the record as dropped when it is larger than the
 # whole buffer (or, which a working host never lets happen, when the buffer stays full for
 # 65536 tries).
@@ -101,6 +102,94 @@ vt_printf:
     beq a1, t6, 7f
     vadd.vx v31, v31, t1
     vsw12.v v7, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 8
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v8, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 9
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v9, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 10
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v10, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 11
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v11, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 12
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v12, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 13
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v13, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 14
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v14, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 15
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v15, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 16
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v16, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 17
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v17, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 18
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v18, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 19
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v19, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 20
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v20, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 21
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v21, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 22
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v22, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 23
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v23, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 24
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v24, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 25
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v25, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 26
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v26, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 27
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v27, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 28
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v28, PRINT_RECORD_LANE_FLAGS(v31)
+    li t6, 29
+    beq a1, t6, 7f
+    vadd.vx v31, v31, t1
+    vsw12.v v29, PRINT_RECORD_LANE_FLAGS(v31)
 7:
     csrw CSR_PRINT, t3        # hand the record to the host
     ret
