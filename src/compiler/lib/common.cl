@@ -142,6 +142,7 @@ VT_SCALE_TO_UNIT(4)
       /* infinities become +-1, the rest +-0 (OpenCL 7.5.1) */              \
       uint##N inf = as_uint##N(as_uint##N(a) == (uint##N)(0x7f800000u));    \
       p = as_float##N((as_uint##N(p) & 0x80000000u) | (inf & 0x3f800000u)); \
+      m = 1.0f;                                                             \
     }                                                                       \
     float##N q = vt_scale_to_unit##N(p, m);                                 \
     return q * (1.0f / __builtin_sqrtf(DOT(q, q)));                         \
