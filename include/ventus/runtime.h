@@ -285,8 +285,12 @@ struct LaunchPlan {
   std::stop_token cancel;
 };
 
-// `bytes` of local data rounded up to kLocalDataAlign; UINT64_MAX past 64 bits.
-uint64_t align_local_data(uint64_t bytes);
+// `bytes` of local data rounded up to kLocalDataAlign; UINT64_MAX past 64 bits. Inline: the
+// compiler checks its kernels' local memory with the runtime's layout.
+constexpr uint64_t align_local_data(uint64_t bytes) {
+  constexpr uint64_t align = kLocalDataAlign;
+  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
+}
 
 // Plans a launch of `kernel` for a device of `config`. A launch the device cannot run is a
 // sim::LaunchRefused that says which limit, by how much; other bad input (no such kernel)

@@ -251,11 +251,6 @@ uint32_t Program::kernel_address(std::string_view name) const {
 
 // ---- launch ----
 
-uint64_t align_local_data(uint64_t bytes) {
-  constexpr uint64_t align = kLocalDataAlign;
-  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
-}
-
 namespace {
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {
