@@ -186,10 +186,11 @@ class Program {
 };
 
 // The start code's stack per warp in local memory: the first kWarpStackBytes x warps bytes
-// of a workgroup's local memory.
+// of a workgroup's local memory (KernelInfo::stack_bytes x warps for a kernel that
+// declares more, and 1 KiB for programs without metadata).
 using abi::kWarpStackBytes;
 
-// A workgroup's local memory holds the warps' 1 KiB stacks, the kernel's __local
+// A workgroup's local memory holds the warps' stacks, the kernel's __local
 // variables, then the __local buffers of the arguments; the variables and each buffer
 // start at a multiple of this, the size of the largest OpenCL C type (long16), so every
 // object in them is naturally aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN reports it).

@@ -49,8 +49,8 @@ std::string uniform_frame_kernel(int count) {
   return s;
 }
 
-std::vector<int32_t> uniform_frame_reference(const std::vector<int32_t>& in, int count,
-                                             int rounds, uint32_t items, uint32_t local) {
+std::vector<int32_t> uniform_frame_reference(const std::vector<int32_t>& in, int count, int rounds,
+                                             uint32_t items, uint32_t local) {
   std::vector<uint32_t> acc(items);
   for (uint32_t g = 0; g < items; ++g) {
     uint32_t a = g;
@@ -92,13 +92,14 @@ void run_uniform_frame(int count, int opt_level, uint32_t expected_min_stack) {
 // A 1,080-byte frame (as in the Rodinia benchmark that failed at -O2): more than the start
 // code's 1 KiB, within the 12-bit offsets of sp.
 TEST(Frames, UniformValuesBeyondOneKibibyteOfStackAtEveryLevel) {
-  for (int level = 0; level <= 3; ++level)
-    run_uniform_frame(330, level, level == 2 ? 1025 : 0);
+  for (int level = 0; level <= 3; ++level) run_uniform_frame(330, level, level == 2 ? 1025 : 0);
 }
 
 // 6 KiB of uniform values (the conformance test's 6,464-byte frame): spill slots beyond the
 // 12-bit offsets of sp, a stride that is not a power of two.
-TEST(Frames, UniformValuesBeyondTheImmediateOffsets) { run_uniform_frame(1600, 2, 4096); }
+TEST(Frames, UniformValuesBeyondTheImmediateOffsets) {
+  run_uniform_frame(1600, 2, 4096);
+}
 
 // A kernel that needs no more than 1 KiB keeps the start code's stacks: its metadata says
 // so, and its code neither moves sp nor scales the warp index by anything else.

@@ -34,8 +34,7 @@ sim::LaunchError refusal(const std::function<void()>& launch) {
 
 // A program whose kernel "k" has the compiler's metadata (local and private bytes, one
 // global pointer argument, or the arguments given).
-rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0,
-                                uint32_t vgpr = 8,
+rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0, uint32_t vgpr = 8,
                                 uint32_t stack_bytes = ventus::abi::kWarpStackBytes) {
   ventus::elf::Image image =
       program_from({"tests/programs/common.s", "tests/programs/ndrange.s"}).image();
@@ -88,13 +87,12 @@ TEST_F(RuntimeLimits, LocalMemoryCountsTheWarpStacks) {
 // is what 64 KiB holds.
 TEST_F(RuntimeLimits, LocalMemoryCountsTheDeclaredWarpStacks) {
   const rt::Program program = program_with_kernel(128, 0, 8, 4096);
-  const rt::LaunchPlan plan = rt::plan_launch(device_.config(), program, "k", {512}, {256},
-                                              std::vector<rt::Arg>{out_}, {});
+  const rt::LaunchPlan plan =
+      rt::plan_launch(device_.config(), program, "k", {512}, {256}, std::vector<rt::Arg>{out_}, {});
   EXPECT_EQ(plan.device.warp_stack_bytes, 4096u);
   EXPECT_EQ(plan.device.lds_bytes, 8u * 4096 + 128);
   rt::launch(device_, program, "k", {512}, {256}, {out_});
-  EXPECT_EQ(rt::max_work_group_size(device_.config(), program.kernel_info("k"), 128, {}),
-            15u * 32);
+  EXPECT_EQ(rt::max_work_group_size(device_.config(), program.kernel_info("k"), 128, {}), 15u * 32);
   const sim::LaunchError e =
       refusal([&] { rt::launch(device_, program, "k", {512}, {512}, {out_}); });
   EXPECT_EQ(e.limit, LaunchLimit::local_memory);

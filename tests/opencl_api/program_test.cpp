@@ -636,7 +636,8 @@ TEST_F(Kernel, LocalMemoryIncludesTheWarpStacks) {
   for (int i = 0; i < kValues; ++i) src << "  int u" << i << " = in[" << i << "];\n";
   src << "  int gid = get_global_id(0), lid = get_local_id(0), acc = gid;\n"
       << "  for (int r = 0; r < 2; ++r) {\n";
-  for (int i = 0; i < kValues; ++i) src << "    acc = (acc ^ u" << i << ") * " << 2 * i + 3 << ";\n";
+  for (int i = 0; i < kValues; ++i)
+    src << "    acc = (acc ^ u" << i << ") * " << 2 * i + 3 << ";\n";
   src << "    out[gid] = acc;\n  }\n"
       << "  scratch[lid] = acc;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
       << "  out[gid] = acc + scratch[(lid + 1) % get_local_size(0)];\n}\n";

@@ -607,9 +607,10 @@ std::string generate_assembly(llvm::Module& module, int) {
     }
     if (need <= layout.warp_stack_bytes) break;
     if (round == 6)
-      throw Error(fmt::format("error: internal compiler error: the warp stack stride did not "
-                              "settle ({} bytes needed, {} laid out)",
-                              need, layout.warp_stack_bytes));
+      throw Error(
+          fmt::format("error: internal compiler error: the warp stack stride did not "
+                      "settle ({} bytes needed, {} laid out)",
+                      need, layout.warp_stack_bytes));
     // 16-byte aligned stacks.
     layout.warp_stack_bytes = (need + (round >= 2 ? 64 : 0) + 15) & ~15u;
     compile_functions();

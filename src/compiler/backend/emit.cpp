@@ -138,18 +138,24 @@ Frame layout_frame(const MFunction& mf) {
   // Larger frames than these could not be reserved: a kernel's total (with its callees')
   // is checked against the same limits with its __local data (backend.cpp).
   if (f.scalar_bytes > kDeviceLocalBytes)
-    throw Error(fmt::format("{}error: '{}' needs a {}-byte scalar stack frame; a warp's stack is "
-                            "at most an SM's {} bytes of local memory",
-                            mf.location, mf.name, f.scalar_bytes, kDeviceLocalBytes));
+    throw Error(
+        fmt::format("{}error: '{}' needs a {}-byte scalar stack frame; a warp's stack is "
+                    "at most an SM's {} bytes of local memory",
+                    mf.location, mf.name, f.scalar_bytes, kDeviceLocalBytes));
   if (f.private_bytes > kMaxPrivateFrameBytes)
-    throw Error(fmt::format("{}error: '{}' needs {} bytes of private memory per work-item (its "
-                            "variables and spilled registers); a work-item has at most {}",
-                            mf.location, mf.name, f.private_bytes, kMaxPrivateFrameBytes));
+    throw Error(
+        fmt::format("{}error: '{}' needs {} bytes of private memory per work-item (its "
+                    "variables and spilled registers); a work-item has at most {}",
+                    mf.location, mf.name, f.private_bytes, kMaxPrivateFrameBytes));
   return f;
 }
 
-bool fits_imm12(int64_t v) { return v >= -2048 && v < 2048; }
-bool fits_simm11(int64_t v) { return v >= -1024 && v < 1024; }
+bool fits_imm12(int64_t v) {
+  return v >= -2048 && v < 2048;
+}
+bool fits_simm11(int64_t v) {
+  return v >= -1024 && v < 1024;
+}
 
 class Printer {
  public:

@@ -195,11 +195,11 @@ uint32_t Selector::local_base() {
   } else {
     const uint32_t bytes = mf_.new_vreg(RegClass::Scalar);
     code.push_back(make_inst(Pseudo::Li, {Operand::reg_of(bytes), Operand::immediate(stack)}));
-    code.push_back(make_inst(isa::Op::MUL, {Operand::reg_of(numw), Operand::reg_of(numw),
-                                            Operand::reg_of(bytes)}));
+    code.push_back(make_inst(
+        isa::Op::MUL, {Operand::reg_of(numw), Operand::reg_of(numw), Operand::reg_of(bytes)}));
   }
-  code.push_back(make_inst(isa::Op::ADD, {Operand::reg_of(local_base_), Operand::reg_of(lds),
-                                          Operand::reg_of(numw)}));
+  code.push_back(make_inst(
+      isa::Op::ADD, {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)}));
   entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
   entry_insert_point_ += code.size();
   return local_base_;

@@ -36,8 +36,8 @@ enum class RegClass : uint8_t { Scalar, Vector };
 // fit an SM's local memory for a workgroup of one warp. A work-item's private memory (tp)
 // must fit a launch's (rt::kMaxPrivateBytes) for one warp of the widest warps.
 inline constexpr uint32_t kDeviceLocalBytes = sim::DeviceConfig{}.lds_bytes_per_sm;
-inline constexpr uint32_t kMaxPrivateFrameBytes = static_cast<uint32_t>(
-    rt::kMaxPrivateBytes / sim::DeviceConfig{}.max_threads_per_warp);
+inline constexpr uint32_t kMaxPrivateFrameBytes =
+    static_cast<uint32_t>(rt::kMaxPrivateBytes / sim::DeviceConfig{}.max_threads_per_warp);
 
 // Fixed scalar registers.
 inline constexpr uint32_t kZero = 0, kRa = 1, kSp = 2, kGp = 3, kTp = 4, kA0 = 10;

@@ -281,20 +281,20 @@ void allocate_registers(MFunction& mf) {
         if (op.use && known == scratch_of.end()) {
           if (vec)
             vector_reloads.push_back(make_inst(
-                Pseudo::VectorReload, {Operand::reg_of(r), Operand::immediate(iv.slot),
-                                       Operand::reg_of(kScratchS0)}));
+                Pseudo::VectorReload,
+                {Operand::reg_of(r), Operand::immediate(iv.slot), Operand::reg_of(kScratchS0)}));
           else
-            before.push_back(make_inst(Pseudo::ScalarReload,
-                                       {Operand::reg_of(r), Operand::immediate(iv.slot)}));
+            before.push_back(
+                make_inst(Pseudo::ScalarReload, {Operand::reg_of(r), Operand::immediate(iv.slot)}));
         }
         if (op.def) {
           if (vec)
-            vector_spills.push_back(make_inst(Pseudo::VectorSpill,
-                                              {Operand::reg_of(r), Operand::immediate(iv.slot),
-                                               Operand::reg_of(kScratchS0)}));
+            vector_spills.push_back(make_inst(
+                Pseudo::VectorSpill,
+                {Operand::reg_of(r), Operand::immediate(iv.slot), Operand::reg_of(kScratchS0)}));
           else
-            after.push_back(make_inst(Pseudo::ScalarSpill,
-                                      {Operand::reg_of(r), Operand::immediate(iv.slot)}));
+            after.push_back(
+                make_inst(Pseudo::ScalarSpill, {Operand::reg_of(r), Operand::immediate(iv.slot)}));
           if (!vec) scalar_defs.insert(r);
         }
         op.reg = r;
@@ -307,8 +307,8 @@ void allocate_registers(MFunction& mf) {
         uint32_t free = kScratchS0;
         while (scalar_defs.count(free)) ++free;
         if (free > kScratchS2)
-          throw Error(fmt::format("register allocation failed in '{}': too many spilled results",
-                                  mf.name));
+          throw Error(
+              fmt::format("register allocation failed in '{}': too many spilled results", mf.name));
         spill.ops.push_back(Operand::reg_of(free));
         spill = make_inst(Pseudo::ScalarSpill, std::move(spill.ops));
       }
