@@ -31,8 +31,32 @@ ventus::cc::Result compile(const std::string& source, int opt_level) {
 // the scalar registers, so the -O2 build keeps them in the warp's scalar stack. The
 // workgroup's __local data lies after the warps' stacks, so a stride that disagrees with
 // the runtime's layout, or overlapping stacks, gives wrong sums.
-std::string uniform_frame_kernel(int count) {
-  std::string s = "kernel void wide(global int* in, global int* out, int rounds) {\n";
+// With `calls`, each round also calls twist(), which calls leaf() with values live across
+// the call (saved vector registers) and has a 1,200-byte private array: the kernel saves ra
+// in its large scalar frame, twist its registers in a private frame beyond 1 KiB.
+const char* kTwist = R"(
+__attribute__((noinline)) int leaf(int x) { return x * 5 + 1; }
+__attribute__((noinline)) int twist(int acc, int r) {
+  int t[300];
+  for (int i = 0; i < 300; ++i) t[i] = acc + i * r;
+  int a = leaf(t[(acc & 0x7fffffff) % 300]);
+  int b = leaf(a + t[r % 300]);
+  return a ^ b ^ t[(a & 0x7fffffff) % 300];
+}
+)";
+
+uint32_t twist_reference(uint32_t acc, uint32_t r) {
+  std::vector<uint32_t> t(300);
+  for (uint32_t i = 0; i < 300; ++i) t[i] = acc + i * r;
+  const auto leaf = [](uint32_t x) { return x * 5 + 1; };
+  const uint32_t a = leaf(t[(acc & 0x7fffffff) % 300]);
+  const uint32_t b = leaf(a + t[r % 300]);
+  return a ^ b ^ t[(a & 0x7fffffff) % 300];
+}
+
+std::string uniform_frame_kernel(int count, bool calls = false) {
+  std::string s = calls ? kTwist : "";
+  s += "kernel void wide(global int* in, global int* out, int rounds) {\n";
   for (int i = 0; i < count; ++i) s += fmt::format("  int u{} = in[{}];\n", i, i);
   s += "  int gid = get_global_id(0), lid = get_local_id(0);\n"
        "  local int shared[128];\n"
@@ -40,6 +64,7 @@ std::string uniform_frame_kernel(int count) {
        "  for (int r = 0; r < rounds; ++r) {\n";
   for (int i = 0; i < count; ++i)
     s += fmt::format("    acc = (acc ^ u{}) * {} + {};\n", i, 2 * i + 3, i);
+  if (calls) s += "    acc = twist(acc, r);\n";
   s += "    out[gid] = acc;\n"
        "  }\n"
        "  shared[lid] = acc;\n"
@@ -50,14 +75,16 @@ std::string uniform_frame_kernel(int count) {
 }
 
 std::vector<int32_t> uniform_frame_reference(const std::vector<int32_t>& in, int count, int rounds,
-                                             uint32_t items, uint32_t local) {
+                                             uint32_t items, uint32_t local, bool calls) {
   std::vector<uint32_t> acc(items);
   for (uint32_t g = 0; g < items; ++g) {
     uint32_t a = g;
-    for (int r = 0; r < rounds; ++r)
+    for (int r = 0; r < rounds; ++r) {
       for (int i = 0; i < count; ++i)
         a = (a ^ static_cast<uint32_t>(in[i])) * static_cast<uint32_t>(2 * i + 3) +
             static_cast<uint32_t>(i);
+      if (calls) a = twist_reference(a, static_cast<uint32_t>(r));
+    }
     acc[g] = a;
   }
   std::vector<int32_t> out(items);
@@ -68,9 +95,10 @@ std::vector<int32_t> uniform_frame_reference(const std::vector<int32_t>& in, int
   return out;
 }
 
-void run_uniform_frame(int count, int opt_level, uint32_t expected_min_stack) {
-  SCOPED_TRACE(fmt::format("{} uniform values at -O{}", count, opt_level));
-  const ventus::cc::Result r = compile(uniform_frame_kernel(count), opt_level);
+void run_uniform_frame(int count, int opt_level, uint32_t expected_min_stack, bool calls = false) {
+  SCOPED_TRACE(
+      fmt::format("{} uniform values at -O{}{}", count, opt_level, calls ? " with calls" : ""));
+  const ventus::cc::Result r = compile(uniform_frame_kernel(count, calls), opt_level);
   ASSERT_TRUE(r.ok) << r.diagnostics;
   const rt::Program program = rt::Program::from_elf_bytes(r.elf);
   const rt::KernelInfo* info = program.kernel_info("wide");
@@ -84,7 +112,8 @@ void run_uniform_frame(int count, int opt_level, uint32_t expected_min_stack) {
   rt::Buffer bin = rt::Buffer::from(device, in);
   rt::Buffer bout(device, 4 * kItems);
   rt::launch(device, program, "wide", {kItems}, {kLocal}, {bin, bout, rt::Arg(2)});
-  const std::vector<int32_t> expected = uniform_frame_reference(in, count, 2, kItems, kLocal);
+  const std::vector<int32_t> expected =
+      uniform_frame_reference(in, count, 2, kItems, kLocal, calls);
   const std::vector<int32_t> got = bout.download<int32_t>();
   for (uint32_t g = 0; g < kItems; ++g) ASSERT_EQ(got[g], expected[g]) << "item " << g;
 }
@@ -99,6 +128,12 @@ TEST(Frames, UniformValuesBeyondOneKibibyteOfStackAtEveryLevel) {
 // 12-bit offsets of sp, a stride that is not a power of two.
 TEST(Frames, UniformValuesBeyondTheImmediateOffsets) {
   run_uniform_frame(1600, 2, 4096);
+}
+
+// The saved registers of frames beyond the immediates: the kernel's ra below a 3 KiB scalar
+// frame, twist()'s vector registers below a private frame of more than 1 KiB.
+TEST(Frames, SavedRegistersOfLargeFrames) {
+  for (int level : {0, 2}) run_uniform_frame(800, level, level == 2 ? 2048 : 0, true);
 }
 
 // A kernel that needs no more than 1 KiB keeps the start code's stacks: its metadata says
