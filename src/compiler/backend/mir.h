@@ -87,7 +87,8 @@ enum class Pseudo : uint8_t {
   La,
   // The back end's own, expanded by emit.cpp: the epilogue and ret; an atomic
   // operation performed lane by lane (MInst::op: the AMO row, or SC_W for a compare and
-  // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset).
+  // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset, and
+  // for all but a scalar reload the scalar scratch that addresses a slot beyond the immediates).
   Return,
   Atomic,
   ScalarSpill,
