@@ -10,10 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ventus/abi.h"
+
 namespace ventus::rt {
 
-// The version the writer records and the reader accepts (no other).
-inline constexpr uint64_t kKernelMetadataVersion = 1;
+// The version the writer records. The reader also accepts version 1, which has no
+// `stack_bytes`: its kernels use the start code's abi::kWarpStackBytes.
+inline constexpr uint64_t kKernelMetadataVersion = 2;
 // The largest argument buffer a kernel may have.
 inline constexpr uint64_t kMaxArgumentBytes = 64 * 1024;
 // The private memory of one launch (all its threads), so also of one thread.
@@ -38,6 +41,10 @@ struct KernelInfo {
   std::string name;
   uint32_t local_bytes = 0;    // the kernel's __local variables
   uint32_t private_bytes = 0;  // private memory per thread its frames need
+  // The scalar stack of each warp in local memory (sp), the stride its code assumes:
+  // warp w's stack is [CSR_LDS + w * stack_bytes, + stack_bytes), the workgroup's local
+  // data starts after the W stacks. At least abi::kWarpStackBytes, a multiple of 4.
+  uint32_t stack_bytes = abi::kWarpStackBytes;
   uint32_t sgpr = 0, vgpr = 0;
   uint32_t reqd_work_group_size[3] = {0, 0, 0};  // reqd_work_group_size, or zeros
   // The kernel's attributes as CL_KERNEL_ATTRIBUTES gives them, space-separated:

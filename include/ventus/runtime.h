@@ -186,10 +186,11 @@ class Program {
 };
 
 // The start code's stack per warp in local memory: the first kWarpStackBytes x warps bytes
-// of a workgroup's local memory.
+// of a workgroup's local memory (KernelInfo::stack_bytes x warps for a kernel that
+// declares more, and 1 KiB for programs without metadata).
 using abi::kWarpStackBytes;
 
-// A workgroup's local memory holds the warps' 1 KiB stacks, the kernel's __local
+// A workgroup's local memory holds the warps' stacks, the kernel's __local
 // variables, then the __local buffers of the arguments; the variables and each buffer
 // start at a multiple of this, the size of the largest OpenCL C type (long16), so every
 // object in them is naturally aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN reports it).
@@ -285,8 +286,12 @@ struct LaunchPlan {
   std::stop_token cancel;
 };
 
-// `bytes` of local data rounded up to kLocalDataAlign; UINT64_MAX past 64 bits.
-uint64_t align_local_data(uint64_t bytes);
+// `bytes` of local data rounded up to kLocalDataAlign; UINT64_MAX past 64 bits. Inline: the
+// compiler checks its kernels' local memory with the runtime's layout.
+constexpr uint64_t align_local_data(uint64_t bytes) {
+  constexpr uint64_t align = kLocalDataAlign;
+  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
+}
 
 // Plans a launch of `kernel` for a device of `config`. A launch the device cannot run is a
 // sim::LaunchRefused that says which limit, by how much; other bad input (no such kernel)

@@ -47,6 +47,21 @@ size_t kernel_max_work_group_size(const Kernel& kernel) {
                                  launch_options());
 }
 
+// CL_KERNEL_LOCAL_MEM_SIZE: what a workgroup of CL_KERNEL_WORK_GROUP_SIZE needs of
+// CL_DEVICE_LOCAL_MEM_SIZE: the local data, and its warps' stacks beyond the start code's
+// stacks of the largest workgroup, which CL_DEVICE_LOCAL_MEM_SIZE leaves out already. So
+// it is at most CL_DEVICE_LOCAL_MEM_SIZE, and 0 more than the local data for the kernels
+// with the start code's stacks.
+uint64_t kernel_local_memory(const Kernel& kernel) {
+  const uint64_t data = kernel_local_bytes(kernel);
+  const uint64_t threads = the_device()->config.max_threads_per_warp;
+  const uint64_t warps = (kernel_max_work_group_size(kernel) + threads - 1) / threads;
+  const uint64_t stacks = uint64_t{kernel.info->stack_bytes} * warps;
+  const uint64_t set_aside = the_device()->config.lds_bytes_per_sm - device_local_memory();
+  const uint64_t beyond = stacks > set_aside ? stacks - set_aside : 0;
+  return data > UINT64_MAX - beyond ? UINT64_MAX : data + beyond;
+}
+
 // The error code of clEnqueueNDRangeKernel (OpenCL 1.2, 5.8) for a refused launch.
 cl_int launch_error_code(sim::LaunchLimit limit) {
   switch (limit) {
@@ -697,7 +712,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel_handle
       return info_array(n, v, r, std::vector<size_t>{reqd[0], reqd[1], reqd[2]});
     }
     case CL_KERNEL_LOCAL_MEM_SIZE:
-      return info_value(n, v, r, static_cast<cl_ulong>(kernel_local_bytes(*kernel)));
+      return info_value(n, v, r, static_cast<cl_ulong>(kernel_local_memory(*kernel)));
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       return info_value(n, v, r, size_t{the_device()->config.max_threads_per_warp});
     case CL_KERNEL_PRIVATE_MEM_SIZE:

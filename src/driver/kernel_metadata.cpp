@@ -121,18 +121,30 @@ KernelArgInfo parse_argument(const Json& a, size_t index, const std::string& ker
   return arg;
 }
 
-KernelInfo parse_kernel(const Json& k, size_t index) {
+KernelInfo parse_kernel(const Json& k, size_t index, uint64_t version) {
   const std::string name = name_for_messages(k);
   const std::string place =
       name.empty() ? fmt::format("kernel {}", index) : fmt::format("kernel '{}'", name);
-  check_keys(k, {"name", "local_bytes", "private_bytes", "sgpr", "vgpr", "args"},
-             {"reqd_work_group_size", "attributes"}, place);
+  if (version == 1)
+    check_keys(k, {"name", "local_bytes", "private_bytes", "sgpr", "vgpr", "args"},
+               {"reqd_work_group_size", "attributes"}, place);
+  else
+    check_keys(k, {"name", "local_bytes", "private_bytes", "stack_bytes", "sgpr", "vgpr", "args"},
+               {"reqd_work_group_size", "attributes"}, place);
   KernelInfo info;
   info.name = string_field(k, "name", place);
   if (info.name.empty()) metadata_error(place, "empty name");
   info.local_bytes = static_cast<uint32_t>(unsigned_field(k, "local_bytes", kMaxLocalBytes, place));
   info.private_bytes =
       static_cast<uint32_t>(unsigned_field(k, "private_bytes", kMaxPrivateBytes, place));
+  if (version != 1) {
+    const uint64_t stack = unsigned_field(k, "stack_bytes", kMaxLocalBytes, place);
+    if (stack < abi::kWarpStackBytes || stack % 4 != 0)
+      metadata_error(place, fmt::format("\"stack_bytes\" is {} (a multiple of 4, at least the "
+                                        "start code's {})",
+                                        stack, abi::kWarpStackBytes));
+    info.stack_bytes = static_cast<uint32_t>(stack);
+  }
   info.sgpr = static_cast<uint32_t>(unsigned_field(k, "sgpr", kMaxScalarRegisters, place));
   info.vgpr = static_cast<uint32_t>(unsigned_field(k, "vgpr", kMaxVectorRegisters, place));
   if (k.contains("reqd_work_group_size")) {
@@ -168,6 +180,7 @@ std::string write_kernel_metadata(std::span<const KernelInfo> kernels) {
     kernel["name"] = k.name;
     kernel["local_bytes"] = k.local_bytes;
     kernel["private_bytes"] = k.private_bytes;
+    kernel["stack_bytes"] = k.stack_bytes;
     kernel["sgpr"] = k.sgpr;
     kernel["vgpr"] = k.vgpr;
     if (k.reqd_work_group_size[0] != 0)
@@ -202,13 +215,14 @@ std::vector<KernelInfo> parse_kernel_metadata(std::string_view json) {
   const std::string top;
   check_keys(doc, {"version", "kernels"}, {}, top);
   const Json& version = doc.at("version");
-  if (!version.is_number_unsigned() || version.get<uint64_t>() != kKernelMetadataVersion)
-    metadata_error(top, fmt::format("version {} (this runtime reads version {})", version.dump(),
-                                    kKernelMetadataVersion));
+  if (!version.is_number_unsigned() || version.get<uint64_t>() == 0 ||
+      version.get<uint64_t>() > kKernelMetadataVersion)
+    metadata_error(top, fmt::format("version {} (this runtime reads versions 1 to {})",
+                                    version.dump(), kKernelMetadataVersion));
   const Json& kernels = array_field(doc, "kernels", top);
   std::vector<KernelInfo> result;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    KernelInfo info = parse_kernel(kernels[i], i);
+    KernelInfo info = parse_kernel(kernels[i], i, version.get<uint64_t>());
     for (const KernelInfo& earlier : result)
       if (earlier.name == info.name)
         metadata_error(top, fmt::format("kernel '{}' is described twice", info.name));

@@ -251,11 +251,6 @@ uint32_t Program::kernel_address(std::string_view name) const {
 
 // ---- launch ----
 
-uint64_t align_local_data(uint64_t bytes) {
-  constexpr uint64_t align = kLocalDataAlign;
-  return bytes > UINT64_MAX - (align - 1) ? UINT64_MAX : (bytes + align - 1) / align * align;
-}
-
 namespace {
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {
@@ -268,19 +263,21 @@ uint64_t saturating_add(uint64_t a, uint64_t b) {
 }
 
 // What a launch of the kernel needs of an SM besides its warp count: threads per warp,
-// registers and the warp stacks (check_launch's inputs).
+// registers and the warp stacks the kernel declares (check_launch's inputs). Programs
+// without metadata run on the start code's stacks.
 sim::KernelLaunch workgroup_resources(const KernelInfo* info, const LaunchOptions& options) {
   sim::KernelLaunch l;
   l.threads_per_warp = options.threads_per_warp;
   l.sgpr_usage = info ? info->sgpr : options.sgpr_usage;
   l.vgpr_usage = info ? info->vgpr : options.vgpr_usage;
-  l.warp_stack_bytes = kWarpStackBytes;
+  l.warp_stack_bytes = info ? info->stack_bytes : kWarpStackBytes;
   return l;
 }
 
-// The workgroup's local memory for `warps` warps (< 2^32) and `local_data` bytes of local data.
-uint64_t local_memory_bytes(uint64_t warps, uint64_t local_data) {
-  return saturating_add(uint64_t{kWarpStackBytes} * warps, local_data);
+// The workgroup's local memory for `l.warps_per_workgroup` warps and `local_data` bytes of
+// local data: the warps' stacks first.
+uint64_t local_memory_bytes(const sim::KernelLaunch& l, uint64_t local_data) {
+  return saturating_add(uint64_t{l.warp_stack_bytes} * l.warps_per_workgroup, local_data);
 }
 
 }  // namespace
@@ -292,7 +289,7 @@ uint32_t max_work_group_size(const sim::DeviceConfig& config, const KernelInfo* 
   sim::KernelLaunch l = workgroup_resources(info, options);
   const auto fits = [&](uint32_t warps) {
     l.warps_per_workgroup = warps;
-    l.lds_bytes = local_memory_bytes(warps, local_data_bytes);
+    l.lds_bytes = local_memory_bytes(l, local_data_bytes);
     return !sim::check_launch(l, config);
   };
   uint32_t low = 0, high = config.warp_slots_per_sm;  // fits(low) or low == 0
@@ -377,11 +374,11 @@ LaunchPlan plan_launch(const sim::DeviceConfig& config, const Program& program,
     if (args[i].local_bytes == 0)
       refuse(LaunchLimit::arguments, 0, 1,
              fmt::format("argument {}: a __local buffer of 0 bytes", i));
-    const uint64_t offset = saturating_add(uint64_t{kWarpStackBytes} * warps, local_data);
+    const uint64_t offset = local_memory_bytes(l, local_data);
     plan.local_argument_offsets[i] = static_cast<uint32_t>(std::min<uint64_t>(offset, UINT32_MAX));
     local_data = saturating_add(local_data, align_local_data(args[i].local_bytes));
   }
-  l.lds_bytes = local_memory_bytes(warps, local_data);
+  l.lds_bytes = local_memory_bytes(l, local_data);
   if (std::optional<sim::LaunchError> refused = sim::check_launch(l, config))
     throw sim::LaunchRefused(std::move(*refused));
 

@@ -217,13 +217,15 @@ TEST(Diagnostics, LargeLocalDataIsAnError) {
 TEST(Diagnostics, LargePrivateArrayNamesTheFunction) {
   std::string d = errors_of("private.cl",
                             "kernel void k(global int *o) {\n"
-                            "  int a[1000];\n"
-                            "  for (int i = 0; i < 1000; ++i) a[i] = o[i];\n"
+                            "  int a[10000000];\n"
+                            "  for (int i = 0; i < 10000000; ++i) a[i] = o[i];\n"
                             "  o[0] = a[o[1]];\n"
                             "}\n");
+  // 40 MB: more than a launch's 1 GiB of private memory gives one warp of 32 work-items.
   EXPECT_TRUE(contains(d,
-                       "private.cl:1: error: kernel 'k' needs at least 4000 bytes of private "
-                       "memory per work-item"))
+                       "private.cl:1: error: kernel 'k' needs at least 40000000 bytes of "
+                       "private memory per work-item for its variables; a work-item has at "
+                       "most 33554432"))
       << d;
 }
 

@@ -34,8 +34,8 @@ sim::LaunchError refusal(const std::function<void()>& launch) {
 
 // A program whose kernel "k" has the compiler's metadata (local and private bytes, one
 // global pointer argument, or the arguments given).
-rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0,
-                                uint32_t vgpr = 8) {
+rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0, uint32_t vgpr = 8,
+                                uint32_t stack_bytes = ventus::abi::kWarpStackBytes) {
   ventus::elf::Image image =
       program_from({"tests/programs/common.s", "tests/programs/ndrange.s"}).image();
   for (ventus::elf::Symbol& s : image.symbols)
@@ -44,6 +44,7 @@ rt::Program program_with_kernel(uint32_t local_bytes, uint32_t private_bytes = 0
   info.name = "k";
   info.local_bytes = local_bytes;
   info.private_bytes = private_bytes;
+  info.stack_bytes = stack_bytes;
   info.sgpr = 32;
   info.vgpr = vgpr;
   info.args.push_back({"out", "int*", rt::AddressSpace::global, "", 0, 4});
@@ -79,6 +80,26 @@ TEST_F(RuntimeLimits, LocalMemoryCountsTheWarpStacks) {
   EXPECT_EQ(e.requested, 8u * rt::kWarpStackBytes + 60032);
   EXPECT_EQ(e.available, device_.config().lds_bytes_per_sm);
   EXPECT_NE(e.message.find("bytes too many"), std::string::npos) << e.message;
+}
+
+// A kernel that declares 4 KiB of stack per warp gets them: the local data starts after
+// the W stacks of 4 KiB (the simulator checks sp against them), and the largest workgroup
+// is what 64 KiB holds.
+TEST_F(RuntimeLimits, LocalMemoryCountsTheDeclaredWarpStacks) {
+  const rt::Program program = program_with_kernel(128, 0, 8, 4096);
+  const rt::LaunchPlan plan =
+      rt::plan_launch(device_.config(), program, "k", {512}, {256}, std::vector<rt::Arg>{out_}, {});
+  EXPECT_EQ(plan.device.warp_stack_bytes, 4096u);
+  EXPECT_EQ(plan.device.lds_bytes, 8u * 4096 + 128);
+  rt::launch(device_, program, "k", {512}, {256}, {out_});
+  EXPECT_EQ(rt::max_work_group_size(device_.config(), program.kernel_info("k"), 128, {}), 15u * 32);
+  const sim::LaunchError e =
+      refusal([&] { rt::launch(device_, program, "k", {512}, {512}, {out_}); });
+  EXPECT_EQ(e.limit, LaunchLimit::local_memory);
+  EXPECT_EQ(e.requested, 16u * 4096 + 128);
+  EXPECT_NE(e.message.find("(16 warps x 4096 bytes of stack + 128 bytes of local data)"),
+            std::string::npos)
+      << e.message;
 }
 
 // The private memory the runtime reserves is that of the workgroups the device holds at

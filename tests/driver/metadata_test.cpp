@@ -84,6 +84,7 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   k.name = "k\"1";  // escaped by the writer
   k.local_bytes = 384;
   k.private_bytes = 96;
+  k.stack_bytes = 6464;
   k.sgpr = 36;
   k.vgpr = 12;
   k.reqd_work_group_size[0] = 8, k.reqd_work_group_size[1] = 4, k.reqd_work_group_size[2] = 1;
@@ -100,6 +101,8 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   EXPECT_EQ(read[0].name, k.name);
   EXPECT_EQ(read[0].local_bytes, 384u);
   EXPECT_EQ(read[0].private_bytes, 96u);
+  EXPECT_EQ(read[0].stack_bytes, 6464u);
+  EXPECT_EQ(read[1].stack_bytes, ventus::abi::kWarpStackBytes);
   EXPECT_EQ(read[0].sgpr, 36u);
   EXPECT_EQ(read[0].vgpr, 12u);
   EXPECT_EQ(read[0].reqd_work_group_size[1], 4u);
@@ -122,6 +125,26 @@ TEST(KernelMetadata, WriterAndReaderRoundTrip) {
   EXPECT_NE(metadata_error(other).find("this runtime reads version"), std::string::npos);
 }
 
+// Binaries of version 1 (before kernels declared their warp stack) keep the start code's
+// 1 KiB; a declared stack must be one the start code's layout can hold.
+TEST(KernelMetadata, WarpStackOfVersionOneAndItsRange) {
+  const std::vector<rt::KernelInfo> old = rt::parse_kernel_metadata(document());
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].stack_bytes, 1024u);
+  const std::vector<rt::KernelInfo> declared =
+      rt::parse_kernel_metadata(document("\"stack_bytes\":6464,", "", "\"version\":2,"));
+  EXPECT_EQ(declared[0].stack_bytes, 6464u);
+  std::string e = metadata_error(document("\"stack_bytes\":512,", "", "\"version\":2,"));
+  EXPECT_NE(e.find("kernel 'k': \"stack_bytes\" is 512 (a multiple of 4, at least the start "
+                   "code's 1024)"),
+            std::string::npos)
+      << e;
+  e = metadata_error(document("\"stack_bytes\":1026,", "", "\"version\":2,"));
+  EXPECT_NE(e.find("\"stack_bytes\" is 1026"), std::string::npos) << e;
+  e = metadata_error(document("\"stack_bytes\":4294967296,", "", "\"version\":2,"));
+  EXPECT_NE(e.find("\"stack_bytes\" is 4294967296 (at most 268435456)"), std::string::npos) << e;
+}
+
 TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
   std::string e = metadata_error(document("\"local_size\":4,"));
   EXPECT_NE(e.find("kernel 'k': unknown field \"local_size\""), std::string::npos) << e;
@@ -132,8 +155,15 @@ TEST(KernelMetadata, UnknownMissingAndWrongFieldsAreRefused) {
   EXPECT_NE(e.find("unknown field \"extra\""), std::string::npos) << e;
   e = metadata_error(document("", "", ""));
   EXPECT_NE(e.find("missing field \"version\""), std::string::npos) << e;
+  e = metadata_error(document("", "", "\"version\":3,"));
+  EXPECT_NE(e.find("version 3 (this runtime reads versions 1 to 2)"), std::string::npos) << e;
+  e = metadata_error(document("", "", "\"version\":0,"));
+  EXPECT_NE(e.find("version 0 (this runtime reads versions 1 to 2)"), std::string::npos) << e;
+  // Version 2 requires the warp stack; version 1 has none.
   e = metadata_error(document("", "", "\"version\":2,"));
-  EXPECT_NE(e.find("version 2 (this runtime reads version 1)"), std::string::npos) << e;
+  EXPECT_NE(e.find("kernel 'k': missing field \"stack_bytes\""), std::string::npos) << e;
+  e = metadata_error(document("\"stack_bytes\":2048,"));
+  EXPECT_NE(e.find("kernel 'k': unknown field \"stack_bytes\""), std::string::npos) << e;
   e = metadata_error(
       R"({"version":1,"kernels":[{"name":"k","local_bytes":0,"private_bytes":0,"sgpr":32,"args":[]}]})");
   EXPECT_NE(e.find("kernel 'k': missing field \"vgpr\""), std::string::npos) << e;

@@ -624,6 +624,62 @@ TEST_F(Kernel, WorkGroupInfo) {
       clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
 }
 
+// A kernel whose warps need more than the start code's 1 KiB of stack (1,600 uniform values
+// live across a loop: about 6 KiB a warp) reports it: CL_KERNEL_WORK_GROUP_SIZE is what the
+// stacks leave room for, and CL_KERNEL_LOCAL_MEM_SIZE is what that workgroup needs of
+// CL_DEVICE_LOCAL_MEM_SIZE, so a __local argument of the rest fits exactly and 128 bytes more
+// are refused.
+TEST_F(Kernel, LocalMemoryIncludesTheWarpStacks) {
+  constexpr int kValues = 1600;
+  std::ostringstream src;
+  src << "kernel void wide(global int* in, global int* out, local int* scratch) {\n";
+  for (int i = 0; i < kValues; ++i) src << "  int u" << i << " = in[" << i << "];\n";
+  src << "  int gid = get_global_id(0), lid = get_local_id(0), acc = gid;\n"
+      << "  for (int r = 0; r < 2; ++r) {\n";
+  for (int i = 0; i < kValues; ++i)
+    src << "    acc = (acc ^ u" << i << ") * " << 2 * i + 3 << ";\n";
+  src << "    out[gid] = acc;\n  }\n"
+      << "  scratch[lid] = acc;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      << "  out[gid] = acc + scratch[(lid + 1) % get_local_size(0)];\n}\n";
+  cl_program p = build(src.str());
+  ASSERT_NE(p, nullptr);
+  cl_kernel k = kernel(p, "wide");
+  ASSERT_NE(k, nullptr);
+  cl_device_id d = device();
+  size_t wg = 0;
+  ASSERT_OK(clGetKernelWorkGroupInfo(k, d, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
+  EXPECT_LT(wg, 1024u) << "32 warps of 6 KiB stacks do not fit 64 KiB";
+  EXPECT_GE(wg, 32u);
+  cl_ulong local = 0;
+  ASSERT_OK(
+      clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, nullptr));
+  const cl_ulong device_local = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+  EXPECT_GT(local, 0u) << "the kernel has no __local variables: this is its stacks";
+  ASSERT_LE(local, device_local);
+  std::vector<cl_int> in(kValues);
+  for (int i = 0; i < kValues; ++i) in[i] = i * 7919 - 40000;
+  cl_mem bin = buffer(CL_MEM_COPY_HOST_PTR, in.size() * sizeof(cl_int), in.data());
+  cl_mem bout = buffer(CL_MEM_READ_WRITE, wg * sizeof(cl_int));
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof bin, &bin));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof bout, &bout));
+  ASSERT_OK(clSetKernelArg(k, 2, device_local - local, nullptr));
+  ASSERT_OK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &wg, &wg, 0, nullptr, nullptr));
+  std::vector<uint32_t> acc(wg);
+  for (size_t g = 0; g < wg; ++g) {
+    uint32_t a = static_cast<uint32_t>(g);
+    for (int r = 0; r < 2; ++r)
+      for (int i = 0; i < kValues; ++i)
+        a = (a ^ static_cast<uint32_t>(in[i])) * static_cast<uint32_t>(2 * i + 3);
+    acc[g] = a;
+  }
+  const std::vector<cl_int> got = read_ints(bout, wg);
+  for (size_t g = 0; g < wg; ++g)
+    ASSERT_EQ(static_cast<uint32_t>(got[g]), acc[g] + acc[(g + 1) % wg]) << "item " << g;
+  ASSERT_OK(clSetKernelArg(k, 2, device_local - local + 128, nullptr));
+  EXPECT_CL(CL_OUT_OF_RESOURCES,
+            clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &wg, &wg, 0, nullptr, nullptr));
+}
+
 TEST_F(NDRange, LaunchErrors) {
   // The launches that must fail use a kernel without side effects, so that a platform that
   // wrongly accepts one does not write out of bounds.

@@ -660,46 +660,29 @@ std::string generate_assembly(llvm::Module& module, int) {
           layout.private_align = std::max<uint32_t>(layout.private_align,
                                                     static_cast<uint32_t>(private_alignment(arg)));
 
-  std::string out;
-  std::map<std::string, FunctionSummary> summaries;
   std::map<std::string, const llvm::Function*> functions;
   std::vector<llvm::Function*> kernels;
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&f);
-    FunctionSummary& summary = summaries[f.getName().str()];
-    summary = compile_function(f, layout, out);
-    summary.local_data_end = local_data_end(f, layout, dl);
     functions[f.getName().str()] = &f;
   }
-
-  for (const auto& [name, summary] : summaries)
-    if (summary.uses_printf) {
-      out += printf_routine();
-      break;
+  std::string out;
+  std::map<std::string, FunctionSummary> summaries;
+  auto compile_functions = [&] {
+    out.clear();
+    summaries.clear();
+    for (llvm::Function& f : module) {
+      if (f.isDeclaration()) continue;
+      FunctionSummary& summary = summaries[f.getName().str()];
+      summary = compile_function(f, layout, out);
+      summary.local_data_end = local_data_end(f, layout, dl);
     }
+  };
 
-  DataWriter writer(dl, layout, out);
-  for (llvm::GlobalVariable& gv : module.globals()) {
-    if (gv.getAddressSpace() == 3) continue;
-    if (!gv.hasInitializer())
-      throw Error(fmt::format("{}error: program-scope variable '{}' is declared but not defined",
-                              definition_location(gv), gv.getName().str()));
-    const llvm::Constant* init = gv.getInitializer();
-    bool zero = init->isNullValue();
-    const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
-    uint64_t align = std::max<uint64_t>(4, dl.getPreferredAlign(&gv).value());
-    unsigned log2 = 0;
-    while ((uint64_t{1} << log2) < align) ++log2;
-    out += fmt::format("\t.section {}\n\t.p2align {}\n{}:\n", section, log2, layout.symbols[&gv]);
-    if (zero)
-      out += fmt::format("\t.zero {}\n", std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
-    else
-      writer.variable(gv);
-  }
-
-  // Per-kernel metadata for the runtime: resources and the argument buffer layout.
-  // `stack`: the calls from the kernel down to `name`, to name a cycle.
+  // A kernel's scalar stack: its frame and the deepest chain of its callees' frames;
+  // likewise its private memory, registers and __local data. `stack`: the calls from the
+  // kernel down to `name`, to name a cycle.
   std::function<FunctionSummary(const std::string&, std::vector<std::string>&)> total =
       [&](const std::string& name, std::vector<std::string>& stack) {
         FunctionSummary s = summaries.at(name);
@@ -728,20 +711,88 @@ std::string generate_assembly(llvm::Module& module, int) {
         s.private_frame += deepest_private;
         return s;
       };
+  std::map<const llvm::Function*, FunctionSummary> kernel_totals;
+  auto total_kernels = [&] {
+    for (llvm::Function* kernel : kernels) {
+      std::vector<std::string> stack;
+      kernel_totals[kernel] = total(kernel->getName().str(), stack);
+    }
+  };
+
+  // The warps' stacks: one stride for the program (every function computes the local data
+  // base from it), the start code's 1 KiB unless a kernel needs more. Another stride
+  // changes the code that computes the local data base, and so possibly the frames: the
+  // program is compiled again until the stride holds every kernel's stack (the frames
+  // grow by a few spill slots a round at most; later rounds leave room for that).
+  compile_functions();
+  total_kernels();
+  for (int round = 0;; ++round) {
+    uint32_t need = abi::kWarpStackBytes;
+    for (const auto& [kernel, s] : kernel_totals) {
+      if (s.private_frame > kMaxPrivateFrameBytes)
+        throw Error(fmt::format(
+            "{}error: {} needs {} bytes of private memory per work-item (its frame and those of "
+            "the functions it calls); a work-item has at most {}",
+            definition_location(*kernel), describe(*kernel), s.private_frame,
+            kMaxPrivateFrameBytes));
+      // As the runtime lays out a workgroup of one warp: the stack, then the local data.
+      const uint64_t local = rt::align_local_data(s.local_data_end);
+      if (uint64_t{s.scalar_frame} + local > kDeviceLocalBytes)
+        throw Error(fmt::format(
+            "{}error: {} needs {} bytes of scalar stack per warp (its frame and those of the "
+            "functions it calls) and {} bytes of __local variables; a workgroup's local "
+            "memory is at most an SM's {} bytes",
+            definition_location(*kernel), describe(*kernel), s.scalar_frame, local,
+            kDeviceLocalBytes));
+      need = std::max(need, s.scalar_frame);
+    }
+    if (need <= layout.warp_stack_bytes) break;
+    if (round == 6)
+      throw Error(
+          fmt::format("error: internal compiler error: the warp stack stride did not "
+                      "settle ({} bytes needed, {} laid out)",
+                      need, layout.warp_stack_bytes));
+    // 16-byte aligned stacks.
+    layout.warp_stack_bytes = (need + (round >= 2 ? 64 : 0) + 15) & ~15u;
+    compile_functions();
+    total_kernels();
+  }
+
+  for (const auto& [name, summary] : summaries)
+    if (summary.uses_printf) {
+      out += printf_routine();
+      break;
+    }
+
+  DataWriter writer(dl, layout, out);
+  for (llvm::GlobalVariable& gv : module.globals()) {
+    if (gv.getAddressSpace() == 3) continue;
+    if (!gv.hasInitializer())
+      throw Error(fmt::format("{}error: program-scope variable '{}' is declared but not defined",
+                              definition_location(gv), gv.getName().str()));
+    const llvm::Constant* init = gv.getInitializer();
+    bool zero = init->isNullValue();
+    const char* section = gv.isConstant() || gv.getAddressSpace() == 2 ? ".rodata" : zero ? ".bss" : ".data";
+    uint64_t align = std::max<uint64_t>(4, dl.getPreferredAlign(&gv).value());
+    unsigned log2 = 0;
+    while ((uint64_t{1} << log2) < align) ++log2;
+    out += fmt::format("\t.section {}\n\t.p2align {}\n{}:\n", section, log2, layout.symbols[&gv]);
+    if (zero)
+      out += fmt::format("\t.zero {}\n", std::max<uint64_t>(1, dl.getTypeAllocSize(gv.getValueType())));
+    else
+      writer.variable(gv);
+  }
+
+  // Per-kernel metadata for the runtime: resources and the argument buffer layout.
   std::vector<rt::KernelInfo> infos;
   for (llvm::Function* kernel : kernels) {
-    std::vector<std::string> stack;
     rt::KernelInfo& info = infos.emplace_back();
     info.name = kernel->getName().str();
-    FunctionSummary s = total(info.name, stack);
-    if (s.scalar_frame > kScalarStackBytes)
-      throw Error(fmt::format(
-          "{}error: {} needs {} bytes of scalar stack with the functions it "
-          "calls; a warp has {}",
-          definition_location(*kernel), describe(*kernel), s.scalar_frame, kScalarStackBytes));
+    const FunctionSummary& s = kernel_totals.at(kernel);
     auto round4 = [](uint32_t v) { return (v + 3) & ~3u; };
     info.local_bytes = (s.local_data_end + 15) & ~15u;
     info.private_bytes = s.private_frame;
+    info.stack_bytes = layout.warp_stack_bytes;
     info.sgpr = round4(std::max<uint32_t>(32, s.sgpr));
     info.vgpr = round4(std::max<uint32_t>(4, s.vgpr));
     // __attribute__((reqd_work_group_size(X, Y, Z))): the only local size the kernel runs with.

@@ -135,15 +135,26 @@ Frame layout_frame(const MFunction& mf) {
     voff += 4;
   }
   f.vector_spill_base = voff;
-  if (f.scalar_bytes > kScalarStackBytes)
-    throw Error(fmt::format("{}error: '{}' needs a {}-byte scalar stack frame; a warp's stack is {} "
-                            "bytes",
-                            mf.location, mf.name, f.scalar_bytes, kScalarStackBytes));
-  if (f.private_bytes > kPrivateFrameBytes)
-    throw Error(fmt::format("{}error: '{}' needs {} bytes of private memory per work-item (its "
-                            "variables and spilled registers); at most {} are addressable",
-                            mf.location, mf.name, f.private_bytes, kPrivateFrameBytes));
+  // Larger frames than these could not be reserved: a kernel's total (with its callees')
+  // is checked against the same limits with its __local data (backend.cpp).
+  if (f.scalar_bytes > kDeviceLocalBytes)
+    throw Error(
+        fmt::format("{}error: '{}' needs a {}-byte scalar stack frame; a warp's stack is "
+                    "at most an SM's {} bytes of local memory",
+                    mf.location, mf.name, f.scalar_bytes, kDeviceLocalBytes));
+  if (f.private_bytes > kMaxPrivateFrameBytes)
+    throw Error(
+        fmt::format("{}error: '{}' needs {} bytes of private memory per work-item (its "
+                    "variables and spilled registers); a work-item has at most {}",
+                    mf.location, mf.name, f.private_bytes, kMaxPrivateFrameBytes));
   return f;
+}
+
+bool fits_imm12(int64_t v) {
+  return v >= -2048 && v < 2048;
+}
+bool fits_simm11(int64_t v) {
+  return v >= -1024 && v < 1024;
 }
 
 class Printer {
@@ -161,16 +172,51 @@ class Printer {
     line(format_inst(make_inst(op, std::move(ops))));
   }
 
+  // base += delta, through a scratch register when delta is no 12-bit immediate (the
+  // prologue and the epilogue, where no scratch register holds a value).
+  void adjust(uint32_t base, int64_t delta) {
+    if (fits_imm12(delta)) {
+      put(isa::Op::ADDI, {reg(base), reg(base), imm(delta)});
+      return;
+    }
+    put(Pseudo::Li, {reg(kScratchS0), imm(delta)});
+    put(isa::Op::ADD, {reg(base), reg(base), reg(kScratchS0)});
+  }
+
+  // A kernel whose warp stacks are not the start code's 1 KiB moves sp to its own:
+  // sp = CSR_LDS + CSR_WID * stride (the start code's formula with the program's stride).
+  void warp_stack() {
+    put(Pseudo::Csrr, {reg(kScratchS0), Operand::csr(abi::csr::WID)});
+    put(Pseudo::Li, {reg(kScratchS1), imm(mf_.warp_stack_bytes)});
+    put(isa::Op::MUL, {reg(kScratchS0), reg(kScratchS0), reg(kScratchS1)});
+    put(Pseudo::Csrr, {reg(kScratchS1), Operand::csr(abi::csr::LDS)});
+    put(isa::Op::ADD, {reg(kSp), reg(kScratchS0), reg(kScratchS1)});
+  }
+
+  // The saved registers lie at the bottom of the frames. Within an immediate's reach of
+  // the new sp (tp) they are stored after the frame is allocated and loaded before it is
+  // released; in a larger frame, relative to the old sp (tp), before and after.
   void prologue() {
-    if (frame_.scalar_bytes) put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(frame_.scalar_bytes)});
-    if (mf_.makes_calls) put(isa::Op::SW, {reg(kRa), imm(frame_.ra_offset), reg(kSp)});
-    for (auto [r, off] : frame_.saved_scalars) put(isa::Op::SW, {reg(r), imm(off), reg(kSp)});
-    if (frame_.private_bytes) put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(frame_.private_bytes)});
+    if (mf_.is_kernel && mf_.warp_stack_bytes != abi::kWarpStackBytes) warp_stack();
+    const int64_t scalar = frame_.scalar_bytes;
+    const bool scalar_near = fits_imm12(-scalar);
+    if (scalar && scalar_near) adjust(kSp, scalar);
+    const int64_t scalar_base = scalar_near ? 0 : scalar;
+    if (mf_.makes_calls)
+      put(isa::Op::SW, {reg(kRa), imm(frame_.ra_offset + scalar_base), reg(kSp)});
+    for (auto [r, off] : frame_.saved_scalars)
+      put(isa::Op::SW, {reg(r), imm(off + scalar_base), reg(kSp)});
+    if (scalar && !scalar_near) adjust(kSp, scalar);
+    const int64_t vector = frame_.private_bytes;
+    const bool vector_near = fits_simm11(-vector);
+    if (vector && vector_near) adjust(kTp, vector);
     if (!frame_.saved_vectors.empty()) {
+      const int64_t vector_base = vector_near ? 0 : vector;
       put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
       for (auto [r, off] : frame_.saved_vectors)
-        put(isa::Op::VSW_V, {reg(r), imm(off), reg(kScratchV0)});
+        put(isa::Op::VSW_V, {reg(r), imm(off + vector_base), reg(kScratchV0)});
     }
+    if (vector && !vector_near) adjust(kTp, vector);
   }
   void join() { put(isa::Op::JOIN, {reg(kZero), reg(kZero), imm(0)}); }
   void epilogue() {
@@ -178,17 +224,25 @@ class Printer {
       line(kernel_end_label(mf_.name) + ":");
       join();
     }
+    const int64_t vector = frame_.private_bytes;
+    const bool vector_near = fits_simm11(-vector);
+    if (vector && !vector_near) adjust(kTp, -vector);
     if (!frame_.saved_vectors.empty()) {
+      const int64_t vector_base = vector_near ? 0 : vector;
       put(isa::Op::VMV_V_X, {reg(kScratchV0), reg(kTp)});
       for (auto [r, off] : frame_.saved_vectors)
-        put(isa::Op::VLW_V, {reg(r), imm(off), reg(kScratchV0)});
+        put(isa::Op::VLW_V, {reg(r), imm(off + vector_base), reg(kScratchV0)});
     }
-    if (frame_.private_bytes)
-      put(isa::Op::ADDI, {reg(kTp), reg(kTp), imm(-int64_t{frame_.private_bytes})});
-    for (auto [r, off] : frame_.saved_scalars) put(isa::Op::LW, {reg(r), imm(off), reg(kSp)});
-    if (mf_.makes_calls) put(isa::Op::LW, {reg(kRa), imm(frame_.ra_offset), reg(kSp)});
-    if (frame_.scalar_bytes)
-      put(isa::Op::ADDI, {reg(kSp), reg(kSp), imm(-int64_t{frame_.scalar_bytes})});
+    if (vector && vector_near) adjust(kTp, -vector);
+    const int64_t scalar = frame_.scalar_bytes;
+    const bool scalar_near = fits_imm12(-scalar);
+    if (scalar && !scalar_near) adjust(kSp, -scalar);
+    const int64_t scalar_base = scalar_near ? 0 : scalar;
+    for (auto [r, off] : frame_.saved_scalars)
+      put(isa::Op::LW, {reg(r), imm(off + scalar_base), reg(kSp)});
+    if (mf_.makes_calls)
+      put(isa::Op::LW, {reg(kRa), imm(frame_.ra_offset + scalar_base), reg(kSp)});
+    if (scalar && scalar_near) adjust(kSp, -scalar);
     put(Pseudo::Ret, {});
   }
 
@@ -249,18 +303,34 @@ class Printer {
       case Pseudo::Atomic: return atomic(inst);
       case Pseudo::ScalarSpill:
       case Pseudo::ScalarReload: {
-        const int64_t off = frame_.scalar_spill_base + inst.ops[1].imm;
+        int64_t off = frame_.scalar_spill_base + inst.ops[1].imm;
+        uint32_t base = kSp;
+        if (!fits_imm12(off)) {
+          // A reload addresses the slot through the register it loads.
+          base = inst.is(Pseudo::ScalarSpill) ? inst.ops[2].reg : inst.ops[0].reg;
+          put(Pseudo::Li, {reg(base), imm(off)});
+          put(isa::Op::ADD, {reg(base), reg(base), reg(kSp)});
+          off = 0;
+        }
         put(inst.is(Pseudo::ScalarSpill) ? isa::Op::SW : isa::Op::LW,
-            {inst.ops[0], imm(off), reg(kSp)});
+            {inst.ops[0], imm(off), reg(base)});
         return;
       }
       case Pseudo::VectorSpill:
       case Pseudo::VectorReload: {
-        const int64_t off = frame_.vector_spill_base + inst.ops[1].imm;
+        int64_t off = frame_.vector_spill_base + inst.ops[1].imm;
         // The base must be a vector register: the scratch not holding the value.
         uint32_t base = inst.ops[0].reg == kScratchV0 ? kScratchV0 + 1 : kScratchV0;
         if (inst.ops[0].reg == kScratchV0 + 1) base = kScratchV0 + 2;
-        put(isa::Op::VMV_V_X, {reg(base), reg(kTp)});
+        if (fits_simm11(off)) {
+          put(isa::Op::VMV_V_X, {reg(base), reg(kTp)});
+        } else {
+          const uint32_t address = inst.ops[2].reg;
+          put(Pseudo::Li, {reg(address), imm(off)});
+          put(isa::Op::ADD, {reg(address), reg(address), reg(kTp)});
+          put(isa::Op::VMV_V_X, {reg(base), reg(address)});
+          off = 0;
+        }
         put(inst.is(Pseudo::VectorSpill) ? isa::Op::VSW_V : isa::Op::VLW_V,
             {inst.ops[0], imm(off), reg(base)});
         return;

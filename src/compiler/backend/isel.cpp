@@ -198,13 +198,22 @@ uint32_t Selector::local_base() {
   uint32_t lds = mf_.new_vreg(RegClass::Scalar), numw = mf_.new_vreg(RegClass::Scalar);
   local_base_ = mf_.new_vreg(RegClass::Scalar);
   MBlock& entry = mf_.blocks[0];
+  // The local data follows the W warps' stacks (rt::plan_launch's layout).
+  const uint32_t stack = layout_.warp_stack_bytes;
   std::vector<MInst> code = {
       make_inst(Pseudo::Csrr, {Operand::reg_of(lds), Operand::csr(abi::csr::LDS)}),
-      make_inst(Pseudo::Csrr, {Operand::reg_of(numw), Operand::csr(abi::csr::NUMW)}),
-      make_inst(isa::Op::SLLI, {Operand::reg_of(numw), Operand::reg_of(numw),
-                                Operand::immediate(std::countr_zero(kScalarStackBytes))}),
-      make_inst(isa::Op::ADD,
-                {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)})};
+      make_inst(Pseudo::Csrr, {Operand::reg_of(numw), Operand::csr(abi::csr::NUMW)})};
+  if (std::has_single_bit(stack)) {
+    code.push_back(make_inst(isa::Op::SLLI, {Operand::reg_of(numw), Operand::reg_of(numw),
+                                             Operand::immediate(std::countr_zero(stack))}));
+  } else {
+    const uint32_t bytes = mf_.new_vreg(RegClass::Scalar);
+    code.push_back(make_inst(Pseudo::Li, {Operand::reg_of(bytes), Operand::immediate(stack)}));
+    code.push_back(make_inst(
+        isa::Op::MUL, {Operand::reg_of(numw), Operand::reg_of(numw), Operand::reg_of(bytes)}));
+  }
+  code.push_back(make_inst(
+      isa::Op::ADD, {Operand::reg_of(local_base_), Operand::reg_of(lds), Operand::reg_of(numw)}));
   entry.insts.insert(entry.insts.begin() + entry_insert_point_, code.begin(), code.end());
   entry_insert_point_ += code.size();
   return local_base_;
@@ -404,10 +413,10 @@ MFunction Selector::run() {
     frame = llvm::alignTo(frame, std::max<uint64_t>(4, align));
     const uint64_t at = frame;
     frame += llvm::alignTo(bytes, 4);
-    if (bytes > kPrivateFrameBytes || frame > kPrivateFrameBytes)
+    if (bytes > kMaxPrivateFrameBytes || frame > kMaxPrivateFrameBytes)
       error_at(&f_, fmt::format("{} needs at least {} bytes of private memory per work-item for "
-                                "its variables; at most {} are addressable",
-                                describe(f_), std::max(bytes, frame), kPrivateFrameBytes));
+                                "its variables; a work-item has at most {}",
+                                describe(f_), std::max(bytes, frame), kMaxPrivateFrameBytes));
     return static_cast<uint32_t>(at);
   };
   for (llvm::Instruction& i : llvm::instructions(f_)) {
@@ -429,6 +438,7 @@ MFunction Selector::run() {
         byval_offsets_[&arg] =
             place(dl_.getTypeAllocSize(arg.getParamByValType()), private_alignment(arg));
   mf_.private_align = layout_.private_align;
+  mf_.warp_stack_bytes = layout_.warp_stack_bytes;
   mf_.private_frame = static_cast<uint32_t>(llvm::alignTo(frame, mf_.private_align));
 
   // Entry: incoming arguments.
@@ -444,7 +454,7 @@ MFunction Selector::run() {
       if (arg.hasByValAttr()) {
         uint32_t r = result_regs(&arg)[0];
         int64_t at = static_cast<int64_t>(byval_offsets_.at(&arg)) - mf_.private_frame;
-        emit(isa::Op::ADDI, {Operand::reg_of(r), Operand::reg_of(kTp), Operand::immediate(at)});
+        int_op(kAdd, r, {false, 0, kTp, RegClass::Scalar}, {true, at, kNoReg, RegClass::Scalar});
         uint32_t base = new_v(), word = new_s(), value = new_v();
         emit(isa::Op::VMV_V_X, {Operand::reg_of(base), Operand::reg_of(r)});
         for (uint32_t w = 0; w < info.size; w += 4) {

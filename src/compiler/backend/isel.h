@@ -28,6 +28,10 @@ struct ModuleLayout {
   // of any private object in the module: frames stack up from tp = 0, so each object
   // placed at a multiple of its own alignment within its frame is naturally aligned.
   uint32_t private_align = 4;
+  // The stride of the warps' scalar stacks in local memory, one for the whole program:
+  // every function finds the local data after the W stacks, and a kernel whose stride is
+  // not the start code's sets sp itself (docs/compiler.md, "Frames").
+  uint32_t warp_stack_bytes = abi::kWarpStackBytes;
 };
 
 // Kernel argument placement in the argument buffer (docs/compiler.md), as the kernel

@@ -66,10 +66,11 @@ std::vector<Role> pseudo_roles(Pseudo p) {
   }
   switch (p) {
     case Pseudo::La: return {Role::Def, Role::Use};
-    case Pseudo::ScalarReload:
-    case Pseudo::VectorReload: return {Role::Def, Role::Use};
+    // register, slot offset[, the scalar scratch that addresses a far slot].
+    case Pseudo::ScalarReload: return {Role::Def, Role::Use};
+    case Pseudo::VectorReload: return {Role::Def, Role::Use, Role::Def};
     case Pseudo::ScalarSpill:
-    case Pseudo::VectorSpill: return {Role::Use, Role::Use};
+    case Pseudo::VectorSpill: return {Role::Use, Role::Use, Role::Def};
     // result; address, value, compare; two vector and three scalar temporaries, all
     // early-clobber (make_inst).
     case Pseudo::Atomic:

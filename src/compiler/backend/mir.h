@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "ventus/abi.h"
+#include "ventus/device.h"
 #include "ventus/isa.h"
+#include "ventus/kernel_metadata.h"
 
 namespace ventus::cc::backend {
 
@@ -29,10 +31,13 @@ inline constexpr bool is_vector_phys(uint32_t r) { return r >= kVectorBase && r 
 
 enum class RegClass : uint8_t { Scalar, Vector };
 
-// Frame limits: a warp's scalar stack (the start code's, in local memory) and a thread's
-// private memory, addressed by signed 12-bit offsets below tp.
-inline constexpr uint32_t kScalarStackBytes = abi::kWarpStackBytes;
-inline constexpr uint32_t kPrivateFrameBytes = 1024;
+// Frame limits of the device (sim::DeviceConfig{}). A warp's scalar stack (sp) lies in its
+// workgroup's local memory: a kernel's, with its callees' frames, and its __local data must
+// fit an SM's local memory for a workgroup of one warp. A work-item's private memory (tp)
+// must fit a launch's (rt::kMaxPrivateBytes) for one warp of the widest warps.
+inline constexpr uint32_t kDeviceLocalBytes = sim::DeviceConfig{}.lds_bytes_per_sm;
+inline constexpr uint32_t kMaxPrivateFrameBytes =
+    static_cast<uint32_t>(rt::kMaxPrivateBytes / sim::DeviceConfig{}.max_threads_per_warp);
 
 // Fixed scalar registers.
 inline constexpr uint32_t kZero = 0, kRa = 1, kSp = 2, kGp = 3, kTp = 4, kA0 = 10;
@@ -82,7 +87,8 @@ enum class Pseudo : uint8_t {
   La,
   // The back end's own, expanded by emit.cpp: the epilogue and ret; an atomic
   // operation performed lane by lane (MInst::op: the AMO row, or SC_W for a compare and
-  // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset).
+  // exchange through lr.w/sc.w); spill stores and reloads (ops: register, slot offset, and
+  // for all but a scalar reload the scalar scratch that addresses a slot beyond the immediates).
   Return,
   Atomic,
   ScalarSpill,
@@ -129,6 +135,7 @@ struct MFunction {
   std::vector<RegClass> vreg_class;  // index: vreg - kFirstVirtual
   uint32_t private_frame = 0;        // bytes of allocas (per thread, tp-relative)
   uint32_t private_align = 4;        // ModuleLayout::private_align: the frame's size is a multiple
+  uint32_t warp_stack_bytes = abi::kWarpStackBytes;  // ModuleLayout::warp_stack_bytes
   bool makes_calls = false;
   bool uses_printf = false;
   bool guards_extra_lanes = false;  // kernel: lanes past the workgroup jump to kernel_end_label

@@ -250,7 +250,8 @@ void allocate_registers(MFunction& mf) {
     std::vector<MInst> out;
     out.reserve(block.insts.size());
     for (MInst& inst : block.insts) {
-      std::vector<MInst> before, after;
+      std::vector<MInst> before, after, vector_reloads, vector_spills;
+      std::set<uint32_t> scalar_defs;
       unsigned next_s = 0, next_v = 0;
       std::map<uint32_t, uint32_t> scratch_of;
       auto scratch = [&](RegClass cls) -> uint32_t {
@@ -278,19 +279,45 @@ void allocate_registers(MFunction& mf) {
         scratch_of[op.reg] = r;
         bool vec = cls == RegClass::Vector;
         if (op.use && known == scratch_of.end()) {
-          before.push_back(make_inst(vec ? Pseudo::VectorReload : Pseudo::ScalarReload,
-                                     {Operand::reg_of(r), Operand::immediate(iv.slot)}));
+          if (vec)
+            vector_reloads.push_back(make_inst(
+                Pseudo::VectorReload,
+                {Operand::reg_of(r), Operand::immediate(iv.slot), Operand::reg_of(kScratchS0)}));
+          else
+            before.push_back(
+                make_inst(Pseudo::ScalarReload, {Operand::reg_of(r), Operand::immediate(iv.slot)}));
         }
         if (op.def) {
-          after.push_back(make_inst(vec ? Pseudo::VectorSpill : Pseudo::ScalarSpill,
-                                    {Operand::reg_of(r), Operand::immediate(iv.slot)}));
+          if (vec)
+            vector_spills.push_back(make_inst(
+                Pseudo::VectorSpill,
+                {Operand::reg_of(r), Operand::immediate(iv.slot), Operand::reg_of(kScratchS0)}));
+          else
+            after.push_back(
+                make_inst(Pseudo::ScalarSpill, {Operand::reg_of(r), Operand::immediate(iv.slot)}));
+          if (!vec) scalar_defs.insert(r);
         }
         op.reg = r;
       }
+      // A slot beyond an immediate offset from sp or tp is addressed through a scalar
+      // scratch register (emit.cpp): a reload through the register it loads; a vector
+      // reload before any scalar reload and a vector spill after the scalar spills, when
+      // no scratch holds a value; a scalar spill through a scratch that holds no result.
+      for (MInst& spill : after) {
+        uint32_t free = kScratchS0;
+        while (scalar_defs.count(free)) ++free;
+        if (free > kScratchS2)
+          throw Error(
+              fmt::format("register allocation failed in '{}': too many spilled results", mf.name));
+        spill.ops.push_back(Operand::reg_of(free));
+        spill = make_inst(Pseudo::ScalarSpill, std::move(spill.ops));
+      }
+      for (MInst& b : vector_reloads) out.push_back(std::move(b));
       for (MInst& b : before) out.push_back(std::move(b));
       bool identity = is_copy(inst) && inst.ops[0].reg == inst.ops[1].reg;
       if (!identity) out.push_back(std::move(inst));
       for (MInst& a : after) out.push_back(std::move(a));
+      for (MInst& a : vector_spills) out.push_back(std::move(a));
     }
     block.insts = std::move(out);
   }
