@@ -65,7 +65,8 @@ uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
         size, BufferAllocator::kRegionBegin, allocator_.free_bytes(),
         allocator_.largest_free_range(), allocations_.size()));
   device_.memory().map(*base, rounded);
-  allocations_.emplace(*base, Allocation{rounded, task_id});
+  allocations_.emplace(*base, Allocation{rounded, task_id, size});
+  forget_freed(*base, rounded);
   return *base;
 }
 
@@ -82,7 +83,16 @@ void Context::free(uint64_t address, std::optional<uint64_t> only_task) {
                             address, it->second.task_id, *only_task));
   device_.memory().unmap(it->first, it->second.size);
   allocator_.release(it->first, it->second.size);
+  freed_.push_back({it->first, it->second.requested, ""});
+  if (freed_.size() > kFreedRemembered) freed_.pop_front();
   allocations_.erase(it);
+}
+
+void Context::forget_freed(uint32_t base, uint64_t size) {
+  // A new buffer over a freed one's bytes: those accesses are the new buffer's.
+  std::erase_if(freed_, [&](const sim::MemcheckRange& r) {
+    return r.base < uint64_t{base} + size && uint64_t{r.base} + r.size > base;
+  });
 }
 
 void Context::free_task(uint64_t task_id) {
@@ -92,6 +102,8 @@ void Context::free_task(uint64_t task_id) {
     if (it->second.task_id == task_id) {
       device_.memory().unmap(it->first, it->second.size);
       allocator_.release(it->first, it->second.size);
+      freed_.push_back({it->first, it->second.requested, ""});
+      if (freed_.size() > kFreedRemembered) freed_.pop_front();
       it = allocations_.erase(it);
     } else {
       ++it;
@@ -345,6 +357,38 @@ std::optional<timing::LaunchTiming> Context::last_timing() const {
   return last_timing_;
 }
 
+void Context::set_memcheck(bool on, uint32_t max_errors) {
+  std::lock_guard lock(mutex_);
+  memcheck_max_errors_ = on ? std::optional<uint32_t>(max_errors) : std::nullopt;
+}
+
+bool Context::memcheck() const {
+  std::lock_guard lock(mutex_);
+  return memcheck_max_errors_.has_value();
+}
+
+std::vector<sim::MemcheckError> Context::last_memcheck_errors() const {
+  std::lock_guard lock(mutex_);
+  return last_memcheck_errors_;
+}
+
+sim::Memcheck Context::memcheck_for(const sim::KernelLaunch& launch) {
+  sim::Memcheck m;
+  m.max_errors = *memcheck_max_errors_;
+  for (const auto& [base, a] : allocations_) m.allocations.push_back({base, a.requested, ""});
+  if (program_) {
+    for (const elf::Section& s : program_->sections)
+      if (s.alloc && s.size != 0) m.allocations.push_back({s.address, s.size, s.name});
+  } else {
+    // A raw code image: its pages.
+    for (const auto& [begin, end] : program_ranges_)
+      m.allocations.push_back({static_cast<uint32_t>(begin), end - begin, "(raw code)"});
+  }
+  m.freed.assign(freed_.begin(), freed_.end());
+  m.read_knl(device_.memory(), launch.knl_address);
+  return m;
+}
+
 void Context::on_print(const sim::PrintRequest& request) {
   // The warp waits while its record is formatted, as it would for a polling host.
   std::lock_guard lock(print_mutex_);
@@ -425,6 +469,11 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
     options.timing = &*timing;
     options.timeline = timeline_;
   }
+  std::optional<sim::Memcheck> memcheck;
+  if (memcheck_max_errors_) {
+    memcheck = memcheck_for(launch);
+    options.memcheck = &*memcheck;
+  }
   std::stop_source& running_cancel = running_cancel_;
   lock.unlock();
   sim::LaunchResult result;
@@ -456,6 +505,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   last_stats_ = result.stats;
   last_fault_ = result.fault;
   last_timing_ = result.timing;
+  last_memcheck_errors_ = result.memcheck_errors;
   return result;
 }
 

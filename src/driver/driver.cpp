@@ -392,6 +392,11 @@ int vt_ext_get_last_cycles(vt_device_h hdevice, uint64_t* cycles) {
   });
 }
 
+int vt_ext_set_memcheck(vt_device_h hdevice, int enable) {
+  return guarded(hdevice, "vt_ext_set_memcheck",
+                 [&] { context_of(hdevice).set_memcheck(enable != 0); });
+}
+
 int vt_ext_cancel(vt_device_h hdevice) {
   return guarded(hdevice, "vt_ext_cancel", [&] { context_of(hdevice).cancel(); });
 }

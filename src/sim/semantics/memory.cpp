@@ -27,9 +27,9 @@ void check_registers(unsigned reg, unsigned regs, const char* role, unsigned ali
 template <Space S>
 inline uint8_t* translate(Exec& ctx, unsigned lane, uint32_t address, unsigned size, bool store) {
   if constexpr (S == Space::Data)
-    return ctx.mem->data_pointer(address, size, store);
+    return ctx.mem->data_pointer(address, size, store, lane);
   else if constexpr (S == Space::Flat)
-    return ctx.mem->flat_pointer(address, size, store);
+    return ctx.mem->flat_pointer(address, size, store, lane);
   else if constexpr (S == Space::Global)
     return ctx.mem->global_pointer(ctx.warp, lane, address, size, store);
   else if constexpr (S == Space::Local)
@@ -105,7 +105,9 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
     bits |= a;
   });
   lowest = lo;
-  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo)) return nullptr;
+  // The commit log and the memory checker see every lane's access.
+  if (ctx.mem->log || ctx.mem->memcheck || (bits & (size - 1)) != 0 || !span_in_space<S>(lo))
+    return nullptr;
   return ctx.mem->page_span(lo, hi + size - 1, store,
                             S == Space::Private || S == Space::Global);
 }
