@@ -66,7 +66,6 @@ uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
         allocator_.largest_free_range(), allocations_.size()));
   device_.memory().map(*base, rounded);
   allocations_.emplace(*base, Allocation{rounded, task_id, size});
-  forget_freed(*base, rounded);
   return *base;
 }
 
@@ -83,16 +82,15 @@ void Context::free(uint64_t address, std::optional<uint64_t> only_task) {
                             address, it->second.task_id, *only_task));
   device_.memory().unmap(it->first, it->second.size);
   allocator_.release(it->first, it->second.size);
-  freed_.push_back({it->first, it->second.requested, ""});
-  if (freed_.size() > kFreedRemembered) freed_.pop_front();
+  remember_freed(it->first, it->second.requested);
   allocations_.erase(it);
 }
 
-void Context::forget_freed(uint32_t base, uint64_t size) {
-  // A new buffer over a freed one's bytes: those accesses are the new buffer's.
-  std::erase_if(freed_, [&](const sim::MemcheckRange& r) {
-    return r.base < uint64_t{base} + size && uint64_t{r.base} + r.size > base;
-  });
+void Context::remember_freed(uint32_t base, uint64_t size) {
+  // Kept when a later buffer reuses the range: memcheck names a freed buffer only for an
+  // access outside every live one.
+  freed_.push_back({base, size, ""});
+  if (freed_.size() > kFreedRemembered) freed_.pop_front();
 }
 
 void Context::free_task(uint64_t task_id) {
@@ -102,8 +100,7 @@ void Context::free_task(uint64_t task_id) {
     if (it->second.task_id == task_id) {
       device_.memory().unmap(it->first, it->second.size);
       allocator_.release(it->first, it->second.size);
-      freed_.push_back({it->first, it->second.requested, ""});
-      if (freed_.size() > kFreedRemembered) freed_.pop_front();
+      remember_freed(it->first, it->second.requested);
       it = allocations_.erase(it);
     } else {
       ++it;

@@ -131,7 +131,7 @@ class Context {
   void release_program_pages();
   // The memory checker's description of the next launch (with memcheck on).
   sim::Memcheck memcheck_for(const sim::KernelLaunch& launch);
-  void forget_freed(uint32_t base, uint64_t size);
+  void remember_freed(uint32_t base, uint64_t size);
   void on_print(const sim::PrintRequest& request);
   void write_print_text_locked(std::string_view text);
 

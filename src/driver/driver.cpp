@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "context.h"
-#include "ventus/file.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
+#include "ventus/file.h"
 #include "ventus/ventus.h"
 
 namespace {

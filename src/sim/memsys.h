@@ -38,8 +38,12 @@ inline constexpr uint32_t kGdsLimit = 0xffffffffu;
 inline constexpr uint32_t kLdsBase = kLdsWindowBase;
 inline constexpr uint32_t kLdsLimit = kLdsWindowEnd - 1;
 
-inline constexpr bool in_global_window(uint32_t a) { return a >= kGdsBase && a <= kGdsLimit; }
-inline constexpr bool in_local_window(uint32_t a) { return a >= kLdsBase && a <= kLdsLimit; }
+inline constexpr bool in_global_window(uint32_t a) {
+  return a >= kGdsBase && a <= kGdsLimit;
+}
+inline constexpr bool in_local_window(uint32_t a) {
+  return a >= kLdsBase && a <= kLdsLimit;
+}
 inline constexpr bool in_null_window(uint32_t a) {
   return a < kNullWindowEnd;
 }

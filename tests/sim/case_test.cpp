@@ -169,10 +169,10 @@ struct PublishedCount {
   uint64_t cycles;
 };
 const PublishedCount kPublishedCycles[] = {
-    {"vecadd-4w16t", 1800},   {"vecadd-4w32t", 2164},   {"vecadd-8w4t", 2899},
-    {"matadd-1w32t", 2808},   {"matadd-1w16t", 2500},   {"matadd-2w8t", 2640},
-    {"matadd-4w4t", 4054},    {"gaussian-1w16t", 10151}, {"gaussian-2x8", 11670},
-    {"gaussian-4x4", 11537},  {"gaussian-4x8", 15940}};
+    {"vecadd-4w16t", 1800},  {"vecadd-4w32t", 2164},    {"vecadd-8w4t", 2899},
+    {"matadd-1w32t", 2808},  {"matadd-1w16t", 2500},    {"matadd-2w8t", 2640},
+    {"matadd-4w4t", 4054},   {"gaussian-1w16t", 10151}, {"gaussian-2x8", 11670},
+    {"gaussian-4x4", 11537}, {"gaussian-4x8", 15940}};
 
 class HardwareCaseTiming : public ::testing::TestWithParam<PublishedCount> {};
 
