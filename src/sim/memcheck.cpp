@@ -79,7 +79,17 @@ void MemcheckLaunch::finish(LaunchResult& result) {
                             std::tie(y.workgroup[2], y.workgroup[1], y.workgroup[0], y.warp);
                    });
   result.memcheck_errors = std::move(errors_);
-  if (result.memcheck_errors.empty()) return;  // max_errors 0: only counted
+  if (result.memcheck_errors.empty()) {  // max_errors 0: only counted
+    Fault f;
+    f.kernel = launch_.kernel_name;
+    f.at_warp = false;
+    f.message =
+        fmt::format("memcheck: {} invalid accesses, none listed (Memcheck::max_errors is 0)",
+                    result.memcheck_error_count);
+    if (result.fault) f.message += "\nthen the launch stopped: " + result.fault->describe();
+    result.fault = std::move(f);
+    return;
+  }
   Fault summary = result.memcheck_errors.front().where;
   summary.message = "memcheck: " + summary.message;
   const uint64_t count = result.memcheck_error_count;

@@ -303,6 +303,18 @@ TEST(SimMemcheck, EveryLaneOfAOnePageSpanAndTheCap) {
       << r.fault->message;
 }
 
+// With max_errors 0 the accesses are only counted, and the launch still fails.
+TEST(SimMemcheck, CountedOnlyStillFails) {
+  Checked c;
+  c.memcheck.max_errors = 0;
+  const auto r = c.run("li t1, 0x90000ff8\nlw t2, 0(t1)\nendprg x0, x0, x0\n");
+  EXPECT_EQ(r.memcheck_error_count, 2u);
+  EXPECT_TRUE(r.memcheck_errors.empty());
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->describe(),
+            "kernel 'test': memcheck: 2 invalid accesses, none listed (Memcheck::max_errors is 0)");
+}
+
 // Valid accesses of every kind report nothing, and the results are those of an unchecked
 // run.
 TEST(SimMemcheck, ValidAccessesReportNothing) {
