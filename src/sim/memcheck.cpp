@@ -104,26 +104,40 @@ void MemcheckLaunch::finish(LaunchResult& result) {
   result.fault = std::move(summary);
 }
 
+bool Memchecker::in_local_memory(const Exec& ctx, uint32_t address, uint64_t size) const {
+  return inside(address, size, ctx.warp.csr_lds, launch_.launch().lds_bytes);
+}
+
+bool Memchecker::in_an_allocation(uint32_t address, uint64_t size) {
+  const std::vector<MemcheckRange>& all = launch_.allocations();
+  if (last_hit_ < all.size() && inside(address, size, all[last_hit_].base, all[last_hit_].size))
+    return true;
+  const auto after =
+      std::upper_bound(all.begin(), all.end(), address,
+                       [](uint32_t a, const MemcheckRange& r) { return a < r.base; });
+  if (after == all.begin() ||
+      !inside(address, size, std::prev(after)->base, std::prev(after)->size))
+    return false;
+  last_hit_ = static_cast<size_t>(std::prev(after) - all.begin());
+  return true;
+}
+
+bool Memchecker::covers(const Exec& ctx, uint32_t first, uint64_t end) {
+  const bool local = first >= kLdsWindowBase && first < kLdsWindowEnd;
+  return local ? in_local_memory(ctx, first, end - first) : in_an_allocation(first, end - first);
+}
+
 void Memchecker::data(const Exec& ctx, uint32_t address, uint64_t size, bool store, unsigned lane) {
   if (address >= kLdsWindowBase && address < kLdsWindowEnd) {
+    if (in_local_memory(ctx, address, size)) return;
     const uint32_t base = ctx.warp.csr_lds;
     const uint64_t bytes = launch_.launch().lds_bytes;
-    if (inside(address, size, base, bytes)) return;
     report(ctx, MemorySpace::local, address, size, store, lane,
            relation(address, size, base, bytes,
                     fmt::format("the workgroup's {}-byte local memory at {:#010x}", bytes, base)));
     return;
   }
-  const std::vector<MemcheckRange>& all = launch_.allocations();
-  if (last_hit_ < all.size() && inside(address, size, all[last_hit_].base, all[last_hit_].size))
-    return;
-  auto after = std::upper_bound(all.begin(), all.end(), address,
-                                [](uint32_t a, const MemcheckRange& r) { return a < r.base; });
-  if (after != all.begin() &&
-      inside(address, size, std::prev(after)->base, std::prev(after)->size)) {
-    last_hit_ = static_cast<size_t>(std::prev(after) - all.begin());
-    return;
-  }
+  if (in_an_allocation(address, size)) return;
   report(ctx, MemorySpace::global, address, size, store, lane, outside_allocations(address, size));
 }
 

@@ -46,10 +46,15 @@ class Memchecker {
   // warp) of the instruction `ctx` executes: the LDS window is local memory, everything
   // else global.
   void data(const Exec& ctx, uint32_t address, uint64_t size, bool store, unsigned lane);
+  // Whether [first, end) lies inside one allocation (global) or the workgroup's local
+  // memory (the LDS window): then every access within it is valid.
+  bool covers(const Exec& ctx, uint32_t first, uint64_t end);
   // An access at private address `a` of thread `lane`.
   void private_access(const Exec& ctx, uint32_t a, unsigned size, bool store, unsigned lane);
 
  private:
+  bool in_local_memory(const Exec& ctx, uint32_t address, uint64_t size) const;
+  bool in_an_allocation(uint32_t address, uint64_t size);
   void report(const Exec& ctx, MemorySpace space, uint32_t address, uint64_t size, bool store,
               unsigned lane, const std::string& what);
   // Why [address, address + size) is not inside one allocation ("4 bytes after the end of

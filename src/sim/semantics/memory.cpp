@@ -105,9 +105,13 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
     bits |= a;
   });
   lowest = lo;
-  // The commit log and the memory checker see every lane's access.
-  if (ctx.mem->log || ctx.mem->memcheck || (bits & (size - 1)) != 0 || !span_in_space<S>(lo))
-    return nullptr;
+  // The commit log sees every lane's access; so does the memory checker, unless the span
+  // lies inside one allocation or the workgroup's local memory (private spans always go
+  // lane by lane: the checker bounds private addresses, not device addresses).
+  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo)) return nullptr;
+  if (ctx.mem->memcheck) [[unlikely]]
+    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size))
+      return nullptr;
   return ctx.mem->page_span(lo, hi + size - 1, store,
                             S == Space::Private || S == Space::Global);
 }
