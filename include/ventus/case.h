@@ -77,7 +77,9 @@ struct CaseResult {
 // Maps and loads every launch's buffers (in order, on one persistent memory), runs each
 // launch to completion, then compares the expectations. With options.timing and
 // options.timeline, each launch begins on the timeline (begin_launch, named after its
-// metadata file) at timeline_start plus the cycles of the case's earlier launches.
+// metadata file) at timeline_start plus the cycles of the case's earlier launches. With
+// options.memcheck (its max_errors), each launch is checked against the buffers of the
+// case's launches so far.
 CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& options = {},
                     uint64_t timeline_start = 0);
 

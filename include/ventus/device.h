@@ -152,9 +152,54 @@ uint64_t private_memory_bytes(const KernelLaunch& launch, const DeviceConfig& co
 uint32_t private_memory_of_warp(const KernelLaunch& launch, const DeviceConfig& config,
                                 uint32_t linear, uint32_t sm, uint32_t slot, uint32_t warp);
 
+// The memory checker (RunOptions::memcheck, docs/simulator.md "Memory checking"): every
+// global access of every lane must lie inside one of `allocations`, every local access inside
+// its workgroup's local memory (KernelLaunch::lds_bytes from CSR_LDS) and every private access
+// inside the thread's pds_bytes_per_thread. An access outside is reported as a MemcheckError
+// and then performed as without the checker (an unmapped or misaligned one still faults),
+// so one launch reports every invalid access it makes; a launch with any ends with a fault.
+struct MemcheckRange {
+  uint32_t base = 0;
+  uint64_t size = 0;  // exactly as requested (not rounded to pages)
+  std::string name;   // "" for a buffer; a program section's name (".text", ".rodata", ...)
+};
+struct Memcheck {
+  std::vector<MemcheckRange> allocations;  // any order; disjoint
+  // Buffers freed before the launch (the most recent ones): an access there is named so.
+  std::vector<MemcheckRange> freed;
+  // The launch's local size and global offset (KNL), for work-item ids in reports; a zero
+  // local size: unknown, the reports give the thread's linear id in its workgroup.
+  uint32_t local_size[3] = {0, 0, 0};
+  uint32_t global_offset[3] = {0, 0, 0};
+  uint32_t max_errors = 100;  // reported in full; the rest are only counted
+  // Takes local_size and global_offset from the kernel metadata words (KNL) at knl_address
+  // of `memory`, when they are mapped.
+  void read_knl(const class Memory& memory, uint32_t knl_address);
+};
+enum class MemorySpace : uint8_t { global, local, private_ };
+struct MemcheckError {
+  // Kernel, workgroup, warp, SM, pc and instruction of the access; its message is the whole
+  // report: "invalid global write of 4 bytes at 0x90002000 by work-item (64,0,0) (thread 0
+  // of warp 2, local (0,0,0)): 0 bytes after the end of the 256-byte allocation at
+  // 0x90001f00".
+  Fault where;
+  MemorySpace space = MemorySpace::global;
+  bool store = false;
+  uint32_t size = 0;
+  uint32_t address = 0;  // global and local: the device address; private: the private address
+  // The thread of the warp; kWarpAccess for a scalar (or whole-warp) access.
+  static constexpr uint32_t kWarpAccess = 0xff;
+  uint32_t lane = kWarpAccess;
+  uint32_t local_linear = 0;  // warp * threads_per_warp + lane (a lane's access only)
+};
+
 struct LaunchResult {
   LaunchStats stats;
   std::optional<Fault> fault;
+  // With RunOptions::memcheck: the invalid accesses (at most Memcheck::max_errors, by
+  // workgroup, warp and lane) and how many there were in all.
+  std::vector<MemcheckError> memcheck_errors;
+  uint64_t memcheck_error_count = 0;
   // With RunOptions::timing: what the cycle model says of the launch (also after a fault:
   // the cycles up to it).
   std::optional<timing::LaunchTiming> timing;
@@ -200,6 +245,8 @@ struct RunOptions {
   const timing::Config* timing = nullptr;
   // With timing: receives the launch's timeline (--timeline); null: none is recorded.
   timing::TimelineSink* timeline = nullptr;
+  // Not null: check every access against it (Memcheck); null: no check and no cost.
+  const Memcheck* memcheck = nullptr;
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be

@@ -91,6 +91,13 @@ class Device {
   // the fault); nullopt when it ran without timing.
   std::optional<timing::LaunchTiming> last_timing() const;
 
+  // Later launches run with the memory checker (sim::Memcheck, docs/driver.md "Memory
+  // checking"): a launch that accesses memory outside every buffer, the program, its
+  // workgroup's local memory or its threads' private memory runs to its end and then
+  // raises ventus::Error listing each invalid access.
+  void set_memcheck(bool on);
+  // The invalid accesses of the last launch (with memcheck on; at most 100).
+  std::vector<sim::MemcheckError> last_memcheck_errors() const;
   // Puts the program into device memory unless it is already there (launch does this).
   void load(const class Program& program);
 

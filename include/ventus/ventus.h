@@ -189,6 +189,15 @@ int vt_ext_set_timing_parameter(vt_device_h hdevice, const char* assignment);
  * accepted to the last done); -1 when it ran without timing. */
 int vt_ext_get_last_cycles(vt_device_h hdevice, uint64_t* cycles);
 
+/* The memory checker (docs/driver.md, "Memory checking") for the following launches: every
+ * global, local and private access of every thread must lie inside a buffer allocated when
+ * the launch starts, the uploaded program's sections, the workgroup's local memory (ldsSize)
+ * or the thread's private memory (pdsSize). A launch that accesses anything else runs to
+ * its end and then fails: vt_ready_wait returns -1 and vt_ext_last_error lists each invalid
+ * access (read or write, size, address, the nearest buffer and the distance, kernel,
+ * workgroup, warp, thread and work-item, pc and instruction). enable 0: off, the default. */
+int vt_ext_set_memcheck(vt_device_h hdevice, int enable);
+
 /* Stops the running kernel at its next warp switch and drops the queued ones; the next
  * vt_ready_wait or vt_finish_all_kernel reports "launch cancelled by the host". vt_dev_close
  * does the same before it closes the device, so it never waits for a kernel. */

@@ -72,6 +72,9 @@ _cl_device_id* the_device() {
     d->config = config;
     d->runtime = std::make_unique<rt::Device>(config);
     configure_timing(*d);
+    // Every access of every launch checked against the buffers (docs/opencl.md, "Memory
+    // checking"); a launch with an invalid access fails with the list of them.
+    d->runtime->set_memcheck(env_number("VENTUS_MEMCHECK", 0, 0, 1) != 0);
     // Long launches are otherwise silent: every N seconds a line on stderr, as `ventus run
     // --progress` prints it.
     if (const uint64_t seconds = env_number("VENTUS_PROGRESS", 0, 0, 86400); seconds != 0)

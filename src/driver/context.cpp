@@ -65,7 +65,7 @@ uint32_t Context::allocate(uint64_t size, uint64_t task_id) {
         size, BufferAllocator::kRegionBegin, allocator_.free_bytes(),
         allocator_.largest_free_range(), allocations_.size()));
   device_.memory().map(*base, rounded);
-  allocations_.emplace(*base, Allocation{rounded, task_id});
+  allocations_.emplace(*base, Allocation{rounded, task_id, size});
   return *base;
 }
 
@@ -82,7 +82,15 @@ void Context::free(uint64_t address, std::optional<uint64_t> only_task) {
                             address, it->second.task_id, *only_task));
   device_.memory().unmap(it->first, it->second.size);
   allocator_.release(it->first, it->second.size);
+  remember_freed(it->first, it->second.requested);
   allocations_.erase(it);
+}
+
+void Context::remember_freed(uint32_t base, uint64_t size) {
+  // Kept when a later buffer reuses the range: memcheck names a freed buffer only for an
+  // access outside every live one.
+  freed_.push_back({base, size, ""});
+  if (freed_.size() > kFreedRemembered) freed_.pop_front();
 }
 
 void Context::free_task(uint64_t task_id) {
@@ -92,6 +100,7 @@ void Context::free_task(uint64_t task_id) {
     if (it->second.task_id == task_id) {
       device_.memory().unmap(it->first, it->second.size);
       allocator_.release(it->first, it->second.size);
+      remember_freed(it->first, it->second.requested);
       it = allocations_.erase(it);
     } else {
       ++it;
@@ -345,6 +354,38 @@ std::optional<timing::LaunchTiming> Context::last_timing() const {
   return last_timing_;
 }
 
+void Context::set_memcheck(bool on, uint32_t max_errors) {
+  std::lock_guard lock(mutex_);
+  memcheck_max_errors_ = on ? std::optional<uint32_t>(max_errors) : std::nullopt;
+}
+
+bool Context::memcheck() const {
+  std::lock_guard lock(mutex_);
+  return memcheck_max_errors_.has_value();
+}
+
+std::vector<sim::MemcheckError> Context::last_memcheck_errors() const {
+  std::lock_guard lock(mutex_);
+  return last_memcheck_errors_;
+}
+
+sim::Memcheck Context::memcheck_for(const sim::KernelLaunch& launch) {
+  sim::Memcheck m;
+  m.max_errors = *memcheck_max_errors_;
+  for (const auto& [base, a] : allocations_) m.allocations.push_back({base, a.requested, ""});
+  if (program_) {
+    for (const elf::Section& s : program_->sections)
+      if (s.alloc && s.size != 0) m.allocations.push_back({s.address, s.size, s.name});
+  } else {
+    // A raw code image: its pages.
+    for (const auto& [begin, end] : program_ranges_)
+      m.allocations.push_back({static_cast<uint32_t>(begin), end - begin, "(raw code)"});
+  }
+  m.freed.assign(freed_.begin(), freed_.end());
+  m.read_knl(device_.memory(), launch.knl_address);
+  return m;
+}
+
 void Context::on_print(const sim::PrintRequest& request) {
   // The warp waits while its record is formatted, as it would for a polling host.
   std::lock_guard lock(print_mutex_);
@@ -425,6 +466,11 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
     options.timing = &*timing;
     options.timeline = timeline_;
   }
+  std::optional<sim::Memcheck> memcheck;
+  if (memcheck_max_errors_) {
+    memcheck = memcheck_for(launch);
+    options.memcheck = &*memcheck;
+  }
   std::stop_source& running_cancel = running_cancel_;
   lock.unlock();
   sim::LaunchResult result;
@@ -456,6 +502,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   last_stats_ = result.stats;
   last_fault_ = result.fault;
   last_timing_ = result.timing;
+  last_memcheck_errors_ = result.memcheck_errors;
   return result;
 }
 

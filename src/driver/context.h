@@ -100,11 +100,19 @@ class Context {
   void set_timeline(timing::TimelineSink* sink);
   // What the cycle model said of the last finished launch; nullopt when it ran without timing.
   std::optional<timing::LaunchTiming> last_timing() const;
+  // Later launches check every access against the buffers allocated when they start, the
+  // loaded program's sections and their local and private memory (sim::Memcheck; at most
+  // max_errors listed); a launch that makes an invalid access faults with the list.
+  void set_memcheck(bool on, uint32_t max_errors = sim::Memcheck{}.max_errors);
+  bool memcheck() const;
+  // The invalid accesses of the last finished launch (with memcheck on), and their number.
+  std::vector<sim::MemcheckError> last_memcheck_errors() const;
 
  private:
   struct Allocation {
     uint64_t size = 0;  // rounded up to pages
     uint64_t task_id = 0;
+    uint64_t requested = 0;  // bytes asked for (memcheck's bounds)
   };
   void worker_loop();
   // Runs the launch at the front of the queue and records its result; called and returns
@@ -121,6 +129,9 @@ class Context {
   // Maps the pages of [begin, end) ranges as the program's and reserves them.
   void map_program_pages(std::vector<std::pair<uint64_t, uint64_t>> ranges);
   void release_program_pages();
+  // The memory checker's description of the next launch (with memcheck on).
+  sim::Memcheck memcheck_for(const sim::KernelLaunch& launch);
+  void remember_freed(uint32_t base, uint64_t size);
   void on_print(const sim::PrintRequest& request);
   void write_print_text_locked(std::string_view text);
 
@@ -144,6 +155,11 @@ class Context {
   std::optional<sim::Fault> last_fault_;
   std::optional<timing::LaunchTiming> last_timing_;
   std::optional<timing::Config> timing_;
+  std::optional<uint32_t> memcheck_max_errors_;  // memcheck on
+  // The most recently freed buffers (at most kFreedRemembered), for memcheck's reports.
+  static constexpr size_t kFreedRemembered = 64;
+  std::deque<sim::MemcheckRange> freed_;
+  std::vector<sim::MemcheckError> last_memcheck_errors_;
   timing::TimelineSink* timeline_ = nullptr;
   TextSink print_sink_;
   TextSink trace_sink_;

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "context.h"
-#include "ventus/file.h"
 #include "ventus/elf.h"
 #include "ventus/error.h"
+#include "ventus/file.h"
 #include "ventus/ventus.h"
 
 namespace {
@@ -390,6 +390,11 @@ int vt_ext_get_last_cycles(vt_device_h hdevice, uint64_t* cycles) {
     if (!timing) throw Error("the last launch ran without timing (vt_ext_set_timing)");
     *cycles = timing->cycles;
   });
+}
+
+int vt_ext_set_memcheck(vt_device_h hdevice, int enable) {
+  return guarded(hdevice, "vt_ext_set_memcheck",
+                 [&] { context_of(hdevice).set_memcheck(enable != 0); });
 }
 
 int vt_ext_cancel(vt_device_h hdevice) {

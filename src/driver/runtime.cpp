@@ -96,6 +96,12 @@ void Device::set_timeline(timing::TimelineSink* sink) {
 std::optional<timing::LaunchTiming> Device::last_timing() const {
   return context_->last_timing();
 }
+void Device::set_memcheck(bool on) {
+  context_->set_memcheck(on);
+}
+std::vector<sim::MemcheckError> Device::last_memcheck_errors() const {
+  return context_->last_memcheck_errors();
+}
 
 void Device::load(const Program& program) {
   if (loaded_program_ == program.id()) return;

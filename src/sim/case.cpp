@@ -263,17 +263,30 @@ CaseResult run_case(const Case& c, sim::Device& device, const sim::RunOptions& o
                     uint64_t timeline_start) {
   CaseResult result;
   sim::Memory& memory = device.memory();
+  // The memory checker's allocations: the buffers of the launches so far.
+  std::optional<sim::Memcheck> memcheck;
+  sim::RunOptions launch_options = options;
+  if (options.memcheck) {
+    memcheck = *options.memcheck;
+    memcheck->allocations.clear();
+    launch_options.memcheck = &*memcheck;
+  }
   for (const CaseLaunch& l : c.launches) {
     for (const CaseBuffer& b : l.buffers) {
       if (b.alloc_size > 0) memory.map(b.base, b.alloc_size);
       if (b.size > 0 && !memory.write(b.base, b.data.data(), b.size))
         throw Error(fmt::format("case {}: launch {}: buffer at {:#010x} of {} bytes is not mapped",
                                 c.name, l.name, b.base, b.size));
+      if (memcheck && b.alloc_size > 0 &&
+          std::none_of(memcheck->allocations.begin(), memcheck->allocations.end(),
+                       [&](const sim::MemcheckRange& r) { return r.base == b.base; }))
+        memcheck->allocations.push_back({b.base, b.alloc_size, ""});
     }
+    if (memcheck) memcheck->read_knl(memory, l.metadata_base);
     if (options.timing && options.timeline)
       options.timeline->begin_launch(l.name,
                                      timeline_start + (result.timing ? result.timing->cycles : 0));
-    const sim::LaunchResult r = device.run(to_kernel_launch(l), options);
+    const sim::LaunchResult r = device.run(to_kernel_launch(l), launch_options);
     if (r.timing) {
       if (!result.timing) result.timing.emplace();
       result.timing->add(*r.timing);

@@ -336,6 +336,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     f.message = describe_host_exception(shared.host_error, "the launch");
     result.fault = std::move(f);
   }
+  if (shared.memcheck) shared.memcheck->finish(result);
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

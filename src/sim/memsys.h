@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "memcheck.h"
 #include "ventus/device.h"
 #include "warp.h"
 
@@ -37,8 +38,12 @@ inline constexpr uint32_t kGdsLimit = 0xffffffffu;
 inline constexpr uint32_t kLdsBase = kLdsWindowBase;
 inline constexpr uint32_t kLdsLimit = kLdsWindowEnd - 1;
 
-inline constexpr bool in_global_window(uint32_t a) { return a >= kGdsBase && a <= kGdsLimit; }
-inline constexpr bool in_local_window(uint32_t a) { return a >= kLdsBase && a <= kLdsLimit; }
+inline constexpr bool in_global_window(uint32_t a) {
+  return a >= kGdsBase && a <= kGdsLimit;
+}
+inline constexpr bool in_local_window(uint32_t a) {
+  return a >= kLdsBase && a <= kLdsLimit;
+}
 inline constexpr bool in_null_window(uint32_t a) {
   return a < kNullWindowEnd;
 }
@@ -75,10 +80,13 @@ class MemorySystem {
 
   MemorySystem(Memory& global, LocalMemory& local) : global_(global), local_(local) {}
 
-  // Scalar and RVV accesses: the LDS window or global memory (never the null window).
-  uint8_t* data_pointer(uint32_t address, unsigned size, bool store) const {
+  // Scalar and RVV accesses: the LDS window or global memory (never the null window). lane:
+  // the thread of a vector access, for the memory checker.
+  uint8_t* data_pointer(uint32_t address, unsigned size, bool store,
+                        unsigned lane = kScalarLane) const {
     if (in_null_window(address)) null_pointer(address, store);
     check_alignment(address, size, store);
+    check(address, size, store, lane);
     if (address >= kLdsWindowBase && address < kLdsWindowEnd)
       return local_.at(address - kLdsWindowBase);
     uint8_t* page = page_for(address, size, store);
@@ -90,6 +98,8 @@ class MemorySystem {
   uint8_t* private_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size,
                            bool store) const {
     check_alignment(a, size, store);
+    if (memcheck) [[unlikely]]
+      memcheck->private_access(*exec, a, size, store, lane);
     const uint32_t physical = w.csr_pds + (a & ~3u) * w.lanes + (a & 3u) + 4u * lane;
     uint8_t* page = page_for(physical, size, store);
     if (!page) unmapped_private(a, physical, store);
@@ -98,29 +108,31 @@ class MemorySystem {
 
   // The global space of thread `lane`: device address a + csr_gds, which must lie in the
   // global window (32-bit address arithmetic, as the hardware's adder).
-  uint8_t* global_pointer(const Warp& w, unsigned /*lane*/, uint32_t a, unsigned size,
+  uint8_t* global_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size,
                           bool store) const {
     const uint32_t address = a + w.csr_gds;
     if (!in_global_window(address)) outside_window("global", a, address, store);
-    return global_memory(address, size, store);
+    return global_memory(address, size, store, lane);
   }
 
   // The local space: window address a + csr_lds, which must lie in the LDS window.
-  uint8_t* local_pointer(const Warp& w, unsigned /*lane*/, uint32_t a, unsigned size,
+  uint8_t* local_pointer(const Warp& w, unsigned lane, uint32_t a, unsigned size,
                          bool store) const {
     const uint32_t address = a + w.csr_lds;
     if (!in_local_window(address)) outside_window("local", a, address, store);
     check_alignment(address, size, store);
+    check(address, size, store, lane);
     return local_.at(address - kLdsBase);
   }
 
   // Flat addressing (the "12" and "12D" series): the guide's range check on the effective
   // address picks the space; global and local addresses are used as they are. The null
   // window and an address in no window fault.
-  uint8_t* flat_pointer(uint32_t a, unsigned size, bool store) const {
-    if (in_global_window(a)) return global_memory(a, size, store);
+  uint8_t* flat_pointer(uint32_t a, unsigned size, bool store, unsigned lane = kScalarLane) const {
+    if (in_global_window(a)) return global_memory(a, size, store, lane);
     if (in_local_window(a)) {
       check_alignment(a, size, store);
+      check(a, size, store, lane);
       return local_.at(a - kLdsBase);
     }
     if (in_null_window(a)) null_pointer(a, store);
@@ -156,9 +168,20 @@ class MemorySystem {
     if (log) log->push_back({address, device, value, lane, size, store});
   }
 
+  // An access of `bytes` bytes from `address` (local or global memory) that no translation
+  // above checks whole (the asynchronous copies' ranges), for the memory checker.
+  void check_range(uint32_t address, uint64_t bytes, bool store) const {
+    check(address, bytes, store, kScalarLane);
+  }
+
   // The accesses of the current instruction, or nullptr: the commit log (--trace) and the
   // cycle model's load/store unit read them.
   std::vector<MemAccess>* log = nullptr;
+
+  // The memory checker of the launch (RunOptions::memcheck), or nullptr: off. While it is
+  // on, exec is the instruction executing (whose warp and pc a report names).
+  Memchecker* memcheck = nullptr;
+  const Exec* exec = nullptr;
 
  private:
   // Loads may read the shared zero page of a mapped page nothing wrote yet; stores need the
@@ -169,13 +192,18 @@ class MemorySystem {
     if (global_.page_has_read_only(address)) check_writable(address, size);
     return global_.writable_page(address);
   }
-  uint8_t* global_memory(uint32_t address, unsigned size, bool store) const {
+  uint8_t* global_memory(uint32_t address, unsigned size, bool store, unsigned lane) const {
     check_alignment(address, size, store);
+    check(address, size, store, lane);
     uint8_t* page = page_for(address, size, store);
     if (!page) unmapped(address, store);
     return page + (address & (kPageSize - 1));
   }
   static void check_alignment(uint32_t address, unsigned size, bool store);
+  void check(uint32_t address, uint64_t size, bool store, unsigned lane) const {
+    if (memcheck) [[unlikely]]
+      memcheck->data(*exec, address, size, store, lane);
+  }
   void check_writable(uint32_t address, uint32_t size) const;
   [[noreturn]] static void null_pointer(uint32_t address, bool store);
   [[noreturn]] static void misaligned(uint32_t address, unsigned size, bool store);

@@ -32,6 +32,9 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   // code that may have changed is decoded afresh, so a launch sees every store made before it.
   lds_.clear();
   cache_.begin_launch();
+  memcheck_.reset();
+  if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
+  memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
   admit();
 }
 
@@ -208,16 +211,19 @@ void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, cons
     f.instruction = entry->insn.raw;
     f.disassembly = disassemble(*entry, pc);
   } else {
-    uint32_t word = 0;
-    if (memory_.read(pc, &word, 4)) {
-      f.instruction = word;
-      CachedInsn plain;
-      if (auto d = isa::decode(word)) plain.insn = *d;
-      plain.insn.raw = word;
-      f.disassembly = disassemble(plain, pc);
-    }
+    describe_instruction(memory_, pc, f);
   }
   shared_->stop_with(std::move(f));
+}
+
+void describe_instruction(const Memory& memory, uint32_t pc, Fault& f) {
+  uint32_t word = 0;
+  if (!memory.read(pc, &word, 4)) return;
+  f.instruction = word;
+  CachedInsn plain;
+  if (auto d = isa::decode(word)) plain.insn = *d;
+  plain.insn.raw = word;
+  f.disassembly = disassemble(plain, pc);
 }
 
 void LaunchShared::stop_with(Fault f) {
@@ -297,6 +303,7 @@ inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_befor
 template <bool kTrace>
 uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   Exec ctx{w, &group, &memsys_};
+  memsys_.exec = &ctx;
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
@@ -390,6 +397,7 @@ bool Sm::charge_instruction(const Warp& w, const WorkgroupState& group) {
 
 Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* accesses) {
   Exec ctx{w, &group, &memsys_};
+  memsys_.exec = &ctx;
   Step step;
   step.pc = w.pc;
   step.active_before = w.mask;

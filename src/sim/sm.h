@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "decode_cache.h"
-#include "trace.h"
+#include "memcheck.h"
 #include "memsys.h"
+#include "trace.h"
 #include "ventus/device.h"
 #include "warp.h"
 
@@ -33,7 +34,9 @@ struct WorkgroupState {
 // What all SMs of one launch share.
 struct LaunchShared {
   LaunchShared(const KernelLaunch& l, const RunOptions& o, const DeviceConfig& c)
-      : launch(l), options(o), config(c) {}
+      : launch(l), options(o), config(c) {
+    if (o.memcheck) memcheck = std::make_unique<MemcheckLaunch>(*o.memcheck, l);
+  }
   const KernelLaunch& launch;
   const RunOptions& options;
   const DeviceConfig& config;
@@ -50,6 +53,7 @@ struct LaunchShared {
   // is, since describing it could need the memory that ran out.
   std::exception_ptr host_error;
   uint32_t host_error_sm = 0;
+  std::unique_ptr<MemcheckLaunch> memcheck;  // with RunOptions::memcheck
   // Records the first fault and stops every SM.
   void stop_with(Fault f);
 };
@@ -58,6 +62,9 @@ struct LaunchShared {
 // simulating <activity>" for std::bad_alloc, else its message (a trace sink or print
 // handler that failed, ...).
 std::string describe_host_exception(std::exception_ptr error, std::string_view activity);
+
+// Fills the fault's instruction and disassembly from the word at pc (when it is mapped).
+void describe_instruction(const Memory& memory, uint32_t pc, Fault& f);
 
 class Sm {
  public:
@@ -128,6 +135,7 @@ class Sm {
   Memory& memory_;
   LocalMemory lds_;
   MemorySystem memsys_;
+  std::optional<Memchecker> memcheck_;  // of the launch, with RunOptions::memcheck
   DecodeCache cache_;
   std::vector<std::unique_ptr<Warp>> all_warps_;  // every warp this SM ever created
   std::vector<Warp*> warp_pool_;                  // the free ones, reused across workgroups

@@ -71,6 +71,12 @@ int main(void) {
   CHECK(vt_ext_get_last_cycles(device, &cycles) == 0 && cycles > 0);
   CHECK(vt_ext_set_timing(device, NULL) == 0);
 
+  /* And with the memory checker: a correct launch passes. */
+  CHECK(vt_ext_set_memcheck(device, 1) == 0);
+  CHECK(vt_start(device, &meta, 0) == 0);
+  CHECK(vt_ready_wait(device, MAX_TIMEOUT) == 0);
+  CHECK(vt_ext_set_memcheck(device, 0) == 0);
+
   CHECK(vt_copy_from_dev(device, out - 4, &result, 4, 0, 0) == -1);
   CHECK(vt_buf_free(device, 0, NULL, 0, 0) == 0);
   CHECK(vt_copy_from_dev(device, out, &result, 4, 0, 0) == -1);

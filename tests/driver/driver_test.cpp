@@ -1,5 +1,6 @@
 // The C driver API (include/ventus/ventus.h): device, buffers, copies, program upload,
 // launches through meta_data, and the errors for bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -256,6 +257,34 @@ bad_load:
 spin:
     j spin
 )";
+
+// vt_ext_set_memcheck: vecadd with n = 101 over 100-element buffers reads a[100] and b[100]
+// and writes c[100], just past each buffer; vt_ready_wait fails and vt_ext_last_error lists
+// the three accesses. Off again, the same launch passes silently.
+TEST_F(DriverApi, MemcheckReportsAccessesPastTheBuffers) {
+  upload({{"vecadd.s", source_text("examples/vecadd.s")}});
+  const uint32_t n = 100;
+  const uint64_t da = alloc(4 * n), db = alloc(4 * n), dc = alloc(4 * n);
+  meta_data m = prepare("vecadd", {uint32_t(da), uint32_t(db), uint32_t(dc), n + 1}, 128, 32, 8);
+  ASSERT_EQ(vt_ext_set_memcheck(device_, 1), 0) << error();
+  ASSERT_EQ(vt_start(device_, &m, 0), 0) << error();
+  ASSERT_EQ(vt_ready_wait(device_, MAX_TIMEOUT), -1);
+  const std::string e = error();
+  const auto in = [&](const std::string& part) { return e.find(part) != std::string::npos; };
+  EXPECT_TRUE(in(fmt::format("kernel 'vecadd' workgroup (3,0,0) warp 0 (SM 1) pc")) ||
+              in(fmt::format("kernel 'vecadd' workgroup (3,0,0) warp 0 (SM 0) pc")))
+      << e;
+  EXPECT_TRUE(in(fmt::format(
+      "memcheck: invalid global read of 4 bytes at {:#010x} by work-item (100,0,0) (thread 4 of "
+      "warp 0, local (4,0,0)): 0 bytes after the end of the 400-byte allocation at {:#010x}; 3 "
+      "invalid accesses in all",
+      da + 4 * n, da)))
+      << e;
+  EXPECT_TRUE(in(fmt::format("invalid global write of 4 bytes at {:#010x}", dc + 4 * n))) << e;
+  ASSERT_EQ(vt_ext_set_memcheck(device_, 0), 0);
+  ASSERT_EQ(vt_start(device_, &m, 0), 0) << error();
+  EXPECT_EQ(vt_ready_wait(device_, MAX_TIMEOUT), 0) << error();
+}
 
 TEST_F(DriverApi, FaultIsReportedAndTheDeviceStaysUsable) {
   upload({{"faulting.s", kFaulting}, {"vecadd.s", source_text("examples/vecadd.s")}});

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
+#include <string_view>
 #include <tuple>
 
 #include "support.h"
@@ -31,12 +33,20 @@ struct Random {
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
 };
 
+// With VENTUS_MEMCHECK set (the ctest kernels.memcheck), every launch runs with the memory
+// checker: these correct kernels must make no invalid access.
+bool memcheck_requested() {
+  const char* value = std::getenv("VENTUS_MEMCHECK");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
 // Threads per warp, and whether the launches run on the cycle model (whose results must be
 // the same: it decides when instructions execute, not what they compute).
 class Kernels : public ::testing::TestWithParam<std::tuple<uint32_t, bool>> {
  protected:
   void SetUp() override {
     if (std::get<1>(GetParam())) device_.set_timing(ventus::timing::preset("verilog-release"));
+    device_.set_memcheck(memcheck_requested());
   }
   void TearDown() override {
     if (std::get<1>(GetParam())) {
@@ -197,6 +207,7 @@ TEST(KernelsGemm, Fp16GemmWithTensorCopiesAndMma) {
     }
   for (uint32_t threads : {8u, 16u, 32u}) {
     rt::Device device;
+    device.set_memcheck(memcheck_requested());
     rt::Buffer da = rt::Buffer::from(device, a), db = rt::Buffer::from(device, bt),
                dc(device, 4 * m * n);
     rt::LaunchOptions o;

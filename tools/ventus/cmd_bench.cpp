@@ -19,6 +19,7 @@ struct BenchArgs {
   unsigned host_threads = 1;
   uint32_t sms = ventus::sim::DeviceConfig{}.num_sms;
   uint32_t repeat = 1;
+  bool memcheck = false;
   ventus::cli::TimingArgs timing;
 };
 
@@ -57,6 +58,7 @@ void run(const BenchArgs& a) {
   bool all_correct = true;
   for (const std::string& name : kernels) {
     ventus::rt::Device device(config);
+    device.set_memcheck(a.memcheck);
     auto workload = ventus::bench::make_workload(name, device, options);
     const ventus::rt::Stats best = fastest_run(*workload, a.repeat);
     std::string verdict = "ok";
@@ -118,6 +120,9 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
   ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
   ventus::cli::add_number(sub, "--repeat", a->repeat,
                           "launches per kernel; the fastest is reported", 1u);
+  sub->add_flag("--memcheck", a->memcheck,
+                "run with the memory checker (docs/driver.md): its cost, and that the kernels "
+                "make no invalid access");
   ventus::cli::add_timing_options(sub, a->timing);
   sub->callback([a] { run(*a); });
 });

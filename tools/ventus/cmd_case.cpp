@@ -35,6 +35,7 @@ struct CaseArgs {
   unsigned host_threads = 1;
   size_t max_mismatches = 8;
   std::string program;  // run this ELF's kernels instead of the case's code
+  bool memcheck = false;
   ventus::cli::TimingArgs timing;
 };
 
@@ -96,6 +97,8 @@ bool run_one(const fs::path& dir, const CaseArgs& a, ventus::cli::TimingSession&
   ventus::sim::RunOptions options;
   options.timing = timing.config();
   options.timeline = timing.timeline();
+  const ventus::sim::Memcheck memcheck;  // the allocations are the case's buffers
+  if (a.memcheck) options.memcheck = &memcheck;
   const ventus::cases::CaseResult r =
       ventus::cases::run_case(c, device, options, timing.elapsed_cycles());
   print_result(c, r, a);
@@ -146,6 +149,9 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
                 "cases folder)");
   ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
                           1u);
+  sub->add_flag("--memcheck", a->memcheck,
+                "fail a case whose kernels access memory outside its buffers or their "
+                "workgroup's local or thread's private memory (docs/simulator.md)");
   ventus::cli::add_number(sub, "--max-mismatches", a->max_mismatches,
                           "mismatching words to show per case");
   sub->add_option("--program", a->program,

@@ -68,6 +68,7 @@ struct RunArgs {
   uint32_t print_buffer = 1 << 20;
   bool quiet = false;
   bool progress = false;
+  bool memcheck = false;
   ventus::cli::TimingArgs timing;
 };
 
@@ -220,6 +221,7 @@ void run(const RunArgs& a) {
   for (KernelArgument& argument : arguments) cli::load_contents(argument);
 
   rt::Device device(config);
+  device.set_memcheck(a.memcheck);
   if (trace) device.set_trace_sink([&trace](std::string_view line) { trace->line(line); });
   if (timing.config()) {
     device.set_timing(*timing.config());
@@ -286,6 +288,7 @@ void run(const RunArgs& a) {
   ventus::cli::print("  simulated            {:.1f} M thread-insn/s, {:.1f} M warp-insn/s\n",
                      stats.thread_instructions / seconds / 1e6,
                      stats.warp_instructions / seconds / 1e6);
+  if (a.memcheck) ventus::cli::print("  memcheck             0 invalid accesses\n");
   if (launch_timing)
     ventus::cli::print("{}", cli::timing_summary(*launch_timing, *timing.config()));
 }
@@ -313,6 +316,11 @@ are checked before the run and replace their files only when complete (docs/driv
 
 With --timing the kernel also runs on the cycle model (docs/timing.md): the summary adds
 its cycles, IPC, largest stall kinds and cache hit rates, and ends with the line "cycles N".
+With --memcheck every global, local and private access is checked against the buffers, the
+program, the workgroup's local memory and the thread's private memory (docs/driver.md,
+"Memory checking"): a kernel that accesses anything else runs to its end, then the run
+fails (exit 1) listing each invalid access with kernel, workgroup, work-item, pc and
+instruction, and the nearest buffer.
 
 Example: ventus run examples/saxpy.s --global 5056 --local 64 \
            --arg x=f32[]:random:5000:1 --arg y=f32[]:random:5000:2 --arg f32:2.5 --arg i32:5000 \
@@ -347,6 +355,8 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   ventus::cli::add_number(sub, "--budget", a->budget,
                           "warp-instruction budget of the launch (0: unlimited)");
   ventus::cli::add_timing_options(sub, a->timing);
+  sub->add_flag("--memcheck", a->memcheck,
+                "report every access outside the buffers, local and private memory");
   sub->add_flag("-q,--quiet", a->quiet, "no summary");
   sub->add_flag(
       "--progress", a->progress,

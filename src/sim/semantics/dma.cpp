@@ -29,6 +29,7 @@ void read_global(Exec& ctx, uint32_t address, uint32_t n, uint8_t* out, const ch
         fmt::format("{}: source {:#010x}..{:#010x} lies in the local-memory window "
                     "[{:#010x}, {:#010x}); asynchronous copies read global memory",
                     what, address, end - 1, kLdsWindowBase, kLdsWindowEnd));
+  ctx.mem->check_range(address, n, false);
   try {
     while (n > 0) {
       const uint32_t chunk = std::min<uint32_t>(n, kPageSize - (address & (kPageSize - 1)));
@@ -51,6 +52,7 @@ uint32_t local_destination(const Exec& ctx, uint32_t offset, uint64_t bytes, con
         fmt::format("{}: destination csr_lds {:#010x} + offset {:#x} + {} bytes ends beyond the "
                     "local-memory window [{:#010x}, {:#010x})",
                     what, ctx.warp.csr_lds, offset, bytes, kLdsWindowBase, kLdsWindowEnd));
+  if (bytes != 0) ctx.mem->check_range(static_cast<uint32_t>(start), bytes, true);
   return static_cast<uint32_t>(start);
 }
 

@@ -27,9 +27,9 @@ void check_registers(unsigned reg, unsigned regs, const char* role, unsigned ali
 template <Space S>
 inline uint8_t* translate(Exec& ctx, unsigned lane, uint32_t address, unsigned size, bool store) {
   if constexpr (S == Space::Data)
-    return ctx.mem->data_pointer(address, size, store);
+    return ctx.mem->data_pointer(address, size, store, lane);
   else if constexpr (S == Space::Flat)
-    return ctx.mem->flat_pointer(address, size, store);
+    return ctx.mem->flat_pointer(address, size, store, lane);
   else if constexpr (S == Space::Global)
     return ctx.mem->global_pointer(ctx.warp, lane, address, size, store);
   else if constexpr (S == Space::Local)
@@ -105,7 +105,13 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
     bits |= a;
   });
   lowest = lo;
+  // The commit log sees every lane's access; so does the memory checker, unless the span
+  // lies inside one allocation or the workgroup's local memory (private spans always go
+  // lane by lane: the checker bounds private addresses, not device addresses).
   if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo)) return nullptr;
+  if (ctx.mem->memcheck) [[unlikely]]
+    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size))
+      return nullptr;
   return ctx.mem->page_span(lo, hi + size - 1, store,
                             S == Space::Private || S == Space::Global);
 }
