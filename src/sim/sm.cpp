@@ -300,7 +300,6 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
-  TraceState trace_state;
   try {
     while (n < limit) {
       entry = nullptr;  // a fetch fault has no entry
@@ -308,12 +307,12 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       ctx.pc = pc + 4 * entry->prefixed;
       ctx.next_pc = ctx.pc + entry->length;
       const uint32_t mask_before = w.mask;
-      if constexpr (kTrace) trace_state.before(w, memsys_);
+      if constexpr (kTrace) trace_.before(w, memsys_, *entry);
       entry->fn(ctx, entry->insn);
       n += 1 + entry->prefixed;
       lanes += thread_instructions(*entry, mask_before);
       if constexpr (kTrace) {
-        const std::string line = trace_state.after(w, memsys_, *entry, pc, index_, group.linear);
+        const std::string& line = trace_.after(w, memsys_, *entry, pc, index_, group.linear);
         std::lock_guard lock(shared_->mutex);
         shared_->options.trace(line);
       }
@@ -400,7 +399,7 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
     ctx.pc = w.pc + 4 * entry.prefixed;
     ctx.next_pc = ctx.pc + entry.length;
     if (tracing)
-      trace_.before(w, memsys_);
+      trace_.before(w, memsys_, entry);
     else
       memsys_.log = accesses;
     entry.fn(ctx, entry.insn);
@@ -409,7 +408,7 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
     stats_.thread_instructions += thread_instructions(entry, step.active_before);
     stats_.divergences += ctx.divergences;
     if (tracing) {
-      const std::string line = trace_.after(w, memsys_, entry, w.pc, index_, group.linear);
+      const std::string& line = trace_.after(w, memsys_, entry, w.pc, index_, group.linear);
       if (accesses)
         accesses->insert(accesses->end(), trace_.accesses().begin(), trace_.accesses().end());
       std::lock_guard lock(shared_->mutex);

@@ -140,7 +140,7 @@ class Sm {
   uint64_t credit_ = 0;      // budget this SM holds
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
-  // The commit log's state for execute(), kept so that an instruction constructs nothing.
+  // The commit log's state, kept so that a traced instruction constructs nothing.
   TraceState trace_;
 };
 

@@ -1,45 +1,144 @@
 #include "trace.h"
 
-#include <fmt/format.h>
-
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstring>
 
-namespace ventus::sim {
+#include "ventus/isa.h"
 
-void TraceState::before(const Warp& w, MemorySystem& mem) {
+namespace ventus::sim {
+namespace {
+
+// Which vector registers an instruction can write, from its row's operand roles: none; a
+// group starting at its vd (LMUL=2, widening, register pairs and PREFIX_MEMORY's four words
+// multiply to at most kGroupBound registers); or any register (matrix fragments, whose size
+// follows from the shape and the warp's threads).
+enum class VectorWrites : uint8_t { None, Group, Any };
+constexpr unsigned kGroupBound = 16;
+
+const std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)>& vector_writes() {
+  static const auto table = [] {
+    std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)> t{};
+    for (const isa::InsnInfo& row : isa::instructions()) {
+      VectorWrites w = VectorWrites::None;
+      for (const isa::OperandSlot& slot : row.operands)
+        if (isa::writes(slot.role) && isa::is_vector_register_kind(slot.kind))
+          w = VectorWrites::Group;
+      if (row.cls == isa::InsnClass::Matrix) w = VectorWrites::Any;
+      t[static_cast<size_t>(row.op)] = w;
+    }
+    return t;
+  }();
+  return table;
+}
+
+// Writes value as eight hex digits at p: the nibbles spread to bytes, turned into ASCII
+// digits all at once, the most significant first.
+inline char* put_hex8(char* p, uint32_t value) {
+  uint64_t x = value;
+  x = (x | x << 16) & 0x0000ffff0000ffffull;
+  x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;  // byte i: nibble i
+  const uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  x = __builtin_bswap64(x + 0x3030303030303030ull + letters * ('a' - '0' - 10));
+  std::memcpy(p, &x, 8);
+  return p + 8;
+}
+// " 0x" and eight digits.
+inline char* put_word(char* p, uint32_t value) {
+  std::memcpy(p, " 0x", 3);
+  return put_hex8(p + 3, value);
+}
+inline char* put_text(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+inline char* put_decimal(char* p, uint32_t value) {
+  return std::to_chars(p, p + 10, value).ptr;
+}
+// Value in hex, at least `digits` digits (as fmt's {:0Nx}), after "0x".
+char* put_0x(char* p, uint64_t value, unsigned digits) {
+  char buffer[16];
+  unsigned n = 0;
+  do {
+    buffer[15 - n++] = "0123456789abcdef"[value & 15];
+    value >>= 4;
+  } while (value != 0);
+  for (; n < digits; ++n) buffer[15 - n] = '0';
+  return put_text(put_text(p, "0x"), std::string_view(buffer + 16 - n, n));
+}
+
+}  // namespace
+
+void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry) {
   std::memcpy(x_, w.x, sizeof x_);
-  v_.resize(kNumVRegs * kMaxLanes);
-  std::memcpy(v_.data(), w.v, sizeof w.v);
+  switch (vector_writes()[static_cast<size_t>(entry.insn.op)]) {
+    case VectorWrites::None: v_first_ = v_end_ = 0; break;
+    case VectorWrites::Group:
+      v_first_ = std::min<unsigned>(entry.insn.rd, kNumVRegs);
+      v_end_ = std::min(v_first_ + kGroupBound, kNumVRegs);
+      break;
+    case VectorWrites::Any:
+      v_first_ = 0;
+      v_end_ = kNumVRegs;
+      break;
+  }
+  std::memcpy(v_[v_first_], w.v[v_first_], (v_end_ - v_first_) * sizeof w.v[0]);
   mask_ = w.mask;
   accesses_.clear();
   mem.log = &accesses_;
 }
 
-std::string TraceState::after(const Warp& w, MemorySystem& mem, const CachedInsn& entry,
-                              uint32_t pc, uint32_t sm, uint32_t workgroup) {
+const std::string& TraceState::instruction_text(const CachedInsn& entry, uint32_t pc) {
+  const uint64_t word = entry.length == 8 ? entry.insn.word() : entry.insn.raw;
+  Text& t = texts_[pc];
+  if (!t.text.empty() && t.word == word && t.prefix_word == entry.prefix_word &&
+      t.prefixed == entry.prefixed)
+    return t.text;
+  char words[40] = {'('};
+  char* p = words + 1;
+  if (entry.prefixed) p = put_text(put_0x(p, entry.prefix_word, 8), " ");
+  p = put_text(put_0x(p, word, entry.length == 8 ? 16 : 8), ") ");
+  t = {word, entry.prefix_word, entry.prefixed, std::string(words, p) + disassemble(entry, pc)};
+  return t.text;
+}
+
+const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const CachedInsn& entry,
+                                     uint32_t pc, uint32_t sm, uint32_t workgroup) {
   mem.log = nullptr;
-  std::string line =
-      fmt::format("core {} wg {} warp {}: {:#010x} (", sm, workgroup, w.warp_in_group, pc);
-  if (entry.prefixed) line += fmt::format("{:#010x} ", entry.prefix_word);
-  if (entry.length == 8)
-    line += fmt::format("{:#018x}) {}", entry.insn.word(), disassemble(entry, pc));
-  else
-    line += fmt::format("{:#010x}) {}", entry.insn.raw, disassemble(entry, pc));
-  for (unsigned r = 1; r < kNumXRegs; ++r)
-    if (w.x[r] != x_[r]) line += fmt::format(" x{} {:#010x}", r, w.x[r]);
-  for (unsigned r = 0; r < kNumVRegs; ++r) {
-    const uint32_t* before = &v_[r * kMaxLanes];
-    if (std::memcmp(before, w.v[r], sizeof w.v[r]) == 0) continue;
-    line += fmt::format(" v{} [{:#010x}]", r, mask_);
-    for (unsigned lane = 0; lane < w.lanes; ++lane) line += fmt::format(" {:08x}", w.v[r][lane]);
+  const std::string& text = instruction_text(entry, pc);
+  // The longest line this instruction can give: the words "core", "wg", "warp" and their
+  // numbers; pc and text; 63 scalar registers; the vector rows; the accesses; the mask.
+  constexpr size_t kRow = 18 + 11 + 9 * kMaxLanes, kAccess = 8 + 11 + 11;
+  const size_t longest =
+      64 + text.size() + 63 * 15 + (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 16;
+  if (buffer_.size() < longest) buffer_.resize(longest);
+  char* p = buffer_.data();
+  p = put_decimal(put_text(p, "core "), sm);
+  p = put_decimal(put_text(p, " wg "), workgroup);
+  p = put_decimal(put_text(p, " warp "), w.warp_in_group);
+  p = put_text(put_word(put_text(p, ":"), pc), " ");
+  p = put_text(p, text);
+  if (std::memcmp(x_, w.x, sizeof x_) != 0)
+    for (unsigned r = 1; r < kNumXRegs; ++r)
+      if (w.x[r] != x_[r]) p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
+  for (unsigned r = v_first_; r < v_end_; ++r) {
+    if (std::memcmp(v_[r], w.v[r], sizeof w.v[r]) == 0) continue;
+    p = put_text(put_decimal(put_text(p, " v"), r), " [");
+    p = put_text(put_hex8(put_text(p, "0x"), mask_), "]");
+    for (unsigned lane = 0; lane < w.lanes; ++lane) p = put_hex8(put_text(p, " "), w.v[r][lane]);
   }
   for (const MemAccess& a : accesses_) {
-    line += a.store ? " st" : " ld";
-    if (a.lane != MemorySystem::kScalarLane) line += fmt::format("[t{}]", a.lane);
-    line += fmt::format(" {:#010x} {:#0{}x}", a.address, a.value, 2 + 2 * a.size);
+    p = put_text(p, a.store ? " st" : " ld");
+    if (a.lane != MemorySystem::kScalarLane)
+      p = put_text(put_decimal(put_text(p, "[t"), a.lane), "]");
+    p = put_word(p, a.address);
+    p = a.size == 4 ? put_word(p, a.value) : put_0x(put_text(p, " "), a.value, 2 * a.size);
   }
-  if (w.mask != mask_) line += fmt::format(" simt {:#010x}", w.mask);
-  return line;
+  if (w.mask != mask_) p = put_word(put_text(p, " simt"), w.mask);
+  line_.assign(buffer_.data(), p);
+  return line_;
 }
 
 }  // namespace ventus::sim

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "decode_cache.h"
@@ -14,19 +15,35 @@ namespace ventus::sim {
 
 class TraceState {
  public:
-  // Snapshot of the warp before the instruction; starts recording memory accesses.
-  void before(const Warp& w, MemorySystem& mem);
-  // The line for the instruction that just ran at pc; stops recording.
-  std::string after(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc,
-                    uint32_t sm, uint32_t workgroup);
+  // Snapshot of what the instruction can change (every scalar register, the vector
+  // registers its row can write, the SIMT mask); starts recording memory accesses.
+  void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry);
+  // The line for the instruction that just ran at pc (valid until the next call); stops
+  // recording.
+  const std::string& after(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc,
+                           uint32_t sm, uint32_t workgroup);
   // The memory the instruction accessed (valid after after()).
   const std::vector<MemAccess>& accesses() const { return accesses_; }
 
  private:
+  // "(<words>) <disassembly>" of the instruction at a pc, formatted once per pc and words.
+  const std::string& instruction_text(const CachedInsn& entry, uint32_t pc);
+
   uint32_t x_[kNumXRegs] = {};
-  std::vector<uint32_t> v_;  // kNumVRegs * kMaxLanes
+  // The vector registers [v_first_, v_end_) as they were before the instruction.
+  uint32_t v_[kNumVRegs][kMaxLanes] = {};
+  unsigned v_first_ = 0, v_end_ = 0;
   uint32_t mask_ = 0;
   std::vector<MemAccess> accesses_;
+  std::vector<char> buffer_;  // the line as it is written
+  std::string line_;
+  struct Text {
+    uint64_t word;
+    uint32_t prefix_word;
+    uint8_t prefixed;
+    std::string text;
+  };
+  std::unordered_map<uint32_t, Text> texts_;
 };
 
 }  // namespace ventus::sim
