@@ -95,9 +95,9 @@ uint64_t local_memory_stride(const KernelLaunch& l) {
   return (l.lds_bytes + 3u) & ~uint64_t{3};
 }
 
-// The workgroups of this launch an SM can hold at once. An SM places a workgroup in its
-// lowest free slot (Sm::fits), so slot k is taken only while k + 1 workgroups are resident:
-// every slot an SM gives this launch is below this count.
+// The workgroups of this launch an SM can hold at once, R: Device::run gives workgroup i slot
+// (i / num_sms) mod R, and with the cycle model an SM takes its lowest free slot (Sm::fits),
+// which is below R since at most R fit: every slot an SM gives this launch is below R.
 uint64_t resident_workgroups_per_sm(const KernelLaunch& l, const DeviceConfig& c) {
   const uint64_t W = std::max<uint32_t>(l.warps_per_workgroup, 1);
   uint64_t n = std::min<uint64_t>(c.max_workgroups_per_sm, c.warp_slots_per_sm / W);
