@@ -169,7 +169,8 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
     uint64_t total = 0;
     for (const uint64_t n : ran) total += n;
     shared.executed.fetch_add(total, std::memory_order_relaxed);
-    if (!shared.unlimited_budget) shared.budget_left -= total;
+    // A prefixed instruction counts two, so a slot can pass its grant by one.
+    if (!shared.unlimited_budget) shared.budget_left -= std::min(total, shared.budget_left);
     if (shared.stop.load() || shared.fault) return false;
     struct Request {
       uint32_t workgroup, warp;

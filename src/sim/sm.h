@@ -76,9 +76,9 @@ class Sm {
   // workgroup slot among `slots` (bit k: slot k). Device::run gives each Sm object one
   // slot of an SM; the cycle model one Sm object per SM with every slot.
   void start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end, uint32_t slots);
-  // Runs exactly `instructions` warp instructions, or fewer when every workgroup it was given
-  // has ended, it faulted, the launch stopped, or its warps all wait for the host (a print
-  // request, deliver_prints); returns how many ran.
+  // Runs `instructions` warp instructions (one more when the last is prefixed), or fewer
+  // when every workgroup it was given has ended, it faulted, the launch stopped, or its
+  // warps all wait for the host (a print request, deliver_print); returns how many ran.
   uint64_t run(uint64_t instructions);
   // Whether it has a workgroup left to run (false after a fault).
   bool busy() const { return !resident_.empty() && !faulted_; }
