@@ -40,7 +40,7 @@ struct DeviceConfig {
   uint32_t lds_bytes_per_sm = 64 * 1024;        // local memory of an SM, shared by its workgroups
   uint32_t max_workgroups_per_sm = 8;           // workgroup slots (CSR_WGID range)
   uint64_t instruction_budget = 2'000'000'000;  // warp instructions per launch; 0 = unlimited
-  unsigned host_threads = 1;                    // SMs simulated in parallel
+  unsigned host_threads = 1;                    // workgroup slots simulated in parallel
   uint32_t schedule_quantum = 64;               // warp instructions a warp runs before the next one
 
   // The warps a workgroup can have: an SM's warp slots, at most kMaxWarpsPerWorkgroup.

@@ -126,7 +126,7 @@ typedef struct vt_ext_config {
   uint32_t lds_bytes_per_sm;
   uint32_t max_workgroups_per_sm;
   uint64_t instruction_budget; /* warp instructions per launch; 0 = unlimited */
-  uint32_t host_threads;       /* SMs simulated in parallel */
+  uint32_t host_threads;       /* workgroup slots simulated in parallel */
 } vt_ext_config;
 
 void vt_ext_default_config(vt_ext_config* config);

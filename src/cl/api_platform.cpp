@@ -67,8 +67,9 @@ _cl_device_id* the_device() {
     config.instruction_budget =
         env_number("VENTUS_INSTRUCTION_BUDGET", config.instruction_budget, 0, UINT64_MAX);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    config.host_threads = static_cast<unsigned>(
-        env_number("VENTUS_HOST_THREADS", std::min(config.num_sms, cores), 1, 256));
+    // Host threads run workgroup slots, so even a 2-SM device uses every core.
+    config.host_threads =
+        static_cast<unsigned>(env_number("VENTUS_HOST_THREADS", cores, 1, 256));
     d->config = config;
     d->runtime = std::make_unique<rt::Device>(config);
     configure_timing(*d);

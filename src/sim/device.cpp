@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
+#include <functional>
 #include <thread>
+#include <tuple>
 
 #include "model.h"
 #include "sm.h"
@@ -25,7 +28,18 @@ std::string Fault::describe() const {
 struct Device::Impl {
   DeviceConfig config;
   Memory memory;
-  std::vector<std::unique_ptr<Sm>> sms;
+  std::vector<std::unique_ptr<LocalMemory>> lds;  // one per SM
+  // The workgroup slots that run a launch: slot u / num_sms of SM u mod num_sms, made on
+  // first use and kept (with their decoded code) from launch to launch. The cycle model
+  // uses the first num_sms, each as a whole SM.
+  std::vector<std::unique_ptr<Sm>> slots;
+  Sm& slot(uint32_t u) {
+    while (slots.size() <= u) {
+      const auto sm = static_cast<uint32_t>(slots.size() % config.num_sms);
+      slots.push_back(std::make_unique<Sm>(sm, config, memory, *lds[sm]));
+    }
+    return *slots[u];
+  }
 };
 
 Device::Device(const DeviceConfig& config) : impl_(std::make_unique<Impl>()) {
@@ -36,7 +50,7 @@ Device::Device(const DeviceConfig& config) : impl_(std::make_unique<Impl>()) {
   if (config.max_workgroups_per_sm == 0 || config.max_workgroups_per_sm > 32)
     throw Error("device configuration: max_workgroups_per_sm must be 1..32");
   for (uint32_t s = 0; s < config.num_sms; ++s)
-    impl_->sms.push_back(std::make_unique<Sm>(s, impl_->config, impl_->memory));
+    impl_->lds.push_back(std::make_unique<LocalMemory>());
 }
 
 Device::~Device() = default;
@@ -81,9 +95,9 @@ uint64_t local_memory_stride(const KernelLaunch& l) {
   return (l.lds_bytes + 3u) & ~uint64_t{3};
 }
 
-// The workgroups of this launch an SM can hold at once. An SM places a workgroup in its
-// lowest free slot (Sm::fits), so slot k is taken only while k + 1 workgroups are resident:
-// every slot an SM gives this launch is below this count.
+// The workgroups of this launch an SM can hold at once, R: Device::run gives workgroup i slot
+// (i / num_sms) mod R, and with the cycle model an SM takes its lowest free slot (Sm::fits),
+// which is below R since at most R fit: every slot an SM gives this launch is below R.
 uint64_t resident_workgroups_per_sm(const KernelLaunch& l, const DeviceConfig& c) {
   const uint64_t W = std::max<uint32_t>(l.warps_per_workgroup, 1);
   uint64_t n = std::min<uint64_t>(c.max_workgroups_per_sm, c.warp_slots_per_sm / W);
@@ -115,6 +129,144 @@ PrivateAreas private_areas(const KernelLaunch& l, const DeviceConfig& c) {
 unsigned __int128 private_area_bytes(const KernelLaunch& l) {
   return static_cast<unsigned __int128>(uint64_t{l.warps_per_workgroup} * l.threads_per_warp) *
          l.pds_bytes_per_thread;
+}
+
+// Warp instructions a workgroup slot runs per round; after a round that served print
+// requests, fewer: a warp that waits for room in a full print buffer retries (65,536 times
+// at most, src/compiler/lib/printf.s), and the host makes room between rounds.
+constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
+
+// Runs the workgroup slots of a launch without the cycle model (docs/simulator.md, "Host
+// threads"), in rounds: in each, every slot that has work runs exactly its grant of warp
+// instructions (kRound, or what the budget has left), unless its workgroups end, it faults
+// or its warps all wait for the host; host threads take the slots in any order, in
+// parallel. Between rounds, on one thread: the round's faults end the launch (the lowest
+// workgroup id's is reported), print requests are served in workgroup order, the budget
+// is charged and progress reported. What a slot does in a round depends only on the slot
+// and global memory, so the results are the same for any number of host threads.
+void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
+                const std::function<void()>& report_progress,
+                const std::function<void(uint32_t)>& stop_for_host_error) {
+  std::vector<uint64_t> grant(slots.size()), ran(slots.size());
+  std::atomic<size_t> next{0};
+  bool printed = false;  // the last round served print requests
+  // Grants the next round; false when the launch is over.
+  const auto prepare = [&] {
+    const uint64_t round = printed ? kPrintRound : kRound;
+    uint64_t left = shared.unlimited_budget ? UINT64_MAX : shared.budget_left;
+    bool any = false;
+    for (size_t u = 0; u < slots.size(); ++u) {
+      ran[u] = 0;
+      grant[u] = slots[u]->busy() ? std::min(round, left) : 0;
+      left -= grant[u];
+      any = any || slots[u]->busy();
+    }
+    next.store(0, std::memory_order_relaxed);
+    return any && !shared.stop.load();
+  };
+  // Settles a round; false when the launch is over.
+  const auto finish = [&] {
+    uint64_t total = 0;
+    for (const uint64_t n : ran) total += n;
+    shared.executed.fetch_add(total, std::memory_order_relaxed);
+    // A prefixed instruction counts two, so a slot can pass its grant by one.
+    if (!shared.unlimited_budget) shared.budget_left -= std::min(total, shared.budget_left);
+    if (shared.stop.load() || shared.fault) return false;
+    struct Request {
+      uint32_t workgroup, warp;
+      Sm* slot;
+      size_t index;
+    };
+    std::vector<Request> requests;
+    for (Sm* slot : slots)
+      for (size_t i = 0; i < slot->pending_prints().size(); ++i) {
+        const Sm::PendingPrint& p = slot->pending_prints()[i];
+        requests.push_back({p.group->linear, p.warp->warp_in_group, slot, i});
+      }
+    std::sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
+      return std::tie(a.workgroup, a.warp) < std::tie(b.workgroup, b.warp);
+    });
+    for (const Request& r : requests) {
+      r.slot->deliver_print(r.slot->pending_prints()[r.index]);
+      if (shared.fault) return false;
+    }
+    for (Sm* slot : slots) slot->clear_prints();
+    printed = !requests.empty();
+    if (!shared.unlimited_budget && shared.budget_left == 0) {
+      // Work is left (else the launch is over): the slot with the lowest workgroup id names
+      // the warp that was about to run.
+      Sm* first = nullptr;
+      for (Sm* slot : slots)
+        if (slot->busy() && (!first || slot->current_workgroup() < first->current_workgroup()))
+          first = slot;
+      if (first) {
+        first->report_budget();
+        return false;
+      }
+    }
+    if (report_progress) report_progress();
+    return true;
+  };
+  const auto work = [&] {
+    for (size_t u; (u = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
+      if (grant[u] == 0) continue;
+      try {
+        ran[u] = slots[u]->run(grant[u]);
+      } catch (...) {
+        stop_for_host_error(slots[u]->index());
+      }
+    }
+  };
+  const auto between_rounds = [&] {
+    try {
+      return finish() && prepare();
+    } catch (...) {
+      stop_for_host_error(0);
+      return false;
+    }
+  };
+
+  // A trace runs on one thread, so that its lines come in a reproducible order.
+  const unsigned threads =
+      shared.options.trace
+          ? 1u
+          : std::clamp<unsigned>(shared.config.host_threads, 1u, std::max<size_t>(slots.size(), 1));
+  bool go = false;
+  try {
+    go = prepare();
+  } catch (...) {
+    stop_for_host_error(0);
+  }
+  if (threads == 1) {
+    while (go) {
+      work();
+      go = between_rounds();
+    }
+    return;
+  }
+  // Every thread waits at `sync` before a round (after this thread prepared it) and after it.
+  std::barrier sync(static_cast<std::ptrdiff_t>(threads));
+  const auto worker = [&](bool prepares) {
+    while (true) {
+      sync.arrive_and_wait();
+      if (!go) return;
+      work();
+      sync.arrive_and_wait();
+      if (prepares) go = between_rounds();
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(worker, false);
+    } catch (...) {  // std::system_error: the host cannot start another thread
+      stop_for_host_error(0);
+      go = false;
+      for (unsigned missing = t; missing < threads; ++missing) sync.arrive_and_drop();
+      break;
+    }
+  }
+  worker(true);
 }
 
 }  // namespace
@@ -239,59 +391,43 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     shared.stop.store(true);
   };
 
-  // Workgroup i runs on SM i mod num_sms, and each SM admits its workgroups in order:
-  // placement depends only on the launch and the configuration. The ids are generated as
-  // workgroups are admitted (a grid of 2^32 workgroups lists nothing up front).
+  // Local memory starts zeroed at every launch (its contents are undefined for a kernel).
+  for (const std::unique_ptr<LocalMemory>& lds : impl_->lds) lds->clear();
   const uint32_t num_sms = config.num_sms;
+  // Without the cycle model, the unit of work is a workgroup slot (docs/simulator.md,
+  // "Host threads"): workgroup i runs in slot u = i mod U of the U = num_sms x (workgroups
+  // an SM holds) slots, i.e. on SM u mod num_sms in its slot u / num_sms, after workgroup
+  // i - U of that slot ended. Placement depends only on the launch and the configuration.
+  // The cycle model keeps its own rule: SM s admits s, s + num_sms, ... into its lowest free
+  // slot as the model retires workgroups.
+  const uint64_t units =
+      options.timing ? num_sms : num_sms * resident_workgroups_per_sm(launch, config);
   std::vector<Sm*> active;
-  for (uint32_t s = 0; s < num_sms && s < groups; ++s) {
+  for (uint32_t u = 0; u < units && u < groups; ++u) {
     try {
-      active.push_back(impl_->sms[s].get());
-      impl_->sms[s]->start(shared, s, num_sms, groups);
+      Sm& slot = impl_->slot(u);
+      active.push_back(&slot);
+      if (options.timing)
+        slot.start(shared, u, num_sms, groups, ~0u);
+      else
+        slot.start(shared, u, units, groups, 1u << (u / num_sms));
     } catch (...) {
-      stop_for_host_error(s);
+      stop_for_host_error(u % num_sms);
       break;
     }
   }
 
-  // Each host thread runs a fixed group of SMs, a slice at a time in turn, so that SMs that
-  // wait on each other through global memory make progress on one thread too. A trace
-  // runs on one thread so that its lines come in a reproducible order.
-  constexpr uint64_t kSlice = 1 << 16;
-  const unsigned threads = options.trace ? 1u
-                                         : std::clamp<unsigned>(config.host_threads, 1u,
-                                                                std::max<size_t>(active.size(), 1));
-  // Progress is reported between rounds of slices by whichever worker first finds the
-  // interval over (so one report per interval, whichever SMs are still running).
+  // Progress is reported between rounds (or the cycle model's steps) when the interval is
+  // over.
   using Seconds = std::chrono::duration<double>;
-  std::atomic<double> next_report{options.progress_interval};
+  double next_report = options.progress_interval;
   auto report_progress = [&] {
     const double now = Seconds(std::chrono::steady_clock::now() - started).count();
-    double due = next_report.load(std::memory_order_relaxed);
-    if (now < due || !next_report.compare_exchange_strong(due, now + options.progress_interval))
-      return;
-    // The time is read again under the lock: two workers that both won a report deliver
-    // them in lock order, and their times must grow in that order too.
+    if (now < next_report) return;
+    next_report = now + options.progress_interval;
     std::lock_guard lock(shared.mutex);
     options.on_progress({launch.kernel_name, shared.executed.load(std::memory_order_relaxed),
-                         shared.retired.load(std::memory_order_relaxed), groups,
-                         Seconds(std::chrono::steady_clock::now() - started).count()});
-  };
-  auto worker = [&](unsigned index) {
-    uint32_t sm_index = 0;
-    try {
-      std::vector<Sm*> mine;
-      for (size_t s = index; s < active.size(); s += threads) mine.push_back(active[s]);
-      while (!mine.empty() && !shared.stop.load(std::memory_order_relaxed)) {
-        std::erase_if(mine, [&](Sm* sm) {
-          sm_index = sm->index();
-          return !sm->run(kSlice);
-        });
-        if (options.on_progress) report_progress();
-      }
-    } catch (...) {
-      stop_for_host_error(sm_index);
-    }
+                         shared.retired.load(std::memory_order_relaxed), groups, now});
   };
   if (options.timing) {
     // The cycle model advances every SM together, one cycle at a time, on this thread: the
@@ -304,18 +440,11 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     } catch (...) {
       stop_for_host_error(0);
     }
-  } else if (threads == 1) {
-    worker(0);
   } else {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
-      try {
-        pool.emplace_back(worker, t);
-      } catch (...) {  // std::system_error: the host cannot start another thread
-        stop_for_host_error(0);
-        break;
-      }
-    }
+    run_rounds(
+        active, shared,
+        options.on_progress ? std::function<void()>(report_progress) : std::function<void()>(),
+        stop_for_host_error);
   }
 
   for (Sm* sm : active) {

@@ -4,9 +4,11 @@
 // misaligned accesses. docs/simulator.md describes the memory map.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "memcheck.h"
@@ -51,27 +53,42 @@ inline constexpr bool in_null_window(uint32_t a) {
 // The local memory of one SM: the whole LDS window, as lazily allocated zeroed pages.
 // DeviceConfig::lds_bytes_per_sm limits how many workgroups an SM holds, not which window
 // addresses work: the public start code variants space warp stacks 1 KiB or 1 MiB apart.
+// The workgroups of one SM may run on different host threads (docs/simulator.md, "Host
+// threads"), so a page is published atomically once, under a lock.
 class LocalMemory {
  public:
   static constexpr uint32_t kPages = (kLdsWindowEnd - kLdsWindowBase) / kPageSize;
-  LocalMemory() : pages_(kPages) {}
+  LocalMemory() : pages_(std::make_unique<std::atomic<uint8_t*>[]>(kPages)) {}
+  LocalMemory(const LocalMemory&) = delete;
+  LocalMemory& operator=(const LocalMemory&) = delete;
+  ~LocalMemory() { clear(); }
   uint8_t* at(uint32_t offset) {
-    std::unique_ptr<uint8_t[]>& page = pages_[offset >> 12];
-    if (!page) {
-      page = std::make_unique<uint8_t[]>(kPageSize);  // value-initialized: zero
-      touched_.push_back(offset >> 12);
-    }
-    return page.get() + (offset & (kPageSize - 1));
+    uint8_t* page = pages_[offset >> 12].load(std::memory_order_acquire);
+    if (!page) [[unlikely]]
+      page = allocate(offset >> 12);
+    return page + (offset & (kPageSize - 1));
   }
-  // Back to all zeros (at the start of a launch).
+  // Back to all zeros (at the start of a launch, with no host thread running it).
   void clear() {
-    for (uint32_t p : touched_) pages_[p].reset();
+    for (uint32_t p : touched_) delete[] pages_[p].exchange(nullptr, std::memory_order_relaxed);
     touched_.clear();
   }
 
  private:
-  std::vector<std::unique_ptr<uint8_t[]>> pages_;
+  uint8_t* allocate(uint32_t page) {
+    std::lock_guard lock(mutex_);
+    uint8_t* existing = pages_[page].load(std::memory_order_relaxed);
+    if (existing) return existing;
+    touched_.reserve(touched_.size() + 1);      // before the page: nothing leaks if it throws
+    uint8_t* fresh = new uint8_t[kPageSize]();  // zeroed
+    touched_.push_back(page);
+    pages_[page].store(fresh, std::memory_order_release);
+    return fresh;
+  }
+
+  std::unique_ptr<std::atomic<uint8_t*>[]> pages_;
   std::vector<uint32_t> touched_;
+  std::mutex mutex_;
 };
 
 class MemorySystem {

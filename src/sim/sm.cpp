@@ -9,11 +9,20 @@
 
 namespace ventus::sim {
 
-Sm::Sm(uint32_t index, const DeviceConfig& config, Memory& memory)
-    : index_(index), config_(config), memory_(memory), memsys_(memory, lds_), cache_(memory) {}
+Sm::Sm(uint32_t index, const DeviceConfig& config, Memory& memory, LocalMemory& lds)
+    : index_(index),
+      config_(config),
+      memory_(memory),
+      lds_(lds),
+      memsys_(memory, lds_),
+      cache_(memory) {}
 
-void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end) {
+void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end, uint32_t slots) {
   shared_ = &shared;
+  slots_ = slots;
+  defer_prints_ = !shared.options.timing;
+  faulted_ = false;
+  prints_.clear();
   next_group_ = first;
   group_step_ = step;
   groups_end_ = end;
@@ -26,11 +35,9 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   free_sgprs_ = config_.sgprs_per_sm;
   free_vgprs_ = config_.vgprs_per_sm;
   used_slots_ = 0;
-  credit_ = 0;
   stats_ = {};
-  // Local memory starts zeroed at every launch (its contents are undefined for a kernel);
-  // code that may have changed is decoded afresh, so a launch sees every store made before it.
-  lds_.clear();
+  // Code that may have changed is decoded afresh, so a launch sees every store made before
+  // it (Device::run clears the local memory).
   cache_.begin_launch();
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
@@ -46,7 +53,7 @@ bool Sm::fits(uint32_t& slot) const {
   if (w > free_warps_ || w * l.sgpr_usage > free_sgprs_ || w * l.vgpr_usage > free_vgprs_)
     return false;
   for (uint32_t k = 0; k < config_.max_workgroups_per_sm && k < 32; ++k) {
-    if (used_slots_ & (1u << k)) continue;
+    if ((used_slots_ & (1u << k)) || !(slots_ & (1u << k))) continue;
     if (uint64_t{k + 1} * shared_->lds_stride > config_.lds_bytes_per_sm) return false;
     slot = k;
     return true;
@@ -146,24 +153,6 @@ void Sm::retire(WorkgroupState* group) {
   admit();
 }
 
-bool Sm::take_budget(uint64_t want, uint64_t& granted) {
-  if (shared_->unlimited_budget) {
-    granted = want;
-    return true;
-  }
-  if (credit_ == 0) {
-    constexpr uint64_t kChunk = 1 << 14;
-    uint64_t left = shared_->budget_left.load(std::memory_order_relaxed);
-    uint64_t take = 0;
-    do {
-      take = std::min(left, kChunk);
-    } while (take > 0 && !shared_->budget_left.compare_exchange_weak(left, left - take));
-    credit_ = take;
-  }
-  granted = std::min(want, credit_);
-  return granted > 0;
-}
-
 // A barrier arrival or an end of warp: when every live warp waits, the barrier completes,
 // provided they all wait at the same barrier (same resume pc); otherwise it never can.
 void Sm::arrive_or_end(WorkgroupState& group) {
@@ -198,7 +187,7 @@ void Sm::report_deadlock(const WorkgroupState& group) {
 }
 
 void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, const CachedInsn* entry,
-                const std::string& message) {
+                const std::string& message, bool cancelled) {
   Fault f;
   f.message = message;
   f.kernel = shared_->launch.kernel_name;
@@ -213,7 +202,10 @@ void Sm::report(const Warp& warp, const WorkgroupState& group, uint32_t pc, cons
   } else {
     describe_instruction(memory_, pc, f);
   }
-  shared_->stop_with(std::move(f));
+  // Without the cycle model, a fault stops this slot only: the others finish the round, so
+  // that which fault is reported does not depend on host threads. Cancellation stops all.
+  faulted_ = true;
+  shared_->record(std::move(f), group.linear, !defer_prints_ || cancelled);
 }
 
 void describe_instruction(const Memory& memory, uint32_t pc, Fault& f) {
@@ -226,10 +218,15 @@ void describe_instruction(const Memory& memory, uint32_t pc, Fault& f) {
   f.disassembly = disassemble(plain, pc);
 }
 
-void LaunchShared::stop_with(Fault f) {
-  std::lock_guard lock(mutex);
-  if (!fault) fault = std::move(f);
-  stop.store(true);
+void LaunchShared::record(Fault f, uint32_t workgroup, bool stop_all) {
+  {
+    std::lock_guard lock(mutex);
+    if (!fault || workgroup < fault_workgroup) {
+      fault = std::move(f);
+      fault_workgroup = workgroup;
+    }
+  }
+  if (stop_all) stop.store(true);
 }
 
 std::string describe_host_exception(std::exception_ptr error, std::string_view activity) {
@@ -244,49 +241,62 @@ std::string describe_host_exception(std::exception_ptr error, std::string_view a
   }
 }
 
-bool Sm::run(uint64_t instructions) {
+size_t Sm::next_ready() const {
+  for (size_t looked = 0, i = cursor_; looked < resident_.size(); ++looked) {
+    if (resident_[i].warp->status == WarpStatus::Ready) return i;
+    i = i + 1 == resident_.size() ? 0 : i + 1;
+  }
+  return resident_.size();
+}
+
+uint64_t Sm::run(uint64_t instructions) {
   uint64_t done = 0;
   const uint64_t quantum = std::max<uint32_t>(1, config_.schedule_quantum);
-  struct CountProgress {
-    std::atomic<uint64_t>& executed;
-    const uint64_t& done;
-    ~CountProgress() { executed.fetch_add(done, std::memory_order_relaxed); }
-  } count_progress{shared_->executed, done};
-  while (done < instructions) {
-    if (shared_->stop.load(std::memory_order_relaxed)) return false;
-    if (resident_.empty()) return false;  // admit() already placed all that fit
+  while (done < instructions && busy()) {
+    if (shared_->stop.load(std::memory_order_relaxed)) break;
     if (shared_->options.cancel.stop_requested()) {
       const Resident& r = resident_[cursor_];
-      report(*r.warp, *r.group, r.warp->pc, nullptr, "launch cancelled by the host");
-      return false;
+      report(*r.warp, *r.group, r.warp->pc, nullptr, "launch cancelled by the host", true);
+      break;
     }
-    // The next ready warp in the round.
-    size_t i = cursor_;
-    size_t looked = 0;
-    while (resident_[i].warp->status != WarpStatus::Ready && looked < resident_.size()) {
-      i = (i + 1) % resident_.size();
-      ++looked;
-    }
-    if (looked == resident_.size()) {
+    const size_t i = next_ready();
+    if (i == resident_.size()) {
       // Every barrier completes when its last live warp arrives (arrive_or_end), so no
-      // ready warp means a fault was already reported; say so if not.
-      if (!shared_->stop.load()) report_deadlock(*resident_.front().group);
-      return false;
+      // ready warp means warps that wait for the host, or a fault already reported.
+      const bool at_host = std::any_of(resident_.begin(), resident_.end(), [](const Resident& r) {
+        return r.warp->status == WarpStatus::AtHost;
+      });
+      if (!at_host && !faulted_) report_deadlock(*resident_.front().group);
+      break;
     }
     Resident r = resident_[i];
     cursor_ = (i + 1) % resident_.size();
-    uint64_t granted = 0;
-    if (!take_budget(quantum, granted)) {
-      report_budget(*r.warp, *r.group);
-      return false;
-    }
-    const uint64_t ran = shared_->options.trace ? run_warp<true>(*r.warp, *r.group, granted)
-                                                : run_warp<false>(*r.warp, *r.group, granted);
-    done += ran;
-    if (!shared_->unlimited_budget) credit_ -= std::min(credit_, ran);
+    const uint64_t turn = std::min(quantum, instructions - done);
+    done += shared_->options.trace ? run_warp<true>(*r.warp, *r.group, turn)
+                                   : run_warp<false>(*r.warp, *r.group, turn);
     if (r.group->live == 0) retire(r.group);
   }
-  return !resident_.empty();
+  return done;
+}
+
+void Sm::report_budget() {
+  const size_t i = next_ready();
+  const Resident& r = resident_[i == resident_.size() ? cursor_ : i];
+  report_budget(*r.warp, *r.group);
+}
+
+void Sm::deliver_print(const PendingPrint& p) {
+  Warp& w = *p.warp;
+  try {
+    const PrintRequest request{p.group->linear, w.warp_in_group, w.print};
+    shared_->options.on_print(request);
+    w.print = 0;
+    w.status = WarpStatus::Ready;
+  } catch (...) {
+    // The fault of the instruction that wrote CSR_PRINT.
+    report(w, *p.group, p.pc, p.entry,
+           describe_host_exception(std::current_exception(), "this instruction"));
+  }
 }
 
 namespace {
@@ -326,7 +336,11 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       if (ctx.flow == Flow::Print) {
         // Before pc moves on: a handler that fails is this instruction's fault.
         ctx.flow = Flow::Next;
-        after_flow(w, group, Flow::Print);
+        after_flow(w, group, Flow::Print, pc, entry);
+        if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
+          pc = ctx.next_pc;
+          break;
+        }
       }
       pc = ctx.next_pc;
       if (ctx.flow != Flow::Next) {
@@ -356,9 +370,14 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow) {
+void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc,
+                    const CachedInsn* entry) {
   if (flow == Flow::Print) {
-    if (shared_->options.on_print) {
+    if (shared_->options.on_print && defer_prints_) {
+      // Served between rounds, in workgroup order (Device::run).
+      prints_.push_back({&w, &group, pc, entry});
+      w.status = WarpStatus::AtHost;
+    } else if (shared_->options.on_print) {
       const PrintRequest request{group.linear, w.warp_in_group, w.print};
       std::lock_guard lock(shared_->mutex);
       shared_->options.on_print(request);
@@ -385,12 +404,12 @@ void Sm::report_budget(const Warp& w, const WorkgroupState& group) {
 }
 
 bool Sm::charge_instruction(const Warp& w, const WorkgroupState& group) {
-  uint64_t granted = 0;
-  if (!take_budget(1, granted)) {
+  if (shared_->unlimited_budget) return true;
+  if (shared_->budget_left == 0) {
     report_budget(w, group);
     return false;
   }
-  if (!shared_->unlimited_budget) --credit_;
+  --shared_->budget_left;
   return true;
 }
 

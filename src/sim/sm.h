@@ -42,20 +42,27 @@ struct LaunchShared {
   const DeviceConfig& config;
   uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
   bool unlimited_budget = false;
-  std::atomic<uint64_t> budget_left{0};  // warp instructions not yet handed to an SM
-  std::atomic<bool> stop{false};         // a fault happened: every SM stops
-  // For RunOptions::on_progress: updated once per slice and per retired workgroup.
+  // Warp instructions not yet executed: Device::run's rounds grant them to the workgroup
+  // slots, the cycle model charges them one at a time (both on one thread).
+  uint64_t budget_left = 0;
+  // Every SM stops at its next warp switch: the launch was cancelled, the host failed, or
+  // (with the cycle model) a fault happened. Without the cycle model, a warp's fault stops
+  // only its workgroup slot, and the launch ends with the round (Device::run).
+  std::atomic<bool> stop{false};
+  // For RunOptions::on_progress: updated once per round and per retired workgroup.
   std::atomic<uint64_t> executed{0};
   std::atomic<uint64_t> retired{0};
   std::mutex mutex;  // fault, print handler, trace sink, host_error
   std::optional<Fault> fault;
+  uint32_t fault_workgroup = 0;  // the linear id of fault's workgroup
   // An exception a worker caught outside any warp (reported when no fault was); kept as it
   // is, since describing it could need the memory that ran out.
   std::exception_ptr host_error;
   uint32_t host_error_sm = 0;
   std::unique_ptr<MemcheckLaunch> memcheck;  // with RunOptions::memcheck
-  // Records the first fault and stops every SM.
-  void stop_with(Fault f);
+  // Keeps the fault of the lowest workgroup id (docs/simulator.md, "Faults"); with
+  // stop_all, every SM stops.
+  void record(Fault f, uint32_t workgroup, bool stop_all);
 };
 
 // What a host exception means to the user: "out of memory: host memory was exhausted while
@@ -68,14 +75,37 @@ void describe_instruction(const Memory& memory, uint32_t pc, Fault& f);
 
 class Sm {
  public:
-  Sm(uint32_t index, const DeviceConfig& config, Memory& memory);
+  // SM `index`, whose local memory is `lds` (shared by the Sm objects of one SM).
+  Sm(uint32_t index, const DeviceConfig& config, Memory& memory, LocalMemory& lds);
 
   // Prepares a launch: this SM runs the linear workgroup ids first, first + step, ... below
-  // end, in order (generated as they are admitted, never listed).
-  void start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end);
-  // Runs up to about `instructions` warp instructions; false once everything it was given
-  // has ended (or the launch stopped).
-  bool run(uint64_t instructions);
+  // end, in order (generated as they are admitted, never listed), each in the lowest free
+  // workgroup slot among `slots` (bit k: slot k). Device::run gives each Sm object one
+  // slot of an SM; the cycle model one Sm object per SM with every slot.
+  void start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end, uint32_t slots);
+  // Runs `instructions` warp instructions (one more when the last is prefixed), or fewer
+  // when every workgroup it was given has ended, it faulted, the launch stopped, or its
+  // warps all wait for the host (a print request, deliver_print); returns how many ran.
+  uint64_t run(uint64_t instructions);
+  // Whether it has a workgroup left to run (false after a fault).
+  bool busy() const { return !resident_.empty() && !faulted_; }
+  // The linear id of the workgroup it runs now (busy() only).
+  uint32_t current_workgroup() const { return resident_.front().group->linear; }
+  // The print requests (CSR_PRINT writes) of warps that wait for the host, oldest first.
+  struct PendingPrint {
+    Warp* warp;
+    WorkgroupState* group;
+    uint32_t pc;  // the instruction that wrote CSR_PRINT, for a fault
+    const CachedInsn* entry;
+  };
+  const std::vector<PendingPrint>& pending_prints() const { return prints_; }
+  // Serves a pending print: the handler runs, the CSR reads 0 again and the warp goes on
+  // (a handler that throws is the warp's fault). Once every pending print is served, the
+  // list is cleared by clear_prints().
+  void deliver_print(const PendingPrint& p);
+  void clear_prints() { prints_.clear(); }
+  // The budget-exhausted fault at the next warp to run (busy() only).
+  void report_budget();
   const LaunchStats& stats() const { return stats_; }
 
   // The cycle model's access (src/timing): it decides which warp runs in which cycle and
@@ -122,18 +152,21 @@ class Sm {
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.
-  void after_flow(Warp& w, WorkgroupState& group, Flow flow);
+  // pc and entry: the instruction that asked (a deferred print request keeps them).
+  void after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc = 0,
+                  const CachedInsn* entry = nullptr);
   // The budget-exhausted fault.
   void report_budget(const Warp& w, const WorkgroupState& group);
-  bool take_budget(uint64_t want, uint64_t& granted);
+  // The next ready warp in the round from cursor_ (resident_.size() when none is).
+  size_t next_ready() const;
   void report(const Warp& warp, const WorkgroupState& group, uint32_t pc, const CachedInsn* entry,
-              const std::string& message);
+              const std::string& message, bool cancelled = false);
   void report_deadlock(const WorkgroupState& group);
 
   uint32_t index_;
   const DeviceConfig& config_;
   Memory& memory_;
-  LocalMemory lds_;
+  LocalMemory& lds_;
   MemorySystem memsys_;
   std::optional<Memchecker> memcheck_;  // of the launch, with RunOptions::memcheck
   DecodeCache cache_;
@@ -144,8 +177,11 @@ class Sm {
   size_t cursor_ = 0;
   uint64_t next_group_ = 0, group_step_ = 1, groups_end_ = 0;  // workgroups not yet admitted
   uint32_t free_warps_ = 0, free_sgprs_ = 0, free_vgprs_ = 0;
-  uint32_t used_slots_ = 0;  // bit k: workgroup slot k is taken
-  uint64_t credit_ = 0;      // budget this SM holds
+  uint32_t slots_ = 0;         // bit k: this Sm object may use workgroup slot k
+  uint32_t used_slots_ = 0;    // bit k: workgroup slot k is taken
+  bool defer_prints_ = false;  // print requests wait for deliver_print (Device::run's rounds)
+  bool faulted_ = false;
+  std::vector<PendingPrint> prints_;
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
   // The commit log's state, kept so that a traced instruction constructs nothing.

@@ -24,17 +24,19 @@ struct SimtEntry {
   uint32_t mask;       // the mask it continues with
 };
 
-enum class WarpStatus : uint8_t { Ready, AtBarrier, Ended };
+// AtHost: the warp wrote CSR_PRINT and waits until the host served the request (Device::run
+// serves them between rounds).
+enum class WarpStatus : uint8_t { Ready, AtBarrier, AtHost, Ended };
 
 // An asynchronous copy into local memory (cp_dma, cp_dma_bulk, cp_dma_tensor) that waits for
 // the warp's cp_dma_mbarrier: its source was read when it was issued, its destination is
 // written when the mbarrier completes it (docs/simulator.md, "Asynchronous copies").
 struct AsyncCopy {
   static constexpr uint8_t kWholeWarp = 0xff;
-  uint8_t lane = kWholeWarp;    // the issuing thread (cp_dma), or kWholeWarp (bulk, tensor)
-  uint8_t swizzle = 0;          // cp_dma_tensor's 16-byte-chunk XOR mask: 0, 1, 3 or 7
-  uint32_t local_address = 0;   // destination in the LDS window (csr_lds + offset)
-  std::vector<uint8_t> bytes;   // the data, in tile order before any swizzle
+  uint8_t lane = kWholeWarp;   // the issuing thread (cp_dma), or kWholeWarp (bulk, tensor)
+  uint8_t swizzle = 0;         // cp_dma_tensor's 16-byte-chunk XOR mask: 0, 1, 3 or 7
+  uint32_t local_address = 0;  // destination in the LDS window (csr_lds + offset)
+  std::vector<uint8_t> bytes;  // the data, in tile order before any swizzle
 };
 
 // The vtype fields the semantics need, decoded once by vsetvl*.
@@ -61,12 +63,12 @@ struct Warp {
   VectorConfig vcfg;
 
   // CSRs kept per warp. The Ventus CSRs 0x800-0x80a are set at dispatch.
-  uint32_t frm = 0;     // fcsr[7:5]
-  uint32_t fflags = 0;  // fcsr[4:0], accrued
-  uint32_t vxrm = 0;    // fixed-point rounding mode
-  uint32_t vxsat = 0;   // fixed-point saturation flag
-  uint32_t rpc = 0;     // CSR_RPC (0x80c), set by setrpc
-  uint32_t print = 0;   // CSR_PRINT (0x80b)
+  uint32_t frm = 0;      // fcsr[7:5]
+  uint32_t fflags = 0;   // fcsr[4:0], accrued
+  uint32_t vxrm = 0;     // fixed-point rounding mode
+  uint32_t vxsat = 0;    // fixed-point saturation flag
+  uint32_t rpc = 0;      // CSR_RPC (0x80c), set by setrpc
+  uint32_t print = 0;    // CSR_PRINT (0x80b)
   uint32_t csr_gds = 0;  // CSR_GDS (0x80d): base of the explicit global space, set by kernels
   uint32_t csr_tid = 0, csr_numw = 0, csr_numt = 0, csr_knl = 0, csr_wgid = 0, csr_wid = 0,
            csr_lds = 0, csr_pds = 0, csr_gid[3] = {0, 0, 0};
@@ -101,9 +103,7 @@ struct Warp {
   // 64-bit values on even-aligned scalar register pairs {x[r+1]:x[r]} (docs/isa.md, "RV64I /
   // RV64A on register pairs"). r is even (check_pair). The pair at x0 is the zero pair:
   // it reads 0 and writes to it are dropped, so x1 (ra) is never half of a value.
-  uint64_t x_pair(unsigned r) const {
-    return r == 0 ? 0 : (uint64_t{x[r + 1]} << 32) | x[r];
-  }
+  uint64_t x_pair(unsigned r) const { return r == 0 ? 0 : (uint64_t{x[r + 1]} << 32) | x[r]; }
   void write_x_pair(unsigned r, uint64_t value) {
     if (r == 0) return;
     x[r] = static_cast<uint32_t>(value);
@@ -116,7 +116,9 @@ struct Warp {
 struct ExecFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-[[noreturn]] inline void fault(const std::string& why) { throw ExecFault(why); }
+[[noreturn]] inline void fault(const std::string& why) {
+  throw ExecFault(why);
+}
 
 inline constexpr unsigned kStackPointer = 2;  // sp (x2)
 

@@ -115,8 +115,8 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
                           1u, ventus::bench::kMaxScale);
   ventus::cli::add_number(sub, "--threads", a->threads,
                           "threads per warp (1-32; reduce needs a power of two)", 1u, 32u);
-  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
-                          1u);
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads,
+                          "host threads running workgroup slots", 1u);
   ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
   ventus::cli::add_number(sub, "--repeat", a->repeat,
                           "launches per kernel; the fastest is reported", 1u);

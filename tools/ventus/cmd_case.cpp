@@ -147,8 +147,8 @@ ventus::cli::Registration reg(40, [](CLI::App& app) {
   sub->add_flag("--all", a->all,
                 "run every case under CASES_ROOT (default: $VENTUS_CASES_DIR or the configured "
                 "cases folder)");
-  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
-                          1u);
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads,
+                          "host threads running workgroup slots", 1u);
   sub->add_flag("--memcheck", a->memcheck,
                 "fail a case whose kernels access memory outside its buffers or their "
                 "workgroup's local or thread's private memory (docs/simulator.md)");

@@ -343,8 +343,8 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   ventus::cli::add_number(sub, "--sms", a->sms, "streaming multiprocessors", 1u);
   ventus::cli::add_number(sub, "--warps", a->warps, "warp slots per SM", 1u);
   ventus::cli::add_number(sub, "--threads", a->threads, "threads per warp (1-32)", 1u, 32u);
-  ventus::cli::add_number(sub, "--host-threads", a->host_threads, "host threads simulating SMs",
-                          1u);
+  ventus::cli::add_number(sub, "--host-threads", a->host_threads,
+                          "host threads running workgroup slots", 1u);
   ventus::cli::add_number(sub, "--workgroup-slots", a->workgroup_slots, "workgroup slots per SM",
                           1u);
   ventus::cli::add_number(sub, "--lds-per-sm", a->lds_per_sm, "local memory bytes per SM");

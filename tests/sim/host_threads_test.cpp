@@ -1,0 +1,155 @@
+// Host threads (docs/simulator.md, "Host threads"): the functional results of a launch -
+// memory, statistics, CSR values, the order of print requests, the fault reported and where
+// the budget ran out - are the same for 1, 2, 3 and 8 host threads, and workgroups take the
+// slots the placement rule gives them.
+#include <tuple>
+
+#include "sim_harness.h"
+
+namespace ventus::test {
+namespace {
+
+constexpr uint32_t kOut = 0x90000000;
+constexpr unsigned kHostThreads[] = {1, 2, 3, 8};
+
+sim::DeviceConfig config_with(unsigned host_threads) {
+  sim::DeviceConfig c;
+  c.num_sms = 2;
+  c.max_workgroups_per_sm = 4;
+  c.host_threads = host_threads;
+  c.schedule_quantum = 7;
+  return c;
+}
+
+std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t> stats_of(
+    const sim::LaunchResult& r) {
+  const sim::LaunchStats& s = r.stats;
+  return {s.warp_instructions, s.thread_instructions, s.divergences,
+          s.barriers,          s.workgroups,          s.decodes};
+}
+
+// 40 workgroups of 2 warps whose lengths differ (workgroup g loops 50 * (g mod 7) times, so
+// they end out of order): each warp stores its slot (CSR_WGID) and what its loop computed,
+// adds to a counter with amoadd, passes a barrier and prints.
+const char* const kUneven = R"(
+    li s0, 0x90000000
+    csrr t0, gidx
+    li t1, 7
+    remu t1, t0, t1
+    li t2, 50
+    mul t1, t1, t2
+    vid.v v1
+1:  beqz t1, 2f
+    vadd.vi v1, v1, 3
+    addi t1, t1, -1
+    j 1b
+2:  csrr t2, wid
+    slli t3, t0, 1
+    add t3, t3, t2
+    slli t3, t3, 3
+    add s1, s0, t3
+    csrr t4, wgid
+    sw t4, 512(s1)
+    vmv.x.s t5, v1
+    sw t5, 516(s1)
+    li t6, 1
+    amoadd.w zero, t6, (s0)
+    barrier x0, x0, 0
+    add t5, t5, t0
+    csrw print, t5
+    endprg x0, x0, x0
+)";
+
+TEST(SimHostThreads, SameResultsForAnyThreadCount) {
+  std::vector<uint32_t> reference_memory;
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> reference_prints;
+  for (unsigned threads : kHostThreads) {
+    sim::Device device(config_with(threads));
+    device.memory().map(kOut, 4096);
+    load_program(device, kUneven);
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> prints;
+    sim::RunOptions options;
+    options.on_print = [&](const sim::PrintRequest& p) {
+      prints.emplace_back(p.workgroup_linear, p.warp, p.value);
+    };
+    const auto r = device.run(launch_of(2, 8, 40), options);
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    const std::vector<uint32_t> memory = read_words(device, kOut, 1024);
+    EXPECT_EQ(memory[0], 80u);  // every warp's amoadd
+    // Workgroup g: SM g mod 2, slot (g / 2) mod 4 (each SM holds 4 workgroups of 2 warps).
+    for (uint32_t g = 0; g < 40; ++g)
+      for (uint32_t w = 0; w < 2; ++w) EXPECT_EQ(memory[128 + 4 * g + 2 * w], (g / 2) % 4);
+    ASSERT_EQ(prints.size(), 80u);
+    if (reference_memory.empty()) {
+      reference_memory = memory;
+      reference_prints = prints;
+      continue;
+    }
+    EXPECT_EQ(memory, reference_memory) << threads << " host threads";
+    EXPECT_EQ(prints, reference_prints) << threads << " host threads";
+  }
+}
+
+TEST(SimHostThreads, StatisticsDoNotDependOnTheThreadCount) {
+  std::optional<decltype(stats_of(sim::LaunchResult{}))> reference;
+  for (unsigned threads : kHostThreads) {
+    sim::Device device(config_with(threads));
+    device.memory().map(kOut, 4096);
+    load_program(device, kUneven);
+    const auto r = device.run(launch_of(2, 8, 40));
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    EXPECT_EQ(std::get<4>(stats_of(r)), 40u);
+    if (!reference) reference = stats_of(r);
+    EXPECT_EQ(stats_of(r), *reference) << threads << " host threads";
+  }
+}
+
+// Workgroups 5, 7 and 9 fault, the higher ones earlier (workgroup g first loops 100 - g
+// times): the fault of workgroup 5 is reported, whatever ran first on which thread.
+TEST(SimHostThreads, TheLowestFaultingWorkgroupIsReported) {
+  for (unsigned threads : kHostThreads) {
+    sim::Device device(config_with(threads));
+    load_program(device, R"(
+    csrr t0, gidx
+    li t1, 100
+    sub t1, t1, t0
+1:  addi t1, t1, -1
+    bnez t1, 1b
+    li t2, 5
+    beq t0, t2, 2f
+    li t2, 7
+    beq t0, t2, 2f
+    li t2, 9
+    beq t0, t2, 2f
+    endprg x0, x0, x0
+2:  lw t3, 0(zero)
+)");
+    const auto r = device.run(launch_of(1, 4, 12));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.fault->workgroup[0], 5u) << threads << " host threads: " << fault_text(r);
+    EXPECT_EQ(r.fault->sm, 1u);
+    EXPECT_NE(r.fault->message.find("null or small pointer"), std::string::npos)
+        << r.fault->message;
+  }
+}
+
+// Every workgroup spins; the budget runs out at the same instruction count and names the
+// same warp for every thread count.
+TEST(SimHostThreads, TheBudgetRunsOutTheSameWay) {
+  std::string reference;
+  for (unsigned threads : kHostThreads) {
+    sim::DeviceConfig config = config_with(threads);
+    config.instruction_budget = 100'003;
+    sim::Device device(config);
+    load_program(device, "1: j 1b\n");
+    const auto r = device.run(launch_of(2, 4, 6));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.stats.warp_instructions, 100'003u);
+    EXPECT_NE(r.fault->message.find("instruction budget exhausted"), std::string::npos);
+    if (reference.empty()) reference = fault_text(r);
+    EXPECT_EQ(fault_text(r), reference) << threads << " host threads";
+  }
+}
+
+}  // namespace
+}  // namespace ventus::test
