@@ -49,13 +49,13 @@ particlefilter_naive|particlefilter|OCL_particlefilter_naive.out|-x 32 -y 32 -z 
 pathfinder|pathfinder|pathfinder.out|-c 1024 -r 16 -h 4
 srad|srad|srad.out|-n 2 -l 0.5 -s 64 64 -p 0 -d 0
 streamcluster|streamcluster|streamcluster.out|10 20 16 1024 1024 100 none output.txt 1 -p 0 -d 0
-b+tree|b+tree|b+tree.out|-
+b+tree|b+tree|b+tree.out|file mil.txt command command.txt
 cfd|cfd|euler3d.out|-
 dwt2d|dwt2d|dwt2d.out|-
 heartwall|heartwall|heartwall.out|-
 leukocyte|leukocyte|leukocyte.out|-
 myocyte|myocyte|myocyte.out|-
-nn|nn|nn.out|-
+nn|nn|nn.out|filelist.txt -r 5 -lat 30 -lng 90 -f data -p 0 -d 0
 '
 
 # Inputs in a format simple enough to write here (one float per line), deterministic.
@@ -67,13 +67,30 @@ make_inputs() { # $1 = benchmark name, $2 = run directory
   hotspot3D)
     awk 'BEGIN { for (i = 0; i < 64 * 64 * 8; i++) printf "%.6f\n", 320 + (i * 7919 % 1000) / 100 }' > "$2/temp_64x8"
     awk 'BEGIN { for (i = 0; i < 64 * 64 * 8; i++) printf "%.6f\n", (i * 104729 % 1000) / 100000 }' > "$2/power_64x8" ;;
+  srad) # reads ../../data/srad/image.pgm (502 x 458, ASCII PGM), whatever its size arguments
+    mkdir -p "$2/../../data/srad"
+    awk 'BEGIN { print "P2\n458 502\n255"; for (i = 0; i < 502 * 458; i++) print (i * 7919 + i / 458 * 31) % 256 }' \
+      > "$2/../../data/srad/image.pgm" ;;
+  nn) # records of 48 characters, latitude in columns 28-32, longitude in 33-37
+    mkdir -p "$2/data/nn"
+    for f in 0 1 2 3; do
+      awk -v f=$f 'BEGIN { for (i = 0; i < 16; i++)
+        printf "%-28s%5.1f%5.1f%-10s\n", sprintf("%d %d CANE%d", 1990 + f, i, f * 16 + i),
+               (f * 16 + i) * 7 % 90, (f * 16 + i) * 13 % 180, " " }' > "$2/data/nn/cane4_$f.db"
+    done ;;
+  b+tree) # a count then the keys; commands: j COUNT RANGE (range queries), k COUNT (key queries)
+    awk 'BEGIN { print 1000; for (i = 0; i < 1000; i++) print (i * 7919) % 1000 + 1 }' > "$2/mil.txt"
+    printf 'j 100 10\nk 100\n' > "$2/command.txt" ;;
   esac
 }
 
+# Files compared are those the run wrote, less the timing log of streamcluster (PD_OCL.txt).
 # Lines that differ between platforms or runs for reasons other than results: timings, device
-# and platform names, addresses.
+# and platform names, addresses, and the build logs some programs print between <<<< and >>>>
+# (compiler warnings are not results).
 filter_stdout() {
-  grep -viE 'time|elapsed|total|[0-9.]+ ?(s|ms|us|sec|seconds)\b|^(init|memalloc|htod|exec|dtoh|close|api|total): |creating (cpu|gpu) context|^[0-9]+x[0-9]+[[:space:]]+[0-9.]+ \[|platform|device|pocl|ventus|vendor|version|0x[0-9a-f]{6,}' "$1"
+  sed '/^<<<<$/,/^>>>>$/d' "$1" |
+    grep -viE 'time|took|elapsed|total|[0-9.]+ ?(s|ms|us|sec|seconds)\b|^(init|memalloc|htod|exec|dtoh|close|api|total): |creating (cpu|gpu) context|^[0-9]+x[0-9]+[[:space:]]+[0-9.]+ \[|\b(cpu|gpu)\b|intel|xeon|pthread|platform|device|pocl|ventus|vendor|version|0x[0-9a-f]{6,}'
 }
 
 mkdir -p "$work/src" "$work/logs"
@@ -116,7 +133,7 @@ while IFS='|' read -r name dir exe args; do
   result=${status[ventus]}
   if [ "${status[pocl]}" = ok ] && [ "${status[ventus]}" = ok ]; then
     result=same
-    for f in "$work/logs/$name.pocl.filtered" $(cd "$work/run/pocl/$name" && find . -type f -newer .start | sort); do
+    for f in "$work/logs/$name.pocl.filtered" $(cd "$work/run/pocl/$name" && find . -type f -newer .start ! -name PD_OCL.txt | sort); do
       if [[ $f == /* ]]; then ref=$f other=${f/.pocl./.ventus.} label=stdout
       else ref=$work/run/pocl/$name/$f other=$work/run/ventus/$name/$f label=$f; fi
       if [ ! -f "$other" ]; then verdict="differs: not written"
