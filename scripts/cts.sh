@@ -47,9 +47,19 @@ if [ ! -f "$work/build/build.ninja" ]; then
     { echo "$0: configuring failed, see $work/logs/configure" >&2; exit 1; }
 fi
 
-# passed / FAILED / not supported lines of the CTS harness (test_common/harness/testHarness.cpp)
-count() { # $1 = log, $2 = pattern
-  grep -cE "$2" "$1"
+# The CTS harness (test_common/harness/testHarness.cpp) ends with "PASSED n of n tests." or
+# "FAILED f of n tests.", n not counting the tests it skips ("NAME test not supported", "NAME
+# skipped (requires ...)"). Without that line (a crash, a timeout) the "NAME passed" / "NAME FAILED"
+# lines are counted; threads of some suites print those in the middle of other lines.
+summarize() { # $1 = log: prints pass/fail/skip
+  local skip last
+  skip=$(grep -cE '^[A-Za-z0-9_]+ test not supported$|^[A-Za-z0-9_]+ skipped \(requires' "$1")
+  last=$(grep -oE '^(PASSED|FAILED) [0-9]+ of [0-9]+ tests\.' "$1" | tail -1)
+  case $last in
+  PASSED*) set -- $last; echo "$4/0/$skip" ;;
+  FAILED*) set -- $last; echo "$(($4 - $2))/$2/$skip" ;;
+  *) echo "$(grep -cE '^[A-Za-z0-9_]+ passed$' "$1")/$(grep -cE '^[A-Za-z0-9_]+ FAILED$' "$1")/$skip" ;;
+  esac
 }
 
 printf '%-18s %-22s %-22s %8s %8s\n' suite "pocl pass/fail/skip" "ventus pass/fail/skip" pocl_s ventus_s
@@ -73,7 +83,7 @@ for suite in "${suites[@]}"; do
     (cd "$(dirname "$exe")" && OCL_ICD_VENDORS=$icd timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))
-    summary[$platform]="$(count "$log" '^[A-Za-z0-9_]+ passed$')/$(count "$log" '^[A-Za-z0-9_]+ FAILED$')/$(count "$log" '^[A-Za-z0-9_]+ test not supported$|skipped \(requires')"
+    summary[$platform]=$(summarize "$log")
     [ $rc -eq 124 ] && summary[$platform]+=" timeout"
     [ $rc -gt 128 ] && [ $rc -ne 124 ] && summary[$platform]+=" crash($rc)"
   done

@@ -32,6 +32,13 @@ done
   { echo "$0: /usr/bin/python3 lacks pyopencl or pytest (apt install python3-pyopencl python3-pytest)" >&2; exit 1; }
 if [ $# -gt 0 ]; then files=("$@"); else files=($(cd "$tests" && ls test_*.py)); fi
 
+# "test_id STATUS" per test, sorted, with the device (part of PyOpenCL's test ids) removed.
+results() { # $1 = pytest -v log
+  grep -E '::.* (PASSED|FAILED|ERROR|SKIPPED|XFAIL)' "$1" |
+    sed -E 's/<context factory for <pyopencl\.Device [^>]*>>//; s/ +\[ *[0-9]+%\]$//' |
+    awk '{ print $1, $NF }' | LC_ALL=C sort -u -k1,1
+}
+
 mkdir -p "$work/logs"
 printf '%-26s %-22s %-22s %8s %8s\n' file "pocl pass/fail/skip" "ventus pass/fail/skip" pocl_s ventus_s
 notes=""
@@ -52,10 +59,11 @@ for file in "${files[@]}"; do
   done
   printf '%-26s %-22s %-22s %8s %8s\n' "$file" "${summary[pocl]}" "${summary[ventus]}" \
     "${seconds[pocl]}" "${seconds[ventus]}"
-  for t in $(grep -oE '^[^ ]+::[^ ]+ PASSED' "$work/logs/${file%.py}.pocl" | cut -d' ' -f1); do
-    grep -qF "$t PASSED" "$work/logs/${file%.py}.ventus" ||
-      notes+="$t: passes on pocl, $(grep -F "$t " "$work/logs/${file%.py}.ventus" | grep -oE '(FAILED|ERROR|SKIPPED)' | head -1 || true) on ventus"$'\n'
-  done
+  for platform in pocl ventus; do results "$work/logs/${file%.py}.$platform" > "$work/logs/${file%.py}.$platform.results"; done
+  # join needs both lists sorted alike; a test not run on ventus (timeout) shows as "not run".
+  notes+=$(LC_ALL=C join -a1 -e "not-run" -o 1.1,1.2,2.2 "$work/logs/${file%.py}.pocl.results" \
+             "$work/logs/${file%.py}.ventus.results" |
+           awk '$2 == "PASSED" && $3 != "PASSED" { printf "%s: passes on pocl, %s on ventus\n", $1, $3 }')$'\n'
 done
-[ -z "$notes" ] || printf '\n%s' "$notes"
+[ -z "${notes//$'\n'/}" ] || printf '\n%s' "$(grep -v '^$' <<< "$notes")"$'\n'
 echo "logs: $work/logs"
