@@ -52,7 +52,7 @@ srad|srad|srad.out|-n 2 -l 0.5 -s 64 64 -p 0 -d 0
 streamcluster|streamcluster|streamcluster.out|10 20 16 1024 1024 100 none output.txt 1 -p 0 -d 0
 b+tree|b+tree|b+tree.out|file mil.txt command command.txt
 cfd|cfd|euler3d.out|-
-dwt2d|dwt2d|dwt2d.out|-
+dwt2d|dwt2d|dwt2d.out|rgb.bmp -i . -D 64x64 -f -5 -l 3 -p 0 -d 0
 heartwall|heartwall|heartwall.out|-
 leukocyte|leukocyte|leukocyte.out|-
 myocyte|myocyte|myocyte.out|-
@@ -91,6 +91,9 @@ make_inputs() { # $1 = benchmark name, $2 = run directory
         printf "%-28s%5.1f%5.1f%-10s\n", sprintf("%d %d CANE%d", 1990 + f, i, f * 16 + i),
                (f * 16 + i) * 7 % 90, (f * 16 + i) * 13 % 180, " " }' > "$2/data/nn/cane4_$f.db"
     done ;;
+  dwt2d) # raw 8-bit RGB pixels despite the name (getImg reads width * height * 3 bytes)
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 64 * 64 * 3; i++) printf "%c", (i * 7919 + i / 192 * 31) % 255 + 1 }' \
+      > "$2/rgb.bmp" ;;
   b+tree) # a count then the keys; commands: j COUNT RANGE (range queries), k COUNT (key queries)
     awk 'BEGIN { print 1000; for (i = 0; i < 1000; i++) print (i * 7919) % 1000 + 1 }' > "$2/mil.txt"
     printf 'j 100 10\nk 100\n' > "$2/command.txt" ;;
