@@ -153,10 +153,10 @@ const std::vector<std::string_view>& all_mnemonics() {
 }
 
 const std::vector<std::string_view> kDirectives = {
-    ".text",   ".data",    ".rodata", ".bss",      ".section", ".globl",  ".global", ".local",
-    ".type",   ".size",    ".word",   ".long",     ".4byte",   ".half",   ".short",  ".2byte",
-    ".byte",   ".1byte",   ".dword",  ".quad",     ".8byte",   ".string", ".asciz",  ".ascii",
-    ".align",  ".p2align", ".balign", ".space",    ".zero",    ".skip",   ".equ",    ".set",
+    ".text",   ".data",    ".rodata", ".bss",       ".section", ".globl",  ".global", ".local",
+    ".type",   ".size",    ".word",   ".long",      ".4byte",   ".half",   ".short",  ".2byte",
+    ".byte",   ".1byte",   ".dword",  ".quad",      ".8byte",   ".string", ".asciz",  ".ascii",
+    ".align",  ".p2align", ".balign", ".space",     ".zero",    ".skip",   ".equ",    ".set",
     ".option", ".file",    ".ident",  ".attribute", ".insn"};
 
 std::string display_name(const std::string& name) {
@@ -785,13 +785,15 @@ class Assembler {
       offset = off.find_first_not_of(" \t") == std::string::npos
                    ? 0
                    : value({off, t.column}, "offset", -2048, 2047);
-      registers({t.text.substr(open + 1, t.text.size() - open - 2), t.column + static_cast<int>(open) + 1},
+      registers({t.text.substr(open + 1, t.text.size() - open - 2),
+                 t.column + static_cast<int>(open) + 1},
                 1);
     };
     uint32_t word = 0;
     std::string form;
     if (space == std::string::npos) {
-      if (args.size() != 1) fail(loc, ".insn: expected a format (r, r4, i, s, b, u, j) or one word");
+      if (args.size() != 1)
+        fail(loc, ".insn: expected a format (r, r4, i, s, b, u, j) or one word");
       word = static_cast<uint32_t>(value(args[0], "word", 0, 0xffffffffLL));
       form = fmt::format(".insn {:#010x}", word);
     } else {
@@ -800,13 +802,15 @@ class Assembler {
       const size_t opcode_at = first.find_first_not_of(" \t", space);
       f[0] = {first.substr(opcode_at), args[0].column + static_cast<int>(opcode_at)};
       const auto count = [&](size_t n, std::string_view syntax) {
-        if (f.size() != n) fail(loc, fmt::format(".insn {} takes {} operands: {}", format, n, syntax));
+        if (f.size() != n)
+          fail(loc, fmt::format(".insn {} takes {} operands: {}", format, n, syntax));
       };
       const auto opcode = [&] {
         const int64_t op = value(f[0], "opcode", 0, 127);
         if ((op & 3) != 3)
           fail(loc_at(line, f[0].column),
-               fmt::format(".insn's opcode {:#x} is no 32-bit opcode (its low bits must be 11)", op));
+               fmt::format(".insn's opcode {:#x} is no 32-bit opcode (its low bits must be 11)",
+                           op));
         return static_cast<uint32_t>(op);
       };
       const auto funct3 = [&] { return static_cast<uint32_t>(value(f[1], "funct3", 0, 7)) << 12; };
@@ -837,7 +841,8 @@ class Assembler {
         int64_t imm = 0;
         registers(f[2], 2), memory(f[3], imm);
         word = opcode() | funct3() | field(reg[1], 15) | field(reg[2], 20) |
-               static_cast<uint32_t>(imm & 0x1f) << 7 | static_cast<uint32_t>(imm >> 5 & 0x7f) << 25;
+               static_cast<uint32_t>(imm & 0x1f) << 7 |
+               static_cast<uint32_t>(imm >> 5 & 0x7f) << 25;
       } else if (format == "b" || format == "sb") {
         count(5, "opcode, funct3, rs1, rs2, offset (a constant)");
         registers(f[2], 1), registers(f[3], 2);
