@@ -744,8 +744,9 @@ class Assembler {
   }
 
   // ------------------------------------------------------------------ .insn
-  // ".insn FORMAT opcode, fields..., operands" (GNU as's r, r4, i, s, b, u, j formats, the
-  // fields and immediates constant) or ".insn WORD": the word is built from the fields and
+  // ".insn FORMAT opcode, fields..., operands" (GNU as's r, r4, i, s, b, u, j formats; the
+  // fields and immediates constant, a b or j target an expression) or ".insn WORD": the
+  // word is built from the fields and
   // must be an instruction of the table (decode_op), whose operand slots then say which of
   // the written registers must be vector registers. Registers above 31 get the regext
   // prefix an instruction written by its mnemonic would get.
@@ -791,6 +792,8 @@ class Assembler {
     };
     uint32_t word = 0;
     std::string form;
+    // b and j: the target, an expression as for the row's mnemonic (a label, ". + 16").
+    const Token* target = nullptr;
     if (space == std::string::npos) {
       if (args.size() != 1)
         fail(loc, ".insn: expected a format (r, r4, i, s, b, u, j) or one word");
@@ -844,30 +847,20 @@ class Assembler {
                static_cast<uint32_t>(imm & 0x1f) << 7 |
                static_cast<uint32_t>(imm >> 5 & 0x7f) << 25;
       } else if (format == "b" || format == "sb") {
-        count(5, "opcode, funct3, rs1, rs2, offset (a constant)");
+        count(5, "opcode, funct3, rs1, rs2, target");
         registers(f[2], 1), registers(f[3], 2);
-        const int64_t off = value(f[4], "branch offset", -4096, 4094);
-        if (off % 2) fail(loc_at(line, f[4].column), ".insn's branch offset must be even");
-        const auto b = [&](int hi, int lo) {
-          return static_cast<uint32_t>(off >> lo) & ((1u << (hi - lo + 1)) - 1);
-        };
-        word = opcode() | funct3() | field(reg[1], 15) | field(reg[2], 20) | b(11, 11) << 7 |
-               b(4, 1) << 8 | b(10, 5) << 25 | b(12, 12) << 31;
+        word = opcode() | funct3() | field(reg[1], 15) | field(reg[2], 20);
+        target = &args[4];
       } else if (format == "u") {
         count(3, "opcode, rd, imm20");
         registers(f[1], 0);
         word = opcode() | field(reg[0], 7) |
                static_cast<uint32_t>(value(f[2], "immediate", 0, 0xfffff)) << 12;
       } else if (format == "j" || format == "uj") {
-        count(3, "opcode, rd, offset (a constant)");
+        count(3, "opcode, rd, target");
         registers(f[1], 0);
-        const int64_t off = value(f[2], "jump offset", -(1 << 20), (1 << 20) - 2);
-        if (off % 2) fail(loc_at(line, f[2].column), ".insn's jump offset must be even");
-        const auto b = [&](int hi, int lo) {
-          return static_cast<uint32_t>(off >> lo) & ((1u << (hi - lo + 1)) - 1);
-        };
-        word = opcode() | field(reg[0], 7) | b(19, 12) << 12 | b(11, 11) << 20 | b(10, 1) << 21 |
-               b(20, 20) << 31;
+        word = opcode() | field(reg[0], 7);
+        target = &args[2];
       } else {
         fail(loc_at(line, args[0].column),
              fmt::format(".insn: unknown format '{}' (r, r4, i, s, b, u, j)", format));
@@ -899,6 +892,16 @@ class Assembler {
       if (reg[r] > 31 && !is_register[r])
         fail(loc, fmt::format("'{}' is '{}', which has no register operand where '{}' is written",
                               form, row.mnemonic, reg_text[r]));
+    if (target) {
+      // The row's own encoding places the offset (and any regext) as its mnemonic would.
+      std::vector<Token> operands;
+      for (const isa::OperandSlot& slot : row.operands)
+        operands.push_back(isa::is_register_kind(slot.kind)
+                               ? Token{reg_text[isa::register_slot(slot.kind)], target->column}
+                               : *target);
+      encode_pass1(row, operands, loc, "");
+      return;
+    }
     if (ext[0] | ext[1] | ext[2] | ext[3]) {
       if (isa::reads_rd_field(row)) ext[3] = ext[0];
       const uint32_t prefix = isa::info(isa::Op::REGEXT).match |
