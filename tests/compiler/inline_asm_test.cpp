@@ -3,11 +3,16 @@
 // "r" / "vr" / tied operands, clobbers, several lines; run on the simulator and checked
 // against values computed here.
 #include <gtest/gtest.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "backend.h"
+#include "test_util.h"
 #include "ventus/compiler.h"
 #include "ventus/error.h"
 #include "ventus/runtime.h"
@@ -131,7 +136,7 @@ __kernel void k(__global const int* a, __global const int* b, __global int* out,
   int g = get_global_id(0);
   out[g] = a[g];
   __global int* p = out + g;
-  __asm__ __volatile__("vsw.v %0, 0(%1)" : : "vr"(b[g]), "vr"(p) : "memory");
+  __asm__ __volatile__("vsw12.v %0, 0(%1)" : : "vr"(b[g]), "vr"(p) : "memory");
   out[g] = out[g] + 1;
 })CL";
   const auto a = ramp(kN, 2, 1), b = ramp(kN, 3, 5);
@@ -188,6 +193,69 @@ __kernel void k(__global int* out) {
     EXPECT_FALSE(r.ok) << c.body;
     EXPECT_NE(r.diagnostics.find("asm.cl:4:"), std::string::npos) << r.diagnostics;
     EXPECT_NE(r.diagnostics.find(c.message), std::string::npos) << r.diagnostics;
+  }
+}
+
+// The statement's lines in the assembly of `source` with `clobbers` (",~{t0}"...) added to
+// its constraints: clang accepts no register names in clobbers for its SPIR target, so the
+// test adds them to the module, as a front end that accepted them would.
+std::string asm_lines(const std::string& source, const std::string& clobbers) {
+  ventus::test::Built built = ventus::test::build(source);
+  for (llvm::Function& f : *built.module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst); call && call->isInlineAsm()) {
+        auto* old = llvm::cast<llvm::InlineAsm>(call->getCalledOperand());
+        call->setCalledOperand(llvm::InlineAsm::get(old->getFunctionType(), old->getAsmString(),
+                                                    old->getConstraintString() + clobbers,
+                                                    old->hasSideEffects()));
+      }
+  const std::string assembly = ventus::cc::backend::generate_assembly(*built.module, 2);
+  const size_t begin = assembly.find("# inline assembly at ");
+  const size_t end = assembly.find("# end of inline assembly", begin);
+  EXPECT_NE(end, std::string::npos) << assembly;
+  return assembly.substr(assembly.find('\n', begin) + 1, end - assembly.find('\n', begin) - 1);
+}
+
+// The registers named in an instruction line after its mnemonic.
+std::vector<std::string> registers_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::string rest = line.substr(line.find_first_not_of(" \t"));
+  rest = rest.substr(rest.find(' ') + 1);
+  for (size_t start = 0; start < rest.size();) {
+    size_t comma = rest.find(',', start);
+    if (comma == std::string::npos) comma = rest.size();
+    std::string r = rest.substr(start, comma - start);
+    r.erase(0, r.find_first_not_of(" \t\n"));
+    r.erase(r.find_last_not_of(" \t\n") + 1);
+    out.push_back(r);
+    start = comma + 1;
+  }
+  return out;
+}
+
+TEST(InlineAsm, ClobberedRegistersHoldNoOperand) {
+  const std::string scalar = R"(
+__kernel void k(__global int* out, int s, int t) {
+  int d;
+  __asm__ __volatile__("add %0, %1, %2" : "=r"(d) : "r"(s), "r"(t));
+  out[get_global_id(0)] = d;
+})";
+  const std::string vector = R"(
+__kernel void k(__global int* out) {
+  int v = out[get_global_id(0)], d;
+  __asm__ __volatile__("vadd.vv %0, %1, %1" : "=vr"(d) : "vr"(v));
+  out[get_global_id(0)] = d;
+})";
+  for (const std::string& source : {scalar, vector}) {
+    // The registers chosen without clobbers, then clobbered: none may be chosen again.
+    const std::vector<std::string> chosen = registers_of(asm_lines(source, ""));
+    ASSERT_FALSE(chosen.empty());
+    std::string clobbers;
+    for (const std::string& r : chosen) clobbers += ",~{" + r + "}";
+    const std::vector<std::string> now = registers_of(asm_lines(source, clobbers));
+    for (const std::string& r : now)
+      EXPECT_EQ(std::find(chosen.begin(), chosen.end(), r), chosen.end())
+          << r << " is clobbered (" << clobbers << ")";
   }
 }
 
