@@ -808,14 +808,9 @@ class Assembler {
         if (f.size() != n)
           fail(loc, fmt::format(".insn {} takes {} operands: {}", format, n, syntax));
       };
-      const auto opcode = [&] {
-        const int64_t op = value(f[0], "opcode", 0, 127);
-        if ((op & 3) != 3)
-          fail(loc_at(line, f[0].column),
-               fmt::format(".insn's opcode {:#x} is no 32-bit opcode (its low bits must be 11)",
-                           op));
-        return static_cast<uint32_t>(op);
-      };
+      // Any 7-bit opcode, as in GNU as: one the table does not know (a low-bit pair other
+      // than 11 included) is refused below with the word it makes.
+      const auto opcode = [&] { return static_cast<uint32_t>(value(f[0], "opcode", 0, 127)); };
       const auto funct3 = [&] { return static_cast<uint32_t>(value(f[1], "funct3", 0, 7)) << 12; };
       const auto field = [](int r, int shift) { return static_cast<uint32_t>(r & 31) << shift; };
       if (format == "r") {
