@@ -878,9 +878,9 @@ class Assembler {
       if (r < 0 || reg[r] < 0) continue;
       is_register[r] = true;
       if (isa::is_vector_register_kind(slot.kind) != vector[r])
-        fail(loc, fmt::format("'{}' is '{}', whose {} must be a {} register, not '{}'", form,
-                              row.mnemonic, r == 0 ? "rd" : fmt::format("rs{}", r),
-                              vector[r] ? "scalar" : "vector", reg_text[r]));
+        fail(loc, fmt::format("'{}' is '{}', whose {} must be a {} register, not '{}' (syntax: {})",
+                              form, row.mnemonic, r == 0 ? "rd" : fmt::format("rs{}", r),
+                              vector[r] ? "scalar" : "vector", reg_text[r], syntax_of(row)));
       ext[r] = static_cast<uint32_t>(reg[r]) >> 5;
     }
     for (int r = 0; r < 4; ++r)
