@@ -9,9 +9,9 @@
 #include <exception>
 
 #include "backend.h"
-#include "inline_asm.h"
 #include "frontend.h"
 #include "guard.h"
+#include "inline_asm.h"
 #include "ventus/asm.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
@@ -67,7 +67,8 @@ Result finish(FrontEnd&& front_end, const Options& options, bool executable) {
     result.ok = true;
   } catch (const std::exception& e) {
     // The user's inline assembly reaches the assembler unchecked: its errors are the user's.
-    if (std::optional<std::string> user = backend::inline_asm_diagnostic(result.assembly, e.what())) {
+    if (std::optional<std::string> user =
+            backend::inline_asm_diagnostic(result.assembly, e.what())) {
       result.diagnostics += as_diagnostic(*user, options);
       return result;
     }

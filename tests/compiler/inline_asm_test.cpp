@@ -93,7 +93,7 @@ TEST(InlineAsm, ScalarOperandsOfUniformValuesStayScalar) {
 __kernel void k(__global const int* a, __global const int* b, __global int* out, int s) {
   int g = get_global_id(0);
   int t;
-  __asm__ __volatile__("add %0, %1, %[twice]\n\tslli %0, %0, 2" : "=r"(t) : "r"(s), [twice] "r"(s + s));
+  __asm__ __volatile__("add %0, %1, %[twice]\n\tslli %0, %0, %c3" : "=r"(t) : "r"(s), [twice] "r"(s + s), "i"(2));
   out[g] = a[g] + t;
 })";
   const ventus::cc::Result r = compile(source);
@@ -103,6 +103,28 @@ __kernel void k(__global const int* a, __global const int* b, __global int* out,
   const auto a = ramp(kN, 9, 4);
   const auto out = run(source, a, a, 13);
   for (size_t i = 0; i < kN; ++i) EXPECT_EQ(out[i], a[i] + (13 + 26) * 4) << "item " << i;
+}
+
+// A loop bounded by the statement's result: a uniform bound loops on scalar branches, a
+// per-thread one on vector branches (the extra-lane guard is the one vector branch of both).
+TEST(InlineAsm, ResultsAreUniformOnlyWithScalarOperands) {
+  const auto vector_branches = [](const std::string& operands) {
+    const ventus::cc::Result r = compile(R"(
+__kernel void k(__global int* out, int s) {
+  int t;
+  __asm__ __volatile__("addi %0, %1, 1" : "=r"(t) : )" +
+                                         operands + R"();
+  for (int i = 0; i < t; ++i) out[get_global_id(0) * 8 + i] = i;
+})");
+    EXPECT_TRUE(r.ok) << r.diagnostics;
+    size_t n = 0;
+    for (size_t at = r.assembly.find("\tvb"); at != std::string::npos;
+         at = r.assembly.find("\tvb", at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(vector_branches(R"("r"(s))"), 1u);
+  EXPECT_GT(vector_branches(R"("r"(s), "vr"(s))"), 1u);
 }
 
 TEST(InlineAsm, TiedAndMatchingOperandsAndSeveralOutputs) {
@@ -179,9 +201,11 @@ TEST(InlineAsm, BadOperandsAreClearErrors) {
     const char* body;
     const char* message;
   } cases[] = {
-      {R"(__asm__("add %0, %1, %1" : "=r"(d) : "r"(v));)", "has a value that differs between threads"},
+      {R"(__asm__("add %0, %1, %1" : "=r"(d) : "r"(v));)",
+       "has a value that differs between threads"},
       {R"(__asm__("vadd.vv %0, %1, %3" : "=vr"(d) : "vr"(v));)", "invalid operand number"},
       {R"(__asm__("vadd.vv %0, %1, %1" : "=vr"(d) : "m"(v));)", "constraint"},
+      {R"(__asm__("vadd.vv %0, %1, %z1" : "=vr"(d) : "vr"(v));)", "operand modifier"},
   };
   for (const Case& c : cases) {
     const ventus::cc::Result r = compile(std::string(R"(

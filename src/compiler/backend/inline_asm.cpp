@@ -74,8 +74,9 @@ AsmConstraints parse_asm_constraints(const llvm::InlineAsm& asm_value) {
     } else if ((code == "i" || code == "n") && c.role == AsmConstraint::Role::Input) {
       c.cls = AsmConstraint::Class::Immediate;
     } else {
-      return fail(code, "is not supported (supported: \"r\", \"vr\", \"i\", \"n\", \"=\", \"+\", "
-                        "\"&\", a matching digit, and clobbers of registers and \"memory\")");
+      return fail(code,
+                  "is not supported (supported: \"r\", \"vr\", \"i\", \"n\", \"=\", \"+\", "
+                  "\"&\", a matching digit, and clobbers of registers and \"memory\")");
     }
     result.list.push_back(std::move(c));
   }
@@ -113,9 +114,12 @@ std::optional<std::string> substitute_asm_operands(
     while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
     size_t index = 0;
     std::from_chars(rest.data(), rest.data() + digits, index);
-    if (digits == 0 || (braced && (digits >= rest.size() || rest[digits] != '}'))) {
+    // ${N:c} (GCC's %cN, a constant without punctuation) prints what $N prints here.
+    const bool plain_constant = braced && rest.substr(digits).starts_with(":c}");
+    if (digits == 0 ||
+        (braced && !plain_constant && (digits >= rest.size() || rest[digits] != '}'))) {
       *error = braced && digits < rest.size() && rest[digits] == ':'
-                   ? "an operand modifier (%c, %z, ...) is not supported"
+                   ? "an operand modifier other than %c (%z, %a, ...) is not supported"
                    : "a '%' that names no operand (write %% for a literal %)";
       return std::nullopt;
     }
@@ -124,7 +128,7 @@ std::optional<std::string> substitute_asm_operands(
       return std::nullopt;
     }
     out += operand(index);
-    i += digits + (braced ? 2 : 0);
+    i += digits + (braced ? 2 : 0) + (plain_constant ? 2 : 0);
   }
   return out;
 }
@@ -139,7 +143,9 @@ std::string asm_begin_marker(const std::string& location, const std::string& fun
   return fmt::format("{}{}in {}", kBegin, location, function);
 }
 
-std::string_view asm_end_marker() { return kEnd; }
+std::string_view asm_end_marker() {
+  return kEnd;
+}
 
 std::optional<std::string> inline_asm_diagnostic(const std::string& assembly,
                                                  const std::string& assembler_error) {

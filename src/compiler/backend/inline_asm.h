@@ -44,10 +44,9 @@ bool asm_is_scalar(const llvm::InlineAsm& asm_value);
 
 // The template with each $N / ${N} replaced by operand(N) ($$ is '$'); an empty optional
 // and `error` set for a placeholder that names no operand or has a modifier.
-std::optional<std::string> substitute_asm_operands(std::string_view asm_template,
-                                                    size_t operands,
-                                                    const std::function<std::string(size_t)>& operand,
-                                                    std::string* error);
+std::optional<std::string> substitute_asm_operands(
+    std::string_view asm_template, size_t operands,
+    const std::function<std::string(size_t)>& operand, std::string* error);
 
 // The comment lines around a statement's instructions in the generated assembly. `origin`
 // is "FILE:LINE:COL: " and the function's description (isel.h, describe).

@@ -23,22 +23,24 @@ void Selector::select_inline_asm(llvm::CallInst& call) {
   for (llvm::Type* t : output_types)
     if (!(t->isIntegerTy() && t->getIntegerBitWidth() <= 32) && !t->isFloatTy() &&
         !t->isPointerTy())
-      error_at(&call, "an inline assembly operand must be a 32-bit (or narrower) scalar: int, "
-                      "uint, float, a pointer (one register per operand)");
+      error_at(&call,
+               "an inline assembly operand must be a 32-bit (or narrower) scalar: int, "
+               "uint, float, a pointer (one register per operand)");
   // The result values' registers (their class: the divergence analysis's), one per output.
   std::vector<uint32_t> results;
   if (output_types.size() == 1) {
     results = result_regs(&call);
   } else {
-    for (size_t k = 0; k < output_types.size(); ++k) results.push_back(mf_.new_vreg(class_of(&call)));
+    for (size_t k = 0; k < output_types.size(); ++k)
+      results.push_back(mf_.new_vreg(class_of(&call)));
     asm_outputs_[&call] = results;
   }
 
   MInst inst;
   inst.pseudo = Pseudo::InlineAsm;
   inst.ops.push_back(Operand::literal(asm_value.getAsmString()));
-  inst.ops.push_back(Operand::literal(
-      asm_begin_marker(source_location(&call), describe(*call.getFunction()))));
+  inst.ops.push_back(
+      Operand::literal(asm_begin_marker(source_location(&call), describe(*call.getFunction()))));
   const size_t first = inst.ops.size();
   // Outputs whose register is not the result's (a scalar-register output of a statement
   // whose result is per thread): copied into the result after the statement.
@@ -55,7 +57,8 @@ void Selector::select_inline_asm(llvm::CallInst& call) {
       const uint32_t result = results.at(output++);
       uint32_t reg = result;
       if (mf_.class_of(result) != wanted) {
-        if (wanted == RegClass::Vector) throw Error("internal: a uniform vector-register asm output");
+        if (wanted == RegClass::Vector)
+          throw Error("internal: a uniform vector-register asm output");
         reg = new_s();
         copies_after.push_back({result, reg});
       }
@@ -86,8 +89,9 @@ void Selector::select_inline_asm(llvm::CallInst& call) {
     }
     check_type(&call, value->getType());
     if (value->getType()->isVectorTy() || is_i64(value->getType()))
-      error_at(&call, "an inline assembly operand must be a 32-bit (or narrower) scalar: int, "
-                      "uint, float, a pointer (one register per operand)");
+      error_at(&call,
+               "an inline assembly operand must be a 32-bit (or narrower) scalar: int, "
+               "uint, float, a pointer (one register per operand)");
     const Src s = src(value);
     uint32_t reg;
     if (wanted == RegClass::Scalar) {
@@ -107,7 +111,8 @@ void Selector::select_inline_asm(llvm::CallInst& call) {
   if (!substitute_asm_operands(
           asm_value.getAsmString(), inst.ops.size() - first, [](size_t) { return std::string(); },
           &why))
-    error_at(&call, fmt::format("in the inline assembly \"{}\": {}", asm_value.getAsmString(), why));
+    error_at(&call,
+             fmt::format("in the inline assembly \"{}\": {}", asm_value.getAsmString(), why));
   cur_->insts.push_back(std::move(inst));
   for (const auto& [result, reg] : copies_after) move(result, {false, 0, reg, RegClass::Scalar});
 }
