@@ -150,6 +150,24 @@ __kernel void k(__global const int* a, __global const int* b, __global int* out,
   }
 }
 
+TEST(InlineAsm, UniqueLabelsInEveryCopyOfAStatement) {
+  // %= differs in each copy (the helper is inlined twice), so the labels do not collide.
+  const std::string source = R"(
+int step(int x) {
+  int r;
+  __asm__ __volatile__("vadd.vi %0, %1, 1\n\tj .Lskip%=\n\tvadd.vi %0, %0, 7\n.Lskip%=:"
+                       : "=&vr"(r) : "vr"(x));
+  return r;
+}
+__kernel void k(__global const int* a, __global const int* b, __global int* out, int s) {
+  int g = get_global_id(0);
+  out[g] = step(step(a[g]));
+})";
+  const auto a = ramp(kN, 13, -40);
+  const auto out = run(source, a, a, 0);
+  for (size_t i = 0; i < kN; ++i) EXPECT_EQ(out[i], a[i] + 2) << "item " << i;
+}
+
 TEST(InlineAsm, MemoryClobberKeepsStoresAndLoadsInOrder) {
   // The asm writes through the pointer it is given; "memory" tells the compiler the
   // stored value must be read again afterwards.

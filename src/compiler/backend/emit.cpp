@@ -278,7 +278,8 @@ class Printer {
     std::string why;
     const std::optional<std::string> text = substitute_asm_operands(
         inst.ops[0].text, inst.ops.size() - kFirstOperand,
-        [&](size_t n) { return operand_text(inst.ops[kFirstOperand + n]); }, &why);
+        [&](size_t n) { return operand_text(inst.ops[kFirstOperand + n]); },
+        fmt::format("{}_{}", mf_.name, counter_++), &why);
     if (!text) throw Error("internal: an inline assembly template checked by isel: " + why);
     line(inst.ops[1].text);
     for (size_t start = 0; start <= text->size();) {

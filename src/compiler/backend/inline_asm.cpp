@@ -94,7 +94,8 @@ bool asm_is_scalar(const llvm::InlineAsm& asm_value) {
 
 std::optional<std::string> substitute_asm_operands(
     std::string_view asm_template, size_t operands,
-    const std::function<std::string(size_t)>& operand, std::string* error) {
+    const std::function<std::string(size_t)>& operand, std::string_view unique,
+    std::string* error) {
   std::string out;
   for (size_t i = 0; i < asm_template.size(); ++i) {
     const char c = asm_template[i];
@@ -108,6 +109,11 @@ std::optional<std::string> substitute_asm_operands(
       continue;
     }
     std::string_view rest = asm_template.substr(i + 1);
+    if (rest.starts_with("{:uid}")) {  // GCC's %=
+      out += unique;
+      i += 6;
+      continue;
+    }
     const bool braced = !rest.empty() && rest.front() == '{';
     if (braced) rest.remove_prefix(1);
     size_t digits = 0;

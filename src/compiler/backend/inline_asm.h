@@ -42,11 +42,12 @@ AsmConstraints parse_asm_constraints(const llvm::InlineAsm& asm_value);
 // register or an immediate (then the results are as uniform as the inputs).
 bool asm_is_scalar(const llvm::InlineAsm& asm_value);
 
-// The template with each $N / ${N} replaced by operand(N) ($$ is '$'); an empty optional
-// and `error` set for a placeholder that names no operand or has a modifier.
+// The template with each $N / ${N} replaced by operand(N), ${:uid} (GCC's %=) by `unique`
+// ($$ is '$'); an empty optional and `error` set for a placeholder that names no operand or
+// has a modifier.
 std::optional<std::string> substitute_asm_operands(
     std::string_view asm_template, size_t operands,
-    const std::function<std::string(size_t)>& operand, std::string* error);
+    const std::function<std::string(size_t)>& operand, std::string_view unique, std::string* error);
 
 // The comment lines around a statement's instructions in the generated assembly. `origin`
 // is "FILE:LINE:COL: " and the function's description (isel.h, describe).

@@ -110,7 +110,7 @@ void Selector::select_inline_asm(llvm::CallInst& call) {
   std::string why;
   if (!substitute_asm_operands(
           asm_value.getAsmString(), inst.ops.size() - first, [](size_t) { return std::string(); },
-          &why))
+          "", &why))
     error_at(&call,
              fmt::format("in the inline assembly \"{}\": {}", asm_value.getAsmString(), why));
   cur_->insts.push_back(std::move(inst));
