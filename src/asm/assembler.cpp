@@ -153,11 +153,11 @@ const std::vector<std::string_view>& all_mnemonics() {
 }
 
 const std::vector<std::string_view> kDirectives = {
-    ".text",   ".data",    ".rodata", ".bss",      ".section", ".globl",  ".global", ".local",
-    ".type",   ".size",    ".word",   ".long",     ".4byte",   ".half",   ".short",  ".2byte",
-    ".byte",   ".1byte",   ".dword",  ".quad",     ".8byte",   ".string", ".asciz",  ".ascii",
-    ".align",  ".p2align", ".balign", ".space",    ".zero",    ".skip",   ".equ",    ".set",
-    ".option", ".file",    ".ident",  ".attribute"};
+    ".text",   ".data",    ".rodata", ".bss",       ".section", ".globl",  ".global", ".local",
+    ".type",   ".size",    ".word",   ".long",      ".4byte",   ".half",   ".short",  ".2byte",
+    ".byte",   ".1byte",   ".dword",  ".quad",      ".8byte",   ".string", ".asciz",  ".ascii",
+    ".align",  ".p2align", ".balign", ".space",     ".zero",    ".skip",   ".equ",    ".set",
+    ".option", ".file",    ".ident",  ".attribute", ".insn"};
 
 std::string display_name(const std::string& name) {
   const size_t mark = name.find('\x02');
@@ -734,11 +734,176 @@ class Assembler {
         fail(loc_at(line, args[0].column), ".option rvc: Ventus has no compressed instructions");
       else if (o != "norelax" && o != "relax" && o != "norvc" && o != "nopic" && o != "pic")
         fail(loc_at(line, args[0].column), fmt::format("unknown .option '{}'", o));
+    } else if (name == ".insn") {
+      insn_directive(args, loc);
     } else if (name == ".file" || name == ".ident" || name == ".attribute") {
       // Tool and ABI annotations: nothing to do for a statically linked Ventus program.
     } else {
       fail(loc, fmt::format("unknown directive '{}'{}", name, suggestion(name, kDirectives)));
     }
+  }
+
+  // ------------------------------------------------------------------ .insn
+  // ".insn FORMAT opcode, fields..., operands" (GNU as's r, r4, i, s, b, u, j formats; the
+  // fields and immediates constant, a b or j target an expression) or ".insn WORD": the
+  // word is built from the fields and
+  // must be an instruction of the table (decode_op), whose operand slots then say which of
+  // the written registers must be vector registers. Registers above 31 get the regext
+  // prefix an instruction written by its mnemonic would get.
+  void insn_directive(const std::vector<Token>& args, const Loc& loc) {
+    const int line = loc.line;
+    if (args.empty() || args[0].text.empty()) fail(loc, ".insn takes a format and its fields");
+    const std::string& first = args[0].text;
+    const size_t space = first.find_first_of(" \t");
+    const auto value = [&](const Token& t, std::string_view what, int64_t min, int64_t max) {
+      const int64_t v = constant(t, line, fmt::format(".insn's {}", what));
+      if (v < min || v > max)
+        fail(loc_at(line, t.column),
+             fmt::format(".insn's {} is {}, outside {}..{}", what, v, min, max));
+      return v;
+    };
+    // Registers by field: rd, rs1, rs2, rs3 (isa::register_slot numbering); -1 when the
+    // format has none there, `vector` when written as v<N>.
+    int reg[4] = {-1, -1, -1, -1};
+    bool vector[4] = {false, false, false, false};
+    std::string reg_text[4];
+    const auto registers = [&](const Token& t, int field) {
+      if (const auto x = isa::parse_xreg(t.text))
+        reg[field] = static_cast<int>(*x);
+      else if (const auto v = isa::parse_vreg(t.text))
+        reg[field] = static_cast<int>(*v), vector[field] = true;
+      else
+        fail(loc_at(line, t.column), fmt::format(".insn: expected a register, got '{}'", t.text));
+      reg_text[field] = t.text;
+    };
+    // "offset(rs1)": the offset token and the base register.
+    const auto memory = [&](const Token& t, int64_t& offset) {
+      const size_t open = t.text.rfind('(');
+      if (open == std::string::npos || t.text.back() != ')')
+        fail(loc_at(line, t.column),
+             fmt::format(".insn: expected 'offset(register)', got '{}'", t.text));
+      const std::string off = t.text.substr(0, open);
+      offset = off.find_first_not_of(" \t") == std::string::npos
+                   ? 0
+                   : value({off, t.column}, "offset", -2048, 2047);
+      registers({t.text.substr(open + 1, t.text.size() - open - 2),
+                 t.column + static_cast<int>(open) + 1},
+                1);
+    };
+    uint32_t word = 0;
+    std::string form;
+    // b and j: the target, an expression as for the row's mnemonic (a label, ". + 16").
+    const Token* target = nullptr;
+    if (space == std::string::npos) {
+      if (args.size() != 1)
+        fail(loc, ".insn: expected a format (r, r4, i, s, b, u, j) or one word");
+      word = static_cast<uint32_t>(value(args[0], "word", 0, 0xffffffffLL));
+      form = fmt::format(".insn {:#010x}", word);
+    } else {
+      const std::string format = first.substr(0, space);
+      std::vector<Token> f = args;
+      const size_t opcode_at = first.find_first_not_of(" \t", space);
+      f[0] = {first.substr(opcode_at), args[0].column + static_cast<int>(opcode_at)};
+      const auto count = [&](size_t n, std::string_view syntax) {
+        if (f.size() != n)
+          fail(loc, fmt::format(".insn {} takes {} operands: {}", format, n, syntax));
+      };
+      // Any 7-bit opcode, as in GNU as: one the table does not know (a low-bit pair other
+      // than 11 included) is refused below with the word it makes.
+      const auto opcode = [&] { return static_cast<uint32_t>(value(f[0], "opcode", 0, 127)); };
+      const auto funct3 = [&] { return static_cast<uint32_t>(value(f[1], "funct3", 0, 7)) << 12; };
+      const auto field = [](int r, int shift) { return static_cast<uint32_t>(r & 31) << shift; };
+      if (format == "r") {
+        count(6, "opcode, funct3, funct7, rd, rs1, rs2");
+        registers(f[3], 0), registers(f[4], 1), registers(f[5], 2);
+        word = opcode() | funct3() | static_cast<uint32_t>(value(f[2], "funct7", 0, 127)) << 25 |
+               field(reg[0], 7) | field(reg[1], 15) | field(reg[2], 20);
+      } else if (format == "r4") {
+        count(7, "opcode, funct3, funct2, rd, rs1, rs2, rs3");
+        registers(f[3], 0), registers(f[4], 1), registers(f[5], 2), registers(f[6], 3);
+        word = opcode() | funct3() | static_cast<uint32_t>(value(f[2], "funct2", 0, 3)) << 25 |
+               field(reg[0], 7) | field(reg[1], 15) | field(reg[2], 20) | field(reg[3], 27);
+      } else if (format == "i") {
+        int64_t imm = 0;
+        if (f.size() == 4) {
+          registers(f[2], 0), memory(f[3], imm);
+        } else {
+          count(5, "opcode, funct3, rd, rs1, simm12 (or rd, simm12(rs1))");
+          registers(f[2], 0), registers(f[3], 1);
+          imm = value(f[4], "immediate", -2048, 2047);
+        }
+        word = opcode() | funct3() | field(reg[0], 7) | field(reg[1], 15) |
+               static_cast<uint32_t>(imm & 0xfff) << 20;
+      } else if (format == "s") {
+        count(4, "opcode, funct3, rs2, simm12(rs1)");
+        int64_t imm = 0;
+        registers(f[2], 2), memory(f[3], imm);
+        word = opcode() | funct3() | field(reg[1], 15) | field(reg[2], 20) |
+               static_cast<uint32_t>(imm & 0x1f) << 7 |
+               static_cast<uint32_t>(imm >> 5 & 0x7f) << 25;
+      } else if (format == "b" || format == "sb") {
+        count(5, "opcode, funct3, rs1, rs2, target");
+        registers(f[2], 1), registers(f[3], 2);
+        word = opcode() | funct3() | field(reg[1], 15) | field(reg[2], 20);
+        target = &args[4];
+      } else if (format == "u") {
+        count(3, "opcode, rd, imm20");
+        registers(f[1], 0);
+        word = opcode() | field(reg[0], 7) |
+               static_cast<uint32_t>(value(f[2], "immediate", 0, 0xfffff)) << 12;
+      } else if (format == "j" || format == "uj") {
+        count(3, "opcode, rd, target");
+        registers(f[1], 0);
+        word = opcode() | field(reg[0], 7);
+        target = &args[2];
+      } else {
+        fail(loc_at(line, args[0].column),
+             fmt::format(".insn: unknown format '{}' (r, r4, i, s, b, u, j)", format));
+      }
+      std::string written;
+      for (const Token& t : args) written += (written.empty() ? "" : ", ") + t.text;
+      form = ".insn " + written;
+    }
+    const std::optional<isa::Op> op = isa::decode_op(word);
+    if (!op || isa::info(*op).length != 4)
+      fail(loc, fmt::format("'{}' encodes {:#010x}, which is no instruction of the Ventus "
+                            "instruction table",
+                            form, word));
+    const isa::InsnInfo& row = isa::info(*op);
+    uint32_t ext[4] = {0, 0, 0, 0};
+    bool is_register[4] = {false, false, false, false};
+    for (const isa::OperandSlot& slot : row.operands) {
+      if (!isa::is_register_kind(slot.kind)) continue;
+      const int r = isa::register_slot(slot.kind);
+      if (r < 0 || reg[r] < 0) continue;
+      is_register[r] = true;
+      if (isa::is_vector_register_kind(slot.kind) != vector[r])
+        fail(loc, fmt::format("'{}' is '{}', whose {} must be a {} register, not '{}' (syntax: {})",
+                              form, row.mnemonic, r == 0 ? "rd" : fmt::format("rs{}", r),
+                              vector[r] ? "scalar" : "vector", reg_text[r], syntax_of(row)));
+      ext[r] = static_cast<uint32_t>(reg[r]) >> 5;
+    }
+    for (int r = 0; r < 4; ++r)
+      if (reg[r] > 31 && !is_register[r])
+        fail(loc, fmt::format("'{}' is '{}', which has no register operand where '{}' is written",
+                              form, row.mnemonic, reg_text[r]));
+    if (target) {
+      // The row's own encoding places the offset (and any regext) as its mnemonic would.
+      std::vector<Token> operands;
+      for (const isa::OperandSlot& slot : row.operands)
+        operands.push_back(isa::is_register_kind(slot.kind)
+                               ? Token{reg_text[isa::register_slot(slot.kind)], target->column}
+                               : *target);
+      encode_pass1(row, operands, loc, "");
+      return;
+    }
+    if (ext[0] | ext[1] | ext[2] | ext[3]) {
+      if (isa::reads_rd_field(row)) ext[3] = ext[0];
+      const uint32_t prefix = isa::info(isa::Op::REGEXT).match |
+                              (ext[0] | ext[1] << 3 | ext[2] << 6 | ext[3] << 9) << 20;
+      emit_bytes(&prefix, 4, loc);
+    }
+    emit_bytes(&word, 4, loc);
   }
 
   // ------------------------------------------------------------------ instructions

@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "frontend.h"
 #include "guard.h"
+#include "inline_asm.h"
 #include "ventus/asm.h"
 #include "ventus/device.h"
 #include "ventus/elf.h"
@@ -65,6 +66,12 @@ Result finish(FrontEnd&& front_end, const Options& options, bool executable) {
     result.elf = elf::write(image);
     result.ok = true;
   } catch (const std::exception& e) {
+    // The user's inline assembly reaches the assembler unchecked: its errors are the user's.
+    if (std::optional<std::string> user =
+            backend::inline_asm_diagnostic(result.assembly, e.what())) {
+      result.diagnostics += as_diagnostic(*user, options);
+      return result;
+    }
     // The back end checks what the source controls, so this is a compiler bug; the
     // assembler's positions are in the generated assembly, which `ventus cc -S` writes.
     result.diagnostics += fmt::format(

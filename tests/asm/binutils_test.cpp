@@ -300,4 +300,28 @@ TEST(Binutils, ScalarRowsAssembleAndDisassembleLikeGnu) { cross_check(RowSet::Sc
 TEST(Binutils, VectorRowsAssembleAndDisassembleLikeGnu) { cross_check(RowSet::Vector); }
 TEST(Binutils, Rv64PairRowsAssembleAndDisassembleLikeGnuRv64) { cross_check(RowSet::Rv64); }
 
+// .insn in every GNU format, x registers and branch targets as labels: the same words.
+TEST(Binutils, InsnDirectiveEncodesLikeGnu) {
+  if (!have_binutils()) GTEST_SKIP() << "riscv64-unknown-elf-as/objdump not installed (binutils-riscv64-unknown-elf)";
+  char dir_template[] = "/tmp/ventus-binutils-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const fs::path dir = dir_template;
+  std::vector<Line> lines;
+  for (const char* text :
+       {".insn r 0x33, 0, 0x20, a0, a1, a2", ".insn r 0b0110011, 0b111, 0b0000001, s0, t1, x31",
+        ".insn r4 0x43, 0, 0, a0, a1, a2, a3", ".insn r4 0x4f, 7, 0, t0, t1, t2, s1",
+        ".insn i 0x13, 0, a0, a1, -2048", ".insn i 0x13, 6, tp, gp, 2047",
+        ".insn i 0x03, 0b010, a0, -8(sp)", ".insn i 0x67, 0, ra, 4(t0)",
+        ".insn s 0x23, 2, a2, 2047(a1)", ".insn s 0x23, 0, zero, -2048(s1)",
+        ".insn u 0x37, a0, 0xfffff", ".insn u 0x17, t3, 1", ".insn b 0x63, 1, a0, a1, L0",
+        ".insn b 0x63, 7, s2, s3, L17", ".insn j 0x6f, ra, L1", ".insn j 0x6f, zero, L18",
+        ".insn 0x00b50533", ".insn 0x02c5f533"})
+    lines.push_back({nullptr, text, text});
+  const Assembled gnu = gnu_assemble(lines, "rv32ima_zicsr_zfinx", dir);
+  ASSERT_TRUE(gnu.rejected.empty()) << gnu.rejected.begin()->second;
+  std::vector<uint32_t> mine = test::text_words(source_of(lines, false));
+  EXPECT_EQ(mine, gnu.words);
+  fs::remove_all(dir);
+}
+
 }  // namespace

@@ -246,11 +246,13 @@ TEST_F(CcCli, HostileSourcesAreErrorsNotCrashes) {
   EXPECT_TRUE(fs::file_size(dir_ / "sum.elf") > 0);
   // Back-end errors at the source line, with the real cause.
   write("asm.cl",
-        "kernel void k(global int *o) {\n  int x;\n  __asm__(\"li %0, 1\" : \"=r\"(x));\n  o[0] = "
+        "kernel void k(global int *o) {\n  int x;\n  __asm__(\"lii %0, 1\" : \"=r\"(x));\n  o[0] = "
         "x;\n}\n");
   r = ventus("cc asm.cl -o asm.elf");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "asm.cl:3:3: error: inline assembly is not supported yet")) << r.out;
+  EXPECT_TRUE(contains(r.out, "asm.cl:3:3: error: the inline assembly in kernel 'k' does not "
+                              "assemble: unknown instruction 'lii'"))
+      << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "asm.elf"));
   write("big.cl",
         "constant int t[80000000] = {1};\nkernel void k(global int *o) { o[0] = t[o[1]]; }\n");

@@ -3,9 +3,12 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+
+#include "inline_asm.h"
 
 namespace ventus::cc::backend {
 
@@ -28,6 +31,10 @@ namespace {
 // Values whose thread-dependence does not come from their operands.
 bool is_source(const llvm::Instruction& inst) {
   if (const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+    // Inline assembly: per thread if any operand is a vector register; with only scalar
+    // registers and immediates its results are as uniform as its inputs.
+    if (const auto* asm_value = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+      return !asm_is_scalar(*asm_value);
     const llvm::Function* callee = call->getCalledFunction();
     if (!callee) return true;
     llvm::StringRef name = callee->getName();

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "inline_asm.h"
 #include "ventus/error.h"
 #include "ventus/isa.h"
 
@@ -335,8 +336,31 @@ class Printer {
             {inst.ops[0], imm(off), reg(base)});
         return;
       }
+      case Pseudo::InlineAsm: return inline_asm(inst);
       default: line(format_inst(inst));
     }
+  }
+
+  // The statement's text with its registers, one line per line of the template, between
+  // markers that let an assembler error name the user's statement (inline_asm.h).
+  void inline_asm(const MInst& inst) {
+    constexpr size_t kFirstOperand = 2;
+    std::string why;
+    const std::optional<std::string> text = substitute_asm_operands(
+        inst.ops[0].text, inst.ops.size() - kFirstOperand,
+        [&](size_t n) { return operand_text(inst.ops[kFirstOperand + n]); },
+        fmt::format("{}_{}", mf_.name, counter_++), &why);
+    if (!text) throw Error("internal: an inline assembly template checked by isel: " + why);
+    line(inst.ops[1].text);
+    for (size_t start = 0; start <= text->size();) {
+      size_t end = text->find('\n', start);
+      if (end == std::string::npos) end = text->size();
+      std::string_view part = std::string_view(*text).substr(start, end - start);
+      const size_t indent = part.find_first_not_of(" \t");
+      if (indent != std::string_view::npos) line("\t" + std::string(part.substr(indent)));
+      start = end + 1;
+    }
+    line(std::string(asm_end_marker()));
   }
 
  private:

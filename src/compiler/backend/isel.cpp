@@ -607,6 +607,14 @@ void Selector::select(llvm::Instruction& i) {
     return;
   }
   if (auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(&i)) {
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(ev->getAggregateOperand());
+        call && call->isInlineAsm() && ev->getNumIndices() == 1) {
+      auto outputs = asm_outputs_.find(call);
+      if (outputs == asm_outputs_.end())
+        unsupported(&i, "an inline assembly result used before its definition");
+      regs_[&i] = {outputs->second.at(ev->getIndices()[0])};
+      return;
+    }
     auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(ev->getAggregateOperand());
     if (!cx || ev->getNumIndices() != 1) unsupported(&i, "aggregate values in registers");
     auto parts = cmpxchg_parts_.find(cx);

@@ -35,7 +35,7 @@ void Selector::fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_produc
 void Selector::select_call(llvm::CallInst& call) {
   if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&call))
     return select_intrinsic(*intrinsic);
-  if (call.isInlineAsm()) error_at(&call, "inline assembly is not supported yet");
+  if (call.isInlineAsm()) return select_inline_asm(call);
   llvm::Function* callee = call.getCalledFunction();
   if (!callee)
     error_at(&call, fmt::format("calls through a function pointer are not supported (in {})",

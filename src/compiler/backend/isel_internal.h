@@ -217,6 +217,7 @@ class Selector {
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
+  void select_inline_asm(llvm::CallInst& call);
   void guard_extra_lanes();
 
   llvm::Function& f_;
@@ -235,6 +236,8 @@ class Selector {
   llvm::DenseMap<const llvm::GlobalValue*, uint32_t> global_regs_;
   llvm::DenseSet<const llvm::Instruction*> folded_;  // compares fused into branches
   std::map<const llvm::Instruction*, std::pair<uint32_t, uint32_t>> cmpxchg_parts_;
+  // The registers of each output of an inline assembly statement with several outputs.
+  std::map<const llvm::CallInst*, std::vector<uint32_t>> asm_outputs_;
   std::map<const llvm::AllocaInst*, uint32_t> alloca_offsets_;
   std::map<const llvm::Argument*, uint32_t> byval_offsets_;
   uint32_t local_base_ = kNoReg;

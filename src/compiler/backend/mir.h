@@ -95,6 +95,11 @@ enum class Pseudo : uint8_t {
   ScalarReload,
   VectorSpill,
   VectorReload,
+  // GCC-style inline assembly (built by Selector::select_inline_asm, never by make_inst):
+  // ops[0] is LLVM's template text, ops[1] the begin marker (inline_asm.h), ops[2 + n]
+  // operand $n with its def/use set from its constraint; emit.cpp substitutes the
+  // operands and prints the text as written, and the assembler checks every line.
+  InlineAsm,
 };
 
 struct MInst {

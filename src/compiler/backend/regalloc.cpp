@@ -171,6 +171,10 @@ void allocate_registers(MFunction& mf) {
       for (const Operand& op : inst.ops)
         if (op.kind == Operand::Kind::Reg && op.def && !is_virtual(op.reg) && op.reg != kNoReg) def_phys(op.reg, 2 * n + 1);
       for (uint32_t p : inst.implicit_defs) def_phys(p, 2 * n + 1);
+      // The registers an inline assembly statement clobbers may be written before it has
+      // read its inputs: they hold none of its operands either.
+      if (inst.is(Pseudo::InlineAsm))
+        for (uint32_t p : inst.implicit_defs) fixed[p].push_back({2 * n, 2 * n + 1});
       if (inst.is_call)
         for (uint32_t p = 0; p < kFirstVirtual; ++p)
           if (caller_saved(p)) fixed[p].push_back({2 * n + 1, 2 * n + 1});
@@ -338,6 +342,7 @@ void allocate_registers(MFunction& mf) {
           bool def = false;
           for (const Operand& op : inst.ops)
             if (op.kind == Operand::Kind::Reg && op.def && op.reg == r) def = true;
+          if (inst.is(Pseudo::InlineAsm) && std::ranges::count(inst.implicit_defs, r)) def = true;
           if (def) callee_saved.insert(r);
         }
       };
