@@ -13,15 +13,7 @@ namespace {
 
 namespace rt = ventus::rt;
 using ventus::test::program_from;
-
-std::string launch_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ventus::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using ventus::test::launch_error;
 
 // saxpy with n = 61 over 60-element buffers: work-item 60 reads x[60] and y[60] and writes
 // y[60].

@@ -15,15 +15,7 @@ namespace {
 namespace rt = ventus::rt;
 using ventus::test::program_from;
 using ventus::test::program_from_text;
-
-std::string launch_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ventus::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using ventus::test::launch_error;
 
 // What tests/programs/ndrange.s stores for every work-item.
 void check_ndrange(const rt::Range& global, const rt::Range& local, const uint32_t offset[3],

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +43,16 @@ inline rt::Program with_kernel_metadata(elf::Image image, const std::string& jso
   section.size = static_cast<uint32_t>(json.size());
   image.sections.push_back(std::move(section));
   return rt::Program::from_image(std::move(image));
+}
+
+// What f throws as a ventus::Error, or "(no error)".
+inline std::string launch_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ventus::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 }  // namespace ventus::test

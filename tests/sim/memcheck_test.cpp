@@ -29,16 +29,8 @@ struct Checked {
   // Two warps of 8 threads (local ids 0..15), 256 bytes of private memory per thread. The
   // kernel's instruction labelled `bad:` is the one expected to report.
   sim::LaunchResult run(const std::string& source, bool check = true, uint32_t groups = 1) {
-    assembler::Options options;
-    options.start_files = false;
-    const elf::Image image = assembler::assemble({{"kernel.s", source}}, options);
-    for (const elf::Section& s : image.sections) {
-      if (!s.alloc || s.size == 0) continue;
-      device.memory().map(s.address, s.size);
-      if (!s.nobits) {
-        EXPECT_TRUE(device.memory().write(s.address, s.bytes.data(), s.bytes.size()));
-      }
-    }
+    elf::Image image;
+    load_program(device, source, &image);
     bad_pc = image.symbol_address("bad").value_or(0);
     sim::KernelLaunch l = launch_of(2, 8, groups);
     l.pds_base = kPds;

@@ -14,10 +14,14 @@
 
 namespace ventus::test {
 
-inline void load_program(sim::Device& device, const std::string& source) {
+// Assembles source without start files and maps its sections; the image goes to `image`
+// when given (for its symbols).
+inline void load_program(sim::Device& device, const std::string& source,
+                         elf::Image* image_out = nullptr) {
   assembler::Options options;
   options.start_files = false;
   const elf::Image image = assembler::assemble({{"kernel.s", source}}, options);
+  if (image_out) *image_out = image;
   for (const elf::Section& s : image.sections) {
     if (!s.alloc || s.size == 0) continue;
     device.memory().map(s.address, s.size);
