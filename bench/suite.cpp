@@ -261,6 +261,45 @@ class Collatz : public KernelWorkload {
   std::optional<rt::Buffer> steps_buf_;
 };
 
+// The loop that scripts/bench_vs_qemu.sh also runs on qemu-riscv32: 4 vector and 2 scalar
+// instructions per round, no memory access and no divergence. Workgroups of 4 warps, 2 per
+// scale step, so that the default 2 SMs both have work.
+class Aluloop : public KernelWorkload {
+ public:
+  Aluloop(rt::Device& d, const SuiteOptions& o)
+      : KernelWorkload(d, o, "aluloop", "aluloop.s"), n_(8 * threads_ * scale_) {
+    out_buf_.emplace(device_, 4ull * n_);
+  }
+  std::string work_description() const override {
+    return fmt::format("n={}, {} rounds", n_, kIterations);
+  }
+  uint64_t work_items() const override { return n_; }
+  rt::Stats run() override {
+    return rt::launch(device_, program_, "aluloop", rt::Range(n_), rt::Range(4 * threads_),
+                      {*out_buf_, kIterations}, launch_options_);
+  }
+  void check() const override {
+    std::vector<uint32_t> expected(n_);
+    for (uint32_t i = 0; i < n_; ++i) expected[i] = rounds(i, kIterations);
+    compare(name_, expected, out_buf_->download<uint32_t>());
+  }
+  // b after `iterations` rounds from a = i, b = i + 7 (32-bit arithmetic, as the kernel).
+  static uint32_t rounds(uint32_t i, uint32_t iterations) {
+    uint32_t a = i, b = i + 7;
+    for (uint32_t k = 0; k < iterations; ++k) {
+      a += b;
+      b ^= a;
+      b += a << 3;
+    }
+    return b;
+  }
+
+ private:
+  static constexpr uint32_t kIterations = 65536;
+  uint32_t n_;
+  std::optional<rt::Buffer> out_buf_;
+};
+
 using Factory = std::function<std::unique_ptr<Workload>(rt::Device&, const SuiteOptions&)>;
 
 const std::vector<std::pair<std::string, Factory>>& factories() {
@@ -274,6 +313,8 @@ const std::vector<std::pair<std::string, Factory>>& factories() {
        [](rt::Device& d, const SuiteOptions& o) { return std::make_unique<Matmul>(d, o); }},
       {"collatz",
        [](rt::Device& d, const SuiteOptions& o) { return std::make_unique<Collatz>(d, o); }},
+      {"aluloop",
+       [](rt::Device& d, const SuiteOptions& o) { return std::make_unique<Aluloop>(d, o); }},
   };
   return list;
 }

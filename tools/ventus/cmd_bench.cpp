@@ -2,6 +2,7 @@
 // references and report the simulation speed.
 #ifdef VENTUS_HAVE_BENCH_SUITE
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 
@@ -109,7 +110,8 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "bench", "Run the built-in benchmark kernels, checked against host results");
   sub->add_option("-k,--kernel", a->kernels,
-                  "kernels to run (saxpy vecadd reduce matmul collatz; default: all)");
+                  fmt::format("kernels to run ({}; default: all)",
+                              fmt::join(ventus::bench::workload_names(), " ")));
   ventus::cli::add_number(sub, "--scale", a->scale,
                           fmt::format("work size multiplier (1 to {})", ventus::bench::kMaxScale),
                           1u, ventus::bench::kMaxScale);
