@@ -778,7 +778,7 @@ const std::vector<AppInfo>& apps() {
       {"matmul_tiled", 256, 32, maker<Matmul>()},
       {"spmv_csr", 1 << 16, 2048, maker<Spmv>()},
       {"bfs", 1 << 17, 4096, maker<Bfs>()},
-      {"histogram", 1 << 22, 1 << 15, maker<Histogram>()},
+      {"histogram", 1 << 19, 1 << 15, maker<Histogram>()},
       {"scan", 1 << 20, 1 << 16, maker<Scan>()},
       {"nbody", 2048, 256, maker<Nbody>()},
   };
