@@ -11,9 +11,9 @@
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
-#include <CL/opencl.hpp>
 #include <benchmark/benchmark.h>
 
+#include <CL/opencl.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -117,14 +117,16 @@ class Jacobi : public App {
     kernel_ = cl::Kernel(build(p, kJacobiSource), "jacobi");
     kernel_.setArg(2, int(n_));
   }
-  void reset() override { p.queue.enqueueWriteBuffer(a_, CL_TRUE, 0, grid_.size() * 4, grid_.data()); }
+  void reset() override {
+    p.queue.enqueueWriteBuffer(a_, CL_TRUE, 0, grid_.size() * 4, grid_.data());
+  }
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events(kSweeps);
     for (int s = 0; s < kSweeps; ++s) {
       kernel_.setArg(0, s % 2 ? b_ : a_);
       kernel_.setArg(1, s % 2 ? a_ : b_);
-      p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(n_, n_), cl::NDRange(32, 8), nullptr,
-                                   &events[s]);
+      p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(n_, n_), cl::NDRange(32, 8),
+                                   nullptr, &events[s]);
     }
     return events;
   }
@@ -182,8 +184,8 @@ class Convolution : public App {
   }
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events(1);
-    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(in_.size()), cl::NDRange(256), nullptr,
-                                 &events[0]);
+    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(in_.size()), cl::NDRange(256),
+                                 nullptr, &events[0]);
     return events;
   }
   std::string check() override {
@@ -248,8 +250,8 @@ class Reduce : public App {
     std::vector<cl::Event> events(2);
     p.queue.enqueueNDRangeKernel(groups_, cl::NullRange, cl::NDRange(kGroups * kGroupSize),
                                  cl::NDRange(kGroupSize), nullptr, &events[0]);
-    p.queue.enqueueNDRangeKernel(final_, cl::NullRange, cl::NDRange(kGroups), cl::NDRange(kGroups), nullptr,
-                                 &events[1]);
+    p.queue.enqueueNDRangeKernel(final_, cl::NullRange, cl::NDRange(kGroups), cl::NDRange(kGroups),
+                                 nullptr, &events[1]);
     return events;
   }
   std::string check() override {
@@ -290,15 +292,17 @@ class BitonicSort : public App {
     kernel_ = cl::Kernel(build(p, kBitonicSource), "bitonic_pass");
     kernel_.setArg(0, buf_);
   }
-  void reset() override { p.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, keys_.size() * 4, keys_.data()); }
+  void reset() override {
+    p.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, keys_.size() * 4, keys_.data());
+  }
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events;
     for (cl_uint block = 2; block <= keys_.size(); block *= 2)
       for (cl_uint stride = block / 2; stride > 0; stride /= 2) {
         kernel_.setArg(1, stride);
         kernel_.setArg(2, block);
-        p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(keys_.size()), cl::NDRange(256),
-                                     nullptr, &events.emplace_back());
+        p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(keys_.size()),
+                                     cl::NDRange(256), nullptr, &events.emplace_back());
       }
     return events;
   }
@@ -354,8 +358,8 @@ class Matmul : public App {
   }
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events(1);
-    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(n_, n_), cl::NDRange(kTile, kTile), nullptr,
-                                 &events[0]);
+    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(n_, n_),
+                                 cl::NDRange(kTile, kTile), nullptr, &events[0]);
     return events;
   }
   std::string check() override {
@@ -423,8 +427,8 @@ class Spmv : public App {
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events(1);
     const size_t global = (x_.size() + 255) / 256 * 256;
-    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NDRange(256), nullptr,
-                                 &events[0]);
+    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NDRange(256),
+                                 nullptr, &events[0]);
     return events;
   }
   std::string check() override {
@@ -486,8 +490,8 @@ class Bfs : public App {
       changed = 0;
       p.queue.enqueueWriteBuffer(changed_, CL_FALSE, 0, 4, &changed);
       kernel_.setArg(3, depth);
-      p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NDRange(256), nullptr,
-                                   &events.emplace_back());
+      p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NDRange(256),
+                                   nullptr, &events.emplace_back());
       p.queue.enqueueReadBuffer(changed_, CL_TRUE, 0, 4, &changed);
     }
     return events;
@@ -621,7 +625,8 @@ class Scan : public App {
     in_buf_ = upload(p, in_);
     // levels_[0] holds the result; levels_[i + 1] the block totals of levels_[i], each
     // padded with zeros to whole blocks; the last level is one block.
-    for (size_t count = (n + kBlock - 1) / kBlock * kBlock;; count = (count / kBlock + kBlock - 1) / kBlock * kBlock) {
+    for (size_t count = (n + kBlock - 1) / kBlock * kBlock;;
+         count = (count / kBlock + kBlock - 1) / kBlock * kBlock) {
       std::vector<int> zeros(count);
       levels_.push_back(upload(p, zeros));
       counts_.push_back(count);
@@ -639,14 +644,14 @@ class Scan : public App {
       scan_.setArg(0, i == 0 ? in_buf_ : levels_[i]);
       scan_.setArg(1, levels_[i]);
       scan_.setArg(2, levels_[i + 1]);
-      p.queue.enqueueNDRangeKernel(scan_, cl::NullRange, cl::NDRange(counts_[i] / 2), cl::NDRange(kGroupSize),
-                                   nullptr, &events.emplace_back());
+      p.queue.enqueueNDRangeKernel(scan_, cl::NullRange, cl::NDRange(counts_[i] / 2),
+                                   cl::NDRange(kGroupSize), nullptr, &events.emplace_back());
     }
     for (size_t i = counts_.size() - 1; i-- > 0;) {
       add_.setArg(0, levels_[i]);
       add_.setArg(1, levels_[i + 1]);
-      p.queue.enqueueNDRangeKernel(add_, cl::NullRange, cl::NDRange(counts_[i] / 2), cl::NDRange(kGroupSize),
-                                   nullptr, &events.emplace_back());
+      p.queue.enqueueNDRangeKernel(add_, cl::NullRange, cl::NDRange(counts_[i] / 2),
+                                   cl::NDRange(kGroupSize), nullptr, &events.emplace_back());
     }
     return events;
   }
@@ -719,8 +724,8 @@ class Nbody : public App {
   }
   std::vector<cl::Event> run() override {
     std::vector<cl::Event> events(1);
-    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(mass_.size()), cl::NDRange(kGroupSize),
-                                 nullptr, &events[0]);
+    p.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(mass_.size()),
+                                 cl::NDRange(kGroupSize), nullptr, &events[0]);
     return events;
   }
   std::string check() override {
@@ -743,7 +748,10 @@ class Nbody : public App {
     for (int k = 0; k < 3; ++k) {
       std::vector<double> got;
       for (float v : download<float>(p, acc_buf_[k], n)) got.push_back(v);
-      if (std::string error = compare(std::string(1, "xyz"[k]).c_str(), got, want[k], 1e-4, &magnitude[k]); !error.empty()) return error;
+      if (std::string error =
+              compare(std::string(1, "xyz"[k]).c_str(), got, want[k], 1e-4, &magnitude[k]);
+          !error.empty())
+        return error;
     }
     return {};
   }
@@ -788,11 +796,12 @@ const std::vector<AppInfo>& apps() {
 double kernel_seconds(const std::vector<cl::Event>& events) {
   cl_ulong ns = 0;
   for (const cl::Event& e : events)
-    ns += e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    ns += e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+          e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
   return double(ns) * 1e-9;
 }
 
-void run_app(benchmark::State& state, const AppInfo& info) {
+void measure(benchmark::State& state, const AppInfo& info) {
   std::unique_ptr<App> app = info.make(size_t(state.range(0)));
   // One run before timing: the kernels are compiled and the result is checked, so that no
   // wrong result is ever timed.
@@ -808,7 +817,8 @@ void run_app(benchmark::State& state, const AppInfo& info) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<cl::Event> events = app->run();
     platform().queue.finish();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double kernel = kernel_seconds(events);
     state.SetIterationTime(kernel);
     wall += seconds;
@@ -818,6 +828,18 @@ void run_app(benchmark::State& state, const AppInfo& info) {
   const double runs = double(state.iterations());
   state.counters["wall_ms"] = wall / runs * 1e3;
   state.counters["launches"] = kernels / runs;
+}
+
+std::string describe(const cl::Error& e) {
+  return std::string(e.what()) + " failed: " + std::to_string(e.err());
+}
+
+void run_app(benchmark::State& state, const AppInfo& info) {
+  try {
+    measure(state, info);
+  } catch (const cl::Error& e) {
+    state.SkipWithError(describe(e).c_str());
+  }
 }
 
 // `--check`: every application once at its small size; prints one line each and fails
@@ -832,7 +854,7 @@ int check_all() {
       cl::WaitForEvents(app->run());
       error = app->check();
     } catch (const cl::Error& e) {
-      error = std::string(e.what()) + " failed: " + std::to_string(e.err());
+      error = describe(e);
     }
     std::printf("%-14s %s\n", info.name, error.empty() ? "PASS" : ("FAIL: " + error).c_str());
     failures += !error.empty();
@@ -843,6 +865,13 @@ int check_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    platform();
+  } catch (const cl::Error& e) {
+    std::fprintf(stderr, "bench_apps: no OpenCL device (%s; is OCL_ICD_VENDORS set?)\n",
+                 describe(e).c_str());
+    return 1;
+  }
   if (argc == 2 && std::strcmp(argv[1], "--check") == 0) return check_all();
   for (const AppInfo& info : apps())
     benchmark::RegisterBenchmark(info.name, run_app, info)
