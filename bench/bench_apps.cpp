@@ -878,6 +878,8 @@ int main(int argc, char** argv) {
         ->Arg(int64_t(info.bench_size))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+  // Which platform ran is part of the output (OCL_ICD_VENDORS may list several).
+  benchmark::AddCustomContext("opencl_device", platform().device.getInfo<CL_DEVICE_NAME>());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -6,7 +6,9 @@
 #
 # Four configurations: Ventus on one host thread (VENTUS_HOST_THREADS=1) and on its default
 # (every host core), pocl's pthread device on one thread (POCL_MAX_PTHREAD_COUNT=1) and on
-# every core. REPETITIONS (default 3) sets --benchmark_repetitions; POCL_ICD pocl's .icd.
+# every core. The four run in turn, ROUNDS times (default 2), each with
+# --benchmark_repetitions=REPETITIONS (default 3); the table has the best of them all, the
+# figure least disturbed by other work on the machine. POCL_ICD: pocl's .icd file.
 set -euo pipefail
 
 build=${1:-build}
@@ -25,44 +27,58 @@ trap 'rm -rf "$out"' EXIT
 run() {
   local name=$1
   shift
-  echo "running $name ..." >&2
-  env "$@" "$bin" --benchmark_repetitions="${REPETITIONS:-3}" --benchmark_out="$out/$name.json" \
-    --benchmark_out_format=json "${flags[@]}" >/dev/null
+  echo "round $round: $name" >&2
+  env "$@" "$bin" --benchmark_repetitions="${REPETITIONS:-3}" --benchmark_out="$out/$name.$round.json" \
+    --benchmark_out_format=json "${flags[@]}" >/dev/null 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
 }
 flags=("$@")
-run ventus1 OCL_ICD_VENDORS="$ventus_icd" VENTUS_HOST_THREADS=1
-run ventus OCL_ICD_VENDORS="$ventus_icd"
-run pocl1 OCL_ICD_VENDORS="$pocl_icd" POCL_MAX_PTHREAD_COUNT=1
-run pocl OCL_ICD_VENDORS="$pocl_icd"
+for ((round = 1; round <= ${ROUNDS:-2}; ++round)); do
+  run ventus1 OCL_ICD_VENDORS="$ventus_icd" VENTUS_HOST_THREADS=1
+  run ventus OCL_ICD_VENDORS="$ventus_icd"
+  run pocl1 OCL_ICD_VENDORS="$pocl_icd" POCL_MAX_PTHREAD_COUNT=1
+  run pocl OCL_ICD_VENDORS="$pocl_icd"
+done
 
 echo "load: $(uptime)"
 python3 - "$out" <<'EOF'
-import json, sys
+import glob, json, math, sys
 
 configs = ["ventus1", "ventus", "pocl1", "pocl"]
-best = {}  # (config, kernel) -> (kernel ms, wall ms, launches)
+best = {}  # (config, kernel) -> (kernel ms, wall ms, launches), the lowest kernel time
+devices = {}
 for config in configs:
-    with open(f"{sys.argv[1]}/{config}.json") as f:
-        for b in json.load(f)["benchmarks"]:
+    for path in sorted(glob.glob(f"{sys.argv[1]}/{config}.*.json")):
+        with open(path) as f:
+            run = json.load(f)
+        devices[config] = run["context"].get("opencl_device", "?")
+        for b in run["benchmarks"]:
             if b.get("run_type") != "iteration" or b.get("error_occurred"):
                 continue
             kernel = b["run_name"].split("/")[0]
             row = (b["real_time"], b["wall_ms"], b["launches"])
-            if (config, kernel) not in best or row < best[(config, kernel)]:
-                best[(config, kernel)] = row
+            best[(config, kernel)] = min(row, best.get((config, kernel), row))
 
+for config in configs:
+    print(f"{config}: {devices.get(config, '?')}")
 kernels = list(dict.fromkeys(k for _, k in best))  # in the binary's order
-print("kernel time (ms, profiling events, best of the repetitions); wall: enqueue + finish")
-head = ["kernel", "launches", "Ventus 1 thr", "Ventus all", "pocl 1 thr", "pocl all",
-        "ratio 1 thr", "ratio all", "Ventus wall", "pocl wall"]
+print("kernel time: ms of the profiling events, the best run; wall: enqueue to clFinish, ms")
+head = ["kernel", "launches", "Ventus 1 thread", "Ventus all", "pocl 1 thread", "pocl all",
+        "ratio 1 thread", "ratio all", "Ventus wall", "pocl wall"]
 print("| " + " | ".join(head) + " |")
-print("| --- " * len(head) + "|")
+print("| --- " + "| ---: " * (len(head) - 1) + "|")
+ratios = {"1": [], "all": []}
 for k in kernels:
-    get = lambda c, i=0: best.get((c, k), (float("nan"),) * 3)[i]
-    ratio = lambda v, p: f"{get(v) / get(p):.1f}" if (v, k) in best and (p, k) in best else "-"
+    def get(config, field=0):
+        return best.get((config, k), (math.nan,) * 3)[field]
+    one, every = get("ventus1") / get("pocl1"), get("ventus") / get("pocl")
+    ratios["1"].append(one)
+    ratios["all"].append(every)
     print(f"| {k} | {get('ventus', 2):.0f} | {get('ventus1'):.2f} | {get('ventus'):.2f} | "
-          f"{get('pocl1'):.3f} | {get('pocl'):.3f} | {ratio('ventus1', 'pocl1')} | "
-          f"{ratio('ventus', 'pocl')} | {get('ventus', 1):.2f} | {get('pocl', 1):.3f} |")
+          f"{get('pocl1'):.3f} | {get('pocl'):.3f} | {one:.1f} | {every:.1f} | "
+          f"{get('ventus', 1):.2f} | {get('pocl', 1):.3f} |")
+geomean = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+print(f"geometric mean of the ratios: {geomean(ratios['1']):.1f} (1 thread), "
+      f"{geomean(ratios['all']):.1f} (all cores)")
 missing = [(c, k) for c in configs for k in kernels if (c, k) not in best]
 if missing:
     print("missing (failed or wrong result):", missing)
