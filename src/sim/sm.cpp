@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
 #include <cstring>
 
 #include "trace.h"
@@ -304,7 +303,7 @@ namespace {
 // The thread instructions an executed entry counts: its active lanes for a vector
 // instruction (one for a scalar one), plus one for a prefix.
 inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_before) {
-  return (entry.counts_lanes ? static_cast<uint32_t>(std::popcount(mask_before)) : 1u) +
+  return (entry.counts_lanes ? lanes::count(mask_before) : 1u) +
          entry.prefixed;
 }
 
@@ -333,23 +332,22 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         std::lock_guard lock(shared_->mutex);
         shared_->options.trace(line);
       }
-      if (ctx.flow == Flow::Print) {
-        // Before pc moves on: a handler that fails is this instruction's fault.
-        ctx.flow = Flow::Next;
-        after_flow(w, group, Flow::Print, pc, entry);
-        if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
-          pc = ctx.next_pc;
-          break;
-        }
-      }
-      pc = ctx.next_pc;
-      if (ctx.flow != Flow::Next) {
+      if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;
         ctx.flow = Flow::Next;
+        if (flow == Flow::Print) {
+          // Before pc moves on: a handler that fails is this instruction's fault.
+          after_flow(w, group, Flow::Print, pc, entry);
+          pc = ctx.next_pc;
+          if (w.status == WarpStatus::AtHost) break;  // the turn ends until the host served it
+          continue;
+        }
+        pc = ctx.next_pc;
         w.pc = pc;
         after_flow(w, group, flow);
         break;
       }
+      pc = ctx.next_pc;
     }
     w.pc = pc;
   } catch (const ExecFault& e) {
