@@ -91,7 +91,10 @@ void Sm::place(uint32_t linear, uint32_t slot) {
       reused = warp_pool_.back();
       warp_pool_.pop_back();
       std::memset(reused->x, 0, sizeof reused->x);
-      std::memset(reused->v, 0, sizeof reused->v);
+      // Only registers some decoded instruction can write may be non-zero (a whole register
+      // file is 32 KiB, more than short kernels execute).
+      cache_.each_vector_register_written(
+          [reused](unsigned r) { std::memset(reused->v[r], 0, sizeof reused->v[r]); });
       reused->simt_stack.clear();
       reused->async_copies.clear();  // what a faulted launch left pending
     }

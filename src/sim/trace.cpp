@@ -1,7 +1,6 @@
 #include "trace.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -9,29 +8,6 @@
 
 namespace ventus::sim {
 namespace {
-
-// Which vector registers an instruction can write, from its row's operand roles: none; a
-// group starting at its vd (LMUL=2, widening, register pairs and PREFIX_MEMORY's four words
-// multiply to at most kGroupBound registers); or any register (matrix fragments, whose size
-// follows from the shape and the warp's threads).
-enum class VectorWrites : uint8_t { None, Group, Any };
-constexpr unsigned kGroupBound = 16;
-
-const std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)>& vector_writes() {
-  static const auto table = [] {
-    std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)> t{};
-    for (const isa::InsnInfo& row : isa::instructions()) {
-      VectorWrites w = VectorWrites::None;
-      for (const isa::OperandSlot& slot : row.operands)
-        if (isa::writes(slot.role) && isa::is_vector_register_kind(slot.kind))
-          w = VectorWrites::Group;
-      if (row.cls == isa::InsnClass::Matrix) w = VectorWrites::Any;
-      t[static_cast<size_t>(row.op)] = w;
-    }
-    return t;
-  }();
-  return table;
-}
 
 // Writes value as eight hex digits at p: the nibbles spread to bytes, turned into ASCII
 // digits all at once, the most significant first.
@@ -73,17 +49,9 @@ char* put_0x(char* p, uint64_t value, unsigned digits) {
 
 void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry) {
   std::memcpy(x_, w.x, sizeof x_);
-  switch (vector_writes()[static_cast<size_t>(entry.insn.op)]) {
-    case VectorWrites::None: v_first_ = v_end_ = 0; break;
-    case VectorWrites::Group:
-      v_first_ = std::min<unsigned>(entry.insn.rd, kNumVRegs);
-      v_end_ = std::min(v_first_ + kGroupBound, kNumVRegs);
-      break;
-    case VectorWrites::Any:
-      v_first_ = 0;
-      v_end_ = kNumVRegs;
-      break;
-  }
+  const VectorRegisters written = vector_registers_written(entry.insn);
+  v_first_ = written.first;
+  v_end_ = written.end;
   std::memcpy(v_[v_first_], w.v[v_first_], (v_end_ - v_first_) * sizeof w.v[0]);
   mask_ = w.mask;
   accesses_.clear();
