@@ -43,14 +43,18 @@ class DecodeCache {
   void begin_launch();
   // Instructions decoded since the launch began.
   uint64_t decodes() const { return decodes_; }
-  // Calls f(r) for every vector register r that an instruction this cache ever decoded can
-  // write. A warp that only ran such instructions holds zero in every other register.
+  // Calls f(first, end) for each run [first, end) of vector registers that an instruction
+  // this cache ever decoded can write, in increasing order. A warp that only ran such
+  // instructions holds zero in every other register.
   template <class F>
-  void each_vector_register_written(F&& f) const {
-    for (unsigned word = 0; word < kNumVRegs / 64; ++word)
-      for (uint64_t bits = vector_writes_[word]; bits; bits &= bits - 1)
-        f(64 * word + static_cast<unsigned>(__builtin_ctzll(bits)));
+  void each_vector_register_run(F&& f) const {
+    for (unsigned r = next_vector_write(0, true); r < kNumVRegs;) {
+      const unsigned end = next_vector_write(r, false);
+      f(r, end);
+      r = next_vector_write(end, true);
+    }
   }
+
 
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
@@ -71,6 +75,15 @@ class DecodeCache {
   void decode(CachedInsn& entry, uint32_t pc);
   void decode_long(CachedInsn& entry, uint32_t pc, uint32_t low);
   void note_vector_writes(const Insn& in);
+  // The first register from r on whose bit in vector_writes_ is `written`, or kNumVRegs.
+  unsigned next_vector_write(unsigned r, bool written) const {
+    for (unsigned word = r / 64; word < kNumVRegs / 64; ++word) {
+      uint64_t bits = written ? vector_writes_[word] : ~vector_writes_[word];
+      if (word == r / 64) bits &= ~uint64_t{0} << (r % 64);
+      if (bits) return 64 * word + static_cast<unsigned>(__builtin_ctzll(bits));
+    }
+    return kNumVRegs;
+  }
 
   const Memory& memory_;
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;

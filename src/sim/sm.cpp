@@ -93,8 +93,9 @@ void Sm::place(uint32_t linear, uint32_t slot) {
       std::memset(reused->x, 0, sizeof reused->x);
       // Only registers some decoded instruction can write may be non-zero (a whole register
       // file is 32 KiB, more than short kernels execute).
-      cache_.each_vector_register_written(
-          [reused](unsigned r) { std::memset(reused->v[r], 0, sizeof reused->v[r]); });
+      cache_.each_vector_register_run([reused](unsigned first, unsigned end) {
+        std::memset(reused->v[first], 0, (end - first) * sizeof reused->v[0]);
+      });
       reused->simt_stack.clear();
       reused->async_copies.clear();  // what a faulted launch left pending
     }
