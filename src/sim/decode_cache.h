@@ -55,7 +55,6 @@ class DecodeCache {
     }
   }
 
-
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
     if ((pc >> 12) != last_page_number_ || (pc & 3) != 0) select_page(pc);

@@ -307,8 +307,7 @@ namespace {
 // The thread instructions an executed entry counts: its active lanes for a vector
 // instruction (one for a scalar one), plus one for a prefix.
 inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_before) {
-  return (entry.counts_lanes ? lanes::count(mask_before) : 1u) +
-         entry.prefixed;
+  return (entry.counts_lanes ? lanes::count(mask_before) : 1u) + entry.prefixed;
 }
 
 }  // namespace

@@ -143,9 +143,8 @@ struct Warp {
   // The v0.t mask as lane bits: bit 0 of every element of v0 (Ventus masks are per-element
   // 0/1 values), four lanes at a time.
   uint32_t v0_mask() const {
-    const uint32_t m = lanes::where(v[0], v[0], [](lanes::U32x4 a, lanes::U32x4) {
-      return (a & 1u) != 0u;
-    });
+    const uint32_t m =
+        lanes::where(v[0], v[0], [](lanes::U32x4 a, lanes::U32x4) { return (a & 1u) != 0u; });
     return m & lane_mask;
   }
 

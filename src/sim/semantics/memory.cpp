@@ -97,7 +97,9 @@ struct Span {
   uint8_t* high = nullptr;
   uint32_t lo = 0, low_last = 0;
   explicit operator bool() const { return low != nullptr; }
-  uint8_t* at(uint32_t a) const { return a <= low_last ? low + (a - lo) : high + (a - low_last - 1); }
+  uint8_t* at(uint32_t a) const {
+    return a <= low_last ? low + (a - lo) : high + (a - low_last - 1);
+  }
 };
 
 // The addresses of one register's active lanes, and their Span when they are aligned and lie
@@ -119,8 +121,7 @@ inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned si
   if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo) || !span_in_space<S>(hi))
     return {};
   if (ctx.mem->memcheck) [[unlikely]]
-    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size))
-      return {};
+    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size)) return {};
   const bool global_only = S == Space::Private || S == Space::Global;
   const uint32_t last = hi + size - 1;  // aligned: no access crosses a page
   if ((lo >> 12) == (last >> 12))
@@ -297,14 +298,14 @@ ThreadRow thread_row(isa::Op op) {
   const auto store = [](unsigned size, Space space, bool pair = false) {
     return ThreadRow{true, true, false, pair, size, space};
   };
-#define VT_THREAD_ROWS(SUFFIX, SPACE, PAIR)                                          \
-  case Op::VLB##SUFFIX: return load(1, true, Space::SPACE, PAIR);                   \
-  case Op::VLH##SUFFIX: return load(2, true, Space::SPACE, PAIR);                   \
-  case Op::VLW##SUFFIX: return load(4, false, Space::SPACE, PAIR);                  \
-  case Op::VLBU##SUFFIX: return load(1, false, Space::SPACE, PAIR);                 \
-  case Op::VLHU##SUFFIX: return load(2, false, Space::SPACE, PAIR);                 \
-  case Op::VSB##SUFFIX: return store(1, Space::SPACE, PAIR);                        \
-  case Op::VSH##SUFFIX: return store(2, Space::SPACE, PAIR);                        \
+#define VT_THREAD_ROWS(SUFFIX, SPACE, PAIR)                         \
+  case Op::VLB##SUFFIX: return load(1, true, Space::SPACE, PAIR);   \
+  case Op::VLH##SUFFIX: return load(2, true, Space::SPACE, PAIR);   \
+  case Op::VLW##SUFFIX: return load(4, false, Space::SPACE, PAIR);  \
+  case Op::VLBU##SUFFIX: return load(1, false, Space::SPACE, PAIR); \
+  case Op::VLHU##SUFFIX: return load(2, false, Space::SPACE, PAIR); \
+  case Op::VSB##SUFFIX: return store(1, Space::SPACE, PAIR);        \
+  case Op::VSH##SUFFIX: return store(2, Space::SPACE, PAIR);        \
   case Op::VSW##SUFFIX: return store(4, Space::SPACE, PAIR);
   switch (op) {
     VT_THREAD_ROWS(12_V, Flat, false)
@@ -331,7 +332,9 @@ void with_space(Space space, Body&& body) {
 
 }  // namespace
 
-bool is_thread_memory(isa::Op op) { return thread_row(op).valid; }
+bool is_thread_memory(isa::Op op) {
+  return thread_row(op).valid;
+}
 
 // PREFIX_MEMORY: the space override (global a + csr_gds, local a + csr_lds, private the
 // interleaved formula), mem_words consecutive words at a, a + 4, ... into / from
@@ -348,8 +351,8 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in) {
   const unsigned size = words > 1 ? 4 : row.size;
   const unsigned data = row.store ? in.rs2 : in.rd;
   if (data + words > kNumVRegs)
-    fault(fmt::format("{}-bit data v{}..v{} goes beyond v{}", 32 * words, data,
-                      data + words - 1, kNumVRegs - 1));
+    fault(fmt::format("{}-bit data v{}..v{} goes beyond v{}", 32 * words, data, data + words - 1,
+                      kNumVRegs - 1));
   const uint32_t offset = static_cast<uint32_t>(in.imm);
   uint32_t base[kMaxLanes] = {};
   if (row.pair || in.mem_pair) {
@@ -524,31 +527,15 @@ VT_SEM(VSW12D_V) {
   pair_store(ctx, in, 4);
 }
 
-#define VT_SPACE_SEMANTICS(SP, SPACE)                  \
-  VT_SEM(VLB_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 1, true);       \
-  }                                                    \
-  VT_SEM(VLH_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 2, true);       \
-  }                                                    \
-  VT_SEM(VLW_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 4, false);      \
-  }                                                    \
-  VT_SEM(VLBU_##SP##_V) {                              \
-    thread_load<Space::SPACE>(ctx, in, 1, false);      \
-  }                                                    \
-  VT_SEM(VLHU_##SP##_V) {                              \
-    thread_load<Space::SPACE>(ctx, in, 2, false);      \
-  }                                                    \
-  VT_SEM(VSB_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 1);            \
-  }                                                    \
-  VT_SEM(VSH_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 2);            \
-  }                                                    \
-  VT_SEM(VSW_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 4);            \
-  }
+#define VT_SPACE_SEMANTICS(SP, SPACE)                                     \
+  VT_SEM(VLB_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 1, true); }   \
+  VT_SEM(VLH_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 2, true); }   \
+  VT_SEM(VLW_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 4, false); }  \
+  VT_SEM(VLBU_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 1, false); } \
+  VT_SEM(VLHU_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 2, false); } \
+  VT_SEM(VSB_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 1); }        \
+  VT_SEM(VSH_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 2); }        \
+  VT_SEM(VSW_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 4); }
 VT_SPACE_SEMANTICS(GLOBAL, Global)
 VT_SPACE_SEMANTICS(LOCAL, Local)
 VT_SPACE_SEMANTICS(PRIVATE, Private)
