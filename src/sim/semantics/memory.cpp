@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "memsys.h"
 #include "semantics.h"
@@ -19,9 +20,15 @@ namespace {
 // guide's range check. Global/Local/Private: the explicit-space series.
 enum class Space : uint8_t { Data, Flat, Global, Local, Private };
 
-void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
-  if (reg % align != 0 || reg + regs > kNumVRegs)
-    fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
+[[noreturn, gnu::cold, gnu::noinline]] void register_group_fault(unsigned reg, unsigned regs,
+                                                                 const char* role) {
+  fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
+}
+// Alignments are almost always powers of two: a mask test rather than a division.
+inline void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
+  const bool aligned = std::has_single_bit(align) ? (reg & (align - 1)) == 0 : reg % align == 0;
+  if (!aligned || reg + regs > kNumVRegs) [[unlikely]]
+    register_group_fault(reg, regs, role);
 }
 
 template <Space S>
