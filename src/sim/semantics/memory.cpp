@@ -151,6 +151,11 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
   for (unsigned k = 0; k < regs; ++k) {
     uint32_t addr[kMaxLanes];
     if (const Span span = gather_addresses<S>(ctx, k, active, size, false, address, addr)) {
+      if (size == 4) {  // the common case: one move per lane, nothing to extend
+        for_active(w, active,
+                   [&](unsigned lane) { loaded[k][lane] = load_bytes(span.at(addr[lane]), 4); });
+        continue;
+      }
       for_active(w, active, [&](unsigned lane) {
         const uint32_t raw = load_bytes(span.at(addr[lane]), size);
         loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
