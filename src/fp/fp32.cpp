@@ -397,9 +397,14 @@ void exact_lanes(const uint32_t* a, const uint32_t* b, uint32_t* d, uint32_t act
 // operation); single operations always take the integer path for the same reason.
 #ifdef VENTUS_FP_HOST_SSE
 bool use_host(uint32_t active_mask, unsigned lanes, uint32_t rm) {
-  constexpr int kMinHostLanes = 4;
+  // At least 4 lanes: some bit is left after clearing the lowest three (std::popcount is a
+  // libgcc call where the build targets baseline x86-64).
   const uint32_t in_range = lanes >= 32 ? ~0u : (1u << lanes) - 1;
-  return rm < kRMM && std::popcount(active_mask & in_range) >= kMinHostLanes;
+  uint32_t m = active_mask & in_range;
+  m &= m - 1;
+  m &= m - 1;
+  m &= m - 1;
+  return rm < kRMM && m != 0;
 }
 #endif
 

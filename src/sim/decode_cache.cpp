@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "ventus/disasm.h"
 
 namespace ventus::sim {
@@ -95,7 +97,42 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
   return kSemantics[static_cast<size_t>(in.op)];
 }
 
+// Which vector registers a row can write: none; a group starting at its vd (LMUL=2,
+// widening, register pairs and PREFIX_MEMORY's four words multiply to at most kGroupBound
+// registers); or any register (matrix fragments, whose size follows from the shape and the
+// warp's threads).
+enum class VectorWrites : uint8_t { None, Group, Any };
+constexpr unsigned kGroupBound = 16;
+
+const std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)>& vector_writes() {
+  static const auto table = [] {
+    std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)> t{};
+    for (const isa::InsnInfo& row : isa::instructions()) {
+      VectorWrites w = VectorWrites::None;
+      for (const isa::OperandSlot& slot : row.operands)
+        if (isa::writes(slot.role) && isa::is_vector_register_kind(slot.kind))
+          w = VectorWrites::Group;
+      if (row.cls == isa::InsnClass::Matrix) w = VectorWrites::Any;
+      t[static_cast<size_t>(row.op)] = w;
+    }
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace
+
+VectorRegisters vector_registers_written(const Insn& in) {
+  switch (vector_writes()[static_cast<size_t>(in.op)]) {
+    case VectorWrites::None: break;
+    case VectorWrites::Group: {
+      const unsigned first = std::min<unsigned>(in.rd, kNumVRegs);
+      return {first, std::min(first + kGroupBound, kNumVRegs)};
+    }
+    case VectorWrites::Any: return {0, kNumVRegs};
+  }
+  return {};
+}
 
 void DecodeCache::begin_launch() {
   const uint64_t generation = memory_.read_only_generation();
@@ -116,6 +153,12 @@ void DecodeCache::begin_launch() {
   last_page_number_ = ~0u;
   last_page_ = nullptr;
   decodes_ = 0;
+}
+
+void DecodeCache::note_vector_writes(const Insn& in) {
+  const VectorRegisters written = vector_registers_written(in);
+  for (unsigned r = written.first; r < written.end; ++r)
+    vector_writes_[r / 64] |= uint64_t{1} << (r % 64);
 }
 
 void DecodeCache::select_page(uint32_t pc) {
@@ -167,6 +210,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
   } else {
     e.insn = *decoded;
     e.counts_lanes = counts_lanes(decoded->op);
+    note_vector_writes(e.insn);
     e.fn = !scalar_registers_exist(e.insn) ? &missing_scalar_register
            : prefix                        ? prefixed_semantics(*prefix, e.insn)
                                            : kSemantics[static_cast<size_t>(decoded->op)];
@@ -184,6 +228,7 @@ void DecodeCache::decode_long(CachedInsn& entry, uint32_t pc, uint32_t low) {
   } else if (auto decoded = isa::decode(low | uint64_t{high} << 32)) {
     e.insn = *decoded;
     e.counts_lanes = counts_lanes(decoded->op);
+    note_vector_writes(e.insn);
     e.fn = kSemantics[static_cast<size_t>(decoded->op)];
   } else {
     e.insn.raw_hi = high;

@@ -27,6 +27,13 @@ struct CachedInsn {
   uint8_t counts_lanes = 0;  // vector class: a thread instruction per active lane
 };
 
+// The vector registers [first, end) an instruction can write, from its row's operand roles
+// (the commit log shows the ones that changed; an SM zeroes only these when it reuses a warp).
+struct VectorRegisters {
+  unsigned first = 0, end = 0;
+};
+VectorRegisters vector_registers_written(const Insn& in);
+
 class DecodeCache {
  public:
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
@@ -36,6 +43,17 @@ class DecodeCache {
   void begin_launch();
   // Instructions decoded since the launch began.
   uint64_t decodes() const { return decodes_; }
+  // Calls f(first, end) for each run [first, end) of vector registers that an instruction
+  // this cache ever decoded can write, in increasing order. A warp that only ran such
+  // instructions holds zero in every other register.
+  template <class F>
+  void each_vector_register_run(F&& f) const {
+    for (unsigned r = next_vector_write(0, true); r < kNumVRegs;) {
+      const unsigned end = next_vector_write(r, false);
+      f(r, end);
+      r = next_vector_write(end, true);
+    }
+  }
 
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
@@ -55,6 +73,16 @@ class DecodeCache {
   void select_page(uint32_t pc);
   void decode(CachedInsn& entry, uint32_t pc);
   void decode_long(CachedInsn& entry, uint32_t pc, uint32_t low);
+  void note_vector_writes(const Insn& in);
+  // The first register from r on whose bit in vector_writes_ is `written`, or kNumVRegs.
+  unsigned next_vector_write(unsigned r, bool written) const {
+    for (unsigned word = r / 64; word < kNumVRegs / 64; ++word) {
+      uint64_t bits = written ? vector_writes_[word] : ~vector_writes_[word];
+      if (word == r / 64) bits &= ~uint64_t{0} << (r % 64);
+      if (bits) return 64 * word + static_cast<unsigned>(__builtin_ctzll(bits));
+    }
+    return kNumVRegs;
+  }
 
   const Memory& memory_;
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
@@ -62,6 +90,9 @@ class DecodeCache {
   Page* last_page_ = nullptr;
   uint64_t generation_ = ~uint64_t{0};  // Memory::read_only_generation() of pages_
   uint64_t decodes_ = 0;
+  // vector_registers_written of every decoded instruction, as bits; never cleared (warps
+  // outlive launches and dropped pages).
+  uint64_t vector_writes_[kNumVRegs / 64] = {};
 };
 
 // The instruction text of an entry, for faults and the trace ("regext ...; vadd.vx ...").

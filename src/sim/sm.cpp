@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
 #include <cstring>
 
 #include "trace.h"
@@ -92,7 +91,11 @@ void Sm::place(uint32_t linear, uint32_t slot) {
       reused = warp_pool_.back();
       warp_pool_.pop_back();
       std::memset(reused->x, 0, sizeof reused->x);
-      std::memset(reused->v, 0, sizeof reused->v);
+      // Only registers some decoded instruction can write may be non-zero (a whole register
+      // file is 32 KiB, more than short kernels execute).
+      cache_.each_vector_register_run([reused](unsigned first, unsigned end) {
+        std::memset(reused->v[first], 0, (end - first) * sizeof reused->v[0]);
+      });
       reused->simt_stack.clear();
       reused->async_copies.clear();  // what a faulted launch left pending
     }
@@ -304,8 +307,7 @@ namespace {
 // The thread instructions an executed entry counts: its active lanes for a vector
 // instruction (one for a scalar one), plus one for a prefix.
 inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_before) {
-  return (entry.counts_lanes ? static_cast<uint32_t>(std::popcount(mask_before)) : 1u) +
-         entry.prefixed;
+  return (entry.counts_lanes ? lanes::count(mask_before) : 1u) + entry.prefixed;
 }
 
 }  // namespace
@@ -333,23 +335,22 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         std::lock_guard lock(shared_->mutex);
         shared_->options.trace(line);
       }
-      if (ctx.flow == Flow::Print) {
-        // Before pc moves on: a handler that fails is this instruction's fault.
-        ctx.flow = Flow::Next;
-        after_flow(w, group, Flow::Print, pc, entry);
-        if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
-          pc = ctx.next_pc;
-          break;
-        }
-      }
-      pc = ctx.next_pc;
-      if (ctx.flow != Flow::Next) {
+      if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;
         ctx.flow = Flow::Next;
+        if (flow == Flow::Print) {
+          // Before pc moves on: a handler that fails is this instruction's fault.
+          after_flow(w, group, Flow::Print, pc, entry);
+          pc = ctx.next_pc;
+          if (w.status == WarpStatus::AtHost) break;  // the turn ends until the host served it
+          continue;
+        }
+        pc = ctx.next_pc;
         w.pc = pc;
         after_flow(w, group, flow);
         break;
       }
+      pc = ctx.next_pc;
     }
     w.pc = pc;
   } catch (const ExecFault& e) {

@@ -1,7 +1,6 @@
 #include "trace.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -9,29 +8,6 @@
 
 namespace ventus::sim {
 namespace {
-
-// Which vector registers an instruction can write, from its row's operand roles: none; a
-// group starting at its vd (LMUL=2, widening, register pairs and PREFIX_MEMORY's four words
-// multiply to at most kGroupBound registers); or any register (matrix fragments, whose size
-// follows from the shape and the warp's threads).
-enum class VectorWrites : uint8_t { None, Group, Any };
-constexpr unsigned kGroupBound = 16;
-
-const std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)>& vector_writes() {
-  static const auto table = [] {
-    std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)> t{};
-    for (const isa::InsnInfo& row : isa::instructions()) {
-      VectorWrites w = VectorWrites::None;
-      for (const isa::OperandSlot& slot : row.operands)
-        if (isa::writes(slot.role) && isa::is_vector_register_kind(slot.kind))
-          w = VectorWrites::Group;
-      if (row.cls == isa::InsnClass::Matrix) w = VectorWrites::Any;
-      t[static_cast<size_t>(row.op)] = w;
-    }
-    return t;
-  }();
-  return table;
-}
 
 // Writes value as eight hex digits at p: the nibbles spread to bytes, turned into ASCII
 // digits all at once, the most significant first.
@@ -45,6 +21,55 @@ inline char* put_hex8(char* p, uint32_t value) {
   std::memcpy(p, &x, 8);
   return p + 8;
 }
+// " " and eight hex digits for each of words[0, n): four words at a time where the host has
+// SSE2 (every x86-64), the same digits as put_hex8.
+inline char* put_hex_row(char* p, const uint32_t* words, unsigned n) {
+  unsigned i = 0;
+#if defined(__SSE2__)
+  const __m128i nibble = _mm_set1_epi8(0x0f), nine = _mm_set1_epi8(9);
+  const __m128i zero = _mm_set1_epi8('0'), letters = _mm_set1_epi8('a' - '0' - 10);
+  const auto ascii = [&](__m128i digits) {
+    return _mm_add_epi8(_mm_add_epi8(digits, zero),
+                        _mm_and_si128(_mm_cmpgt_epi8(digits, nine), letters));
+  };
+  for (; i + 4 <= n; i += 4) {
+    __m128i x;
+    std::memcpy(&x, words + i, sizeof x);
+    // Each word's bytes most significant first, then each byte as two digits.
+    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xb1), 0xb1);
+    const __m128i high = _mm_and_si128(_mm_srli_epi16(x, 4), nibble);
+    const __m128i low = _mm_and_si128(x, nibble);
+    const __m128i first = ascii(_mm_unpacklo_epi8(high, low));
+    const __m128i second = ascii(_mm_unpackhi_epi8(high, low));
+    const __m128i digits[4] = {first, _mm_unpackhi_epi64(first, first), second,
+                               _mm_unpackhi_epi64(second, second)};
+    for (const __m128i& d : digits) {
+      *p = ' ';
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(p + 1), d);
+      p += 9;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    *p++ = ' ';
+    p = put_hex8(p, words[i]);
+  }
+  return p;
+}
+
+// Whether two vector registers differ in any lane slot, four slots at a time.
+inline bool registers_differ(const uint32_t* a, const uint32_t* b) {
+  lanes::U32x4 any = {};
+  for (unsigned q = 0; q < kMaxLanes / 4; ++q) {
+    lanes::U32x4 x, y;
+    std::memcpy(&x, a + 4 * q, sizeof x);
+    std::memcpy(&y, b + 4 * q, sizeof y);
+    any |= x ^ y;
+  }
+  return (any[0] | any[1] | any[2] | any[3]) != 0;
+}
+
 // " 0x" and eight digits.
 inline char* put_word(char* p, uint32_t value) {
   std::memcpy(p, " 0x", 3);
@@ -73,17 +98,9 @@ char* put_0x(char* p, uint64_t value, unsigned digits) {
 
 void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry) {
   std::memcpy(x_, w.x, sizeof x_);
-  switch (vector_writes()[static_cast<size_t>(entry.insn.op)]) {
-    case VectorWrites::None: v_first_ = v_end_ = 0; break;
-    case VectorWrites::Group:
-      v_first_ = std::min<unsigned>(entry.insn.rd, kNumVRegs);
-      v_end_ = std::min(v_first_ + kGroupBound, kNumVRegs);
-      break;
-    case VectorWrites::Any:
-      v_first_ = 0;
-      v_end_ = kNumVRegs;
-      break;
-  }
+  const VectorRegisters written = vector_registers_written(entry.insn);
+  v_first_ = written.first;
+  v_end_ = written.end;
   std::memcpy(v_[v_first_], w.v[v_first_], (v_end_ - v_first_) * sizeof w.v[0]);
   mask_ = w.mask;
   accesses_.clear();
@@ -92,10 +109,15 @@ void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entr
 
 const std::string& TraceState::instruction_text(const CachedInsn& entry, uint32_t pc) {
   const uint64_t word = entry.length == 8 ? entry.insn.word() : entry.insn.raw;
+  const auto current = [&](const Text& t) {
+    return !t.text.empty() && t.word == word && t.prefix_word == entry.prefix_word &&
+           t.prefixed == entry.prefixed;
+  };
+  Recent& recent = recent_[(pc >> 2) % kRecent];
+  if (recent.text && recent.pc == pc && current(*recent.text)) return recent.text->text;
   Text& t = texts_[pc];
-  if (!t.text.empty() && t.word == word && t.prefix_word == entry.prefix_word &&
-      t.prefixed == entry.prefixed)
-    return t.text;
+  recent = {pc, &t};
+  if (current(t)) return t.text;
   char words[40] = {'('};
   char* p = words + 1;
   if (entry.prefixed) p = put_text(put_0x(p, entry.prefix_word, 8), " ");
@@ -120,14 +142,20 @@ const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const Cac
   p = put_decimal(put_text(p, " warp "), w.warp_in_group);
   p = put_text(put_word(put_text(p, ":"), pc), " ");
   p = put_text(p, text);
-  if (std::memcmp(x_, w.x, sizeof x_) != 0)
-    for (unsigned r = 1; r < kNumXRegs; ++r)
-      if (w.x[r] != x_[r]) p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
+  // The changed scalar registers as bits, 32 at a time (x0 never changes).
+  static_assert(kNumXRegs == 2 * kMaxLanes);
+  const auto differs = [](lanes::U32x4 a, lanes::U32x4 b) { return a != b; };
+  const uint64_t changed = lanes::where(w.x, x_, differs) |
+                           uint64_t{lanes::where(w.x + kMaxLanes, x_ + kMaxLanes, differs)} << 32;
+  for (uint64_t bits = changed; bits; bits &= bits - 1) {
+    const unsigned r = static_cast<unsigned>(__builtin_ctzll(bits));
+    p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
+  }
   for (unsigned r = v_first_; r < v_end_; ++r) {
-    if (std::memcmp(v_[r], w.v[r], sizeof w.v[r]) == 0) continue;
+    if (!registers_differ(v_[r], w.v[r])) continue;
     p = put_text(put_decimal(put_text(p, " v"), r), " [");
     p = put_text(put_hex8(put_text(p, "0x"), mask_), "]");
-    for (unsigned lane = 0; lane < w.lanes; ++lane) p = put_hex8(put_text(p, " "), w.v[r][lane]);
+    p = put_hex_row(p, w.v[r], w.lanes);
   }
   for (const MemAccess& a : accesses_) {
     p = put_text(p, a.store ? " st" : " ld");

@@ -44,6 +44,13 @@ class TraceState {
     std::string text;
   };
   std::unordered_map<uint32_t, Text> texts_;
+  // A direct-mapped index in front of texts_ (whose elements do not move), by pc.
+  struct Recent {
+    uint32_t pc = 0;
+    Text* text = nullptr;
+  };
+  static constexpr unsigned kRecent = 1024;
+  Recent recent_[kRecent];
 };
 
 }  // namespace ventus::sim

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -11,11 +12,62 @@
 
 #include "ventus/isa.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ventus::sim {
 
 inline constexpr unsigned kMaxLanes = 32;
 inline constexpr unsigned kNumXRegs = 64;   // architectural scalar registers (regext: x32..x63)
 inline constexpr unsigned kNumVRegs = 256;  // architectural vector registers (regext: v32..v255)
+
+// Lane-mask helpers for the hot paths (the branches, v0.t masks and the thread-instruction
+// count), written so that the baseline x86-64 build gets vector code and no library calls.
+namespace lanes {
+
+// Four lanes as host vector elements (GCC/Clang vector extensions); comparing two gives -1
+// (true) or 0 per element.
+using U32x4 = uint32_t __attribute__((vector_size(16)));
+using I32x4 = int32_t __attribute__((vector_size(16)));
+
+// Bit i of the result: element i of a comparison result is true.
+inline uint32_t bits_of(I32x4 holds) {
+#if defined(__SSE2__)
+  return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(reinterpret_cast<__m128i>(holds))));
+#else
+  return static_cast<uint32_t>((holds[0] & 1) | (holds[1] & 2) | (holds[2] & 4) | (holds[3] & 8));
+#endif
+}
+
+// The lanes i (of all kMaxLanes) where holds(a[i..], b[i..]) is true, four lanes at a time:
+// holds compares two U32x4 and returns the I32x4 of the comparison.
+template <class Holds>
+inline uint32_t where(const uint32_t* a, const uint32_t* b, Holds holds) {
+  uint32_t bits = 0;
+  for (unsigned q = 0; q < kMaxLanes / 4; ++q) {
+    U32x4 x, y;
+    std::memcpy(&x, a + 4 * q, sizeof x);
+    std::memcpy(&y, b + 4 * q, sizeof y);
+    bits |= bits_of(holds(x, y)) << (4 * q);
+  }
+  return bits;
+}
+
+// The number of lanes set in mask. std::popcount is a libgcc call where the build targets
+// baseline x86-64 (no POPCNT instruction); this is the same count in a few inline operations.
+inline uint32_t count(uint32_t mask) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+  return static_cast<uint32_t>(__builtin_popcount(mask));
+#else
+  mask = mask - ((mask >> 1) & 0x55555555u);
+  mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
+  mask = (mask + (mask >> 4)) & 0x0f0f0f0fu;
+  return (mask * 0x01010101u) >> 24;
+#endif
+}
+
+}  // namespace lanes
 
 // One entry of the SIMT reconvergence stack (docs/simulator.md, ventus-facts.md).
 struct SimtEntry {
@@ -89,10 +141,10 @@ struct Warp {
   uint32_t reservation_value = 0;  // what lr.w loaded; sc.w stores only if the word still holds it
 
   // The v0.t mask as lane bits: bit 0 of every element of v0 (Ventus masks are per-element
-  // 0/1 values). A fixed 32-slot loop, which the compiler vectorizes.
+  // 0/1 values), four lanes at a time.
   uint32_t v0_mask() const {
-    uint32_t m = 0;
-    for (unsigned i = 0; i < kMaxLanes; ++i) m |= (v[0][i] & 1u) << i;
+    const uint32_t m =
+        lanes::where(v[0], v[0], [](lanes::U32x4 a, lanes::U32x4) { return (a & 1u) != 0u; });
     return m & lane_mask;
   }
 

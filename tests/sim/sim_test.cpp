@@ -168,6 +168,44 @@ TEST(SimCsr, ValuesAtDispatch) {
   }
 }
 
+// Warps are reused from launch to launch and zero only the vector registers that decoded
+// code can write: a register another program wrote must read 0 in the next one, which only
+// reads it (v17, v31 and v200).
+TEST(SimWarp, RegistersStartAtZeroInAReusedWarp) {
+  Fixture f;
+  load_program(f.device, R"(
+    li t0, 0x5a5a5a5a
+    vmv.v.x v17, t0
+    vmv.v.x v31, t0
+    vmv.v.x v200, t0
+    endprg x0, x0, x0
+)");
+  const auto dirty = f.device.run(launch_of(2, 8, 4));
+  ASSERT_TRUE(dirty.ok()) << fault_text(dirty);
+  const std::vector<uint32_t> ones(4 * 2 * 3 * 8, ~0u);
+  ASSERT_TRUE(f.device.memory().write(kOut, ones.data(), ones.size() * 4));
+  load_program(f.device, R"(
+    csrr t0, gidx
+    csrr t1, wid
+    slli t0, t0, 1
+    add t0, t0, t1
+    li t1, 96
+    mul t0, t0, t1
+    li s0, 0x90000000
+    add s0, s0, t0
+    vse32.v v17, (s0)
+    addi s0, s0, 32
+    vse32.v v31, (s0)
+    addi s0, s0, 32
+    vmv.v.v v1, v200
+    vse32.v v1, (s0)
+    endprg x0, x0, x0
+)");
+  const auto clean = f.device.run(launch_of(2, 8, 4));
+  ASSERT_TRUE(clean.ok()) << fault_text(clean);
+  EXPECT_EQ(read_words(f.device, kOut, ones.size()), std::vector<uint32_t>(ones.size(), 0));
+}
+
 // vblt with 3, 6 and 4 of 8 lanes taken: the path with fewer lanes runs first, the taken
 // one on a tie. Each path appends a digit to s1 (1 = taken, 2 = fall-through) and sets v3.
 TEST(SimSimt, FewerLanesFirstAndReconvergence) {

@@ -54,7 +54,9 @@ struct Fixture {
   std::vector<uint8_t> input;
 };
 
-uint32_t sext8(uint32_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v))); }
+uint32_t sext8(uint32_t v) {
+  return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
+}
 uint32_t sext16(uint32_t v) {
   return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
 }
@@ -132,7 +134,8 @@ TEST(SimAddressSpaces, ExplicitGlobalSeries) {
   const auto out = f.bytes(kOut, 256);
   for (uint32_t lane = 0; lane < 8; ++lane) {
     const auto e = expected_loads(f, kIn + 4 * lane);
-    for (int k = 0; k < 5; ++k) EXPECT_EQ(word_at(out, 32 * k + 4 * lane), e[k]) << lane << " " << k;
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(word_at(out, 32 * k + 4 * lane), e[k]) << lane << " " << k;
     const uint32_t w = f.in_word(kIn + 4 * lane);
     EXPECT_EQ(out[160 + 4 * lane], 0) << "vsb writes one byte";
     EXPECT_EQ(out[161 + 4 * lane], w & 0xff);
@@ -193,7 +196,7 @@ TEST(SimAddressSpaces, ExplicitLocalSeries) {
       EXPECT_EQ(word_at(out, 32 + 4 * lane), sext8(w >> 8));
       EXPECT_EQ(word_at(out, 64 + 4 * lane), w >> 24);
       EXPECT_EQ(word_at(out, 96 + 4 * lane), sext16(w >> 16));
-      EXPECT_EQ(word_at(out, 128 + 4 * lane), w & 0xffff);  // vsh wrote the low half
+      EXPECT_EQ(word_at(out, 128 + 4 * lane), w & 0xffff);        // vsh wrote the low half
       EXPECT_EQ(word_at(out, 192 + 4 * lane), (w & 0xff) << 24);  // vsb to byte 3
     }
   }
@@ -235,7 +238,9 @@ TEST(SimAddressSpaces, ExplicitPrivateSeries) {
   const auto out = f.bytes(kOut, 256);
   const auto priv = f.bytes(kPds, 64 * T);
   // Physical byte of private address a in lane: ((a & ~3) * T) + (a & 3) + 4 * lane.
-  const auto physical = [&](uint32_t a, uint32_t lane) { return (a & ~3u) * T + (a & 3u) + 4 * lane; };
+  const auto physical = [&](uint32_t a, uint32_t lane) {
+    return (a & ~3u) * T + (a & 3u) + 4 * lane;
+  };
   for (uint32_t lane = 0; lane < T; ++lane) {
     const uint32_t w = f.in_word(kIn + 4 * lane);
     EXPECT_EQ(word_at(priv, physical(8, lane)), w);
@@ -292,7 +297,8 @@ TEST(SimAddressSpaces, TwelveDSeriesWith64BitSums) {
   const auto out = f.bytes(kOut, 256);
   for (uint32_t lane = 0; lane < 8; ++lane) {
     const auto e = expected_loads(f, kIn + 4 * lane);
-    for (int k = 0; k < 5; ++k) EXPECT_EQ(word_at(out, 32 * k + 4 * lane), e[k]) << lane << " " << k;
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(word_at(out, 32 * k + 4 * lane), e[k]) << lane << " " << k;
     EXPECT_EQ(word_at(out, 160 + 4 * lane), word_at(top, 0x808 + 4 * lane));
     const uint32_t w = e[0];
     EXPECT_EQ(word_at(out, 192 + 4 * lane), (w & 0xff) << 8);
@@ -317,6 +323,69 @@ TEST(SimAddressSpaces, MappedPageOutsideTheWindowsStillFaults) {
               std::string::npos)
         << fault_text(r);
   }
+}
+
+// Vector accesses whose lanes span two pages take the two-page fast path: each lane gets
+// its own page's bytes, also where the pages lie in different windows (the last local page,
+// then the first global one); a store whose second page is unmapped faults at the first
+// lane there and writes nothing, not even in the first page.
+TEST(SimAddressSpaces, VectorAccessesAcrossAPageBoundary) {
+  Fixture f;
+  const auto r = f.run(R"(
+    vid.v v1
+    vsll.vi v1, v1, 2
+    li t0, 0x90001fc0
+    vadd.vx v1, v1, t0
+    vlw12.v v2, 0(v1)
+    vlh12.v v3, 2(v1)
+    li t0, 0x1000
+    vadd.vx v4, v1, t0
+    vsw12.v v2, 0(v4)
+    li t0, 0x2000
+    vadd.vx v4, v1, t0
+    vsw12.v v3, 0(v4)
+    vid.v v5
+    vadd.vi v5, v5, 7
+    li t0, 0x7fffff80
+    vmv.v.x v6, t0
+    vid.v v7
+    vsll.vi v7, v7, 2
+    vadd.vv v6, v6, v7
+    vsw12.v v5, 0(v6)
+    vlw12.v v8, 64(v6)
+    li t0, 0x1100
+    vadd.vx v4, v1, t0
+    vsw12.v v8, 0(v4)
+    endprg x0, x0, x0
+)",
+                       32);
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  const auto first = f.bytes(0x90002fc0, 128), second = f.bytes(0x90003fc0, 128);
+  const auto code = f.bytes(0x80000000, 64), across = f.bytes(0x900030c0, 128);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t a = 0x90001fc0 + 4 * lane;
+    EXPECT_EQ(word_at(first, 4 * lane), f.in_word(a)) << lane;
+    EXPECT_EQ(word_at(second, 4 * lane), sext16(f.in_half(a + 2))) << lane;
+    // Lanes 0-15 read the local words that lanes 16-31 stored; lanes 16-31 the code.
+    EXPECT_EQ(word_at(across, 4 * lane), lane < 16 ? lane + 16 + 7 : word_at(code, 4 * (lane - 16)))
+        << lane;
+  }
+
+  Fixture g;
+  const auto fault = g.run(R"(
+    vid.v v1
+    vsll.vi v1, v1, 2
+    li t0, 0x9000ffc0
+    vadd.vx v1, v1, t0
+    vmv.v.i v2, 5
+    vsw12.v v2, 0(v1)
+    endprg x0, x0, x0
+)",
+                           32);
+  EXPECT_NE(fault_text(fault).find("thread 16: store to unmapped address 0x90010000"),
+            std::string::npos)
+      << fault_text(fault);
+  EXPECT_EQ(g.bytes(0x9000ffc0, 64), std::vector<uint8_t>(64, 0));
 }
 
 struct FaultCase {

@@ -3,21 +3,16 @@
 // (docs/simulator.md, "SIMT stack").
 #include <fmt/format.h>
 
-#include <bit>
-
 #include "semantics.h"
 
 namespace ventus::sim {
 namespace {
 
-// Lanes (of the active mask) where cmp(vs2[lane], vs1[lane]) holds.
+// Lanes (of the active mask) where cmp(vs2[lane], vs1[lane]) holds; cmp compares four
+// lanes at a time (lanes::where).
 template <class Cmp>
 inline uint32_t taken_lanes(const Warp& w, const Insn& in, Cmp cmp) {
-  const uint32_t* a = w.v[in.rs2];
-  const uint32_t* b = w.v[in.rs1];
-  uint32_t taken = 0;
-  for (unsigned i = 0; i < kMaxLanes; ++i) taken |= static_cast<uint32_t>(cmp(a[i], b[i])) << i;
-  return taken & w.mask;
+  return lanes::where(w.v[in.rs2], w.v[in.rs1], cmp) & w.mask;
 }
 
 template <class Cmp>
@@ -36,7 +31,7 @@ inline void vbranch(Exec& ctx, const Insn& in, Cmp cmp) {
   // The reconvergence entry, then the path that runs second. The path with fewer active
   // lanes runs first; on a tie the taken path does.
   w.simt_stack.push_back({w.rpc, w.rpc, active});
-  if (std::popcount(taken) <= std::popcount(fall_through)) {
+  if (lanes::count(taken) <= lanes::count(fall_through)) {
     w.simt_stack.push_back({w.rpc, ctx.pc + 4, fall_through});
     w.mask = taken;
     ctx.next_pc = target;
@@ -47,29 +42,30 @@ inline void vbranch(Exec& ctx, const Insn& in, Cmp cmp) {
   ++ctx.divergences;
 }
 
-inline int32_t S(uint32_t v) {
-  return static_cast<int32_t>(v);
+using lanes::U32x4;
+inline lanes::I32x4 S(U32x4 v) {
+  return reinterpret_cast<lanes::I32x4>(v);
 }
 
 }  // namespace
 
 VT_SEM(VBEQ) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return a == b; });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return a == b; });
 }
 VT_SEM(VBNE) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return a != b; });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return a != b; });
 }
 VT_SEM(VBLT) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return S(a) < S(b); });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return S(a) < S(b); });
 }
 VT_SEM(VBGE) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return S(a) >= S(b); });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return S(a) >= S(b); });
 }
 VT_SEM(VBLTU) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return a < b; });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return a < b; });
 }
 VT_SEM(VBGEU) {
-  vbranch(ctx, in, [](uint32_t a, uint32_t b) { return a >= b; });
+  vbranch(ctx, in, [](U32x4 a, U32x4 b) { return a >= b; });
 }
 
 // join at A: if the top entry belongs to A, continue there with its mask and pop it;

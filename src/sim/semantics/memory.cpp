@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "memsys.h"
 #include "semantics.h"
@@ -19,9 +20,15 @@ namespace {
 // guide's range check. Global/Local/Private: the explicit-space series.
 enum class Space : uint8_t { Data, Flat, Global, Local, Private };
 
-void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
-  if (reg % align != 0 || reg + regs > kNumVRegs)
-    fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
+[[noreturn, gnu::cold, gnu::noinline]] void register_group_fault(unsigned reg, unsigned regs,
+                                                                 const char* role) {
+  fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
+}
+// Alignments are almost always powers of two: a mask test rather than a division.
+inline void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
+  const bool aligned = std::has_single_bit(align) ? (reg & (align - 1)) == 0 : reg % align == 0;
+  if (!aligned || reg + regs > kNumVRegs) [[unlikely]]
+    register_group_fault(reg, regs, role);
 }
 
 template <Space S>
@@ -76,26 +83,37 @@ inline uint32_t physical(const Warp& w, unsigned lane, uint32_t a) {
     return a;
 }
 
-// Whether the lowest device address of a one-page span may take the fast path: the span
-// lies in the space the instruction addresses. (Flat null-window addresses go lane by lane
-// and fault.)
+// Whether a device address of a span may take the fast path: it lies in the space the
+// instruction addresses. (Flat null-window addresses go lane by lane and fault.)
 template <Space S>
-inline bool span_in_space(uint32_t lowest) {
+inline bool span_in_space(uint32_t address) {
   if constexpr (S == Space::Flat)
-    return lowest >= kLdsBase;  // the local and global windows are contiguous up to 2^32 - 1
+    return address >= kLdsBase;  // the local and global windows are contiguous up to 2^32 - 1
   else if constexpr (S == Space::Global)
-    return in_global_window(lowest);
+    return in_global_window(address);
   else if constexpr (S == Space::Local)
-    return in_local_window(lowest);
+    return in_local_window(address);
   else
     return true;
 }
 
-// The addresses of one register's active lanes. When they are aligned and all lie in one
-// mapped page (the common case: consecutive words), `span` points at the lowest one.
+// The host memory behind the accesses of one register when they all lie in at most two
+// consecutive mapped pages: [lo, low_last] at `low`, the rest at `high`.
+struct Span {
+  uint8_t* low = nullptr;
+  uint8_t* high = nullptr;
+  uint32_t lo = 0, low_last = 0;
+  explicit operator bool() const { return low != nullptr; }
+  uint8_t* at(uint32_t a) const {
+    return a <= low_last ? low + (a - lo) : high + (a - low_last - 1);
+  }
+};
+
+// The addresses of one register's active lanes, and their Span when they are aligned and lie
+// in one or two pages (the common cases: consecutive words, rows that cross a page).
 template <Space S, class Address>
-inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned size, bool store,
-                                 Address address, uint32_t* addr, uint32_t& lowest) {
+inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned size, bool store,
+                             Address address, uint32_t* addr) {
   uint32_t lo = ~0u, hi = 0, bits = 0;
   for_active(ctx.warp, active, [&](unsigned lane) {
     const uint32_t a = physical<S>(ctx.warp, lane, address(k, lane));
@@ -104,16 +122,23 @@ inline uint8_t* gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigne
     hi = std::max(hi, a);
     bits |= a;
   });
-  lowest = lo;
   // The commit log sees every lane's access; so does the memory checker, unless the span
   // lies inside one allocation or the workgroup's local memory (private spans always go
   // lane by lane: the checker bounds private addresses, not device addresses).
-  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo)) return nullptr;
+  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo) || !span_in_space<S>(hi))
+    return {};
   if (ctx.mem->memcheck) [[unlikely]]
-    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size))
-      return nullptr;
-  return ctx.mem->page_span(lo, hi + size - 1, store,
-                            S == Space::Private || S == Space::Global);
+    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size)) return {};
+  const bool global_only = S == Space::Private || S == Space::Global;
+  const uint32_t last = hi + size - 1;  // aligned: no access crosses a page
+  if ((lo >> 12) == (last >> 12))
+    return {ctx.mem->page_span(lo, last, store, global_only), nullptr, lo, last};
+  if ((last >> 12) != (lo >> 12) + 1) return {};
+  const uint32_t low_last = lo | (kPageSize - 1);
+  uint8_t* low = ctx.mem->page_span(lo, low_last, store, global_only);
+  uint8_t* high = low ? ctx.mem->page_span(low_last + 1, last, store, global_only) : nullptr;
+  if (!high) return {};
+  return {low, high, lo, low_last};
 }
 
 // v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
@@ -124,10 +149,15 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
   Warp& w = ctx.warp;
   uint32_t loaded[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
-    uint32_t addr[kMaxLanes], lo = 0;
-    if (const uint8_t* span = gather_addresses<S>(ctx, k, active, size, false, address, addr, lo)) {
+    uint32_t addr[kMaxLanes];
+    if (const Span span = gather_addresses<S>(ctx, k, active, size, false, address, addr)) {
+      if (size == 4) {  // the common case: one move per lane, nothing to extend
+        for_active(w, active,
+                   [&](unsigned lane) { loaded[k][lane] = load_bytes(span.at(addr[lane]), 4); });
+        continue;
+      }
       for_active(w, active, [&](unsigned lane) {
-        const uint32_t raw = load_bytes(span + (addr[lane] - lo), size);
+        const uint32_t raw = load_bytes(span.at(addr[lane]), size);
         loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
       });
       continue;
@@ -154,9 +184,9 @@ void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t
   Warp& w = ctx.warp;
   uint8_t* where[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
-    uint32_t addr[kMaxLanes], lo = 0;
-    if (uint8_t* span = gather_addresses<S>(ctx, k, active, size, true, address, addr, lo)) {
-      for_active(w, active, [&](unsigned lane) { where[k][lane] = span + (addr[lane] - lo); });
+    uint32_t addr[kMaxLanes];
+    if (const Span span = gather_addresses<S>(ctx, k, active, size, true, address, addr)) {
+      for_active(w, active, [&](unsigned lane) { where[k][lane] = span.at(addr[lane]); });
       continue;
     }
     for (uint32_t m = active; m; m &= m - 1) {
@@ -280,14 +310,14 @@ ThreadRow thread_row(isa::Op op) {
   const auto store = [](unsigned size, Space space, bool pair = false) {
     return ThreadRow{true, true, false, pair, size, space};
   };
-#define VT_THREAD_ROWS(SUFFIX, SPACE, PAIR)                                          \
-  case Op::VLB##SUFFIX: return load(1, true, Space::SPACE, PAIR);                   \
-  case Op::VLH##SUFFIX: return load(2, true, Space::SPACE, PAIR);                   \
-  case Op::VLW##SUFFIX: return load(4, false, Space::SPACE, PAIR);                  \
-  case Op::VLBU##SUFFIX: return load(1, false, Space::SPACE, PAIR);                 \
-  case Op::VLHU##SUFFIX: return load(2, false, Space::SPACE, PAIR);                 \
-  case Op::VSB##SUFFIX: return store(1, Space::SPACE, PAIR);                        \
-  case Op::VSH##SUFFIX: return store(2, Space::SPACE, PAIR);                        \
+#define VT_THREAD_ROWS(SUFFIX, SPACE, PAIR)                         \
+  case Op::VLB##SUFFIX: return load(1, true, Space::SPACE, PAIR);   \
+  case Op::VLH##SUFFIX: return load(2, true, Space::SPACE, PAIR);   \
+  case Op::VLW##SUFFIX: return load(4, false, Space::SPACE, PAIR);  \
+  case Op::VLBU##SUFFIX: return load(1, false, Space::SPACE, PAIR); \
+  case Op::VLHU##SUFFIX: return load(2, false, Space::SPACE, PAIR); \
+  case Op::VSB##SUFFIX: return store(1, Space::SPACE, PAIR);        \
+  case Op::VSH##SUFFIX: return store(2, Space::SPACE, PAIR);        \
   case Op::VSW##SUFFIX: return store(4, Space::SPACE, PAIR);
   switch (op) {
     VT_THREAD_ROWS(12_V, Flat, false)
@@ -314,7 +344,9 @@ void with_space(Space space, Body&& body) {
 
 }  // namespace
 
-bool is_thread_memory(isa::Op op) { return thread_row(op).valid; }
+bool is_thread_memory(isa::Op op) {
+  return thread_row(op).valid;
+}
 
 // PREFIX_MEMORY: the space override (global a + csr_gds, local a + csr_lds, private the
 // interleaved formula), mem_words consecutive words at a, a + 4, ... into / from
@@ -331,8 +363,8 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in) {
   const unsigned size = words > 1 ? 4 : row.size;
   const unsigned data = row.store ? in.rs2 : in.rd;
   if (data + words > kNumVRegs)
-    fault(fmt::format("{}-bit data v{}..v{} goes beyond v{}", 32 * words, data,
-                      data + words - 1, kNumVRegs - 1));
+    fault(fmt::format("{}-bit data v{}..v{} goes beyond v{}", 32 * words, data, data + words - 1,
+                      kNumVRegs - 1));
   const uint32_t offset = static_cast<uint32_t>(in.imm);
   uint32_t base[kMaxLanes] = {};
   if (row.pair || in.mem_pair) {
@@ -507,31 +539,15 @@ VT_SEM(VSW12D_V) {
   pair_store(ctx, in, 4);
 }
 
-#define VT_SPACE_SEMANTICS(SP, SPACE)                  \
-  VT_SEM(VLB_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 1, true);       \
-  }                                                    \
-  VT_SEM(VLH_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 2, true);       \
-  }                                                    \
-  VT_SEM(VLW_##SP##_V) {                               \
-    thread_load<Space::SPACE>(ctx, in, 4, false);      \
-  }                                                    \
-  VT_SEM(VLBU_##SP##_V) {                              \
-    thread_load<Space::SPACE>(ctx, in, 1, false);      \
-  }                                                    \
-  VT_SEM(VLHU_##SP##_V) {                              \
-    thread_load<Space::SPACE>(ctx, in, 2, false);      \
-  }                                                    \
-  VT_SEM(VSB_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 1);            \
-  }                                                    \
-  VT_SEM(VSH_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 2);            \
-  }                                                    \
-  VT_SEM(VSW_##SP##_V) {                               \
-    thread_store<Space::SPACE>(ctx, in, 4);            \
-  }
+#define VT_SPACE_SEMANTICS(SP, SPACE)                                     \
+  VT_SEM(VLB_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 1, true); }   \
+  VT_SEM(VLH_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 2, true); }   \
+  VT_SEM(VLW_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 4, false); }  \
+  VT_SEM(VLBU_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 1, false); } \
+  VT_SEM(VLHU_##SP##_V) { thread_load<Space::SPACE>(ctx, in, 2, false); } \
+  VT_SEM(VSB_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 1); }        \
+  VT_SEM(VSH_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 2); }        \
+  VT_SEM(VSW_##SP##_V) { thread_store<Space::SPACE>(ctx, in, 4); }
 VT_SPACE_SEMANTICS(GLOBAL, Global)
 VT_SPACE_SEMANTICS(LOCAL, Local)
 VT_SPACE_SEMANTICS(PRIVATE, Private)

@@ -30,8 +30,11 @@ inline constexpr uint32_t kAllLanes = 0xffffffffu;
 }
 
 // Faults unless `regs` registers starting at `reg` form an aligned group inside v0..v255.
+// Groups are almost always a power of two (LMUL, widening), whose alignment is a mask test
+// rather than a division.
 inline void check_group(unsigned reg, unsigned regs, const char* role) {
-  if (reg % regs != 0 || reg + regs > kNumVRegs) [[unlikely]]
+  const bool aligned = std::has_single_bit(regs) ? (reg & (regs - 1)) == 0 : reg % regs == 0;
+  if (!aligned || reg + regs > kNumVRegs) [[unlikely]]
     group_fault(reg, regs, role);
 }
 
