@@ -91,6 +91,9 @@ class Device {
   // the fault); nullopt when it ran without timing.
   std::optional<timing::LaunchTiming> last_timing() const;
 
+  // The translating tier for later launches (sim::JitMode); nullopt: VENTUS_JIT decides.
+  void set_jit(std::optional<sim::JitMode> mode);
+
   // Puts the program into device memory unless it is already there (launch does this).
   void load(const class Program& program);
 

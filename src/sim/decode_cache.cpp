@@ -97,8 +97,9 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
 
 }  // namespace
 
-void DecodeCache::begin_launch() {
+bool DecodeCache::begin_launch() {
   const uint64_t generation = memory_.read_only_generation();
+  const size_t pages = pages_.size();
   if (generation != generation_) {
     pages_.clear();
     generation_ = generation;
@@ -116,6 +117,7 @@ void DecodeCache::begin_launch() {
   last_page_number_ = ~0u;
   last_page_ = nullptr;
   decodes_ = 0;
+  return pages_.size() == pages;
 }
 
 void DecodeCache::select_page(uint32_t pc) {

@@ -32,8 +32,8 @@ class DecodeCache {
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
 
   // At the start of a launch: keeps the decoded pages of unchanged read-only memory and
-  // drops the rest.
-  void begin_launch();
+  // drops the rest. True when it kept every page (what was translated from them still holds).
+  bool begin_launch();
   // Instructions decoded since the launch began.
   uint64_t decodes() const { return decodes_; }
 
@@ -43,6 +43,15 @@ class DecodeCache {
     CachedInsn& entry = last_page_->slots[(pc >> 2) & 1023];
     if (!entry.fn) decode(entry, pc);
     return entry;
+  }
+  // The entry for pc if this launch already decoded it (or kept it decoded), else nullptr;
+  // never decodes and never faults.
+  const CachedInsn* decoded_at(uint32_t pc) const {
+    if ((pc & 3) != 0) return nullptr;
+    const auto page = pages_.find(pc >> 12);
+    if (page == pages_.end()) return nullptr;
+    const CachedInsn& entry = page->second->slots[(pc >> 2) & 1023];
+    return entry.fn ? &entry : nullptr;
   }
 
  private:

@@ -4,10 +4,15 @@
 
 #include <bit>
 #include <cstring>
+#include <utility>
 
 #include "trace.h"
 
 namespace ventus::sim {
+
+// Executions of a block start before JitMode::On translates it: compiling a block costs about
+// as much as interpreting it a few thousand times (docs/performance.md).
+constexpr uint32_t kJitThreshold = 200;
 
 Sm::Sm(uint32_t index, const DeviceConfig& config, Memory& memory)
     : index_(index), config_(config), memory_(memory), memsys_(memory, lds_), cache_(memory) {}
@@ -31,7 +36,16 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   // Local memory starts zeroed at every launch (its contents are undefined for a kernel);
   // code that may have changed is decoded afresh, so a launch sees every store made before it.
   lds_.clear();
-  cache_.begin_launch();
+  const bool code_kept = cache_.begin_launch();
+  const JitMode mode = shared.options.jit.value_or(jit_mode_from_environment());
+  if (mode == JitMode::Off || shared.options.timing) {
+    jit_.reset();
+  } else if (!jit_ || mode != jit_mode_) {
+    jit_ = std::make_unique<jit::Translator>(mode == JitMode::Force ? 0 : kJitThreshold);
+  } else if (!code_kept) {
+    jit_->clear();
+  }
+  jit_mode_ = mode;
   admit();
 }
 
@@ -303,6 +317,15 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   TraceState trace_state;
   try {
     while (n < limit) {
+      if constexpr (!kTrace) {
+        if (jit_) {
+          const jit::Block* block = jit_->lookup(pc, cache_);
+          if (block && block->warp_instructions() <= limit - n) {
+            if (run_block(*block, ctx, group, pc, entry, n, lanes)) break;
+            continue;
+          }
+        }
+      }
       entry = nullptr;  // a fetch fault has no entry
       entry = &cache_.at(pc);
       ctx.pc = pc + 4 * entry->prefixed;
@@ -348,6 +371,41 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   stats_.thread_instructions += lanes;
   stats_.divergences += ctx.divergences;
   return n;
+}
+
+bool Sm::run_block(const jit::Block& block, Exec& ctx, WorkgroupState& group, uint32_t& pc,
+                   const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
+  Warp& w = ctx.warp;
+  const uint32_t mask_before = w.mask;
+  const uint32_t result = block.fn(&ctx, &w, &jit_->error);
+  const size_t done = result >> 1;
+  n += block.warp_before[done];
+  lanes += block.scalar_lanes_before[done] +
+           block.vector_before[done] * static_cast<uint32_t>(std::popcount(mask_before));
+  if (result & 1) {
+    pc = block.pcs[done];
+    entry = block.entries[done];
+    std::rethrow_exception(std::exchange(jit_->error, nullptr));
+  }
+  const size_t last = done - 1;
+  if (!block.called[last]) {
+    pc = block.next_pc_after(last);
+    return false;
+  }
+  // The interpreter's steps after an instruction's semantics ran (run_warp).
+  pc = block.pcs[last];
+  entry = block.entries[last];
+  if (ctx.flow == Flow::Print) {
+    ctx.flow = Flow::Next;
+    after_flow(w, group, Flow::Print);
+  }
+  pc = ctx.next_pc;
+  if (ctx.flow == Flow::Next) return false;
+  const Flow flow = ctx.flow;
+  ctx.flow = Flow::Next;
+  w.pc = pc;
+  after_flow(w, group, flow);
+  return true;
 }
 
 void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow) {

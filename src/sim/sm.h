@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "decode_cache.h"
-#include "trace.h"
 #include "memsys.h"
+#include "trace.h"
+#include "translator.h"
 #include "ventus/device.h"
 #include "warp.h"
 
@@ -112,6 +113,11 @@ class Sm {
   void retire(WorkgroupState* group);
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
+  // Runs a translated block from pc (its instructions fit the warp's limit) and does what the
+  // interpreter does after its last executed instruction; true when the warp stops (barrier,
+  // end). A fault is rethrown with pc and entry at the faulting instruction.
+  bool run_block(const jit::Block& block, Exec& ctx, WorkgroupState& group, uint32_t& pc,
+                 const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.
@@ -140,6 +146,10 @@ class Sm {
   uint64_t credit_ = 0;      // budget this SM holds
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
+  // The translating tier (null: off for this launch); its translations live as long as the
+  // decoded code they came from.
+  std::unique_ptr<jit::Translator> jit_;
+  JitMode jit_mode_ = JitMode::Off;
   // The commit log's state for execute(), kept so that an instruction constructs nothing.
   TraceState trace_;
 };
