@@ -10,6 +10,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <atomic>
 #include <bit>
 #include <mutex>
 #include <stdexcept>
@@ -40,6 +41,8 @@ bool ends_block(const CachedInsn& entry) {
 }
 
 constexpr size_t kMaxBlockInstructions = 64;
+
+std::atomic<uint64_t> translated_in_process{0};
 
 // What the thunk tells the block.
 enum : uint32_t { kNext = 0, kFaulted = 1, kLeft = 2 };
@@ -92,6 +95,10 @@ const WarpLayout& warp_layout() {
 }
 
 }  // namespace
+
+uint64_t blocks_translated_in_process() {
+  return translated_in_process.load(std::memory_order_relaxed);
+}
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
@@ -214,17 +221,19 @@ class BlockEmitter {
     i32_ = b_.getInt32Ty();
     ptr_ = llvm::PointerType::get(c_, 0);
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_}, false);
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false);
     fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
     warp_ = fn_->getArg(1);
     error_ = fn_->getArg(2);
+    count_ = fn_->getArg(3);
     b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "entry", fn_));
   }
 
   void emit(const Block& block) {
     for (size_t k = 0; k < block.entries.size(); ++k) {
+      if (k > 0) stop_if_count_is(k);
       const CachedInsn& entry = *block.entries[k];
       if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
@@ -253,6 +262,16 @@ class BlockEmitter {
     return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
   }
   llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
+
+  // The caller's instruction limit: the block returns before entries[k] when count == k.
+  void stop_if_count_is(size_t k) {
+    auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
+    auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(count_, b_.getInt32(static_cast<uint32_t>(k))), stop, go_on);
+    b_.SetInsertPoint(stop);
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(2 * k)));
+    b_.SetInsertPoint(go_on);
+  }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
   void emit_call(const CachedInsn& entry, uint32_t pc, size_t k) {
@@ -393,7 +412,7 @@ class BlockEmitter {
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
-  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr;
+  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *count_ = nullptr;
 };
 
 }  // namespace
@@ -448,7 +467,7 @@ void Translator::translate(uint32_t pc, const sim::DecodeCache& cache, Slot& slo
   BlockEmitter emitter(*context, *module, name);
   emitter.emit(*block);
   block->fn = engine_->compile(std::move(context), std::move(module), name);
-  ++translated_;
+  translated_in_process.fetch_add(1, std::memory_order_relaxed);
   slot.block = std::move(block);
 }
 

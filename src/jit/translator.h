@@ -19,10 +19,12 @@ namespace ventus::jit {
 
 // A translated block: entries[0..size) from start_pc on, in program order.
 struct Block {
-  // Returns 2 * done + faulted: done instructions completed; faulted: entries[done] raised the
-  // exception left in *error. Without a fault, entries[done - 1] is the last one executed
-  // (it changed the flow, the SIMT mask or next_pc, or it is the block's last).
-  using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error);
+  // Runs at most `count` (1..size) entries. Returns 2 * done + faulted: done instructions
+  // completed; faulted: entries[done] raised the exception left in *error. Without a fault,
+  // entries[done - 1] is the last one executed (it changed the flow, the SIMT mask or
+  // next_pc, or it is the count-th).
+  using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
+                          uint32_t count);
   Fn fn = nullptr;
   std::vector<const sim::CachedInsn*> entries;
   std::vector<uint32_t> pcs;    // of each entry (of its prefix when prefixed)
@@ -31,7 +33,12 @@ struct Block {
   // instructions of scalar entries and prefixes, and vector entries (one thread instruction
   // per active lane each; the mask cannot change before the last executed entry).
   std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
-  uint64_t warp_instructions() const { return warp_before.back(); }
+  // How many entries from the start fit in `budget` warp instructions (0: none).
+  uint32_t entries_within(uint64_t budget) const {
+    uint32_t k = static_cast<uint32_t>(entries.size());
+    while (k > 0 && warp_before[k] > budget) --k;
+    return k;
+  }
   uint32_t next_pc_after(size_t k) const {  // the pc after entries[k] when it ran in sequence
     return pcs[k] + 4 * entries[k]->prefixed + entries[k]->length;
   }
@@ -58,7 +65,6 @@ class Translator {
   }
   // Drops every translation (the decode cache dropped decoded code).
   void clear();
-  uint64_t blocks_translated() const { return translated_; }
 
   // Where a translated block's faults wait for Sm::run_block.
   std::exception_ptr error;
@@ -73,10 +79,12 @@ class Translator {
 
   uint32_t threshold_;
   std::unordered_map<uint32_t, Slot> slots_;
-  uint64_t translated_ = 0;
   struct Engine;  // LLVM's objects, created at the first translation
   std::unique_ptr<Engine> engine_;
 };
+
+// Blocks translated by every Translator of the process so far (for tests and statistics).
+uint64_t blocks_translated_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);

@@ -320,8 +320,8 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       if constexpr (!kTrace) {
         if (jit_) {
           const jit::Block* block = jit_->lookup(pc, cache_);
-          if (block && block->warp_instructions() <= limit - n) {
-            if (run_block(*block, ctx, group, pc, entry, n, lanes)) break;
+          if (const uint32_t count = block ? block->entries_within(limit - n) : 0) {
+            if (run_block(*block, count, ctx, group, pc, entry, n, lanes)) break;
             continue;
           }
         }
@@ -373,11 +373,11 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block& block, Exec& ctx, WorkgroupState& group, uint32_t& pc,
-                   const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
+bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
   Warp& w = ctx.warp;
   const uint32_t mask_before = w.mask;
-  const uint32_t result = block.fn(&ctx, &w, &jit_->error);
+  const uint32_t result = block.fn(&ctx, &w, &jit_->error, count);
   const size_t done = result >> 1;
   n += block.warp_before[done];
   lanes += block.scalar_lanes_before[done] +

@@ -113,11 +113,12 @@ class Sm {
   void retire(WorkgroupState* group);
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
-  // Runs a translated block from pc (its instructions fit the warp's limit) and does what the
-  // interpreter does after its last executed instruction; true when the warp stops (barrier,
-  // end). A fault is rethrown with pc and entry at the faulting instruction.
-  bool run_block(const jit::Block& block, Exec& ctx, WorkgroupState& group, uint32_t& pc,
-                 const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
+  // Runs the first `count` instructions of a translated block from pc (they fit the warp's
+  // limit) and does what the interpreter does after the last one executed; true when the
+  // warp stops (barrier, end). A fault is rethrown with pc and entry at the faulting
+  // instruction.
+  bool run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+                 uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.
