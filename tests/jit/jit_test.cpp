@@ -5,6 +5,7 @@
 // tier that translates nothing cannot pass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -247,6 +248,93 @@ TEST(Jit, FaultInsideABlockReportsTheSamePc) {
   EXPECT_NE(off.result.fault->message.find("unmapped"), std::string::npos)
       << fault_text(off.result);
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(1, 32), "fault"), 0u);
+}
+
+// ---- One set of translations per device ----
+
+// The code section of a program loaded with load_program, made read-only as the driver makes
+// a program's code.
+elf::Section load_protected(sim::Device& device, const std::string& source) {
+  elf::Image image;
+  load_program(device, source, &image);
+  for (const elf::Section& s : image.sections)
+    if (s.name == ".text") {
+      device.memory().protect(s.address, s.size, s.name);
+      return s;
+    }
+  ADD_FAILURE() << "no .text section";
+  return {};
+}
+
+// Every workgroup slot and host thread runs the same blocks: a launch of 16 workgroups (16
+// slots) on 2 host threads translates about what a launch of one workgroup does, and a
+// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a warp's turn
+// can end inside a block, and the next turn translates the block from there; where turns end
+// depends on the rounds.) Translations per slot would be 16 times as many.
+TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
+  const auto translations = [](uint32_t groups, unsigned host_threads, int launches) {
+    sim::DeviceConfig config;
+    config.host_threads = host_threads;
+    sim::Device device(config);
+    device.memory().map(kOut, kOutBytes);
+    load_protected(device, kAluKernel);
+    sim::RunOptions options;
+    options.jit = sim::JitMode::Force;
+    std::vector<uint64_t> counts;
+    for (int i = 0; i < launches; ++i) {
+      const uint64_t before = jit::blocks_translated_in_process();
+      const sim::LaunchResult r = device.run(launch_of(2, 32, groups), options);
+      EXPECT_FALSE(r.fault) << fault_text(r);
+      counts.push_back(jit::blocks_translated_in_process() - before);
+    }
+    return counts;
+  };
+  const std::vector<uint64_t> one = translations(1, 1, 1);
+  ASSERT_GT(one[0], 0u);
+  const std::vector<uint64_t> many = translations(16, 2, 2);
+  EXPECT_LT(many[0], 2 * one[0]);
+  EXPECT_LT(many[1], one[0] / 4);
+}
+
+// Code the host rewrites between launches runs as written, in read-only memory (a new
+// read-only generation) and in writable memory: a stale translation would give 24.
+TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li t0, 5
+    addi t0, t0, 7
+    add t1, t0, t0
+    sw t1, 0(s0)
+    endprg x0, x0, x0
+)";
+  constexpr uint32_t kAddi7 = 0x00728293, kAddi9 = 0x00928293;  // addi t0, t0, 7 / 9
+  for (const bool read_only : {true, false}) {
+    for (const sim::JitMode mode : {sim::JitMode::Off, sim::JitMode::Force}) {
+      sim::Device device{sim::DeviceConfig{}};
+      device.memory().map(kOut, kOutBytes);
+      elf::Image image;
+      load_program(device, kernel, &image);
+      const auto text = std::find_if(image.sections.begin(), image.sections.end(),
+                                     [](const elf::Section& s) { return s.name == ".text"; });
+      ASSERT_NE(text, image.sections.end());
+      if (read_only) device.memory().protect(text->address, text->size, ".text");
+      sim::RunOptions options;
+      options.jit = mode;
+      ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+      EXPECT_EQ(read_words(device, kOut, 1)[0], 24u);
+      uint32_t at = text->address;
+      for (uint32_t word = 0; device.memory().read(at, &word, 4) && word != kAddi7;) at += 4;
+      ASSERT_TRUE(device.memory().write(at, &kAddi9, 4));
+      const uint64_t before = jit::blocks_translated_in_process();
+      ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+      const std::string what = std::string(read_only ? "read-only" : "writable") + " code, mode " +
+                               std::to_string(static_cast<int>(mode));
+      EXPECT_EQ(read_words(device, kOut, 1)[0], 28u) << what;
+      // The second warp runs the block translated from the rewritten code.
+      if (mode == sim::JitMode::Force)
+        EXPECT_GT(jit::blocks_translated_in_process(), before) << what;
+    }
+  }
 }
 
 }  // namespace
