@@ -24,23 +24,6 @@ using sim::CachedInsn;
 
 namespace {
 
-// A block ends after the first instruction of these classes: their semantics may set
-// ctx.flow, next_pc or the SIMT mask (a CSR write may print). The call thunk checks every
-// called instruction anyway, so this decides only where blocks end, never what they do.
-bool ends_block(const CachedInsn& entry) {
-  switch (isa::info(entry.insn.op).cls) {
-    case isa::InsnClass::Jump:
-    case isa::InsnClass::Branch:
-    case isa::InsnClass::Csr:
-    case isa::InsnClass::VBranch:
-    case isa::InsnClass::Join:
-    case isa::InsnClass::Control:
-    case isa::InsnClass::Unsupported:
-    case isa::InsnClass::Prefix: return true;
-    default: return entry.insn.op == Op::Count;  // an entry that only faults
-  }
-}
-
 constexpr size_t kMaxBlockInstructions = 64;
 
 std::atomic<uint64_t> translated_in_process{0};
@@ -75,7 +58,7 @@ bool is_plain_semantics(const CachedInsn& entry) {
 
 // Byte offsets of the warp's fields the inline IR touches.
 struct WarpLayout {
-  uint64_t x, v, mask, lane_mask, vl, sew, lmul;
+  uint64_t x, v, mask, lane_mask, vl, sew, lmul, rpc;
 };
 const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
@@ -86,7 +69,7 @@ const WarpLayout& warp_layout() {
     };
     return WarpLayout{at(&probe->x),         at(&probe->v),       at(&probe->mask),
                       at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
-                      at(&probe->vcfg.lmul)};
+                      at(&probe->vcfg.lmul), at(&probe->rpc)};
   }();
   return layout;
 }
@@ -97,6 +80,25 @@ const WarpLayout& warp_layout() {
 
 }  // namespace
 
+// A block ends after the first instruction of these classes: their semantics may set
+// ctx.flow, next_pc or the SIMT mask (a CSR write may print). The call thunk checks every
+// called instruction anyway, so this decides only where blocks end, never what they do. An
+// inlined jal does not end it: the block goes on at the jump's target.
+bool ends_block(const CachedInsn& entry) {
+  if (entry.insn.op == Op::JAL) return !is_inlined(entry);
+  switch (isa::info(entry.insn.op).cls) {
+    case isa::InsnClass::Jump:
+    case isa::InsnClass::Branch:
+    case isa::InsnClass::Csr:
+    case isa::InsnClass::VBranch:
+    case isa::InsnClass::Join:
+    case isa::InsnClass::Control:
+    case isa::InsnClass::Unsupported:
+    case isa::InsnClass::Prefix: return true;
+    default: return entry.insn.op == Op::Count;  // an entry that only faults
+  }
+}
+
 uint64_t blocks_translated_in_process() {
   return translated_in_process.load(std::memory_order_relaxed);
 }
@@ -105,6 +107,9 @@ bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
   switch (entry.insn.op) {
     case Op::LUI:
+    case Op::AUIPC:
+    case Op::JAL:
+    case Op::SETRPC:
     case Op::ADDI:
     case Op::SLTI:
     case Op::SLTIU:
@@ -239,7 +244,7 @@ class BlockEmitter {
       if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
-        emit_scalar(entry.insn);
+        emit_scalar(entry.insn, block.pcs[k]);
       else
         emit_call(entry, block.pcs[k], k);
     }
@@ -297,7 +302,8 @@ class BlockEmitter {
     b_.SetInsertPoint(next);
   }
 
-  void emit_scalar(const sim::Insn& in) {
+  // pc: the instruction's (inlined entries are never prefixed).
+  void emit_scalar(const sim::Insn& in, uint32_t pc) {
     llvm::Value* a = read_x(in.rs1);
     llvm::Value* imm = b_.getInt32(static_cast<uint32_t>(in.imm));
     llvm::Value* shamt = b_.getInt32(static_cast<uint32_t>(in.imm) & 31);
@@ -305,6 +311,12 @@ class BlockEmitter {
     llvm::Value* r = nullptr;
     switch (in.op) {
       case Op::LUI: r = b_.getInt32(static_cast<uint32_t>(in.imm) << 12); break;
+      case Op::AUIPC: r = b_.getInt32(pc + (static_cast<uint32_t>(in.imm) << 12)); break;
+      case Op::JAL: r = b_.getInt32(pc + 4); break;  // the block goes on at the target
+      case Op::SETRPC:
+        r = b_.CreateAdd(a, imm);
+        b_.CreateAlignedStore(r, field(layout_.rpc), llvm::Align(4));
+        break;
       case Op::ADDI: r = b_.CreateAdd(a, imm); break;
       case Op::SLTI: r = b_.CreateZExt(b_.CreateICmpSLT(a, imm), i32_); break;
       case Op::SLTIU: r = b_.CreateZExt(b_.CreateICmpULT(a, imm), i32_); break;
@@ -439,12 +451,11 @@ Translator::~Translator() = default;
 void Translator::begin_launch(const sim::Memory& memory) {
   std::lock_guard lock(mutex_);
   const uint64_t generation = memory.read_only_generation();
-  const bool keep =
-      generation == read_only_generation_ &&
-      std::all_of(blocks_.begin(), blocks_.end(), [&](const auto& slot) {
-        const Block* b = slot.second.get();
-        return !b || memory.is_read_only(b->first_byte, uint64_t{b->end_byte} - b->first_byte);
-      });
+  const bool keep = generation == read_only_generation_ &&
+                    std::all_of(blocks_.begin(), blocks_.end(), [&](const auto& slot) {
+                      const Block* b = slot.second.get();
+                      return !b || memory.is_read_only(b->first_byte, b->code_bytes);
+                    });
   read_only_generation_ = generation;
   if (keep) return;
   blocks_.clear();
@@ -460,7 +471,8 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   block->scalar_lanes_before = {0};
   block->vector_before = {0};
   bool complete = false;  // ended by an instruction that ends blocks or by the size cap
-  uint32_t at = pc;
+  uint32_t at = pc, first = pc;
+  uint64_t end = pc;
   size_t inlined = 0;
   while (block->insns.size() < kMaxBlockInstructions) {
     const CachedInsn* entry = cache.decoded_at(at);
@@ -474,7 +486,11 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     block->scalar_lanes_before.push_back(block->scalar_lanes_before.back() + entry->prefixed +
                                          (entry->counts_lanes ? 0 : 1));
     block->vector_before.push_back(block->vector_before.back() + entry->counts_lanes);
-    at += 4 * entry->prefixed + entry->length;
+    first = std::min(first, at);
+    end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
+    at = entry->insn.op == Op::JAL && inline_it ? at + static_cast<uint32_t>(entry->insn.imm)
+                                                : at + 4 * entry->prefixed + entry->length;
+    block->next_pcs.push_back(at);
     if (ends_block(*entry)) {
       complete = true;
       break;
@@ -482,8 +498,8 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   }
   if (block->insns.size() == kMaxBlockInstructions) complete = true;
   if (!complete) return {};  // the rest is not decoded yet: try again at a later execution
-  block->first_byte = pc;
-  block->end_byte = at;
+  block->first_byte = first;
+  block->code_bytes = end - first;
   // A block with nothing inline runs no faster than the interpreter.
   if (inlined == 0) {
     blocks_[pc] = nullptr;

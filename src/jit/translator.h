@@ -37,15 +37,15 @@ struct Block {
   // instructions of scalar entries and prefixes, and vector entries (one thread instruction
   // per active lane each; the mask cannot change before the last executed entry).
   std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
-  uint32_t first_byte = 0, end_byte = 0;  // the code it was translated from, [first, end)
+  std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
+  // The code it was translated from lies in [first_byte, first_byte + code_bytes).
+  uint32_t first_byte = 0;
+  uint64_t code_bytes = 0;
   // How many entries from the start fit in `budget` warp instructions (0: none).
   uint32_t entries_within(uint64_t budget) const {
     uint32_t k = static_cast<uint32_t>(insns.size());
     while (k > 0 && warp_before[k] > budget) --k;
     return k;
-  }
-  uint32_t next_pc_after(size_t k) const {  // the pc after insns[k] when it ran in sequence
-    return pcs[k] + 4 * insns[k].prefixed + insns[k].length;
   }
   // Whether an SM whose decode cache is `cache` may run this block: Runs when every
   // instruction is decoded there from the same words; NotDecodedYet when one is not decoded
@@ -95,5 +95,8 @@ uint64_t blocks_translated_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);
+// Whether a block ends after the entry (the next one may start a block: the interpreter looks
+// for a translation there).
+bool ends_block(const sim::CachedInsn& entry);
 
 }  // namespace ventus::jit

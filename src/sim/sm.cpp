@@ -321,15 +321,19 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
+  bool leader = true;  // a block may start at pc
   try {
     while (n < limit) {
       if constexpr (!kTrace) {
-        if (jit_) {
+        // Translations start where blocks start: here, after a jump, or after an instruction
+        // that ends blocks (jit::ends_block).
+        if (jit_ && leader) {
           const jit::Block* block = jit_block(pc);
           if (const uint32_t count = block ? block->entries_within(limit - n) : 0) {
             if (run_block(*block, count, ctx, group, pc, entry, n, lanes)) break;
             continue;
           }
+          leader = false;
         }
       }
       entry = nullptr;  // a fetch fault has no entry
@@ -354,6 +358,9 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
           pc = ctx.next_pc;
           break;
         }
+      }
+      if constexpr (!kTrace) {
+        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || jit::ends_block(*entry);
       }
       pc = ctx.next_pc;
       if (ctx.flow != Flow::Next) {
@@ -399,7 +406,7 @@ bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, Workgroup
   }
   const size_t last = done - 1;
   if (!block.called[last]) {
-    pc = block.next_pc_after(last);
+    pc = block.next_pcs[last];
     return false;
   }
   // The interpreter's steps after an instruction's semantics ran (run_warp).
