@@ -51,6 +51,11 @@ uint32_t call_semantics(sim::Exec* ctx, const CachedInsn* entry, uint32_t pc,
                                                                                         : kNext;
 }
 
+// Whether join at pc would pop the SIMT stack (its semantics would change the mask and pc).
+uint32_t join_pops(const sim::Warp* warp, uint32_t pc) noexcept {
+  return !warp->simt_stack.empty() && warp->simt_stack.back().rpc == pc;
+}
+
 bool is_plain_semantics(const CachedInsn& entry) {
   return entry.insn.op != Op::Count &&
          entry.fn == sim::kSemantics[static_cast<size_t>(entry.insn.op)];
@@ -86,6 +91,7 @@ const WarpLayout& warp_layout() {
 // inlined jal does not end it: the block goes on at the jump's target.
 bool ends_block(const CachedInsn& entry) {
   if (entry.insn.op == Op::JAL) return !is_inlined(entry);
+  if (is_guarded(entry)) return false;
   switch (isa::info(entry.insn.op).cls) {
     case isa::InsnClass::Jump:
     case isa::InsnClass::Branch:
@@ -96,6 +102,20 @@ bool ends_block(const CachedInsn& entry) {
     case isa::InsnClass::Unsupported:
     case isa::InsnClass::Prefix: return true;
     default: return entry.insn.op == Op::Count;  // an entry that only faults
+  }
+}
+
+bool is_guarded(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry)) return false;
+  switch (entry.insn.op) {
+    case Op::VBEQ:
+    case Op::VBNE:
+    case Op::VBLT:
+    case Op::VBGE:
+    case Op::VBLTU:
+    case Op::VBGEU: return entry.insn.rs1 < sim::kNumVRegs && entry.insn.rs2 < sim::kNumVRegs;
+    case Op::JOIN: return true;
+    default: return false;
   }
 }
 
@@ -219,7 +239,7 @@ struct Translator::Engine {
 
 namespace {
 
-// Emits a block's IR: one function (ctx, warp, error) -> 2 * done + faulted.
+// Emits a block's IR: one function (ctx, warp, error, count) -> Block::Fn's result.
 class BlockEmitter {
  public:
   BlockEmitter(llvm::LLVMContext& context, llvm::Module& module, const std::string& name)
@@ -241,14 +261,16 @@ class BlockEmitter {
     for (size_t k = 0; k < block.insns.size(); ++k) {
       if (k > 0) stop_if_count_is(k);
       const CachedInsn& entry = block.insns[k];
-      if (!block.called[k] && is_vector(entry.insn.op))
+      if (is_guarded(entry))
+        emit_guarded(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k]);
       else
         emit_call(entry, block.pcs[k], k);
     }
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(2 * block.insns.size())));
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * block.insns.size())));
   }
 
  private:
@@ -275,7 +297,7 @@ class BlockEmitter {
     auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
     b_.CreateCondBr(b_.CreateICmpEQ(count_, b_.getInt32(static_cast<uint32_t>(k))), stop, go_on);
     b_.SetInsertPoint(stop);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(2 * k)));
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k)));
     b_.SetInsertPoint(go_on);
   }
 
@@ -296,9 +318,9 @@ class BlockEmitter {
     which->addCase(b_.getInt32(kNext), next);
     which->addCase(b_.getInt32(kFaulted), faulted);
     b_.SetInsertPoint(faulted);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(2 * k + 1)));
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k + 1)));
     b_.SetInsertPoint(left);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(2 * (k + 1))));
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * (k + 1) + 2)));
     b_.SetInsertPoint(next);
   }
 
@@ -339,6 +361,43 @@ class BlockEmitter {
       default: throw std::logic_error("JIT: no inline form for this scalar instruction");
     }
     write_x(in.rd, r);
+  }
+
+  // A vector branch that no active lane takes, and a join that pops nothing, do nothing: the
+  // block goes on. Otherwise the semantics run (a thunk call), and the block leaves when they
+  // changed the pc or the mask.
+  void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
+    const sim::Insn& in = entry.insn;
+    llvm::Value* acts = nullptr;
+    if (in.op == Op::JOIN) {
+      auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
+      auto* pops = llvm::ConstantExpr::getIntToPtr(
+          b_.getInt64(reinterpret_cast<uint64_t>(&join_pops)), ptr_);
+      llvm::CallInst* call = b_.CreateCall(type, pops, {warp_, b_.getInt32(pc)});
+      call->addFnAttr(llvm::Attribute::NoUnwind);
+      acts = b_.CreateICmpNE(call, b_.getInt32(0));
+    } else {
+      llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+      llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
+      llvm::Value* lanes = nullptr;
+      switch (in.op) {
+        case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
+        case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
+        case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
+        case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
+        case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
+        default: lanes = b_.CreateICmpUGE(a, c); break;
+      }
+      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), load_field(layout_.mask));
+      acts = b_.CreateICmpNE(taken, b_.getInt32(0));
+    }
+    auto* call = llvm::BasicBlock::Create(c_, "guarded_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "guarded_done", fn_);
+    b_.CreateCondBr(acts, call, done);
+    b_.SetInsertPoint(call);
+    emit_call(entry, pc, k);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
   }
 
   // vec::binary for SEW = 32 and LMUL = 1 (any other configuration calls the semantics):
@@ -480,8 +539,8 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     const bool inline_it = is_inlined(*entry);
     block->insns.push_back(*entry);
     block->pcs.push_back(at);
-    block->called.push_back(!inline_it);
-    inlined += inline_it;
+    block->called.push_back(!inline_it && !is_guarded(*entry));
+    inlined += !block->called.back();
     block->warp_before.push_back(block->warp_before.back() + 1 + entry->prefixed);
     block->scalar_lanes_before.push_back(block->scalar_lanes_before.back() + entry->prefixed +
                                          (entry->counts_lanes ? 0 : 1));

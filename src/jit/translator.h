@@ -23,16 +23,18 @@ namespace ventus::jit {
 // A translated block: insns[0..size) from start_pc on, in program order. It owns copies of
 // the decoded instructions it runs, so it does not depend on any SM's decode cache.
 struct Block {
-  // Runs at most `count` (1..size) entries. Returns 2 * done + faulted: done instructions
-  // completed; faulted: insns[done] raised the exception left in *error. Without a fault,
-  // insns[done - 1] is the last one executed (it changed the flow, the SIMT mask or
-  // next_pc, or it is the count-th).
+  // Runs at most `count` (1..size) entries. Returns 4 * done + 2 * left + faulted: done
+  // instructions completed; faulted: insns[done] raised the exception left in *error. Without
+  // a fault, insns[done - 1] is the last one executed; left: its semantics ran and changed
+  // the flow, next_pc or the SIMT mask (else the warp goes on at next_pcs[done - 1]).
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
                           uint32_t count);
   Fn fn = nullptr;
   std::vector<sim::CachedInsn> insns;
-  std::vector<uint32_t> pcs;    // of each entry (of its prefix when prefixed)
-  std::vector<uint8_t> called;  // 1: executed through its semantics function
+  std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
+  // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
+  // its semantics only when they would do something).
+  std::vector<uint8_t> called;
   // Prefix sums over the first k entries, k = 0..size: warp instructions, thread
   // instructions of scalar entries and prefixes, and vector entries (one thread instruction
   // per active lane each; the mask cannot change before the last executed entry).
@@ -95,6 +97,9 @@ uint64_t blocks_translated_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);
+// Whether the entry runs inline checks that call its semantics only when they would do
+// something (a vector branch some active lane takes, a join that pops the SIMT stack).
+bool is_guarded(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
 bool ends_block(const sim::CachedInsn& entry);

@@ -46,6 +46,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
   jit_blocks_.clear();  // blocks may have been dropped since the last launch
+  jit_recent_.fill(nullptr);
   admit();
 }
 
@@ -395,7 +396,7 @@ bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, Workgroup
   Warp& w = ctx.warp;
   const uint32_t mask_before = w.mask;
   const uint32_t result = block.fn(&ctx, &w, &jit_error_, count);
-  const size_t done = result >> 1;
+  const size_t done = result >> 2;
   n += block.warp_before[done];
   lanes += block.scalar_lanes_before[done] +
            block.vector_before[done] * static_cast<uint32_t>(std::popcount(mask_before));
@@ -405,7 +406,7 @@ bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, Workgroup
     std::rethrow_exception(std::exchange(jit_error_, nullptr));
   }
   const size_t last = done - 1;
-  if (!block.called[last]) {
+  if (!(result & 2)) {
     pc = block.next_pcs[last];
     return false;
   }
@@ -430,7 +431,9 @@ bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, Workgroup
 }
 
 const jit::Block* Sm::jit_block(uint32_t pc) {
-  JitSlot& slot = jit_blocks_[pc];
+  auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
+  if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
+  JitSlot& slot = recent->second;
   if (slot.block || slot.refused) return slot.block;
   if (slot.count++ < jit_threshold_) return nullptr;
   const jit::Translation found = jit_->find_or_translate(pc, cache_);

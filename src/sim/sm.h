@@ -3,6 +3,7 @@
 // "Scheduling").
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -209,6 +210,8 @@ class Sm {
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;
+  // The slots of recently started pcs, by pc (a direct-mapped cache in front of the map).
+  std::array<std::pair<const uint32_t, JitSlot>*, 512> jit_recent_{};
   std::exception_ptr jit_error_;  // where a translated block leaves its fault
   // The commit log's state, kept so that a traced instruction constructs nothing.
   TraceState trace_;
