@@ -250,6 +250,98 @@ TEST(Jit, FaultInsideABlockReportsTheSamePc) {
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(1, 32), "fault"), 0u);
 }
 
+// ---- Divergent control flow: vector branches, join, setrpc, jal, auipc ----
+
+// Each lane runs its own number of iterations of a loop with a divergent if/else and every
+// vector branch kind, so the branches are taken by no lane, some lanes and all lanes, and
+// the joins pop the SIMT stack or do nothing. 30 threads per warp leave two lanes outside
+// lane_mask.
+const char* const kDivergentKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v0
+    csrr t5, wid
+    vadd.vx v1, v0, t5        # x
+    vmv.v.i v2, 0             # steps
+    vmv.v.i v3, 1
+    vmv.v.i v7, 0
+    li t2, 40
+    vmv.v.x v4, t2
+    li t3, 0
+.Lloop:
+    la t5, .Lexit
+    setrpc zero, t5, 0
+    vbge v3, v1, .Lexit       # x <= 1
+    vbltu v4, v2, .Lexit      # steps > 40
+    vand.vi v5, v1, 1
+    la t5, .Ljoin
+    setrpc zero, t5, 0
+    vbne v5, v7, .Lodd
+    vsrl.vi v1, v1, 1
+    j .Ljoin
+.Lodd:
+    vsll.vi v6, v1, 1
+    vadd.vv v1, v1, v6
+    vadd.vi v1, v1, 1
+    la t5, .Linner
+    setrpc zero, t5, 0
+    vblt v1, v4, .Linner      # x < 40: a nested divergence
+    vxor.vi v8, v1, 5
+.Linner:
+    join zero, zero, 0
+.Ljoin:
+    join zero, zero, 0
+    vadd.vi v2, v2, 1
+    addi t3, t3, 1
+    jal ra, .Lcount
+    j .Lloop
+.Lexit:
+    join zero, zero, 0
+    la t5, .Lend
+    setrpc zero, t5, 0
+    vbeq v2, v2, .Lall        # every active lane: no divergence
+    vadd.vi v2, v2, 100
+.Lall:
+    vbeq v0, v3, .Lend        # only lane 1
+    vadd.vi v2, v2, 7
+.Lend:
+    join zero, zero, 0
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v2, 0(v9)
+    vsw12.v v1, 128(v9)
+    vsw12.v v8, 256(v9)
+    sw t3, 384(s0)
+    sw s1, 388(s0)
+    sw ra, 392(s0)
+    endprg x0, x0, x0
+.Lcount:
+    auipc s2, 1
+    addi s1, s1, 3
+    ret
+)";
+
+TEST(Jit, DivergentBranchesMatchTheInterpreter) {
+  const Outcome off = run(kDivergentKernel, &load_assembly, launch_of(3, 30, 2), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_GT(off.result.stats.divergences, 100u);
+  EXPECT_GT(off.result.stats.warp_instructions, 2000u);
+  const uint64_t translated =
+      expect_same(kDivergentKernel, &load_assembly, launch_of(3, 30, 2), "divergent kernel");
+  EXPECT_GT(translated, 0u);
+}
+
+// The budget ending at each instruction of a stretch inside the divergent loop.
+TEST(Jit, BudgetStopsInsideDivergentCode) {
+  uint64_t translated = 0;
+  for (uint64_t budget = 700; budget < 724; ++budget)
+    translated += expect_same(kDivergentKernel, &load_assembly, launch_of(2, 32),
+                              "budget " + std::to_string(budget), budget);
+  EXPECT_GT(translated, 0u);
+}
+
 // ---- One set of translations per device ----
 
 // The code section of a program loaded with load_program, made read-only as the driver makes
