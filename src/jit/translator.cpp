@@ -114,7 +114,13 @@ bool is_guarded(const CachedInsn& entry) {
     case Op::VBGE:
     case Op::VBLTU:
     case Op::VBGEU: return entry.insn.rs1 < sim::kNumVRegs && entry.insn.rs2 < sim::kNumVRegs;
-    case Op::JOIN: return true;
+    case Op::JOIN:
+    case Op::BEQ:
+    case Op::BNE:
+    case Op::BLT:
+    case Op::BGE:
+    case Op::BLTU:
+    case Op::BGEU: return true;
     default: return false;
   }
 }
@@ -363,9 +369,9 @@ class BlockEmitter {
     write_x(in.rd, r);
   }
 
-  // A vector branch that no active lane takes, and a join that pops nothing, do nothing: the
-  // block goes on. Otherwise the semantics run (a thunk call), and the block leaves when they
-  // changed the pc or the mask.
+  // A branch not taken, a vector branch that no active lane takes, and a join that pops
+  // nothing do nothing: the block goes on. Otherwise the semantics run (a thunk call), and the
+  // block leaves when they changed the pc or the mask.
   void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
     const sim::Insn& in = entry.insn;
     llvm::Value* acts = nullptr;
@@ -376,6 +382,17 @@ class BlockEmitter {
       llvm::CallInst* call = b_.CreateCall(type, pops, {warp_, b_.getInt32(pc)});
       call->addFnAttr(llvm::Attribute::NoUnwind);
       acts = b_.CreateICmpNE(call, b_.getInt32(0));
+    } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
+      llvm::Value* a = read_x(in.rs1);
+      llvm::Value* c = read_x(in.rs2);
+      switch (in.op) {
+        case Op::BEQ: acts = b_.CreateICmpEQ(a, c); break;
+        case Op::BNE: acts = b_.CreateICmpNE(a, c); break;
+        case Op::BLT: acts = b_.CreateICmpSLT(a, c); break;
+        case Op::BGE: acts = b_.CreateICmpSGE(a, c); break;
+        case Op::BLTU: acts = b_.CreateICmpULT(a, c); break;
+        default: acts = b_.CreateICmpUGE(a, c); break;
+      }
     } else {
       llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
       llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
@@ -529,13 +546,20 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   block->warp_before = {0};
   block->scalar_lanes_before = {0};
   block->vector_before = {0};
-  bool complete = false;  // ended by an instruction that ends blocks or by the size cap
+  bool complete = false;  // false: stopped early by code not decoded yet
   uint32_t at = pc, first = pc;
   uint64_t end = pc;
   size_t inlined = 0;
   while (block->insns.size() < kMaxBlockInstructions) {
     const CachedInsn* entry = cache.decoded_at(at);
-    if (!entry) break;  // not executed in this launch yet
+    if (!entry) {
+      // Not executed in this launch yet. After a guarded entry that is the path its
+      // semantics have not taken so far (a loop's exit, say): the block ends there, since
+      // waiting for that path could leave the whole loop untranslated. Otherwise the rest
+      // runs soon: try again at a later execution.
+      complete = !block->insns.empty() && is_guarded(block->insns.back());
+      break;
+    }
     const bool inline_it = is_inlined(*entry);
     block->insns.push_back(*entry);
     block->pcs.push_back(at);

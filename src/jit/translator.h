@@ -98,7 +98,8 @@ uint64_t blocks_translated_in_process();
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);
 // Whether the entry runs inline checks that call its semantics only when they would do
-// something (a vector branch some active lane takes, a join that pops the SIMT stack).
+// something (a branch taken, a vector branch some active lane takes, a join that pops the
+// SIMT stack).
 bool is_guarded(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
