@@ -342,6 +342,29 @@ TEST(Jit, BudgetStopsInsideDivergentCode) {
   EXPECT_GT(translated, 0u);
 }
 
+// One warp, a loop whose exit has not run yet while it loops: the loop's block ends after
+// its back-edge branch (the exit path is not decoded) and is translated at the second
+// iteration. A translator that waited for the exit path would translate nothing here.
+TEST(Jit, LoopIsTranslatedBeforeItsExitRuns) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li t0, 100
+    li t1, 0
+.Lloop:
+    addi t1, t1, 3
+    xor t2, t2, t1
+    vadd.vx v1, v1, t1
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    vsll.vi v2, v0, 2
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    endprg x0, x0, x0
+)";
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(1, 32), "loop"), 0u);
+  EXPECT_EQ(run(kernel, &load_assembly, launch_of(1, 32), sim::JitMode::Force).memory[0], 300u);
+}
+
 // ---- One set of translations per device ----
 
 // The code section of a program loaded with load_program, made read-only as the driver makes
