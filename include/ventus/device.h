@@ -10,6 +10,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -230,6 +231,15 @@ struct LaunchProgress {
 std::string describe(const LaunchProgress& progress);
 using ProgressHandler = std::function<void(const LaunchProgress&)>;
 
+// The translating tier (docs/simulator.md, "Translation"): Off interprets everything; On
+// translates blocks once they are hot; Force translates every block at its first execution
+// whose instructions are decoded (the differential tests use it). Results are the same.
+enum class JitMode : uint8_t { Off, On, Force };
+std::optional<JitMode> parse_jit_mode(std::string_view text);  // "off", "on" or "force"
+// The mode VENTUS_JIT names (unset or empty: Off); std::invalid_argument naming the variable
+// for any other text.
+JitMode jit_mode_from_environment();
+
 struct RunOptions {
   TraceSink trace;        // empty: no trace
   PrintHandler on_print;  // empty: CSR_PRINT writes are only recorded
@@ -247,6 +257,8 @@ struct RunOptions {
   timing::TimelineSink* timeline = nullptr;
   // Not null: check every access against it (Memcheck); null: no check and no cost.
   const Memcheck* memcheck = nullptr;
+  // Unset: jit_mode_from_environment(). Traced and timed launches always interpret.
+  std::optional<JitMode> jit;
 };
 
 // Device memory: a sparse 32-bit address space of 4 KiB pages. Only mapped pages can be

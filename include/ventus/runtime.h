@@ -98,6 +98,9 @@ class Device {
   void set_memcheck(bool on);
   // The invalid accesses of the last launch (with memcheck on; at most 100).
   std::vector<sim::MemcheckError> last_memcheck_errors() const;
+  // The translating tier for later launches (sim::JitMode); nullopt: VENTUS_JIT decides.
+  void set_jit(std::optional<sim::JitMode> mode);
+
   // Puts the program into device memory unless it is already there (launch does this).
   void load(const class Program& program);
 

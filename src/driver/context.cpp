@@ -339,6 +339,11 @@ void Context::set_timing(std::optional<timing::Config> config) {
   timing_ = std::move(config);
 }
 
+void Context::set_jit(std::optional<sim::JitMode> mode) {
+  std::lock_guard lock(mutex_);
+  jit_ = mode;
+}
+
 std::optional<timing::Config> Context::timing_config() const {
   std::lock_guard lock(mutex_);
   return timing_;
@@ -460,6 +465,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
   options.on_progress = progress_handler_;
   options.progress_interval = progress_interval_;
+  options.jit = jit_;
   // A copy: set_timing may change the configuration while this launch runs.
   const std::optional<timing::Config> timing = timing_;
   if (timing) {

@@ -94,6 +94,7 @@ class Context {
   // Later launches run with the cycle model of this configuration (docs/timing.md); nullopt:
   // functional only. ventus::Error when the configuration cannot run (timing::validate).
   void set_timing(std::optional<timing::Config> config);
+  void set_jit(std::optional<sim::JitMode> mode);  // nullopt: VENTUS_JIT decides
   std::optional<timing::Config> timing_config() const;
   // Receives the timeline of later timed launches (the caller calls begin_launch before
   // each); nullptr: none. The sink must outlive those launches.
@@ -160,6 +161,7 @@ class Context {
   static constexpr size_t kFreedRemembered = 64;
   std::deque<sim::MemcheckRange> freed_;
   std::vector<sim::MemcheckError> last_memcheck_errors_;
+  std::optional<sim::JitMode> jit_;
   timing::TimelineSink* timeline_ = nullptr;
   TextSink print_sink_;
   TextSink trace_sink_;

@@ -84,6 +84,9 @@ void Device::set_progress_handler(sim::ProgressHandler handler, double interval)
 std::optional<sim::Fault> Device::last_fault() const {
   return context_->last_fault();
 }
+void Device::set_jit(std::optional<sim::JitMode> mode) {
+  context_->set_jit(mode);
+}
 void Device::set_timing(std::optional<timing::Config> config) {
   context_->set_timing(std::move(config));
 }

@@ -62,6 +62,15 @@ class DecodeCache {
     if (!entry.fn) decode(entry, pc);
     return entry;
   }
+  // The entry for pc if this launch already decoded it (or kept it decoded), else nullptr;
+  // never decodes and never faults.
+  const CachedInsn* decoded_at(uint32_t pc) const {
+    if ((pc & 3) != 0) return nullptr;
+    const auto page = pages_.find(pc >> 12);
+    if (page == pages_.end()) return nullptr;
+    const CachedInsn& entry = page->second->slots[(pc >> 2) & 1023];
+    return entry.fn ? &entry : nullptr;
+  }
 
  private:
   struct Page {

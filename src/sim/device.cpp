@@ -25,6 +25,10 @@ std::string Fault::describe() const {
   return where + ": " + message;
 }
 
+// Executions of a block start before JitMode::On translates it: compiling a block costs about
+// as much as interpreting it a few thousand times (docs/performance.md).
+constexpr uint32_t kJitThreshold = 200;
+
 struct Device::Impl {
   DeviceConfig config;
   Memory memory;
@@ -33,6 +37,9 @@ struct Device::Impl {
   // first use and kept (with their decoded code) from launch to launch. The cycle model
   // uses the first num_sms, each as a whole SM.
   std::vector<std::unique_ptr<Sm>> slots;
+  // The translations of this device's code (src/jit), shared by every slot and host thread;
+  // made at the first launch that translates.
+  std::unique_ptr<jit::Translator> translator;
   Sm& slot(uint32_t u) {
     while (slots.size() <= u) {
       const auto sm = static_cast<uint32_t>(slots.size() % config.num_sms);
@@ -393,6 +400,19 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
 
   // Local memory starts zeroed at every launch (its contents are undefined for a kernel).
   for (const std::unique_ptr<LocalMemory>& lds : impl_->lds) lds->clear();
+  // Traced and timed launches interpret (the commit log and the cycle model see every
+  // instruction); the others translate as the mode says.
+  try {
+    const JitMode mode = options.jit.value_or(jit_mode_from_environment());
+    if (mode != JitMode::Off && !options.trace && !options.timing) {
+      if (!impl_->translator) impl_->translator = std::make_unique<jit::Translator>();
+      impl_->translator->begin_launch(impl_->memory);
+      shared.translator = impl_->translator.get();
+      shared.jit_threshold = mode == JitMode::Force ? 0 : kJitThreshold;
+    }
+  } catch (...) {
+    stop_for_host_error(0);
+  }
   const uint32_t num_sms = config.num_sms;
   // Without the cycle model, the unit of work is a workgroup slot (docs/simulator.md,
   // "Host threads"): workgroup i runs in slot u = i mod U of the U = num_sms x (workgroups

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <utility>
 
 #include "trace.h"
 
@@ -41,6 +42,10 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
+  jit_ = shared.translator;
+  jit_threshold_ = shared.jit_threshold;
+  jit_blocks_.clear();  // blocks may have been dropped since the last launch
+  jit_recent_.fill(nullptr);
   admit();
 }
 
@@ -319,8 +324,21 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
+  bool leader = true;  // a block may start at pc
   try {
     while (n < limit) {
+      if constexpr (!kTrace) {
+        // Translations start where blocks start: here, after a jump, or after an instruction
+        // that ends blocks (jit::ends_block).
+        if (jit_ && leader) {
+          const jit::Block* block = jit_block(pc);
+          if (const uint32_t count = block ? block->entries_within(limit - n) : 0) {
+            if (run_block(*block, count, ctx, group, pc, entry, n, lanes)) break;
+            continue;
+          }
+          leader = false;
+        }
+      }
       entry = nullptr;  // a fetch fault has no entry
       entry = &cache_.at(pc);
       ctx.pc = pc + 4 * entry->prefixed;
@@ -334,6 +352,9 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         const std::string& line = trace_.after(w, memsys_, *entry, pc, index_, group.linear);
         std::lock_guard lock(shared_->mutex);
         shared_->options.trace(line);
+      }
+      if constexpr (!kTrace) {
+        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || jit::ends_block(*entry);
       }
       if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;
@@ -369,6 +390,64 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   stats_.thread_instructions += lanes;
   stats_.divergences += ctx.divergences;
   return n;
+}
+
+bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
+  Warp& w = ctx.warp;
+  const uint32_t mask_before = w.mask;
+  const uint32_t result = block.fn(&ctx, &w, &jit_error_, count);
+  const size_t done = result >> 2;
+  n += block.warp_before[done];
+  lanes += block.scalar_lanes_before[done] +
+           block.vector_before[done] * lanes::count(mask_before);
+  if (result & 1) {
+    pc = block.pcs[done];
+    entry = &block.insns[done];
+    std::rethrow_exception(std::exchange(jit_error_, nullptr));
+  }
+  const size_t last = done - 1;
+  if (!(result & 2)) {
+    pc = block.next_pcs[last];
+    return false;
+  }
+  // The interpreter's steps after an instruction's semantics ran (run_warp).
+  pc = block.pcs[last];
+  entry = &block.insns[last];
+  if (ctx.flow == Flow::Print) {
+    ctx.flow = Flow::Next;
+    after_flow(w, group, Flow::Print, pc, entry);
+    if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
+      pc = ctx.next_pc;
+      return true;
+    }
+  }
+  pc = ctx.next_pc;
+  if (ctx.flow == Flow::Next) return false;
+  const Flow flow = ctx.flow;
+  ctx.flow = Flow::Next;
+  w.pc = pc;
+  after_flow(w, group, flow);
+  return true;
+}
+
+const jit::Block* Sm::jit_block(uint32_t pc) {
+  auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
+  if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
+  JitSlot& slot = recent->second;
+  if (slot.block || slot.refused) return slot.block;
+  if (slot.count++ < jit_threshold_) return nullptr;
+  const jit::Translation found = jit_->find_or_translate(pc, cache_);
+  if (!found.block) {
+    slot.refused = found.settled;
+    return nullptr;
+  }
+  switch (found.block->fit(cache_)) {
+    case jit::Block::Fit::Runs: slot.block = found.block; break;
+    case jit::Block::Fit::NotDecodedYet: break;
+    case jit::Block::Fit::OtherCode: slot.refused = true; break;
+  }
+  return slot.block;
 }
 
 void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc,

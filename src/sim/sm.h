@@ -3,6 +3,7 @@
 // "Scheduling").
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -11,12 +12,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "decode_cache.h"
 #include "memcheck.h"
 #include "memsys.h"
 #include "trace.h"
+#include "translator.h"
 #include "ventus/device.h"
 #include "warp.h"
 
@@ -60,6 +63,10 @@ struct LaunchShared {
   std::exception_ptr host_error;
   uint32_t host_error_sm = 0;
   std::unique_ptr<MemcheckLaunch> memcheck;  // with RunOptions::memcheck
+  // The translating tier (the device's translations; null: every SM interprets) and how
+  // often an SM starts a block at a pc before it runs the translation (0: at once).
+  jit::Translator* translator = nullptr;
+  uint32_t jit_threshold = 0;
   // Keeps the fault of the lowest workgroup id (docs/simulator.md, "Faults"); with
   // stop_all, every SM stops.
   void record(Fault f, uint32_t workgroup, bool stop_all);
@@ -149,6 +156,14 @@ class Sm {
   void retire(WorkgroupState* group);
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
+  // The translated block to run at pc, counting this start (nullptr: interpret).
+  const jit::Block* jit_block(uint32_t pc);
+  // Runs the first `count` instructions of a translated block from pc (they fit the warp's
+  // limit) and does what the interpreter does after the last one executed; true when the
+  // warp stops (barrier, end). A fault is rethrown with pc and entry at the faulting
+  // instruction.
+  bool run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+                 uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.
@@ -184,6 +199,20 @@ class Sm {
   std::vector<PendingPrint> prints_;
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
+  // The translating tier for this launch (LaunchShared::translator; null: interpret) and
+  // this SM's index of its blocks: how often each pc started one, and the block once it is
+  // translated and fits this SM's decoded code (refused: interpret from that pc).
+  struct JitSlot {
+    uint32_t count = 0;
+    bool refused = false;
+    const jit::Block* block = nullptr;
+  };
+  jit::Translator* jit_ = nullptr;
+  uint32_t jit_threshold_ = 0;
+  std::unordered_map<uint32_t, JitSlot> jit_blocks_;
+  // The slots of recently started pcs, by pc (a direct-mapped cache in front of the map).
+  std::array<std::pair<const uint32_t, JitSlot>*, 512> jit_recent_{};
+  std::exception_ptr jit_error_;  // where a translated block leaves its fault
   // The commit log's state, kept so that a traced instruction constructs nothing.
   TraceState trace_;
 };

@@ -21,6 +21,7 @@ struct BenchArgs {
   uint32_t sms = ventus::sim::DeviceConfig{}.num_sms;
   uint32_t repeat = 1;
   bool memcheck = false;
+  std::vector<std::string> jit_modes;  // each kernel runs once per mode, in this order
   ventus::cli::TimingArgs timing;
 };
 
@@ -48,7 +49,14 @@ void run(const BenchArgs& a) {
   ventus::cli::print("{} SMs, {} threads per warp, {} host thread(s), scale {}{}\n", config.num_sms,
                      a.threads, a.host_threads, a.scale,
                      timing.config() ? ", timing " + timing.config()->preset : std::string());
-  ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10} {:>14}", "kernel", "work", "warp-insn",
+  // No --jit: one run per kernel in the mode VENTUS_JIT names.
+  std::vector<std::optional<ventus::sim::JitMode>> jit_modes;
+  for (const std::string& mode : a.jit_modes)
+    jit_modes.push_back(ventus::sim::parse_jit_mode(mode));
+  if (jit_modes.empty()) jit_modes.push_back(std::nullopt);
+  const bool jit_column = !a.jit_modes.empty();
+  ventus::cli::print("{:<9} {}{:<28} {:>14} {:>16} {:>10} {:>14}", "kernel",
+                     jit_column ? fmt::format("{:<6}", "jit") : "", "work", "warp-insn",
                      "thread-insn", "seconds", "M thread-insn/s");
   // With --timing each kernel runs again on the cycle model: its cycles, and the speed in
   // simulated warp-instructions per host second both ways (docs/performance.md).
@@ -58,48 +66,52 @@ void run(const BenchArgs& a) {
   ventus::cli::print("\n");
   bool all_correct = true;
   for (const std::string& name : kernels) {
-    ventus::rt::Device device(config);
-    device.set_memcheck(a.memcheck);
-    auto workload = ventus::bench::make_workload(name, device, options);
-    const ventus::rt::Stats best = fastest_run(*workload, a.repeat);
-    std::string verdict = "ok";
-    try {
-      workload->check();
-    } catch (const ventus::Error& e) {
-      verdict = fmt::format("WRONG: {}", e.what());
-      all_correct = false;
-    }
-    ventus::cli::print("{:<9} {:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}", name,
-                       workload->work_description(), best.warp_instructions,
-                       best.thread_instructions, best.seconds,
-                       best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6);
-    if (timing.config()) {
-      // A fresh device and workload: the same inputs as the functional run had.
-      ventus::rt::Device timed_device(config);
-      timed_device.set_timing(*timing.config());
-      timed_device.set_timeline(timing.timeline());
-      auto timed = ventus::bench::make_workload(name, timed_device, options);
-      ventus::rt::Stats timed_best;
-      std::optional<ventus::timing::LaunchTiming> launch_timing;
-      for (uint32_t i = 0; i < a.repeat; ++i) {
-        timing.begin_launch(name);
-        const ventus::rt::Stats s = timed->run();
-        launch_timing = timed_device.last_timing();
-        timing.record(name, *launch_timing);
-        if (i == 0 || s.seconds < timed_best.seconds) timed_best = s;
-      }
+    for (size_t m = 0; m < jit_modes.size(); ++m) {
+      ventus::rt::Device device(config);
+      device.set_memcheck(a.memcheck);
+      device.set_jit(jit_modes[m]);
+      auto workload = ventus::bench::make_workload(name, device, options);
+      const ventus::rt::Stats best = fastest_run(*workload, a.repeat);
+      std::string verdict = "ok";
       try {
-        timed->check();
+        workload->check();
       } catch (const ventus::Error& e) {
-        verdict = fmt::format("WRONG with timing: {}", e.what());
+        verdict = fmt::format("WRONG: {}", e.what());
         all_correct = false;
       }
-      ventus::cli::print(" {:>12} {:>6.3f} {:>10.4f} {:>14.1f} {:>14.1f}", launch_timing->cycles,
-                         launch_timing->ipc(), timed_best.seconds,
-                         best.warp_instructions / std::max(best.seconds, 1e-9) / 1e6,
-                         timed_best.warp_instructions / std::max(timed_best.seconds, 1e-9) / 1e6);
+      ventus::cli::print("{:<9} {}{:<28} {:>14} {:>16} {:>10.4f} {:>14.1f}", name,
+                         jit_column ? fmt::format("{:<6}", a.jit_modes[m]) : "",
+                         workload->work_description(), best.warp_instructions,
+                         best.thread_instructions, best.seconds,
+                         best.thread_instructions / std::max(best.seconds, 1e-9) / 1e6);
+      if (timing.config() && m == 0) {
+        // A fresh device and workload: the same inputs as the functional run had.
+        ventus::rt::Device timed_device(config);
+        timed_device.set_timing(*timing.config());
+        timed_device.set_timeline(timing.timeline());
+        auto timed = ventus::bench::make_workload(name, timed_device, options);
+        ventus::rt::Stats timed_best;
+        std::optional<ventus::timing::LaunchTiming> launch_timing;
+        for (uint32_t i = 0; i < a.repeat; ++i) {
+          timing.begin_launch(name);
+          const ventus::rt::Stats s = timed->run();
+          launch_timing = timed_device.last_timing();
+          timing.record(name, *launch_timing);
+          if (i == 0 || s.seconds < timed_best.seconds) timed_best = s;
+        }
+        try {
+          timed->check();
+        } catch (const ventus::Error& e) {
+          verdict = fmt::format("WRONG with timing: {}", e.what());
+          all_correct = false;
+        }
+        ventus::cli::print(" {:>12} {:>6.3f} {:>10.4f} {:>14.1f} {:>14.1f}", launch_timing->cycles,
+                           launch_timing->ipc(), timed_best.seconds,
+                           best.warp_instructions / std::max(best.seconds, 1e-9) / 1e6,
+                           timed_best.warp_instructions / std::max(timed_best.seconds, 1e-9) / 1e6);
+      }
+      ventus::cli::print("  {}\n", verdict);
     }
-    ventus::cli::print("  {}\n", verdict);
   }
   timing.finish();
   if (!all_correct) throw CLI::RuntimeError(1);
@@ -125,6 +137,11 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
   sub->add_flag("--memcheck", a->memcheck,
                 "run with the memory checker (docs/driver.md): its cost, and that the kernels "
                 "make no invalid access");
+  sub->add_option("--jit", a->jit_modes,
+                  "translating tier: off, on or force; several (--jit off,on) run each kernel "
+                  "once per mode (default: VENTUS_JIT, else off)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"off", "on", "force"}));
   ventus::cli::add_timing_options(sub, a->timing);
   sub->callback([a] { run(*a); });
 });

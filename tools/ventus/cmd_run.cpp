@@ -70,6 +70,7 @@ struct RunArgs {
   bool progress = false;
   bool memcheck = false;
   ventus::cli::TimingArgs timing;
+  std::string jit;  // empty: VENTUS_JIT decides
 };
 
 // The commit log, written as the kernel runs. Past the limit the launch stops: the sink
@@ -222,6 +223,7 @@ void run(const RunArgs& a) {
 
   rt::Device device(config);
   device.set_memcheck(a.memcheck);
+  if (!a.jit.empty()) device.set_jit(ventus::sim::parse_jit_mode(a.jit));
   if (trace) device.set_trace_sink([&trace](std::string_view line) { trace->line(line); });
   if (timing.config()) {
     device.set_timing(*timing.config());
@@ -334,6 +336,10 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   sub->add_option("--offset", a->offset, "global offset X[,Y,Z]");
   sub->add_option("-a,--arg", a->args, "kernel argument (see below), repeat in order");
   sub->add_option("--dump", a->dumps, "write buffer ARG to FILE after the run (ARG=FILE)");
+  sub->add_option("--jit", a->jit,
+                  "translating tier: off, on (hot blocks) or force (every block; for testing); "
+                  "default: VENTUS_JIT, else off; results are the same")
+      ->check(CLI::IsMember({"off", "on", "force"}));
   sub->add_option("--trace", a->trace, "write the commit log (docs/trace.md) to FILE");
   ventus::cli::add_number(
       sub, "--trace-limit", a->trace_limit,

@@ -1,0 +1,24 @@
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "ventus/device.h"
+
+namespace ventus::sim {
+
+std::optional<JitMode> parse_jit_mode(std::string_view text) {
+  if (text == "off") return JitMode::Off;
+  if (text == "on") return JitMode::On;
+  if (text == "force") return JitMode::Force;
+  return std::nullopt;
+}
+
+JitMode jit_mode_from_environment() {
+  const char* text = std::getenv("VENTUS_JIT");
+  if (text == nullptr || *text == '\0') return JitMode::Off;
+  if (const auto mode = parse_jit_mode(text)) return *mode;
+  throw std::invalid_argument(std::string("VENTUS_JIT=") + text +
+                              " is not a translation mode (off, on or force)");
+}
+
+}  // namespace ventus::sim

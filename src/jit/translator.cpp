@@ -1,0 +1,604 @@
+#include "translator.h"
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace ventus::jit {
+
+using isa::Op;
+using sim::CachedInsn;
+
+namespace {
+
+constexpr size_t kMaxBlockInstructions = 64;
+
+std::atomic<uint64_t> translated_in_process{0};
+
+// What the thunk tells the block.
+enum : uint32_t { kNext = 0, kFaulted = 1, kLeft = 2 };
+
+// Runs one instruction's semantics for translated code, exactly as the interpreter does:
+// ctx.pc and next_pc set first. No exception leaves it (translated frames have no unwind
+// information): it is kept in *error for Sm::run_block. kLeft: the instruction changed the
+// flow, next_pc or the SIMT mask, so the block must stop after it.
+uint32_t call_semantics(sim::Exec* ctx, const CachedInsn* entry, uint32_t pc,
+                        std::exception_ptr* error) noexcept {
+  ctx->pc = pc;
+  const uint32_t next = pc + entry->length;
+  ctx->next_pc = next;
+  const uint32_t mask = ctx->warp.mask;
+  try {
+    entry->fn(*ctx, entry->insn);
+  } catch (...) {
+    *error = std::current_exception();
+    return kFaulted;
+  }
+  return ctx->flow != sim::Flow::Next || ctx->next_pc != next || ctx->warp.mask != mask ? kLeft
+                                                                                        : kNext;
+}
+
+// Whether join at pc would pop the SIMT stack (its semantics would change the mask and pc).
+uint32_t join_pops(const sim::Warp* warp, uint32_t pc) noexcept {
+  return !warp->simt_stack.empty() && warp->simt_stack.back().rpc == pc;
+}
+
+bool is_plain_semantics(const CachedInsn& entry) {
+  return entry.insn.op != Op::Count &&
+         entry.fn == sim::kSemantics[static_cast<size_t>(entry.insn.op)];
+}
+
+// Byte offsets of the warp's fields the inline IR touches.
+struct WarpLayout {
+  uint64_t x, v, mask, lane_mask, vl, sew, lmul, rpc;
+};
+const WarpLayout& warp_layout() {
+  static const WarpLayout layout = [] {
+    const auto probe = std::make_unique<sim::Warp>();
+    const auto at = [&](const void* field) {
+      return static_cast<uint64_t>(static_cast<const char*>(field) -
+                                   reinterpret_cast<const char*>(probe.get()));
+    };
+    return WarpLayout{at(&probe->x),         at(&probe->v),       at(&probe->mask),
+                      at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
+                      at(&probe->vcfg.lmul), at(&probe->rpc)};
+  }();
+  return layout;
+}
+
+[[noreturn]] void llvm_failed(const char* what, llvm::Error error) {
+  throw std::runtime_error(std::string("JIT: ") + what + ": " + llvm::toString(std::move(error)));
+}
+
+}  // namespace
+
+// A block ends after the first instruction of these classes: their semantics may set
+// ctx.flow, next_pc or the SIMT mask (a CSR write may print). The call thunk checks every
+// called instruction anyway, so this decides only where blocks end, never what they do. An
+// inlined jal does not end it: the block goes on at the jump's target.
+bool ends_block(const CachedInsn& entry) {
+  if (entry.insn.op == Op::JAL) return !is_inlined(entry);
+  if (is_guarded(entry)) return false;
+  switch (isa::info(entry.insn.op).cls) {
+    case isa::InsnClass::Jump:
+    case isa::InsnClass::Branch:
+    case isa::InsnClass::Csr:
+    case isa::InsnClass::VBranch:
+    case isa::InsnClass::Join:
+    case isa::InsnClass::Control:
+    case isa::InsnClass::Unsupported:
+    case isa::InsnClass::Prefix: return true;
+    default: return entry.insn.op == Op::Count;  // an entry that only faults
+  }
+}
+
+bool is_guarded(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry)) return false;
+  switch (entry.insn.op) {
+    case Op::VBEQ:
+    case Op::VBNE:
+    case Op::VBLT:
+    case Op::VBGE:
+    case Op::VBLTU:
+    case Op::VBGEU: return entry.insn.rs1 < sim::kNumVRegs && entry.insn.rs2 < sim::kNumVRegs;
+    case Op::JOIN:
+    case Op::BEQ:
+    case Op::BNE:
+    case Op::BLT:
+    case Op::BGE:
+    case Op::BLTU:
+    case Op::BGEU: return true;
+    default: return false;
+  }
+}
+
+uint64_t blocks_translated_in_process() {
+  return translated_in_process.load(std::memory_order_relaxed);
+}
+
+bool is_inlined(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry)) return false;
+  switch (entry.insn.op) {
+    case Op::LUI:
+    case Op::AUIPC:
+    case Op::JAL:
+    case Op::SETRPC:
+    case Op::ADDI:
+    case Op::SLTI:
+    case Op::SLTIU:
+    case Op::XORI:
+    case Op::ORI:
+    case Op::ANDI:
+    case Op::SLLI:
+    case Op::SRLI:
+    case Op::SRAI:
+    case Op::ADD:
+    case Op::SUB:
+    case Op::SLL:
+    case Op::SLT:
+    case Op::SLTU:
+    case Op::XOR:
+    case Op::SRL:
+    case Op::SRA:
+    case Op::OR:
+    case Op::AND:
+    case Op::VADD_VV:
+    case Op::VADD_VX:
+    case Op::VADD_VI:
+    case Op::VSUB_VV:
+    case Op::VSUB_VX:
+    case Op::VAND_VV:
+    case Op::VAND_VX:
+    case Op::VAND_VI:
+    case Op::VOR_VV:
+    case Op::VOR_VX:
+    case Op::VOR_VI:
+    case Op::VXOR_VV:
+    case Op::VXOR_VX:
+    case Op::VXOR_VI:
+    case Op::VSLL_VV:
+    case Op::VSLL_VX:
+    case Op::VSLL_VI:
+    case Op::VSRL_VV:
+    case Op::VSRL_VX:
+    case Op::VSRL_VI:
+    case Op::VSRA_VV:
+    case Op::VSRA_VX:
+    case Op::VSRA_VI: return true;
+    default: return false;
+  }
+}
+
+struct Translator::Engine {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> machine;  // the optimizer's view of the host CPU
+  llvm::orc::ResourceTrackerSP tracker;          // owns the code of the current blocks
+  uint64_t next_name = 0;
+
+  Engine() {
+    static std::once_flag targets;
+    std::call_once(targets, [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+    });
+    // The host's CPU and features (SSE, AVX2, AVX-512), detected when the simulator runs.
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) llvm_failed("detecting the host CPU", builder.takeError());
+    builder->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    auto target = builder->createTargetMachine();
+    if (!target) llvm_failed("creating the host target", target.takeError());
+    machine = std::move(*target);
+    auto created = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*builder).create();
+    if (!created) llvm_failed("creating the JIT", created.takeError());
+    jit = std::move(*created);
+    tracker = jit->getMainJITDylib().createResourceTracker();
+  }
+  ~Engine() {
+    if (tracker) llvm::consumeError(tracker->remove());
+  }
+
+  void optimize(llvm::Module& module) {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder passes(machine.get());
+    passes.registerModuleAnalyses(modules);
+    passes.registerCGSCCAnalyses(sccs);
+    passes.registerFunctionAnalyses(functions);
+    passes.registerLoopAnalyses(loops);
+    passes.crossRegisterProxies(loops, functions, sccs, modules);
+    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, modules);
+  }
+
+  Block::Fn compile(std::unique_ptr<llvm::LLVMContext> context,
+                    std::unique_ptr<llvm::Module> module, const std::string& name) {
+    if (llvm::verifyModule(*module, &llvm::errs()))
+      throw std::logic_error("JIT: the block's IR is invalid");
+    optimize(*module);
+    if (auto e = jit->addIRModule(
+            tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
+      llvm_failed("adding a block", std::move(e));
+    auto address = jit->lookup(name);
+    if (!address) llvm_failed("compiling a block", address.takeError());
+    return address->toPtr<Block::Fn>();
+  }
+
+  void clear() {
+    if (auto e = tracker->remove()) llvm_failed("dropping blocks", std::move(e));
+    tracker = jit->getMainJITDylib().createResourceTracker();
+  }
+};
+
+namespace {
+
+// Emits a block's IR: one function (ctx, warp, error, count) -> Block::Fn's result.
+class BlockEmitter {
+ public:
+  BlockEmitter(llvm::LLVMContext& context, llvm::Module& module, const std::string& name)
+      : c_(context), b_(context), layout_(warp_layout()) {
+    i32_ = b_.getInt32Ty();
+    ptr_ = llvm::PointerType::get(c_, 0);
+    lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false);
+    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    ctx_ = fn_->getArg(0);
+    warp_ = fn_->getArg(1);
+    error_ = fn_->getArg(2);
+    count_ = fn_->getArg(3);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "entry", fn_));
+  }
+
+  void emit(const Block& block) {
+    for (size_t k = 0; k < block.insns.size(); ++k) {
+      if (k > 0) stop_if_count_is(k);
+      const CachedInsn& entry = block.insns[k];
+      if (is_guarded(entry))
+        emit_guarded(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_vector(entry.insn.op))
+        emit_vector(entry, block.pcs[k], k);
+      else if (!block.called[k])
+        emit_scalar(entry.insn, block.pcs[k]);
+      else
+        emit_call(entry, block.pcs[k], k);
+    }
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * block.insns.size())));
+  }
+
+ private:
+  static bool is_vector(Op op) { return isa::info(op).cls == isa::InsnClass::Vector; }
+
+  llvm::Value* field(uint64_t offset) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), warp_, offset);
+  }
+  llvm::Value* read_x(unsigned r) {
+    if (r == 0) return b_.getInt32(0);
+    return b_.CreateAlignedLoad(i32_, field(layout_.x + 4 * r), llvm::Align(4));
+  }
+  void write_x(unsigned r, llvm::Value* value) {
+    if (r != 0) b_.CreateAlignedStore(value, field(layout_.x + 4 * r), llvm::Align(4));
+  }
+  llvm::Value* load_field(uint64_t offset) {
+    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
+  }
+  llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
+
+  // The caller's instruction limit: the block returns before entries[k] when count == k.
+  void stop_if_count_is(size_t k) {
+    auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
+    auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(count_, b_.getInt32(static_cast<uint32_t>(k))), stop, go_on);
+    b_.SetInsertPoint(stop);
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k)));
+    b_.SetInsertPoint(go_on);
+  }
+
+  // The thunk call for entries[k]: on a fault or a change of flow the function returns.
+  void emit_call(const CachedInsn& entry, uint32_t pc, size_t k) {
+    auto* thunk_type = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
+    auto* thunk = llvm::ConstantExpr::getIntToPtr(
+        b_.getInt64(reinterpret_cast<uint64_t>(&call_semantics)), ptr_);
+    auto* entry_pointer =
+        llvm::ConstantExpr::getIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(&entry)), ptr_);
+    llvm::CallInst* status = b_.CreateCall(
+        thunk_type, thunk, {ctx_, entry_pointer, b_.getInt32(pc + 4 * entry.prefixed), error_});
+    status->addFnAttr(llvm::Attribute::NoUnwind);
+    auto* next = llvm::BasicBlock::Create(c_, "next", fn_);
+    auto* faulted = llvm::BasicBlock::Create(c_, "faulted", fn_);
+    auto* left = llvm::BasicBlock::Create(c_, "left", fn_);
+    llvm::SwitchInst* which = b_.CreateSwitch(status, left, 2);
+    which->addCase(b_.getInt32(kNext), next);
+    which->addCase(b_.getInt32(kFaulted), faulted);
+    b_.SetInsertPoint(faulted);
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k + 1)));
+    b_.SetInsertPoint(left);
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * (k + 1) + 2)));
+    b_.SetInsertPoint(next);
+  }
+
+  // pc: the instruction's (inlined entries are never prefixed).
+  void emit_scalar(const sim::Insn& in, uint32_t pc) {
+    llvm::Value* a = read_x(in.rs1);
+    llvm::Value* imm = b_.getInt32(static_cast<uint32_t>(in.imm));
+    llvm::Value* shamt = b_.getInt32(static_cast<uint32_t>(in.imm) & 31);
+    const auto shift_amount = [&] { return b_.CreateAnd(read_x(in.rs2), 31); };
+    llvm::Value* r = nullptr;
+    switch (in.op) {
+      case Op::LUI: r = b_.getInt32(static_cast<uint32_t>(in.imm) << 12); break;
+      case Op::AUIPC: r = b_.getInt32(pc + (static_cast<uint32_t>(in.imm) << 12)); break;
+      case Op::JAL: r = b_.getInt32(pc + 4); break;  // the block goes on at the target
+      case Op::SETRPC:
+        r = b_.CreateAdd(a, imm);
+        b_.CreateAlignedStore(r, field(layout_.rpc), llvm::Align(4));
+        break;
+      case Op::ADDI: r = b_.CreateAdd(a, imm); break;
+      case Op::SLTI: r = b_.CreateZExt(b_.CreateICmpSLT(a, imm), i32_); break;
+      case Op::SLTIU: r = b_.CreateZExt(b_.CreateICmpULT(a, imm), i32_); break;
+      case Op::XORI: r = b_.CreateXor(a, imm); break;
+      case Op::ORI: r = b_.CreateOr(a, imm); break;
+      case Op::ANDI: r = b_.CreateAnd(a, imm); break;
+      case Op::SLLI: r = b_.CreateShl(a, shamt); break;
+      case Op::SRLI: r = b_.CreateLShr(a, shamt); break;
+      case Op::SRAI: r = b_.CreateAShr(a, shamt); break;
+      case Op::ADD: r = b_.CreateAdd(a, read_x(in.rs2)); break;
+      case Op::SUB: r = b_.CreateSub(a, read_x(in.rs2)); break;
+      case Op::SLL: r = b_.CreateShl(a, shift_amount()); break;
+      case Op::SLT: r = b_.CreateZExt(b_.CreateICmpSLT(a, read_x(in.rs2)), i32_); break;
+      case Op::SLTU: r = b_.CreateZExt(b_.CreateICmpULT(a, read_x(in.rs2)), i32_); break;
+      case Op::XOR: r = b_.CreateXor(a, read_x(in.rs2)); break;
+      case Op::SRL: r = b_.CreateLShr(a, shift_amount()); break;
+      case Op::SRA: r = b_.CreateAShr(a, shift_amount()); break;
+      case Op::OR: r = b_.CreateOr(a, read_x(in.rs2)); break;
+      case Op::AND: r = b_.CreateAnd(a, read_x(in.rs2)); break;
+      default: throw std::logic_error("JIT: no inline form for this scalar instruction");
+    }
+    write_x(in.rd, r);
+  }
+
+  // A branch not taken, a vector branch that no active lane takes, and a join that pops
+  // nothing do nothing: the block goes on. Otherwise the semantics run (a thunk call), and the
+  // block leaves when they changed the pc or the mask.
+  void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
+    const sim::Insn& in = entry.insn;
+    llvm::Value* acts = nullptr;
+    if (in.op == Op::JOIN) {
+      auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
+      auto* pops = llvm::ConstantExpr::getIntToPtr(
+          b_.getInt64(reinterpret_cast<uint64_t>(&join_pops)), ptr_);
+      llvm::CallInst* call = b_.CreateCall(type, pops, {warp_, b_.getInt32(pc)});
+      call->addFnAttr(llvm::Attribute::NoUnwind);
+      acts = b_.CreateICmpNE(call, b_.getInt32(0));
+    } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
+      llvm::Value* a = read_x(in.rs1);
+      llvm::Value* c = read_x(in.rs2);
+      switch (in.op) {
+        case Op::BEQ: acts = b_.CreateICmpEQ(a, c); break;
+        case Op::BNE: acts = b_.CreateICmpNE(a, c); break;
+        case Op::BLT: acts = b_.CreateICmpSLT(a, c); break;
+        case Op::BGE: acts = b_.CreateICmpSGE(a, c); break;
+        case Op::BLTU: acts = b_.CreateICmpULT(a, c); break;
+        default: acts = b_.CreateICmpUGE(a, c); break;
+      }
+    } else {
+      llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+      llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
+      llvm::Value* lanes = nullptr;
+      switch (in.op) {
+        case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
+        case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
+        case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
+        case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
+        case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
+        default: lanes = b_.CreateICmpUGE(a, c); break;
+      }
+      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), load_field(layout_.mask));
+      acts = b_.CreateICmpNE(taken, b_.getInt32(0));
+    }
+    auto* call = llvm::BasicBlock::Create(c_, "guarded_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "guarded_done", fn_);
+    b_.CreateCondBr(acts, call, done);
+    b_.SetInsertPoint(call);
+    emit_call(entry, pc, k);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // vec::binary for SEW = 32 and LMUL = 1 (any other configuration calls the semantics):
+  // vd[i] = op(vs2[i], vs1[i] | x[rs1] | imm) on the lanes Exec::active_lanes gives.
+  void emit_vector(const CachedInsn& entry, uint32_t pc, size_t k) {
+    const sim::Insn& in = entry.insn;
+    auto* fast = llvm::BasicBlock::Create(c_, "vector", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "vector_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "vector_done", fn_);
+    llvm::Value* plain = b_.CreateAnd(b_.CreateICmpEQ(load_field(layout_.sew), b_.getInt32(32)),
+                                      b_.CreateICmpEQ(load_field(layout_.lmul), b_.getInt32(1)));
+    b_.CreateCondBr(plain, fast, slow);
+    b_.SetInsertPoint(slow);
+    emit_call(entry, pc, k);
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(fast);
+    llvm::Value* vl = load_field(layout_.vl);
+    llvm::Value* vl_mask =
+        b_.CreateSelect(b_.CreateICmpUGE(vl, b_.getInt32(32)), b_.getInt32(~0u),
+                        b_.CreateSub(b_.CreateShl(b_.getInt32(1), vl), b_.getInt32(1)));
+    llvm::Value* active = b_.CreateAnd(load_field(layout_.mask), vl_mask);
+    if (!in.vm) {
+      llvm::Value* v0 = b_.CreateAlignedLoad(lanes_, v_row(0), llvm::Align(4));
+      llvm::Value* bits = b_.CreateICmpNE(b_.CreateAnd(v0, splat(1)), splat(0));
+      llvm::Value* v0_mask =
+          b_.CreateAnd(b_.CreateBitCast(bits, i32_), load_field(layout_.lane_mask));
+      active = b_.CreateAnd(active, v0_mask);
+    }
+    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
+    llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+    llvm::Value* second = nullptr;
+    switch (form(in.op)) {
+      case 'v': second = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)); break;
+      case 'x': second = b_.CreateVectorSplat(sim::kMaxLanes, read_x(in.rs1)); break;
+      default: second = splat(static_cast<uint32_t>(in.imm)); break;
+    }
+    llvm::Value* r = nullptr;
+    switch (in.op) {
+      case Op::VADD_VV:
+      case Op::VADD_VX:
+      case Op::VADD_VI: r = b_.CreateAdd(a, second); break;
+      case Op::VSUB_VV:
+      case Op::VSUB_VX: r = b_.CreateSub(a, second); break;
+      case Op::VAND_VV:
+      case Op::VAND_VX:
+      case Op::VAND_VI: r = b_.CreateAnd(a, second); break;
+      case Op::VOR_VV:
+      case Op::VOR_VX:
+      case Op::VOR_VI: r = b_.CreateOr(a, second); break;
+      case Op::VXOR_VV:
+      case Op::VXOR_VX:
+      case Op::VXOR_VI: r = b_.CreateXor(a, second); break;
+      case Op::VSLL_VV:
+      case Op::VSLL_VX:
+      case Op::VSLL_VI: r = b_.CreateShl(a, b_.CreateAnd(second, splat(31))); break;
+      case Op::VSRL_VV:
+      case Op::VSRL_VX:
+      case Op::VSRL_VI: r = b_.CreateLShr(a, b_.CreateAnd(second, splat(31))); break;
+      case Op::VSRA_VV:
+      case Op::VSRA_VX:
+      case Op::VSRA_VI: r = b_.CreateAShr(a, b_.CreateAnd(second, splat(31))); break;
+      default: throw std::logic_error("JIT: no inline form for this vector instruction");
+    }
+    llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
+    b_.CreateAlignedStore(b_.CreateSelect(on, r, old), v_row(in.rd), llvm::Align(4));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // 'v', 'x' or 'i': the second operand of a .vv, .vx or .vi row.
+  static char form(Op op) {
+    const std::string_view mnemonic = isa::info(op).mnemonic;
+    return mnemonic.ends_with(".vx") ? 'x' : mnemonic.ends_with(".vi") ? 'i' : 'v';
+  }
+  llvm::Value* splat(uint32_t value) {
+    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
+  }
+
+  llvm::LLVMContext& c_;
+  llvm::IRBuilder<> b_;
+  const WarpLayout& layout_;
+  llvm::Type* i32_ = nullptr;
+  llvm::PointerType* ptr_ = nullptr;
+  llvm::FixedVectorType* lanes_ = nullptr;
+  llvm::Function* fn_ = nullptr;
+  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *count_ = nullptr;
+};
+
+// The words an entry was decoded from: equal words decode to the same entry.
+bool same_words(const CachedInsn& a, const CachedInsn& b) {
+  return a.insn.raw == b.insn.raw && a.insn.raw_hi == b.insn.raw_hi &&
+         a.prefix_word == b.prefix_word && a.prefixed == b.prefixed && a.length == b.length;
+}
+
+}  // namespace
+
+Block::Fit Block::fit(const sim::DecodeCache& cache) const {
+  for (size_t k = 0; k < insns.size(); ++k) {
+    const CachedInsn* entry = cache.decoded_at(pcs[k]);
+    if (!entry) return Fit::NotDecodedYet;
+    if (!same_words(*entry, insns[k])) return Fit::OtherCode;
+  }
+  return Fit::Runs;
+}
+
+Translator::Translator() = default;
+Translator::~Translator() = default;
+
+void Translator::begin_launch(const sim::Memory& memory) {
+  std::lock_guard lock(mutex_);
+  const uint64_t generation = memory.read_only_generation();
+  const bool keep = generation == read_only_generation_ &&
+                    std::all_of(blocks_.begin(), blocks_.end(), [&](const auto& slot) {
+                      const Block* b = slot.second.get();
+                      return !b || memory.is_read_only(b->first_byte, b->code_bytes);
+                    });
+  read_only_generation_ = generation;
+  if (keep) return;
+  blocks_.clear();
+  if (engine_) engine_->clear();
+}
+
+Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& cache) {
+  std::lock_guard lock(mutex_);
+  if (const auto found = blocks_.find(pc); found != blocks_.end())
+    return {found->second.get(), true};
+  auto block = std::make_unique<Block>();
+  block->warp_before = {0};
+  block->scalar_lanes_before = {0};
+  block->vector_before = {0};
+  bool complete = false;  // false: stopped early by code not decoded yet
+  uint32_t at = pc, first = pc;
+  uint64_t end = pc;
+  size_t inlined = 0;
+  while (block->insns.size() < kMaxBlockInstructions) {
+    const CachedInsn* entry = cache.decoded_at(at);
+    if (!entry) {
+      // Not executed in this launch yet. After a guarded entry that is the path its
+      // semantics have not taken so far (a loop's exit, say): the block ends there, since
+      // waiting for that path could leave the whole loop untranslated. Otherwise the rest
+      // runs soon: try again at a later execution.
+      complete = !block->insns.empty() && is_guarded(block->insns.back());
+      break;
+    }
+    const bool inline_it = is_inlined(*entry);
+    block->insns.push_back(*entry);
+    block->pcs.push_back(at);
+    block->called.push_back(!inline_it && !is_guarded(*entry));
+    inlined += !block->called.back();
+    block->warp_before.push_back(block->warp_before.back() + 1 + entry->prefixed);
+    block->scalar_lanes_before.push_back(block->scalar_lanes_before.back() + entry->prefixed +
+                                         (entry->counts_lanes ? 0 : 1));
+    block->vector_before.push_back(block->vector_before.back() + entry->counts_lanes);
+    first = std::min(first, at);
+    end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
+    at = entry->insn.op == Op::JAL && inline_it ? at + static_cast<uint32_t>(entry->insn.imm)
+                                                : at + 4 * entry->prefixed + entry->length;
+    block->next_pcs.push_back(at);
+    if (ends_block(*entry)) {
+      complete = true;
+      break;
+    }
+  }
+  if (block->insns.size() == kMaxBlockInstructions) complete = true;
+  if (!complete) return {};  // the rest is not decoded yet: try again at a later execution
+  block->first_byte = first;
+  block->code_bytes = end - first;
+  // A block with nothing inline runs no faster than the interpreter.
+  if (inlined == 0) {
+    blocks_[pc] = nullptr;
+    return {nullptr, true};
+  }
+  if (!engine_) engine_ = std::make_unique<Engine>();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("block", *context);
+  module->setDataLayout(engine_->jit->getDataLayout());
+  module->setTargetTriple(engine_->jit->getTargetTriple().str());
+  const std::string name = "block" + std::to_string(engine_->next_name++);
+  BlockEmitter emitter(*context, *module, name);
+  emitter.emit(*block);
+  block->fn = engine_->compile(std::move(context), std::move(module), name);
+  translated_in_process.fetch_add(1, std::memory_order_relaxed);
+  return {(blocks_[pc] = std::move(block)).get(), true};
+}
+
+}  // namespace ventus::jit

@@ -1,0 +1,108 @@
+// The translating tier (docs/design.md, "Execution tiers"): hot straight-line blocks of
+// decoded instructions become host code through LLVM's ORC JIT. The common integer ALU
+// (scalar and 32-bit vector) is inlined as IR on the warp's state; every other instruction is
+// a call to its own semantics function, so a block does exactly what the interpreter does.
+// Faults never unwind through translated code: the call thunk keeps the exception and the
+// block returns where it stopped; Sm::run_block rethrows it at that instruction's pc.
+// Translations belong to the device (all SMs and host threads share them); each SM keeps its
+// own index of the blocks it may run (Sm::jit_blocks_).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "decode_cache.h"
+#include "warp.h"
+
+namespace ventus::jit {
+
+// A translated block: insns[0..size) from start_pc on, in program order. It owns copies of
+// the decoded instructions it runs, so it does not depend on any SM's decode cache.
+struct Block {
+  // Runs at most `count` (1..size) entries. Returns 4 * done + 2 * left + faulted: done
+  // instructions completed; faulted: insns[done] raised the exception left in *error. Without
+  // a fault, insns[done - 1] is the last one executed; left: its semantics ran and changed
+  // the flow, next_pc or the SIMT mask (else the warp goes on at next_pcs[done - 1]).
+  using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
+                          uint32_t count);
+  Fn fn = nullptr;
+  std::vector<sim::CachedInsn> insns;
+  std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
+  // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
+  // its semantics only when they would do something).
+  std::vector<uint8_t> called;
+  // Prefix sums over the first k entries, k = 0..size: warp instructions, thread
+  // instructions of scalar entries and prefixes, and vector entries (one thread instruction
+  // per active lane each; the mask cannot change before the last executed entry).
+  std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
+  std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
+  // The code it was translated from lies in [first_byte, first_byte + code_bytes).
+  uint32_t first_byte = 0;
+  uint64_t code_bytes = 0;
+  // How many entries from the start fit in `budget` warp instructions (0: none).
+  uint32_t entries_within(uint64_t budget) const {
+    uint32_t k = static_cast<uint32_t>(insns.size());
+    while (k > 0 && warp_before[k] > budget) --k;
+    return k;
+  }
+  // Whether an SM whose decode cache is `cache` may run this block: Runs when every
+  // instruction is decoded there from the same words; NotDecodedYet when one is not decoded
+  // there yet; OtherCode when one was decoded from other words (code written in between).
+  enum class Fit : uint8_t { Runs, NotDecodedYet, OtherCode };
+  Fit fit(const sim::DecodeCache& cache) const;
+};
+
+// What the translator says about a pc: a block, or none; settled: the answer holds for the
+// rest of the launch (false: ask again later, more of the code may be decoded by then).
+struct Translation {
+  const Block* block = nullptr;
+  bool settled = false;
+};
+
+// The translations of one device's code, shared by all its workgroup slots and host threads
+// (docs/simulator.md, "Translation"). Thread-safe; blocks stay valid until begin_launch.
+class Translator {
+ public:
+  Translator();
+  ~Translator();
+  Translator(const Translator&) = delete;
+  Translator& operator=(const Translator&) = delete;
+
+  // Before a launch, while no SM runs: drops every translation when read-only memory changed
+  // since, or when any block came from writable memory (which the host or a kernel may have
+  // written); translated read-only code is kept from launch to launch.
+  void begin_launch(const sim::Memory& memory);
+
+  // The translation of the block at pc, translated from `cache` when there is none yet. No
+  // block, settled: nothing worth translating starts there; not settled: not all of its
+  // instructions are decoded in `cache` yet (the interpreter decodes an instruction when it
+  // first executes it, and a store before that must be seen). The caller checks Block::fit
+  // against its own decode cache.
+  Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
+
+ private:
+  std::mutex mutex_;  // the map and LLVM; compiling holds it
+  std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
+  uint64_t read_only_generation_ = ~uint64_t{0};
+  struct Engine;  // LLVM's objects, created at the first translation
+  std::unique_ptr<Engine> engine_;
+};
+
+// Blocks translated by every Translator of the process so far (for tests and statistics).
+uint64_t blocks_translated_in_process();
+
+// Whether the entry is executed as inline IR rather than a call (exposed for tests).
+bool is_inlined(const sim::CachedInsn& entry);
+// Whether the entry runs inline checks that call its semantics only when they would do
+// something (a branch taken, a vector branch some active lane takes, a join that pops the
+// SIMT stack).
+bool is_guarded(const sim::CachedInsn& entry);
+// Whether a block ends after the entry (the next one may start a block: the interpreter looks
+// for a translation there).
+bool ends_block(const sim::CachedInsn& entry);
+
+}  // namespace ventus::jit

@@ -1,0 +1,456 @@
+// The translating tier against the interpreter: every program runs with translation off and
+// forced (each block translated as soon as its instructions are decoded), and everything a
+// launch leaves must be the same: memory, the registers the kernels store, statistics, and the
+// fault (pc, instruction, message). Each test also checks that blocks were translated, so a
+// tier that translates nothing cannot pass.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "random_program.h"
+#include "rv_runner.h"
+#include "sim_harness.h"
+#include "translator.h"
+
+namespace ventus::test {
+namespace {
+
+constexpr uint32_t kOut = 0x90000000;
+constexpr uint32_t kOutBytes = 16 * 1024;
+
+struct Outcome {
+  sim::LaunchResult result;
+  std::vector<uint32_t> memory;  // the output buffer
+};
+
+using Loader = void (*)(sim::Device&, const std::string&);
+
+Outcome run(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
+            sim::JitMode mode, uint64_t budget = sim::DeviceConfig{}.instruction_budget) {
+  sim::DeviceConfig config;
+  config.instruction_budget = budget;
+  sim::Device device(config);
+  device.memory().map(kOut, kOutBytes);
+  loader(device, program);
+  sim::RunOptions options;
+  options.jit = mode;
+  Outcome o;
+  o.result = device.run(launch, options);
+  o.memory = read_words(device, kOut, kOutBytes / 4);
+  return o;
+}
+
+void load_assembly(sim::Device& device, const std::string& source) {
+  load_program(device, source);
+}
+
+// Runs the program both ways and compares everything; returns the forced run's blocks.
+uint64_t expect_same(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
+                     const std::string& what,
+                     uint64_t budget = sim::DeviceConfig{}.instruction_budget) {
+  const Outcome off = run(program, loader, launch, sim::JitMode::Off, budget);
+  const uint64_t before = jit::blocks_translated_in_process();
+  const Outcome forced = run(program, loader, launch, sim::JitMode::Force, budget);
+  const uint64_t translated = jit::blocks_translated_in_process() - before;
+  EXPECT_EQ(fault_text(off.result), fault_text(forced.result)) << what;
+  if (off.result.fault && forced.result.fault) {
+    EXPECT_EQ(off.result.fault->pc, forced.result.fault->pc) << what;
+    EXPECT_EQ(off.result.fault->instruction, forced.result.fault->instruction) << what;
+  }
+  const sim::LaunchStats& a = off.result.stats;
+  const sim::LaunchStats& b = forced.result.stats;
+  EXPECT_EQ(a.warp_instructions, b.warp_instructions) << what;
+  EXPECT_EQ(a.thread_instructions, b.thread_instructions) << what;
+  EXPECT_EQ(a.divergences, b.divergences) << what;
+  EXPECT_EQ(a.barriers, b.barriers) << what;
+  EXPECT_EQ(a.workgroups, b.workgroups) << what;
+  EXPECT_EQ(a.decodes, b.decodes) << what;
+  EXPECT_TRUE(off.memory == forced.memory) << what << ": the output buffers differ";
+  return translated;
+}
+
+// ---- Random RV32IM + Zicsr + Zfinx programs (tests/qemu), 2 x 2 warps each ----
+
+void load_image(sim::Device& device, const std::string& assembly) {
+  const std::vector<uint8_t> image = testing::flat_image(
+      assembly + testing::ventus_epilogue(kOut), testing::rv32_zfinx().march, sim::kCodeBase);
+  device.memory().map(sim::kCodeBase, image.size());
+  ASSERT_TRUE(device.memory().write(sim::kCodeBase, image.data(), image.size()));
+}
+
+class JitRandomPrograms : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(JitRandomPrograms, SameStateAsTheInterpreter) {
+  const std::string missing = testing::missing_rv_tools();
+  if (!missing.empty()) GTEST_SKIP() << "RISC-V tools not installed: " << missing;
+  const std::string assembly = testing::assembly_of(testing::generate_program(GetParam(), 400));
+  // The first warp decodes the code; the others (and the first one's later quanta) run it
+  // translated. They all dump the same registers, so the last writer's dump is compared.
+  const uint64_t translated =
+      expect_same(assembly, &load_image, launch_of(2, 32, 2), "seed " + std::to_string(GetParam()));
+  EXPECT_GT(translated, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, JitRandomPrograms, ::testing::Range(1u, 41u));
+
+// ---- Vector and scalar integer ALU: every inlined form, masks, vl, SEW=16 fallback ----
+
+// The loop body runs with vl = 32 (all lanes), vl = 5, and SEW = 16 (the semantics' path);
+// 30 threads per warp leave lanes 30, 31 outside lane_mask. Every register is stored.
+const char* const kAluKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 11
+    add s0, s0, t6
+    vid.v v1
+    li t0, 0x9e3779b9
+    vmul.vx v2, v1, t0
+    vadd.vi v3, v1, 7
+    vand.vi v0, v1, 1
+    li s10, 32
+    vsetvli t3, s10, e32, m1
+    call body
+    li s10, 5
+    vsetvli t3, s10, e32, m1
+    call body
+    li s10, 32
+    vsetvli t3, s10, e16, m1
+    call body
+    vsetvli t3, s10, e32, m1
+    vsll.vi v20, v1, 2
+    vadd.vx v20, v20, s0
+    vsw12.v v0, 0(v20)
+    vsw12.v v2, 128(v20)
+    vsw12.v v3, 256(v20)
+    vsw12.v v4, 384(v20)
+    vsw12.v v5, 512(v20)
+    vsw12.v v6, 640(v20)
+    vsw12.v v7, 768(v20)
+    vsw12.v v8, 896(v20)
+    vsw12.v v9, 1024(v20)
+    vsw12.v v10, 1152(v20)
+    vsw12.v v11, 1280(v20)
+    vsw12.v v12, 1408(v20)
+    sw t1, 1536(s0)
+    sw t2, 1540(s0)
+    sw t3, 1544(s0)
+    sw t4, 1548(s0)
+    sw t5, 1552(s0)
+    sw a0, 1556(s0)
+    sw a1, 1560(s0)
+    sw a2, 1564(s0)
+    sw a3, 1568(s0)
+    sw a4, 1572(s0)
+    sw a5, 1576(s0)
+    sw a6, 1580(s0)
+    sw a7, 1584(s0)
+    sw s3, 1588(s0)
+    sw s4, 1592(s0)
+    sw s5, 1596(s0)
+    sw s6, 1600(s0)
+    sw s7, 1604(s0)
+    sw s8, 1608(s0)
+    sw s9, 1612(s0)
+    endprg x0, x0, x0
+body:
+    li s2, 12
+.Lloop:
+    vadd.vv v4, v2, v3
+    vsub.vv v5, v4, v1
+    vand.vv v6, v5, v2
+    vor.vv v7, v6, v3
+    vxor.vv v8, v7, v4
+    vsll.vv v9, v8, v1
+    vsrl.vv v10, v9, v3
+    vsra.vv v11, v2, v1
+    vadd.vx v4, v4, s2
+    vsub.vx v5, v5, s2
+    vand.vx v6, v6, t0
+    vor.vx v7, v7, s2
+    vxor.vx v8, v8, t0
+    vsll.vx v9, v9, s2
+    vsrl.vx v10, v10, s2
+    vsra.vx v11, v11, s2
+    vadd.vi v2, v2, -3, v0.t
+    vand.vi v3, v3, 13, v0.t
+    vor.vi v4, v4, 5
+    vxor.vi v5, v5, -1, v0.t
+    vsll.vi v6, v6, 3
+    vsrl.vi v7, v7, 5, v0.t
+    vsra.vi v8, v8, 2
+    vadd.vv v2, v2, v8, v0.t
+    vsub.vv v3, v3, v11, v0.t
+    vxor.vv v12, v12, v9
+    vadd.vx v12, v12, x0
+    add t1, t1, s2
+    sub t2, t2, t1
+    slli t3, t1, 3
+    srai t4, t2, 2
+    srli t5, t2, 7
+    xor a0, t3, t4
+    or a1, a0, t5
+    and a2, a1, t0
+    slt a3, t2, t1
+    sltu a4, t2, t1
+    slti a5, t2, -5
+    sltiu a6, t1, 100
+    lui a7, 0x12345
+    xori s3, a7, 0x7f
+    ori s4, s3, 3
+    andi s5, s4, 0xf0
+    sll s6, t1, a3
+    srl s7, t2, a4
+    sra s8, t2, a5
+    addi s9, s9, 1
+    add x0, t1, t2
+    vadd.vx v12, v12, a0
+    vsra.vx v12, v12, s8
+    addi s2, s2, -1
+    bnez s2, .Lloop
+    ret
+)";
+
+TEST(Jit, VectorAndScalarAluMatchTheInterpreter) {
+  const uint64_t translated =
+      expect_same(kAluKernel, &load_assembly, launch_of(3, 30, 2), "ALU kernel");
+  EXPECT_GT(translated, 0u);
+}
+
+// The same kernel with the budget ending at each instruction of a stretch (inside the loop
+// body's blocks): the launch stops at the same instruction with the same counts and memory.
+TEST(Jit, BudgetStopsAtTheSameInstruction) {
+  uint64_t translated = 0;
+  for (uint64_t budget = 330; budget < 342; ++budget)
+    translated += expect_same(kAluKernel, &load_assembly, launch_of(1, 32),
+                              "budget " + std::to_string(budget), budget);
+  EXPECT_GT(translated, 0u);
+}
+
+// A load inside a translated block faults on its 65th iteration (past the 16 KiB output
+// buffer): same pc, instruction, message and counts.
+TEST(Jit, FaultInsideABlockReportsTheSamePc) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li s1, 0
+.Lloop:
+    add t0, s0, s1
+    addi s1, s1, 256
+    lw t1, 0(t0)
+    add t2, t2, t1
+    slli t3, t2, 1
+    vadd.vx v1, v1, t3
+    j .Lloop
+)";
+  const Outcome off = run(kernel, &load_assembly, launch_of(1, 32), sim::JitMode::Off);
+  ASSERT_TRUE(off.result.fault);
+  EXPECT_NE(off.result.fault->message.find("unmapped"), std::string::npos)
+      << fault_text(off.result);
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(1, 32), "fault"), 0u);
+}
+
+// ---- Divergent control flow: vector branches, join, setrpc, jal, auipc ----
+
+// Each lane runs its own number of iterations of a loop with a divergent if/else and every
+// vector branch kind, so the branches are taken by no lane, some lanes and all lanes, and
+// the joins pop the SIMT stack or do nothing. 30 threads per warp leave two lanes outside
+// lane_mask.
+const char* const kDivergentKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v0
+    csrr t5, wid
+    vadd.vx v1, v0, t5        # x
+    vmv.v.i v2, 0             # steps
+    vmv.v.i v3, 1
+    vmv.v.i v7, 0
+    li t2, 40
+    vmv.v.x v4, t2
+    li t3, 0
+.Lloop:
+    la t5, .Lexit
+    setrpc zero, t5, 0
+    vbge v3, v1, .Lexit       # x <= 1
+    vbltu v4, v2, .Lexit      # steps > 40
+    vand.vi v5, v1, 1
+    la t5, .Ljoin
+    setrpc zero, t5, 0
+    vbne v5, v7, .Lodd
+    vsrl.vi v1, v1, 1
+    j .Ljoin
+.Lodd:
+    vsll.vi v6, v1, 1
+    vadd.vv v1, v1, v6
+    vadd.vi v1, v1, 1
+    la t5, .Linner
+    setrpc zero, t5, 0
+    vblt v1, v4, .Linner      # x < 40: a nested divergence
+    vxor.vi v8, v1, 5
+.Linner:
+    join zero, zero, 0
+.Ljoin:
+    join zero, zero, 0
+    vadd.vi v2, v2, 1
+    addi t3, t3, 1
+    jal ra, .Lcount
+    j .Lloop
+.Lexit:
+    join zero, zero, 0
+    la t5, .Lend
+    setrpc zero, t5, 0
+    vbeq v2, v2, .Lall        # every active lane: no divergence
+    vadd.vi v2, v2, 100
+.Lall:
+    vbeq v0, v3, .Lend        # only lane 1
+    vadd.vi v2, v2, 7
+.Lend:
+    join zero, zero, 0
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v2, 0(v9)
+    vsw12.v v1, 128(v9)
+    vsw12.v v8, 256(v9)
+    sw t3, 384(s0)
+    sw s1, 388(s0)
+    sw ra, 392(s0)
+    endprg x0, x0, x0
+.Lcount:
+    auipc s2, 1
+    addi s1, s1, 3
+    ret
+)";
+
+TEST(Jit, DivergentBranchesMatchTheInterpreter) {
+  const Outcome off = run(kDivergentKernel, &load_assembly, launch_of(3, 30, 2), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_GT(off.result.stats.divergences, 100u);
+  EXPECT_GT(off.result.stats.warp_instructions, 2000u);
+  const uint64_t translated =
+      expect_same(kDivergentKernel, &load_assembly, launch_of(3, 30, 2), "divergent kernel");
+  EXPECT_GT(translated, 0u);
+}
+
+// The budget ending at each instruction of a stretch inside the divergent loop.
+TEST(Jit, BudgetStopsInsideDivergentCode) {
+  uint64_t translated = 0;
+  for (uint64_t budget = 700; budget < 724; ++budget)
+    translated += expect_same(kDivergentKernel, &load_assembly, launch_of(2, 32),
+                              "budget " + std::to_string(budget), budget);
+  EXPECT_GT(translated, 0u);
+}
+
+// One warp, a loop whose exit has not run yet while it loops: the loop's block ends after
+// its back-edge branch (the exit path is not decoded) and is translated at the second
+// iteration. A translator that waited for the exit path would translate nothing here.
+TEST(Jit, LoopIsTranslatedBeforeItsExitRuns) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li t0, 100
+    li t1, 0
+.Lloop:
+    addi t1, t1, 3
+    xor t2, t2, t1
+    vadd.vx v1, v1, t1
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    vsll.vi v2, v0, 2
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    endprg x0, x0, x0
+)";
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(1, 32), "loop"), 0u);
+  EXPECT_EQ(run(kernel, &load_assembly, launch_of(1, 32), sim::JitMode::Force).memory[0], 300u);
+}
+
+// ---- One set of translations per device ----
+
+// The code section of a program loaded with load_program, made read-only as the driver makes
+// a program's code.
+elf::Section load_protected(sim::Device& device, const std::string& source) {
+  elf::Image image;
+  load_program(device, source, &image);
+  for (const elf::Section& s : image.sections)
+    if (s.name == ".text") {
+      device.memory().protect(s.address, s.size, s.name);
+      return s;
+    }
+  ADD_FAILURE() << "no .text section";
+  return {};
+}
+
+// Every workgroup slot and host thread runs the same blocks: a launch of 16 workgroups (16
+// slots) on 2 host threads translates about what a launch of one workgroup does, and a
+// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a warp's turn
+// can end inside a block, and the next turn translates the block from there; where turns end
+// depends on the rounds.) Translations per slot would be 16 times as many.
+TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
+  const auto translations = [](uint32_t groups, unsigned host_threads, int launches) {
+    sim::DeviceConfig config;
+    config.host_threads = host_threads;
+    sim::Device device(config);
+    device.memory().map(kOut, kOutBytes);
+    load_protected(device, kAluKernel);
+    sim::RunOptions options;
+    options.jit = sim::JitMode::Force;
+    std::vector<uint64_t> counts;
+    for (int i = 0; i < launches; ++i) {
+      const uint64_t before = jit::blocks_translated_in_process();
+      const sim::LaunchResult r = device.run(launch_of(2, 32, groups), options);
+      EXPECT_FALSE(r.fault) << fault_text(r);
+      counts.push_back(jit::blocks_translated_in_process() - before);
+    }
+    return counts;
+  };
+  const std::vector<uint64_t> one = translations(1, 1, 1);
+  ASSERT_GT(one[0], 0u);
+  const std::vector<uint64_t> many = translations(16, 2, 2);
+  EXPECT_LT(many[0], 2 * one[0]);
+  EXPECT_LT(many[1], one[0] / 4);
+}
+
+// Code the host rewrites between launches runs as written, in read-only memory (a new
+// read-only generation) and in writable memory: a stale translation would give 24.
+TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li t0, 5
+    addi t0, t0, 7
+    add t1, t0, t0
+    sw t1, 0(s0)
+    endprg x0, x0, x0
+)";
+  constexpr uint32_t kAddi7 = 0x00728293, kAddi9 = 0x00928293;  // addi t0, t0, 7 / 9
+  for (const bool read_only : {true, false}) {
+    for (const sim::JitMode mode : {sim::JitMode::Off, sim::JitMode::Force}) {
+      sim::Device device{sim::DeviceConfig{}};
+      device.memory().map(kOut, kOutBytes);
+      elf::Image image;
+      load_program(device, kernel, &image);
+      const auto text = std::find_if(image.sections.begin(), image.sections.end(),
+                                     [](const elf::Section& s) { return s.name == ".text"; });
+      ASSERT_NE(text, image.sections.end());
+      if (read_only) device.memory().protect(text->address, text->size, ".text");
+      sim::RunOptions options;
+      options.jit = mode;
+      ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+      EXPECT_EQ(read_words(device, kOut, 1)[0], 24u);
+      uint32_t at = text->address;
+      for (uint32_t word = 0; device.memory().read(at, &word, 4) && word != kAddi7;) at += 4;
+      ASSERT_TRUE(device.memory().write(at, &kAddi9, 4));
+      const uint64_t before = jit::blocks_translated_in_process();
+      ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+      const std::string what = std::string(read_only ? "read-only" : "writable") + " code, mode " +
+                               std::to_string(static_cast<int>(mode));
+      EXPECT_EQ(read_words(device, kOut, 1)[0], 28u) << what;
+      // The second warp runs the block translated from the rewritten code.
+      if (mode == sim::JitMode::Force)
+        EXPECT_GT(jit::blocks_translated_in_process(), before) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ventus::test
