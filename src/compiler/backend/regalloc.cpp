@@ -28,7 +28,8 @@ namespace {
 
 bool caller_saved(uint32_t phys) {
   if (is_vector_phys(phys)) return phys - kVectorBase < 32;
-  return (phys >= 5 && phys <= 7) || (phys >= 10 && phys <= 17) || (phys >= 28 && phys <= 31) || phys == kRa;
+  return (phys >= 5 && phys <= 7) || (phys >= 10 && phys <= 17) || (phys >= 28 && phys <= 31) ||
+         phys == kRa;
 }
 
 std::vector<uint32_t> allocation_order(RegClass cls) {
@@ -37,7 +38,8 @@ std::vector<uint32_t> allocation_order(RegClass cls) {
     for (uint32_t v = 1; v < 253; ++v) order.push_back(vreg_phys(v));
     return order;
   }
-  for (uint32_t x : {5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
+  for (uint32_t x :
+       {5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
     order.push_back(x);
   for (uint32_t x = 32; x < 64; ++x) order.push_back(x);
   return order;
@@ -60,8 +62,33 @@ struct Interval {
 
 using RegSet = std::vector<uint64_t>;  // bit set over virtual registers
 
-void set_bit(RegSet& s, uint32_t i) { s[i / 64] |= uint64_t{1} << (i % 64); }
-bool test_bit(const RegSet& s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
+void set_bit(RegSet& s, uint32_t i) {
+  s[i / 64] |= uint64_t{1} << (i % 64);
+}
+bool test_bit(const RegSet& s, uint32_t i) {
+  return (s[i / 64] >> (i % 64)) & 1;
+}
+
+// Spill slots, 4 bytes each, in the scalar stack or the private frame: a spilled register
+// takes the lowest slot of its class whose last occupant's interval ended before its own
+// starts - the criterion by which two registers share a physical one - so registers that
+// are never live at once share a slot (wide vector code spills hundreds of short-lived
+// values). `order`: the intervals sorted by start.
+void assign_spill_slots(const std::vector<Interval*>& order, MFunction& mf) {
+  std::vector<int> scalar_end, vector_end;  // index: slot; the end of its last occupant
+  for (Interval* iv : order) {
+    if (!iv->spilled) continue;
+    std::vector<int>& slot_end =
+        mf.class_of(iv->vreg) == RegClass::Scalar ? scalar_end : vector_end;
+    size_t slot = 0;
+    while (slot < slot_end.size() && slot_end[slot] >= iv->start) ++slot;
+    if (slot == slot_end.size()) slot_end.push_back(iv->end);
+    slot_end[slot] = iv->end;
+    iv->slot = static_cast<uint32_t>(4 * slot);
+  }
+  mf.scalar_spill_bytes = static_cast<uint32_t>(4 * scalar_end.size());
+  mf.vector_spill_bytes = static_cast<uint32_t>(4 * vector_end.size());
+}
 
 }  // namespace
 
@@ -90,7 +117,8 @@ void allocate_registers(MFunction& mf) {
           if (!test_bit(def[b], v)) set_bit(use[b], v);
         }
       for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg)) set_bit(def[b], op.reg - kFirstVirtual);
+        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg))
+          set_bit(def[b], op.reg - kFirstVirtual);
     }
   for (bool changed = true; changed;) {
     changed = false;
@@ -118,8 +146,10 @@ void allocate_registers(MFunction& mf) {
   n = 0;
   for (size_t b = 0; b < nb; ++b) {
     for (size_t v = 0; v < nv; ++v) {
-      if (test_bit(live_in[b], static_cast<uint32_t>(v))) touch(static_cast<uint32_t>(v), block_start[b]);
-      if (test_bit(live_out[b], static_cast<uint32_t>(v))) touch(static_cast<uint32_t>(v), block_end[b]);
+      if (test_bit(live_in[b], static_cast<uint32_t>(v)))
+        touch(static_cast<uint32_t>(v), block_start[b]);
+      if (test_bit(live_out[b], static_cast<uint32_t>(v)))
+        touch(static_cast<uint32_t>(v), block_end[b]);
     }
     for (const MInst& inst : mf.blocks[b].insts) {
       for (const Operand& op : inst.ops) {
@@ -166,10 +196,12 @@ void allocate_registers(MFunction& mf) {
     };
     for (const MInst& inst : mf.blocks[b].insts) {
       for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.use && !is_virtual(op.reg) && op.reg != kNoReg) use_phys(op.reg, 2 * n);
+        if (op.kind == Operand::Kind::Reg && op.use && !is_virtual(op.reg) && op.reg != kNoReg)
+          use_phys(op.reg, 2 * n);
       for (uint32_t p : inst.implicit_uses) use_phys(p, 2 * n);
       for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.def && !is_virtual(op.reg) && op.reg != kNoReg) def_phys(op.reg, 2 * n + 1);
+        if (op.kind == Operand::Kind::Reg && op.def && !is_virtual(op.reg) && op.reg != kNoReg)
+          def_phys(op.reg, 2 * n + 1);
       for (uint32_t p : inst.implicit_defs) def_phys(p, 2 * n + 1);
       // The registers an inline assembly statement clobbers may be written before it has
       // read its inputs: they hold none of its operands either.
@@ -205,13 +237,6 @@ void allocate_registers(MFunction& mf) {
   auto spill = [&](Interval* iv) {
     iv->spilled = true;
     iv->phys = kNoReg;
-    if (mf.class_of(iv->vreg) == RegClass::Scalar) {
-      iv->slot = mf.scalar_spill_bytes;
-      mf.scalar_spill_bytes += 4;
-    } else {
-      iv->slot = mf.vector_spill_bytes;
-      mf.vector_spill_bytes += 4;
-    }
   };
   for (Interval* iv : order) {
     std::erase_if(active, [&](Interval* a) {
@@ -224,16 +249,18 @@ void allocate_registers(MFunction& mf) {
     uint32_t chosen = kNoReg;
     if (iv->hint != kNoReg) {
       const Interval& from = intervals[iv->hint - kFirstVirtual];
-      if (from.phys != kNoReg && !owner[from.phys] && !fixed_conflict(from.phys, iv->start, iv->end))
+      if (from.phys != kNoReg && !owner[from.phys] &&
+          !fixed_conflict(from.phys, iv->start, iv->end))
         chosen = from.phys;
     }
     for (size_t i = 0; chosen == kNoReg && i < candidates.size(); ++i)
-      if (!owner[candidates[i]] && !fixed_conflict(candidates[i], iv->start, iv->end)) chosen = candidates[i];
+      if (!owner[candidates[i]] && !fixed_conflict(candidates[i], iv->start, iv->end))
+        chosen = candidates[i];
     if (chosen == kNoReg) {
       Interval* victim = nullptr;
       for (Interval* a : active)
-        if (mf.class_of(a->vreg) == cls && a->end > iv->end && !fixed_conflict(a->phys, iv->start, iv->end) &&
-            (!victim || a->end > victim->end))
+        if (mf.class_of(a->vreg) == cls && a->end > iv->end &&
+            !fixed_conflict(a->phys, iv->start, iv->end) && (!victim || a->end > victim->end))
           victim = a;
       if (!victim) {
         spill(iv);
@@ -248,6 +275,7 @@ void allocate_registers(MFunction& mf) {
     owner[chosen] = iv;
     active.push_back(iv);
   }
+  assign_spill_slots(order, mf);
 
   // Rewrite operands; spilled registers go through the scratch registers.
   for (MBlock& block : mf.blocks) {
@@ -260,10 +288,14 @@ void allocate_registers(MFunction& mf) {
       std::map<uint32_t, uint32_t> scratch_of;
       auto scratch = [&](RegClass cls) -> uint32_t {
         if (cls == RegClass::Scalar) {
-          if (next_s >= 3) throw Error(fmt::format("register allocation failed in '{}': too many spilled scalar operands", mf.name));
+          if (next_s >= 3)
+            throw Error(fmt::format(
+                "register allocation failed in '{}': too many spilled scalar operands", mf.name));
           return kScratchS0 + next_s++;
         }
-        if (next_v >= 3) throw Error(fmt::format("register allocation failed in '{}': too many spilled vector operands", mf.name));
+        if (next_v >= 3)
+          throw Error(fmt::format(
+              "register allocation failed in '{}': too many spilled vector operands", mf.name));
         return kScratchV0 + next_v++;
       };
       for (Operand& op : inst.ops) {
