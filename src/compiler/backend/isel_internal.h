@@ -166,8 +166,9 @@ class Selector {
   uint32_t vector_reg(const Src& s);
   void move(uint32_t dst, const Src& s);
 
-  // Sign- or zero-extends a sub-word integer so that all 32 bits are meaningful.
-  Src extend(Src s, unsigned bits, bool is_signed);
+  // Sign- or zero-extends a sub-word integer so that all 32 bits are meaningful. `of`: the
+  // value s holds, when known: a byte or halfword load is zero-extended already (load_rows).
+  Src extend(Src s, unsigned bits, bool is_signed, const llvm::Value* of = nullptr);
 
   void int_op(const IntOp& op, uint32_t dst, Src a, Src b);
 
