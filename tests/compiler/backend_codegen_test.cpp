@@ -1,7 +1,8 @@
 // Generated code that must assemble and run whatever the program holds: the mnemonics the
 // back end writes (unsigned compares with an immediate), labels unique across the
-// functions of one program (branch relaxation), the OpenCL version macros, and data LLVM
-// itself creates (switch lookup tables) read from where it lives.
+// functions of one program (branch relaxation), the OpenCL version macros, data LLVM
+// itself creates (switch lookup tables) read from where it lives, and narrow loads compared
+// without extending them again.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,6 +54,58 @@ __kernel void compares(__global int* out, int n) {
       int32_t flags = (static_cast<uint32_t>(n) < 7u) * 10 + (n < -3) * 100 +
                       (static_cast<uint32_t>(n) > 2000u) * 1000;
       for (int32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], flags + i) << "n = " << n << ", -O" << opt;
+    }
+  }
+}
+
+// Bytes and halfwords loaded from memory: a load zero-extends them already, so testing one
+// for zero (Rodinia BFS's `if (!g_graph_visited[id])`) is one compare-and-branch on the
+// loaded value, with no shifts and no separate compare; signed compares still sign-extend.
+TEST(BackendCodegen, NarrowLoadsCompareAndBranchWithoutExtension) {
+  const std::string source = R"(
+__kernel void narrow(__global const char* c, __global const ushort* h, __global int* out) {
+  int i = get_global_id(0);
+  int r = 0;
+  if (!c[i]) r += 1;
+  if (c[i] < -5) r += 10;
+  if ((uchar)c[i] > 200) r += 100;
+  if (h[i] == 0xfffe) r += 1000;
+  if ((short)h[i] < 0) r += 10000;
+  if (h[i] % 7u == 3u) r += 100000;
+  out[i] = r;
+})";
+  const std::string zero_test = R"(
+__kernel void zero_test(__global const char* c, __global int* out) {
+  int i = get_global_id(0);
+  if (!c[i]) out[i] = 7;
+})";
+  ventus::cc::Result z = compile(zero_test);
+  ASSERT_TRUE(z.ok) << z.diagnostics;
+  EXPECT_EQ(z.assembly.find("vsrl.vi"), std::string::npos) << z.assembly;
+  EXPECT_EQ(z.assembly.find("vmseq"), std::string::npos) << z.assembly;
+  EXPECT_NE(z.assembly.find("vbeq"), std::string::npos) << z.assembly;
+  constexpr uint32_t kN = 256;
+  std::vector<int8_t> c(kN);
+  std::vector<uint16_t> h(kN);
+  for (uint32_t i = 0; i < kN; ++i) {
+    c[i] = static_cast<int8_t>(i % 5 == 0 ? 0 : i * 37);
+    h[i] = static_cast<uint16_t>(i % 9 == 0 ? 0xfffe : i * 4099);
+  }
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer bc = rt::Buffer::from(device, c), bh = rt::Buffer::from(device, h);
+    rt::Buffer out(device, 4 * kN);
+    rt::launch(device, program, "narrow", {kN}, {64}, bc, bh, out);
+    const std::vector<int32_t> got = out.download<int32_t>();
+    for (uint32_t i = 0; i < kN; ++i) {
+      const int32_t expected = (c[i] == 0) + (c[i] < -5) * 10 +
+                               (static_cast<uint8_t>(c[i]) > 200) * 100 + (h[i] == 0xfffe) * 1000 +
+                               (static_cast<int16_t>(h[i]) < 0) * 10000 +
+                               (h[i] % 7u == 3u) * 100000;
+      ASSERT_EQ(got[i], expected) << "item " << i << ", -O" << opt;
     }
   }
 }
