@@ -1,8 +1,8 @@
 // Generated code that must assemble and run whatever the program holds: the mnemonics the
 // back end writes (unsigned compares with an immediate), labels unique across the
 // functions of one program (branch relaxation), the OpenCL version macros, data LLVM
-// itself creates (switch lookup tables) read from where it lives, and narrow loads compared
-// without extending them again.
+// itself creates (switch lookup tables) read from where it lives, narrow loads compared
+// without extending them again, and field offsets in the memory instructions.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -107,6 +107,36 @@ __kernel void zero_test(__global const char* c, __global int* out) {
                                (h[i] % 7u == 3u) * 100000;
       ASSERT_EQ(got[i], expected) << "item " << i << ", -O" << opt;
     }
+  }
+}
+
+// A field of an array element (Rodinia BFS's g_graph_nodes[tid].no_of_edges): the constant
+// part of the address is the load's or store's offset, not an add.
+TEST(BackendCodegen, FieldOffsetsOfArrayElementsAreMemoryOffsets) {
+  const std::string source = R"(
+typedef struct { int starting; int no_of_edges; int pad; } Node;
+__kernel void fields(__global Node* nodes, __global int* out) {
+  int i = get_global_id(0);
+  out[i] = nodes[i].no_of_edges * 3 + nodes[i].starting;
+  nodes[i].pad = i;
+})";
+  ventus::cc::Result r = compile(source);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.assembly.find(", 4(v"), std::string::npos) << r.assembly;
+  EXPECT_NE(r.assembly.find(", 8(v"), std::string::npos) << r.assembly;
+  EXPECT_EQ(r.assembly.find("vadd.vi"), std::string::npos) << r.assembly;
+  constexpr uint32_t kN = 128;
+  std::vector<int32_t> nodes(3 * kN);
+  for (uint32_t i = 0; i < 3 * kN; ++i) nodes[i] = static_cast<int32_t>(i * 7919 % 1000) - 500;
+  rt::Device device;
+  rt::Program program = rt::Program::from_elf_bytes(r.elf);
+  rt::Buffer bn = rt::Buffer::from(device, nodes);
+  rt::Buffer out(device, 4 * kN);
+  rt::launch(device, program, "fields", {kN}, {64}, bn, out);
+  const std::vector<int32_t> got = out.download<int32_t>(), after = bn.download<int32_t>();
+  for (uint32_t i = 0; i < kN; ++i) {
+    ASSERT_EQ(got[i], nodes[3 * i + 1] * 3 + nodes[3 * i]) << "item " << i;
+    ASSERT_EQ(after[3 * i + 2], static_cast<int32_t>(i)) << "item " << i;
   }
 }
 

@@ -215,6 +215,9 @@ class Selector {
   // where that fits it.
   Address address_of(llvm::Value* pointer, int64_t extra, isa::OperandKind offset);
   bool foldable_gep(const llvm::GetElementPtrInst* gep) const;
+  // The constant part of a GEP with variable indices whose register leaves it out, for its
+  // loads and stores to add as their offset (0: the register holds the whole address).
+  int64_t gep_offset_in_users(const llvm::GetElementPtrInst* gep) const;
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
