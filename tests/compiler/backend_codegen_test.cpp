@@ -2,7 +2,8 @@
 // back end writes (unsigned compares with an immediate), labels unique across the
 // functions of one program (branch relaxation), the OpenCL version macros, data LLVM
 // itself creates (switch lookup tables) read from where it lives, narrow loads compared
-// without extending them again, and field offsets in the memory instructions.
+// without extending them again, field offsets in the memory instructions, and phis of
+// vector values without copies.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -137,6 +138,51 @@ __kernel void fields(__global Node* nodes, __global int* out) {
   for (uint32_t i = 0; i < kN; ++i) {
     ASSERT_EQ(got[i], nodes[3 * i + 1] * 3 + nodes[3 * i]) << "item " << i;
     ASSERT_EQ(after[3 * i + 2], static_cast<int32_t>(i)) << "item " << i;
+  }
+}
+
+// A phi's value and its incoming values share a vector register when they never hold
+// different values at once (regalloc.cpp, coalesce_vector_copies), so no copy is left: the
+// local id (a phi of `linear` and `linear % x`) and a divergent if/else and loop whose phis
+// each arm and iteration update. The results check that lanes of the other arm keep theirs.
+TEST(BackendCodegen, PhiCopiesOfVectorValuesAreCoalesced) {
+  const std::string source = R"(
+__kernel void phis(__global const int* in, __global int* out) {
+  int i = get_global_id(0);
+  int v = in[i], acc = 0;
+  if (v & 1) {
+    acc = v * 3;
+    out[256 + i] = acc;  // a store: the arms stay branches
+  } else {
+    acc = v - 7;
+  }
+  for (int k = 0; k < (v & 7); ++k) acc = acc * 5 + k;
+  out[i] = acc;
+})";
+  ventus::cc::Result r = compile(source);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  // The only vector copy left is the select's mask into v0 (the register vmerge reads).
+  for (size_t at = r.assembly.find("vmv.v.v"); at != std::string::npos;
+       at = r.assembly.find("vmv.v.v", at + 1))
+    EXPECT_EQ(r.assembly.compare(at, 12, "vmv.v.v v0, "), 0) << r.assembly.substr(at, 40);
+  constexpr uint32_t kN = 256;
+  std::vector<int32_t> in(kN);
+  for (uint32_t i = 0; i < kN; ++i) in[i] = static_cast<int32_t>(i * 2654435761u >> 7);
+  for (int opt : {0, 2}) {
+    ventus::cc::Result c = compile(source, opt);
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(c.elf);
+    rt::Buffer bin = rt::Buffer::from(device, in);
+    rt::Buffer out(device, 8 * kN);
+    rt::launch(device, program, "phis", {kN}, {64}, bin, out);
+    const std::vector<int32_t> got = out.download<int32_t>();
+    for (uint32_t i = 0; i < kN; ++i) {
+      uint32_t v = static_cast<uint32_t>(in[i]);
+      uint32_t acc = (v & 1) ? v * 3 : v - 7;
+      for (uint32_t k = 0; k < (v & 7); ++k) acc = acc * 5 + k;
+      ASSERT_EQ(got[i], static_cast<int32_t>(acc)) << "item " << i << ", -O" << opt;
+    }
   }
 }
 

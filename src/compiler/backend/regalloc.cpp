@@ -69,6 +69,114 @@ bool test_bit(const RegSet& s, uint32_t i) {
   return (s[i / 64] >> (i % 64)) & 1;
 }
 
+// The virtual registers live into and out of each block.
+struct Liveness {
+  std::vector<RegSet> in, out;
+};
+Liveness liveness(const MFunction& mf) {
+  const size_t words = (mf.vreg_class.size() + 63) / 64 + 1;
+  const size_t nb = mf.blocks.size();
+  std::vector<RegSet> use(nb, RegSet(words)), def(nb, RegSet(words));
+  Liveness live{std::vector<RegSet>(nb, RegSet(words)), std::vector<RegSet>(nb, RegSet(words))};
+  for (size_t b = 0; b < nb; ++b)
+    for (const MInst& inst : mf.blocks[b].insts) {
+      for (const Operand& op : inst.ops)
+        if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg)) {
+          uint32_t v = op.reg - kFirstVirtual;
+          if (!test_bit(def[b], v)) set_bit(use[b], v);
+        }
+      for (const Operand& op : inst.ops)
+        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg))
+          set_bit(def[b], op.reg - kFirstVirtual);
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t bi = nb; bi-- > 0;) {
+      RegSet out(words);
+      for (int s : mf.blocks[bi].succs)
+        for (size_t w = 0; w < words; ++w) out[w] |= live.in[s][w];
+      RegSet in(words);
+      for (size_t w = 0; w < words; ++w) in[w] = use[bi][w] | (out[w] & ~def[bi][w]);
+      if (in != live.in[bi] || out != live.out[bi]) {
+        live.in[bi] = std::move(in);
+        live.out[bi] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  return live;
+}
+
+bool is_vector_copy(const MInst& inst) {
+  return inst.is(isa::Op::VMV_V_V) && is_virtual(inst.ops[0].reg) && is_virtual(inst.ops[1].reg) &&
+         inst.ops[0].reg != inst.ops[1].reg;
+}
+
+// Merges the two virtual registers of a vector copy (a phi's value from one predecessor,
+// mostly) when they never hold different values at once, so that the copy disappears:
+// the single interval per register of the linear scan cannot see that a phi and its
+// incoming value are live in different arms. Liveness is per lane, as the hardware writes
+// a vector register only in the active lanes (the allocator's vector intervals rely on
+// that too); scalar registers are left alone (both arms of a divergent branch run).
+void coalesce_vector_copies(MFunction& mf) {
+  for (int round = 0; round < 4; ++round) {
+    // Candidate pairs, and each register's partners.
+    std::map<uint32_t, std::vector<uint32_t>> partners;
+    for (const MBlock& block : mf.blocks)
+      for (const MInst& inst : block.insts)
+        if (is_vector_copy(inst)) {
+          partners[inst.ops[0].reg].push_back(inst.ops[1].reg);
+          partners[inst.ops[1].reg].push_back(inst.ops[0].reg);
+        }
+    if (partners.empty()) return;
+    // Interference: a register defined where its partner is live afterwards, except by a
+    // copy of that partner.
+    std::set<std::pair<uint32_t, uint32_t>> interfere;
+    const Liveness live = liveness(mf);
+    for (size_t b = 0; b < mf.blocks.size(); ++b) {
+      RegSet after = live.out[b];
+      const std::vector<MInst>& insts = mf.blocks[b].insts;
+      for (size_t i = insts.size(); i-- > 0;) {
+        const MInst& inst = insts[i];
+        for (const Operand& op : inst.ops) {
+          if (op.kind != Operand::Kind::Reg || !op.def || !is_virtual(op.reg)) continue;
+          auto it = partners.find(op.reg);
+          if (it == partners.end()) continue;
+          for (uint32_t p : it->second) {
+            const bool copy_of_p = is_vector_copy(inst) && inst.ops[1].reg == p;
+            if (!copy_of_p && test_bit(after, p - kFirstVirtual))
+              interfere.insert(std::minmax(op.reg, p));
+          }
+        }
+        for (const Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && op.def && !op.use && is_virtual(op.reg))
+            after[(op.reg - kFirstVirtual) / 64] &=
+                ~(uint64_t{1} << ((op.reg - kFirstVirtual) % 64));
+        for (const Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg))
+            set_bit(after, op.reg - kFirstVirtual);
+      }
+    }
+    // Each register merges at most once a round (its interferences change when it does).
+    std::map<uint32_t, uint32_t> rename;
+    std::set<uint32_t> touched;
+    for (const MBlock& block : mf.blocks)
+      for (const MInst& inst : block.insts) {
+        if (!is_vector_copy(inst)) continue;
+        const uint32_t d = inst.ops[0].reg, s = inst.ops[1].reg;
+        if (touched.count(d) || touched.count(s) || interfere.count(std::minmax(d, s))) continue;
+        touched.insert(d);
+        touched.insert(s);
+        rename[s] = d;
+      }
+    if (rename.empty()) return;
+    for (MBlock& block : mf.blocks)
+      for (MInst& inst : block.insts)
+        for (Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && rename.count(op.reg)) op.reg = rename[op.reg];
+  }
+}
+
 // Spill slots, 4 bytes each, in the scalar stack or the private frame: a spilled register
 // takes the lowest slot of its class whose last occupant's interval ended before its own
 // starts - the criterion by which two registers share a physical one - so registers that
@@ -93,8 +201,8 @@ void assign_spill_slots(const std::vector<Interval*>& order, MFunction& mf) {
 }  // namespace
 
 void allocate_registers(MFunction& mf) {
+  coalesce_vector_copies(mf);
   const size_t nv = mf.vreg_class.size();
-  const size_t words = (nv + 63) / 64 + 1;
   const size_t nb = mf.blocks.size();
 
   // Positions: every block takes at least one instruction slot.
@@ -106,35 +214,7 @@ void allocate_registers(MFunction& mf) {
     block_end[b] = 2 * n - 1;
   }
 
-  // Liveness.
-  std::vector<RegSet> use(nb, RegSet(words)), def(nb, RegSet(words)), live_in(nb, RegSet(words)),
-      live_out(nb, RegSet(words));
-  for (size_t b = 0; b < nb; ++b)
-    for (const MInst& inst : mf.blocks[b].insts) {
-      for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg)) {
-          uint32_t v = op.reg - kFirstVirtual;
-          if (!test_bit(def[b], v)) set_bit(use[b], v);
-        }
-      for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg))
-          set_bit(def[b], op.reg - kFirstVirtual);
-    }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t bi = nb; bi-- > 0;) {
-      RegSet out(words);
-      for (int s : mf.blocks[bi].succs)
-        for (size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
-      RegSet in(words);
-      for (size_t w = 0; w < words; ++w) in[w] = use[bi][w] | (out[w] & ~def[bi][w]);
-      if (in != live_in[bi] || out != live_out[bi]) {
-        live_in[bi] = std::move(in);
-        live_out[bi] = std::move(out);
-        changed = true;
-      }
-    }
-  }
+  const auto [live_in, live_out] = liveness(mf);
 
   // Intervals.
   std::vector<Interval> intervals(nv);
