@@ -144,7 +144,13 @@ void coalesce_vector_copies(MFunction& mf) {
           if (it == partners.end()) continue;
           for (uint32_t p : it->second) {
             const bool copy_of_p = is_vector_copy(inst) && inst.ops[1].reg == p;
-            if (!copy_of_p && test_bit(after, p - kFirstVirtual))
+            // An early-clobber result must not share a register with any operand read.
+            const bool read_here =
+                op.early_clobber &&
+                std::any_of(inst.ops.begin(), inst.ops.end(), [&](const Operand& o) {
+                  return o.kind == Operand::Kind::Reg && o.use && o.reg == p;
+                });
+            if ((!copy_of_p && test_bit(after, p - kFirstVirtual)) || read_here)
               interfere.insert(std::minmax(op.reg, p));
           }
         }
