@@ -40,7 +40,7 @@ struct DeviceConfig {
   uint32_t sgprs_per_sm = 2048;                 // physical scalar registers
   uint32_t lds_bytes_per_sm = 64 * 1024;        // local memory of an SM, shared by its workgroups
   uint32_t max_workgroups_per_sm = 8;           // workgroup slots (CSR_WGID range)
-  uint64_t instruction_budget = 2'000'000'000;  // warp instructions per launch; 0 = unlimited
+  uint64_t instruction_budget = 2'000'000'000;  // warp instructions per workgroup; 0 = unlimited
   unsigned host_threads = 1;                    // workgroup slots simulated in parallel
   uint32_t schedule_quantum = 64;               // warp instructions a warp runs before the next one
 

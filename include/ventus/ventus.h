@@ -88,8 +88,8 @@ int vt_one_buf_free(vt_device_h hdevice, uint64_t size, uint64_t* vaddr, uint64_
                     uint64_t kernelID);
 
 /* Copies between host and device memory. The range must lie in allocated buffers or the
- * uploaded program. A copy waits for the kernels started before it (at most the instruction
- * budget; vt_ext_cancel stops them). */
+ * uploaded program. A copy waits for the kernels started before it (until they end or a
+ * workgroup runs out of the instruction budget; vt_ext_cancel stops them). */
 int vt_copy_to_dev(vt_device_h hdevice, uint64_t dev_vaddr, const void* src_addr, uint64_t size,
                    uint64_t taskID, uint64_t kernelID);
 int vt_copy_from_dev(vt_device_h hdevice, uint64_t dev_vaddr, void* dst_addr, uint64_t size,
@@ -125,7 +125,7 @@ typedef struct vt_ext_config {
   uint32_t sgprs_per_sm;
   uint32_t lds_bytes_per_sm;
   uint32_t max_workgroups_per_sm;
-  uint64_t instruction_budget; /* warp instructions per launch; 0 = unlimited */
+  uint64_t instruction_budget; /* warp instructions per workgroup; 0 = unlimited */
   uint32_t host_threads;       /* workgroup slots simulated in parallel */
 } vt_ext_config;
 

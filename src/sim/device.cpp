@@ -145,11 +145,11 @@ constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
 
 // Runs the workgroup slots of a launch without the cycle model (docs/simulator.md, "Host
 // threads"), in rounds: in each, every slot that has work runs exactly its grant of warp
-// instructions (kRound, or what the budget has left), unless its workgroups end, it faults
-// or its warps all wait for the host; host threads take the slots in any order, in
-// parallel. Between rounds, on one thread: the round's faults end the launch (the lowest
-// workgroup id's is reported), print requests are served in workgroup order, the budget
-// is charged and progress reported. What a slot does in a round depends only on the slot
+// instructions (kRound), unless its workgroups end, it faults (a workgroup that runs out of
+// its instruction budget, too) or its warps all wait for the host; host threads take the
+// slots in any order, in parallel. Between rounds, on one thread: the round's faults end the
+// launch (the lowest workgroup id's is reported), print requests are served in workgroup
+// order and progress is reported. What a slot does in a round depends only on the slot
 // and global memory, so the results are the same for any number of host threads.
 void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
                 const std::function<void()>& report_progress,
@@ -160,12 +160,10 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
   // Grants the next round; false when the launch is over.
   const auto prepare = [&] {
     const uint64_t round = printed ? kPrintRound : kRound;
-    uint64_t left = shared.unlimited_budget ? UINT64_MAX : shared.budget_left;
     bool any = false;
     for (size_t u = 0; u < slots.size(); ++u) {
       ran[u] = 0;
-      grant[u] = slots[u]->busy() ? std::min(round, left) : 0;
-      left -= grant[u];
+      grant[u] = slots[u]->busy() ? round : 0;
       any = any || slots[u]->busy();
     }
     next.store(0, std::memory_order_relaxed);
@@ -176,8 +174,6 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
     uint64_t total = 0;
     for (const uint64_t n : ran) total += n;
     shared.executed.fetch_add(total, std::memory_order_relaxed);
-    // A prefixed instruction counts two, so a slot can pass its grant by one.
-    if (!shared.unlimited_budget) shared.budget_left -= std::min(total, shared.budget_left);
     if (shared.stop.load() || shared.fault) return false;
     struct Request {
       uint32_t workgroup, warp;
@@ -199,18 +195,6 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
     }
     for (Sm* slot : slots) slot->clear_prints();
     printed = !requests.empty();
-    if (!shared.unlimited_budget && shared.budget_left == 0) {
-      // Work is left (else the launch is over): the slot with the lowest workgroup id names
-      // the warp that was about to run.
-      Sm* first = nullptr;
-      for (Sm* slot : slots)
-        if (slot->busy() && (!first || slot->current_workgroup() < first->current_workgroup()))
-          first = slot;
-      if (first) {
-        first->report_budget();
-        return false;
-      }
-    }
     if (report_progress) report_progress();
     return true;
   };
@@ -381,8 +365,6 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   LaunchShared shared{launch, options, config};
   // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
   shared.lds_stride = static_cast<uint32_t>(local_memory_stride(launch));  // checked
-  shared.unlimited_budget = config.instruction_budget == 0;
-  shared.budget_left = config.instruction_budget;
 
   // No exception leaves the launch or a worker (one in a thread would terminate the
   // process): an exception outside any warp (no memory for a workgroup, a progress handler

@@ -279,18 +279,19 @@ uint64_t Sm::run(uint64_t instructions) {
     }
     Resident r = resident_[i];
     cursor_ = (i + 1) % resident_.size();
-    const uint64_t turn = std::min(quantum, instructions - done);
-    done += shared_->options.trace ? run_warp<true>(*r.warp, *r.group, turn)
-                                   : run_warp<false>(*r.warp, *r.group, turn);
+    const uint64_t left = budget_left(*r.group);
+    if (left == 0) {
+      report_budget(*r.warp, *r.group);
+      break;
+    }
+    const uint64_t turn = std::min({quantum, instructions - done, left});
+    const uint64_t ran = shared_->options.trace ? run_warp<true>(*r.warp, *r.group, turn)
+                                                : run_warp<false>(*r.warp, *r.group, turn);
+    done += ran;
+    r.group->executed += ran;
     if (r.group->live == 0) retire(r.group);
   }
   return done;
-}
-
-void Sm::report_budget() {
-  const size_t i = next_ready();
-  const Resident& r = resident_[i == resident_.size() ? cursor_ : i];
-  report_budget(*r.warp, *r.group);
 }
 
 void Sm::deliver_print(const PendingPrint& p) {
@@ -476,20 +477,27 @@ void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc,
   arrive_or_end(group);
 }
 
-void Sm::report_budget(const Warp& w, const WorkgroupState& group) {
-  report(w, group, w.pc, nullptr,
-         fmt::format("instruction budget exhausted: {} warp instructions executed "
-                     "(DeviceConfig::instruction_budget); does the kernel loop forever?",
-                     shared_->config.instruction_budget));
+uint64_t Sm::budget_left(const WorkgroupState& group) const {
+  const uint64_t budget = config_.instruction_budget;
+  if (budget == 0) return UINT64_MAX;
+  // A prefixed instruction counts two, so a warp can pass the budget by one.
+  return budget - std::min(budget, group.executed);
 }
 
-bool Sm::charge_instruction(const Warp& w, const WorkgroupState& group) {
-  if (shared_->unlimited_budget) return true;
-  if (shared_->budget_left == 0) {
+void Sm::report_budget(const Warp& w, const WorkgroupState& group) {
+  report(w, group, w.pc, nullptr,
+         fmt::format("instruction budget exhausted: {} warp instructions executed by this "
+                     "workgroup (DeviceConfig::instruction_budget, per workgroup); does the "
+                     "kernel loop forever?",
+                     config_.instruction_budget));
+}
+
+bool Sm::charge_instruction(const Warp& w, WorkgroupState& group) {
+  if (budget_left(group) == 0) {
     report_budget(w, group);
     return false;
   }
-  --shared_->budget_left;
+  ++group.executed;
   return true;
 }
 

@@ -31,6 +31,9 @@ struct WorkgroupState {
   uint32_t slot = 0;     // CSR_WGID; its local memory is slot * lds_stride
   uint32_t live = 0;     // warps that have not ended
   uint32_t waiting = 0;  // live warps waiting at a barrier
+  // Warp instructions its warps executed: the instruction budget is per workgroup, like a
+  // hardware watchdog's, so a launch of many short workgroups is never refused as hung.
+  uint64_t executed = 0;
   std::vector<Warp*> warps;
 };
 
@@ -44,10 +47,6 @@ struct LaunchShared {
   const RunOptions& options;
   const DeviceConfig& config;
   uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
-  bool unlimited_budget = false;
-  // Warp instructions not yet executed: Device::run's rounds grant them to the workgroup
-  // slots, the cycle model charges them one at a time (both on one thread).
-  uint64_t budget_left = 0;
   // Every SM stops at its next warp switch: the launch was cancelled, the host failed, or
   // (with the cycle model) a fault happened. Without the cycle model, a warp's fault stops
   // only its workgroup slot, and the launch ends with the round (Device::run).
@@ -96,8 +95,6 @@ class Sm {
   uint64_t run(uint64_t instructions);
   // Whether it has a workgroup left to run (false after a fault).
   bool busy() const { return !resident_.empty() && !faulted_; }
-  // The linear id of the workgroup it runs now (busy() only).
-  uint32_t current_workgroup() const { return resident_.front().group->linear; }
   // The print requests (CSR_PRINT writes) of warps that wait for the host, oldest first.
   struct PendingPrint {
     Warp* warp;
@@ -111,8 +108,6 @@ class Sm {
   // list is cleared by clear_prints().
   void deliver_print(const PendingPrint& p);
   void clear_prints() { prints_.clear(); }
-  // The budget-exhausted fault at the next warp to run (busy() only).
-  void report_budget();
   const LaunchStats& stats() const { return stats_; }
 
   // The cycle model's access (src/timing): it decides which warp runs in which cycle and
@@ -134,9 +129,9 @@ class Sm {
   // A workgroup whose warps all ended leaves (the model decides when): the SM admits the
   // next ones that fit.
   void finish(WorkgroupState* group) { retire(group); }
-  // Takes one instruction from the launch's budget; false (and the fault reported) when it
-  // is exhausted.
-  bool charge_instruction(const Warp& w, const WorkgroupState& group);
+  // Takes one instruction from the workgroup's budget; false (and the fault reported) when
+  // it is exhausted.
+  bool charge_instruction(const Warp& w, WorkgroupState& group);
   // Stops the launch with this fault at warp w.
   void fault_at(const Warp& w, const WorkgroupState& group, const std::string& message) {
     report(w, group, w.pc, nullptr, message);
@@ -170,7 +165,9 @@ class Sm {
   // pc and entry: the instruction that asked (a deferred print request keeps them).
   void after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc = 0,
                   const CachedInsn* entry = nullptr);
-  // The budget-exhausted fault.
+  // The warp instructions the workgroup may still execute (UINT64_MAX: no budget).
+  uint64_t budget_left(const WorkgroupState& group) const;
+  // The budget-exhausted fault of the workgroup, at its warp w.
   void report_budget(const Warp& w, const WorkgroupState& group);
   // The next ready warp in the round from cursor_ (resident_.size() when none is).
   size_t next_ready() const;

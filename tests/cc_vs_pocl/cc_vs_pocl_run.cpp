@@ -6,6 +6,8 @@
 //                                           NAME after each configuration, from each runner
 //   -O0 .. -O3, --threads T, --ventus-arg ARG (repeatable): the Ventus side's
 //                                           optimisation level, warp width, extra compiler option
+//   --stats                                 also print the warp and thread instructions the
+//                                           Ventus side executed (all launches, every range)
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -44,6 +46,8 @@ void dump(const Spec& spec, const Buffers& buffers, const std::string& runner,
 int main(int argc, char** argv) {
   bool pocl_only = false;
   VentusOptions ventus_options;
+  VentusOptions::Counts counts;
+  bool stats = false;
   std::string dump_name;
   size_t dump_count = 16;
   std::vector<std::string> files;
@@ -53,6 +57,9 @@ int main(int argc, char** argv) {
       pocl_only = true;
     } else if (a.size() == 3 && a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3') {
       ventus_options.opt_level = a[2] - '0';
+    } else if (a == "--stats") {
+      stats = true;
+      ventus_options.counts = &counts;
     } else if (a == "--threads" && i + 1 < argc) {
       ventus_options.threads_per_warp = static_cast<uint32_t>(std::stoul(argv[++i]));
     } else if (a == "--ventus-arg" && i + 1 < argc) {
@@ -66,7 +73,7 @@ int main(int argc, char** argv) {
       }
     } else if (a.starts_with("-")) {
       std::cerr << "usage: cc_vs_pocl_run [--pocl] [--dump NAME[:N]] [-O0..3] [--threads T] "
-                   "[--ventus-arg ARG] FILE.cl ...\n";
+                   "[--ventus-arg ARG] [--stats] FILE.cl ...\n";
       return 2;
     } else {
       files.push_back(a);
@@ -92,6 +99,7 @@ int main(int argc, char** argv) {
       if (ventus) runners.push_back(ventus.get());
       std::vector<double> times(runners.size(), 0.0);
       std::vector<std::vector<Buffers>> results(runners.size());
+      counts = {};
       for (size_t r = 0; r < runners.size(); ++r) {
         const auto start = std::chrono::steady_clock::now();
         runners[r]->compile(spec, source);
@@ -107,6 +115,10 @@ int main(int argc, char** argv) {
       std::printf("%-4s %-40s pocl %.2fs", report.empty() ? (ventus ? "PASS" : "OK") : "FAIL",
                   file.c_str(), times[0]);
       if (ventus) std::printf("  ventus %.2fs", times[1]);
+      if (ventus && stats)
+        std::printf("  %llu warp-insn %llu thread-insn",
+                    static_cast<unsigned long long>(counts.warp_instructions),
+                    static_cast<unsigned long long>(counts.thread_instructions));
       std::printf("\n%s", report.c_str());
       failures += !report.empty();
     } catch (const std::exception& e) {

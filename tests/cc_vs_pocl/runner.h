@@ -37,6 +37,11 @@ struct VentusOptions {
   int opt_level = 2;                    // -O0 .. -O3
   std::vector<std::string> extra_args;  // more compiler options, after the spec's
   uint32_t threads_per_warp = 32;       // the device's warp width for the launches
+  // When set, every launch adds its executed instructions here (cc_vs_pocl_run --stats).
+  struct Counts {
+    uint64_t warp_instructions = 0, thread_instructions = 0;
+  };
+  Counts* counts = nullptr;
 };
 std::unique_ptr<Runner> make_ventus_runner(std::string* why, const VentusOptions& options = {});
 

@@ -73,8 +73,13 @@ class VentusRunner final : public Runner {
       for (uint32_t d = 0; d < launch.offset.dims; ++d)
         options.global_offset[d] = launch.offset.size[d];
       try {
-        rt::launch(device, *program_, run.kernel, range_of(launch.global), range_of(launch.local),
-                   std::span<const rt::Arg>(args), options);
+        const rt::Stats stats =
+            rt::launch(device, *program_, run.kernel, range_of(launch.global),
+                       range_of(launch.local), std::span<const rt::Arg>(args), options);
+        if (options_.counts) {
+          options_.counts->warp_instructions += stats.warp_instructions;
+          options_.counts->thread_instructions += stats.thread_instructions;
+        }
       } catch (const Error& e) {
         throw Error("ventus: " + launch.text() + ": " + e.what());
       }

@@ -1,7 +1,9 @@
 // Generated code that must assemble and run whatever the program holds: the mnemonics the
 // back end writes (unsigned compares with an immediate), labels unique across the
-// functions of one program (branch relaxation), the OpenCL version macros, and data LLVM
-// itself creates (switch lookup tables) read from where it lives.
+// functions of one program (branch relaxation), the OpenCL version macros, data LLVM
+// itself creates (switch lookup tables) read from where it lives, narrow loads compared
+// without extending them again, field offsets in the memory instructions, and phis of
+// vector values without copies.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,6 +55,133 @@ __kernel void compares(__global int* out, int n) {
       int32_t flags = (static_cast<uint32_t>(n) < 7u) * 10 + (n < -3) * 100 +
                       (static_cast<uint32_t>(n) > 2000u) * 1000;
       for (int32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], flags + i) << "n = " << n << ", -O" << opt;
+    }
+  }
+}
+
+// Bytes and halfwords loaded from memory: a load zero-extends them already, so testing one
+// for zero (Rodinia BFS's `if (!g_graph_visited[id])`) is one compare-and-branch on the
+// loaded value, with no shifts and no separate compare; signed compares still sign-extend.
+TEST(BackendCodegen, NarrowLoadsCompareAndBranchWithoutExtension) {
+  const std::string source = R"(
+__kernel void narrow(__global const char* c, __global const ushort* h, __global int* out) {
+  int i = get_global_id(0);
+  int r = 0;
+  if (!c[i]) r += 1;
+  if (c[i] < -5) r += 10;
+  if ((uchar)c[i] > 200) r += 100;
+  if (h[i] == 0xfffe) r += 1000;
+  if ((short)h[i] < 0) r += 10000;
+  if (h[i] % 7u == 3u) r += 100000;
+  out[i] = r;
+})";
+  const std::string zero_test = R"(
+__kernel void zero_test(__global const char* c, __global int* out) {
+  int i = get_global_id(0);
+  if (!c[i]) out[i] = 7;
+})";
+  ventus::cc::Result z = compile(zero_test);
+  ASSERT_TRUE(z.ok) << z.diagnostics;
+  EXPECT_EQ(z.assembly.find("vsrl.vi"), std::string::npos) << z.assembly;
+  EXPECT_EQ(z.assembly.find("vmseq"), std::string::npos) << z.assembly;
+  EXPECT_NE(z.assembly.find("vbeq"), std::string::npos) << z.assembly;
+  constexpr uint32_t kN = 256;
+  std::vector<int8_t> c(kN);
+  std::vector<uint16_t> h(kN);
+  for (uint32_t i = 0; i < kN; ++i) {
+    c[i] = static_cast<int8_t>(i % 5 == 0 ? 0 : i * 37);
+    h[i] = static_cast<uint16_t>(i % 9 == 0 ? 0xfffe : i * 4099);
+  }
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer bc = rt::Buffer::from(device, c), bh = rt::Buffer::from(device, h);
+    rt::Buffer out(device, 4 * kN);
+    rt::launch(device, program, "narrow", {kN}, {64}, bc, bh, out);
+    const std::vector<int32_t> got = out.download<int32_t>();
+    for (uint32_t i = 0; i < kN; ++i) {
+      const int32_t expected = (c[i] == 0) + (c[i] < -5) * 10 +
+                               (static_cast<uint8_t>(c[i]) > 200) * 100 + (h[i] == 0xfffe) * 1000 +
+                               (static_cast<int16_t>(h[i]) < 0) * 10000 +
+                               (h[i] % 7u == 3u) * 100000;
+      ASSERT_EQ(got[i], expected) << "item " << i << ", -O" << opt;
+    }
+  }
+}
+
+// A field of an array element (Rodinia BFS's g_graph_nodes[tid].no_of_edges): the constant
+// part of the address is the load's or store's offset, not an add.
+TEST(BackendCodegen, FieldOffsetsOfArrayElementsAreMemoryOffsets) {
+  const std::string source = R"(
+typedef struct { int starting; int no_of_edges; int pad; } Node;
+__kernel void fields(__global Node* nodes, __global int* out) {
+  int i = get_global_id(0);
+  out[i] = nodes[i].no_of_edges * 3 + nodes[i].starting;
+  nodes[i].pad = i;
+})";
+  ventus::cc::Result r = compile(source);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.assembly.find(", 4(v"), std::string::npos) << r.assembly;
+  EXPECT_NE(r.assembly.find(", 8(v"), std::string::npos) << r.assembly;
+  EXPECT_EQ(r.assembly.find("vadd.vi"), std::string::npos) << r.assembly;
+  constexpr uint32_t kN = 128;
+  std::vector<int32_t> nodes(3 * kN);
+  for (uint32_t i = 0; i < 3 * kN; ++i) nodes[i] = static_cast<int32_t>(i * 7919 % 1000) - 500;
+  rt::Device device;
+  rt::Program program = rt::Program::from_elf_bytes(r.elf);
+  rt::Buffer bn = rt::Buffer::from(device, nodes);
+  rt::Buffer out(device, 4 * kN);
+  rt::launch(device, program, "fields", {kN}, {64}, bn, out);
+  const std::vector<int32_t> got = out.download<int32_t>(), after = bn.download<int32_t>();
+  for (uint32_t i = 0; i < kN; ++i) {
+    ASSERT_EQ(got[i], nodes[3 * i + 1] * 3 + nodes[3 * i]) << "item " << i;
+    ASSERT_EQ(after[3 * i + 2], static_cast<int32_t>(i)) << "item " << i;
+  }
+}
+
+// A phi's value and its incoming values share a vector register when they never hold
+// different values at once (regalloc.cpp, coalesce_vector_copies), so no copy is left: the
+// local id (a phi of `linear` and `linear % x`) and a divergent if/else and loop whose phis
+// each arm and iteration update. The results check that lanes of the other arm keep theirs.
+TEST(BackendCodegen, PhiCopiesOfVectorValuesAreCoalesced) {
+  const std::string source = R"(
+__kernel void phis(__global const int* in, __global int* out) {
+  int i = get_global_id(0);
+  int v = in[i], acc = 0;
+  if (v & 1) {
+    acc = v * 3;
+    out[256 + i] = acc;  // a store: the arms stay branches
+  } else {
+    acc = v - 7;
+  }
+  for (int k = 0; k < (v & 7); ++k) acc = acc * 5 + k;
+  out[i] = acc;
+})";
+  ventus::cc::Result r = compile(source);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  // The only vector copy left is the select's mask into v0 (the register vmerge reads).
+  for (size_t at = r.assembly.find("vmv.v.v"); at != std::string::npos;
+       at = r.assembly.find("vmv.v.v", at + 1))
+    EXPECT_EQ(r.assembly.compare(at, 12, "vmv.v.v v0, "), 0) << r.assembly.substr(at, 40);
+  constexpr uint32_t kN = 256;
+  std::vector<int32_t> in(kN);
+  for (uint32_t i = 0; i < kN; ++i) in[i] = static_cast<int32_t>(i * 2654435761u >> 7);
+  for (int opt : {0, 2}) {
+    ventus::cc::Result c = compile(source, opt);
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(c.elf);
+    rt::Buffer bin = rt::Buffer::from(device, in);
+    rt::Buffer out(device, 8 * kN);
+    rt::launch(device, program, "phis", {kN}, {64}, bin, out);
+    const std::vector<int32_t> got = out.download<int32_t>();
+    for (uint32_t i = 0; i < kN; ++i) {
+      uint32_t v = static_cast<uint32_t>(in[i]);
+      uint32_t acc = (v & 1) ? v * 3 : v - 7;
+      for (uint32_t k = 0; k < (v & 7); ++k) acc = acc * 5 + k;
+      ASSERT_EQ(got[i], static_cast<int32_t>(acc)) << "item " << i << ", -O" << opt;
     }
   }
 }

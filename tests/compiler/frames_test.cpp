@@ -148,6 +148,31 @@ TEST(Frames, SmallFramesKeepTheStartCodeStacks) {
   EXPECT_NE(r.assembly.find(fmt::format(", {}\n", 10)), std::string::npos) << r.assembly;
 }
 
+// 20 shuffles of long16 values that are the same for every work-item: hundreds of
+// short-lived 32-bit halves spilled to the scalar stack. Registers never live at once share
+// a spill slot, so the frame stays within the start code's 1 KiB (it was 8,352 bytes with
+// a slot per spilled register; tests/cc_vs_pocl/kernels/shuffle_wide_uniform.cl checks the
+// values against pocl).
+TEST(Frames, SpilledValuesNeverLiveAtOnceShareSlots) {
+  const ventus::cc::Result r = compile(R"(
+kernel void many_shuffles(global long16* out, long16 x, ulong16 m) {
+  long16 v = x;
+#pragma unroll
+  for (int k = 1; k <= 20; ++k) {
+    v = shuffle(v, m) + (long)k;
+    m = (m >> 1) ^ (ulong)(k * 0x9e37u);
+    out[21 * get_global_id(0) + k] = v;
+  }
+}
+)",
+                                       2);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const rt::Program program = rt::Program::from_elf_bytes(r.elf);
+  EXPECT_EQ(program.kernel_info("many_shuffles")->stack_bytes, ventus::abi::kWarpStackBytes);
+  // Some values are spilled (else this test would check nothing).
+  EXPECT_NE(r.assembly.find("(sp)"), std::string::npos);
+}
+
 // Private arrays indexed by data: 1,052 bytes (the conformance test that failed) and 4 KiB
 // per work-item, beyond the 11-bit offsets of the private loads and stores from tp, in a
 // kernel that also calls a function with a private frame of its own.

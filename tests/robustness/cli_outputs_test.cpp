@@ -229,8 +229,9 @@ TEST_F(Outputs, FullStandardErrorDoesNotAbort) {
       write("spin.s", ".text\n.globl spin\n.type spin, @function\nspin:\n.Lloop:\n j .Lloop\n");
   CliOptions full;
   full.stderr_path = "/dev/full";
-  // Long enough for a progress report (every 2 s) on two host threads; ends at the budget.
-  const CliResult r = run_ventus({"run", spin, "-g", "64", "-l", "1", "--budget", "600000000",
+  // Long enough for a progress report (every 2 s) on two host threads; ends at the budget
+  // (per workgroup: two workgroups of 3e8 warp instructions each).
+  const CliResult r = run_ventus({"run", spin, "-g", "2", "-l", "1", "--budget", "300000000",
                                   "--progress", "--host-threads", "2"},
                                  full);
   EXPECT_EQ(r.status, 1) << r.describe();

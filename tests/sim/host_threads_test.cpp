@@ -133,10 +133,11 @@ TEST(SimHostThreads, TheLowestFaultingWorkgroupIsReported) {
   }
 }
 
-// Every workgroup spins; the budget runs out at the same instruction count and names the
-// same warp for every thread count.
+// Every workgroup spins; each resident workgroup runs out of its budget in the same round,
+// the lowest one is reported, and every thread count executes the same instructions.
 TEST(SimHostThreads, TheBudgetRunsOutTheSameWay) {
   std::string reference;
+  uint64_t reference_instructions = 0;
   for (unsigned threads : kHostThreads) {
     sim::DeviceConfig config = config_with(threads);
     config.instruction_budget = 100'003;
@@ -144,8 +145,90 @@ TEST(SimHostThreads, TheBudgetRunsOutTheSameWay) {
     load_program(device, "1: j 1b\n");
     const auto r = device.run(launch_of(2, 4, 6));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.stats.warp_instructions, 100'003u);
-    EXPECT_NE(r.fault->message.find("instruction budget exhausted"), std::string::npos);
+    EXPECT_EQ(r.fault->workgroup[0], 0u);
+    // Each of the 6 workgroups (all resident: 2 SMs of 4 slots) executed its budget.
+    EXPECT_EQ(r.stats.warp_instructions, 6 * 100'003u);
+    EXPECT_NE(r.fault->message.find("instruction budget exhausted: 100003 warp instructions "
+                                    "executed by this workgroup"),
+              std::string::npos)
+        << r.fault->message;
+    if (reference.empty()) reference = fault_text(r);
+    EXPECT_EQ(fault_text(r), reference) << threads << " host threads";
+    if (reference_instructions == 0) reference_instructions = r.stats.warp_instructions;
+    EXPECT_EQ(r.stats.warp_instructions, reference_instructions) << threads << " host threads";
+  }
+}
+
+// Each workgroup stores its id after a loop of 50 iterations (about 100 warp instructions a
+// warp); 3,000 workgroups of 2 warps execute about 600,000 warp instructions, 300 times the
+// budget of 2,000, which is per workgroup: the launch completes (the CTS's
+// min_max_constant_buffer_size launches 58.7 M workgroups and was refused by a per-launch
+// budget).
+constexpr char kShortWorkgroups[] = R"(
+    csrr t0, gidx
+    li t1, 50
+1:  addi t1, t1, -1
+    bnez t1, 1b
+    slli t2, t0, 2
+    li t3, 0x90000000
+    add t2, t2, t3
+    sw t0, 0(t2)
+    endprg x0, x0, x0
+)";
+
+TEST(SimHostThreads, ABudgetPerWorkgroupLetsManyShortWorkgroupsRun) {
+  constexpr uint32_t kGroups = 3000;
+  std::optional<decltype(stats_of(sim::LaunchResult{}))> reference;
+  for (unsigned threads : kHostThreads) {
+    sim::DeviceConfig config = config_with(threads);
+    config.instruction_budget = 2000;
+    sim::Device device(config);
+    device.memory().map(kOut, kGroups * 4);
+    load_program(device, kShortWorkgroups);
+    const auto r = device.run(launch_of(2, 4, kGroups));
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    EXPECT_GT(r.stats.warp_instructions, 100 * config.instruction_budget);
+    EXPECT_EQ(r.stats.workgroups, kGroups);
+    const std::vector<uint32_t> ids = read_words(device, kOut, kGroups);
+    for (uint32_t g = 0; g < kGroups; ++g) ASSERT_EQ(ids[g], g) << threads << " host threads";
+    if (!reference) reference = stats_of(r);
+    EXPECT_EQ(stats_of(r), *reference) << threads << " host threads";
+  }
+}
+
+// Among those workgroups, 1,234 and 2,345 never end: the budget stops the launch at the
+// lower one, names its warp and pc inside the loop, and the workgroups before it completed.
+TEST(SimHostThreads, AHangingWorkgroupAmongManyIsReported) {
+  std::string reference;
+  for (unsigned threads : kHostThreads) {
+    sim::DeviceConfig config = config_with(threads);
+    config.instruction_budget = 2000;
+    sim::Device device(config);
+    device.memory().map(kOut, 3000 * 4);
+    load_program(device, R"(
+    csrr t0, gidx
+    li t1, 1234
+    beq t0, t1, spin
+    li t1, 2345
+    beq t0, t1, spin
+    slli t2, t0, 2
+    li t3, 0x90000000
+    add t2, t2, t3
+    sw t0, 0(t2)
+    endprg x0, x0, x0
+spin:
+    j spin
+)");
+    const auto r = device.run(launch_of(2, 4, 3000));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.fault->workgroup[0], 1234u) << fault_text(r);
+    EXPECT_NE(r.fault->message.find("instruction budget exhausted: 2000 warp instructions "
+                                    "executed by this workgroup"),
+              std::string::npos)
+        << r.fault->message;
+    EXPECT_EQ(r.fault->disassembly.rfind("j ", 0), 0u) << fault_text(r);
+    const std::vector<uint32_t> ids = read_words(device, kOut, 1234);
+    for (uint32_t g = 0; g < 1234; ++g) ASSERT_EQ(ids[g], g) << threads << " host threads";
     if (reference.empty()) reference = fault_text(r);
     EXPECT_EQ(fault_text(r), reference) << threads << " host threads";
   }

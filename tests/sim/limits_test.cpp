@@ -31,20 +31,29 @@ sim::DeviceConfig config(uint32_t sms, unsigned host_threads, uint64_t budget) {
 }
 
 // Item 6: the workgroup ids of 2^32 - 1 workgroups are generated as they are admitted; the
-// launch starts at once (the budget ends it) instead of listing 16 GiB of ids first.
+// launch starts at once (a workgroup that never ends stops it) instead of listing 16 GiB of
+// ids first.
 TEST(SimLimits, HugeGridStartsWithoutListingWorkgroups) {
   for (unsigned threads : {1u, 2u}) {
-    sim::Device device(config(2, threads, 100'000));
-    load_program(device, "endprg x0, x0, x0\n");
+    sim::Device device(config(2, threads, 1000));
+    load_program(device, R"(
+    csrr t0, 0x808             # workgroup id x
+    li t1, 50000
+    beq t0, t1, 1f
+    endprg x0, x0, x0
+1:  j 1b
+)");
     sim::KernelLaunch l = launch_of(1, 1, 0xffffffffu);
     const auto start = Clock::now();
     const sim::LaunchResult r = device.run(l);
     EXPECT_LT(seconds_since(start), 5.0);
     EXPECT_NE(fault_text(r).find("instruction budget exhausted"), std::string::npos)
         << fault_text(r);
-    // Every workgroup is one instruction: about as many ran as the budget allows.
+    EXPECT_EQ(r.fault->workgroup[0], 50'000u);
+    // The workgroups before it ran; the other 15 slots finished the round (16,384 warp
+    // instructions, about 5,000 workgroups of 3 instructions each).
     EXPECT_GT(r.stats.workgroups, 50'000u);
-    EXPECT_LT(r.stats.workgroups, 100'100u);
+    EXPECT_LT(r.stats.workgroups, 50'000u + 16 * 5'500u);
   }
 }
 

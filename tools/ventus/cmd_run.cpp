@@ -359,7 +359,7 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   ventus::cli::add_number(sub, "--private-mem", a->private_mem, "private memory bytes per thread");
   ventus::cli::add_number(sub, "--print-buffer", a->print_buffer, "print buffer bytes (0: none)");
   ventus::cli::add_number(sub, "--budget", a->budget,
-                          "warp-instruction budget of the launch (0: unlimited)");
+                          "warp-instruction budget of each workgroup (0: unlimited)");
   ventus::cli::add_timing_options(sub, a->timing);
   sub->add_flag("--memcheck", a->memcheck,
                 "report every access outside the buffers, local and private memory");

@@ -278,8 +278,9 @@ void Selector::move(uint32_t dst, const Src& s) {
     emit(isa::Op::VMV_V_X, {Operand::reg_of(dst), Operand::reg_of(scalar_reg(s))});
 }
 
-Src Selector::extend(Src s, unsigned bits, bool is_signed) {
+Src Selector::extend(Src s, unsigned bits, bool is_signed, const llvm::Value* of) {
   if (bits >= 32 || bits == 1) return s;
+  if (!is_signed && of && llvm::isa<llvm::LoadInst>(of)) return s;
   if (s.is_imm) {
     int64_t mask = (int64_t{1} << bits) - 1;
     int64_t v = s.imm & mask;
@@ -524,10 +525,12 @@ void Selector::select(llvm::Instruction& i) {
   if (folded_.contains(&i)) return;
   if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) return select_binary(*bin);
   if (auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(&i)) {
-    // A compare used only by the branch of its block becomes a compare-and-branch.
+    // A compare used only by the branch of its block becomes a compare-and-branch (of the
+    // extended operands, for bytes and halfwords).
     if (cmp->hasOneUse()) {
       auto* br = llvm::dyn_cast<llvm::BranchInst>(*cmp->user_begin());
-      if (br && br->getParent() == cmp->getParent() && int_bits(cmp->getOperand(0)->getType()) == 32 &&
+      const unsigned bits = int_bits(cmp->getOperand(0)->getType());
+      if (br && br->getParent() == cmp->getParent() && (bits == 8 || bits == 16 || bits == 32) &&
           !cmp->getOperand(0)->getType()->isVectorTy()) {
         folded_.insert(cmp);
         return;
@@ -655,14 +658,15 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
       case BO::Xor: int_op(kXor, d[k], a, b); break;
       case BO::Shl: int_op(kSll, d[k], a, b); break;
       case BO::LShr:
-        int_op(kSrl, d[k], extend(a, bits, false), b);
+        int_op(kSrl, d[k], extend(a, bits, false, inst.getOperand(0)), b);
         break;
       case BO::AShr:
         int_op(kSra, d[k], extend(a, bits, true), b);
         break;
       case BO::UDiv:
         int_op({isa::Op::DIVU, kNone, isa::Op::VDIVU_VV, isa::Op::VDIVU_VX, kNone, false}, d[k],
-               extend(a, bits, false), extend(b, bits, false));
+               extend(a, bits, false, inst.getOperand(0)),
+               extend(b, bits, false, inst.getOperand(1)));
         break;
       case BO::SDiv:
         int_op({isa::Op::DIV, kNone, isa::Op::VDIV_VV, isa::Op::VDIV_VX, kNone, false}, d[k],
@@ -670,7 +674,8 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
         break;
       case BO::URem:
         int_op({isa::Op::REMU, kNone, isa::Op::VREMU_VV, isa::Op::VREMU_VX, kNone, false}, d[k],
-               extend(a, bits, false), extend(b, bits, false));
+               extend(a, bits, false, inst.getOperand(0)),
+               extend(b, bits, false, inst.getOperand(1)));
         break;
       case BO::SRem:
         int_op({isa::Op::REM, kNone, isa::Op::VREM_VV, isa::Op::VREM_VX, kNone, false}, d[k],
@@ -797,8 +802,9 @@ void Selector::select_icmp(llvm::ICmpInst& inst) {
   unsigned bits = int_bits(element_type(inst.getOperand(0)->getType()));
   bool is_signed = inst.isSigned();
   for (size_t k = 0; k < d.size(); ++k)
-    icmp_element(inst.getPredicate(), d[k], extend(src(inst.getOperand(0), k), bits, is_signed),
-                 extend(src(inst.getOperand(1), k), bits, is_signed));
+    icmp_element(inst.getPredicate(), d[k],
+                 extend(src(inst.getOperand(0), k), bits, is_signed, inst.getOperand(0)),
+                 extend(src(inst.getOperand(1), k), bits, is_signed, inst.getOperand(1)));
 }
 
 void Selector::fcmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, Src b) {
@@ -891,7 +897,7 @@ void Selector::select_cast(llvm::CastInst& inst) {
         else
           move(d[k], a);
         break;
-      case CO::ZExt: move(d[k], extend(a, int_bits(from), false)); break;
+      case CO::ZExt: move(d[k], extend(a, int_bits(from), false, inst.getOperand(0))); break;
       case CO::SExt:
         if (from->isIntegerTy(1))
           int_op(kSub, d[k], {true, 0, kNoReg, RegClass::Scalar}, a);

@@ -97,6 +97,11 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   bool divergent = div_.divergent(cond);
   auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(cond);
   bool fused = cmp && folded_.contains(cmp);
+  // The operands of a fused compare, extended to 32 bits.
+  const auto fused_operand = [&](unsigned i) {
+    llvm::Value* v = cmp->getOperand(i);
+    return extend(src(v), int_bits(v->getType()), cmp->isSigned(), v);
+  };
   auto label = [&](int b) { return Operand::label(mf_.blocks[b].label); };
   auto finish = [&]() {
     MInst j = make_inst(Pseudo::J, {label(other)});
@@ -129,7 +134,7 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   if (!divergent) {
     if (fused) {
       const BranchForm form = branch_form(cmp->getPredicate());
-      Src a = src(cmp->getOperand(0)), b = src(cmp->getOperand(1));
+      Src a = fused_operand(0), b = fused_operand(1);
       if (form.swap) std::swap(a, b);
       emit(form.scalar,
            {Operand::reg_of(scalar_reg(a)), Operand::reg_of(scalar_reg(b)), label(taken)});
@@ -171,7 +176,7 @@ void Selector::select_cond_branch(llvm::BranchInst& br) {
   if (fused) {
     const BranchForm form = branch_form(cmp->getPredicate());
     branch = form.vector;
-    Src a = src(cmp->getOperand(0)), b = src(cmp->getOperand(1));
+    Src a = fused_operand(0), b = fused_operand(1);
     if (form.swap) std::swap(a, b);
     x = vector_reg(a);
     y = vector_reg(b);

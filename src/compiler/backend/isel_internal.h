@@ -166,8 +166,9 @@ class Selector {
   uint32_t vector_reg(const Src& s);
   void move(uint32_t dst, const Src& s);
 
-  // Sign- or zero-extends a sub-word integer so that all 32 bits are meaningful.
-  Src extend(Src s, unsigned bits, bool is_signed);
+  // Sign- or zero-extends a sub-word integer so that all 32 bits are meaningful. `of`: the
+  // value s holds, when known: a byte or halfword load is zero-extended already (load_rows).
+  Src extend(Src s, unsigned bits, bool is_signed, const llvm::Value* of = nullptr);
 
   void int_op(const IntOp& op, uint32_t dst, Src a, Src b);
 
@@ -214,6 +215,9 @@ class Selector {
   // where that fits it.
   Address address_of(llvm::Value* pointer, int64_t extra, isa::OperandKind offset);
   bool foldable_gep(const llvm::GetElementPtrInst* gep) const;
+  // The constant part of a GEP with variable indices whose register leaves it out, for its
+  // loads and stores to add as their offset (0: the register holds the whole address).
+  int64_t gep_offset_in_users(const llvm::GetElementPtrInst* gep) const;
   bool folded_into_fma(const llvm::Instruction* fneg) const;
   bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);

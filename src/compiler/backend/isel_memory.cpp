@@ -21,6 +21,20 @@ MemoryRows store_rows(unsigned size) {
   return {isa::Op::SW, isa::Op::VSW12_V, isa::Op::VSW_V};
 }
 
+// Whether every use of the pointer is as the address of a load or a store.
+bool only_addresses_loads_and_stores(const llvm::Value* pointer) {
+  for (const llvm::User* user : pointer->users()) {
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+      if (load->getPointerOperand() != pointer) return false;
+    } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+      if (store->getPointerOperand() != pointer) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
@@ -29,21 +43,32 @@ bool Selector::foldable_gep(const llvm::GetElementPtrInst* gep) const {
       !isa::operand_fits(isa::OperandKind::Simm11, offset.getSExtValue()))
     return false;
   if (div_.divergent(gep) != div_.divergent(gep->getPointerOperand())) return false;
-  for (const llvm::User* user : gep->users()) {
-    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
-      if (load->getPointerOperand() != gep) return false;
-    } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-      if (store->getPointerOperand() != gep) return false;
-    } else {
-      return false;
+  return only_addresses_loads_and_stores(gep);
+}
+
+int64_t Selector::gep_offset_in_users(const llvm::GetElementPtrInst* gep) const {
+  if (gep->hasAllConstantIndices() || gep->getType()->isVectorTy() ||
+      !only_addresses_loads_and_stores(gep))
+    return 0;
+  int64_t constant = 0;
+  for (auto it = llvm::gep_type_begin(gep); it != llvm::gep_type_end(gep); ++it) {
+    if (llvm::StructType* st = it.getStructTypeOrNull()) {
+      const auto field = llvm::cast<llvm::ConstantInt>(it.getOperand())->getZExtValue();
+      constant += static_cast<int64_t>(dl_.getStructLayout(st)->getElementOffset(field));
+    } else if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(it.getOperand())) {
+      constant +=
+          ci->getSExtValue() * static_cast<int64_t>(dl_.getTypeAllocSize(it.getIndexedType()));
     }
   }
-  return true;
+  // Within the smaller (private) offsets, so that any load or store can take it.
+  return isa::operand_fits(isa::OperandKind::Simm11, constant) ? constant : 0;
 }
 
 Selector::Address Selector::address_of(llvm::Value* pointer, int64_t extra,
                                        isa::OperandKind offset_kind) {
   auto fits = [&](int64_t v) { return isa::operand_fits(offset_kind, v); };
+  if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer))
+    extra += gep_offset_in_users(gep);
   if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer); gep && foldable_gep(gep)) {
     llvm::APInt offset(32, 0);
     gep->accumulateConstantOffset(dl_, offset);
@@ -153,7 +178,7 @@ void Selector::select_gep(llvm::GetElementPtrInst& inst) {
     }
     add_to(scaled);
   }
-  constant = static_cast<int32_t>(constant);
+  constant = static_cast<int32_t>(constant) - gep_offset_in_users(&inst);
   if (constant != 0 || !have_acc_reg) {
     int_op(kAdd, d, acc, {true, constant, kNoReg, RegClass::Scalar});
   } else {

@@ -28,7 +28,8 @@ namespace {
 
 bool caller_saved(uint32_t phys) {
   if (is_vector_phys(phys)) return phys - kVectorBase < 32;
-  return (phys >= 5 && phys <= 7) || (phys >= 10 && phys <= 17) || (phys >= 28 && phys <= 31) || phys == kRa;
+  return (phys >= 5 && phys <= 7) || (phys >= 10 && phys <= 17) || (phys >= 28 && phys <= 31) ||
+         phys == kRa;
 }
 
 std::vector<uint32_t> allocation_order(RegClass cls) {
@@ -37,7 +38,8 @@ std::vector<uint32_t> allocation_order(RegClass cls) {
     for (uint32_t v = 1; v < 253; ++v) order.push_back(vreg_phys(v));
     return order;
   }
-  for (uint32_t x : {5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
+  for (uint32_t x :
+       {5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
     order.push_back(x);
   for (uint32_t x = 32; x < 64; ++x) order.push_back(x);
   return order;
@@ -60,14 +62,153 @@ struct Interval {
 
 using RegSet = std::vector<uint64_t>;  // bit set over virtual registers
 
-void set_bit(RegSet& s, uint32_t i) { s[i / 64] |= uint64_t{1} << (i % 64); }
-bool test_bit(const RegSet& s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
+void set_bit(RegSet& s, uint32_t i) {
+  s[i / 64] |= uint64_t{1} << (i % 64);
+}
+bool test_bit(const RegSet& s, uint32_t i) {
+  return (s[i / 64] >> (i % 64)) & 1;
+}
+
+// The virtual registers live into and out of each block.
+struct Liveness {
+  std::vector<RegSet> in, out;
+};
+Liveness liveness(const MFunction& mf) {
+  const size_t words = (mf.vreg_class.size() + 63) / 64 + 1;
+  const size_t nb = mf.blocks.size();
+  std::vector<RegSet> use(nb, RegSet(words)), def(nb, RegSet(words));
+  Liveness live{std::vector<RegSet>(nb, RegSet(words)), std::vector<RegSet>(nb, RegSet(words))};
+  for (size_t b = 0; b < nb; ++b)
+    for (const MInst& inst : mf.blocks[b].insts) {
+      for (const Operand& op : inst.ops)
+        if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg)) {
+          uint32_t v = op.reg - kFirstVirtual;
+          if (!test_bit(def[b], v)) set_bit(use[b], v);
+        }
+      for (const Operand& op : inst.ops)
+        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg))
+          set_bit(def[b], op.reg - kFirstVirtual);
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t bi = nb; bi-- > 0;) {
+      RegSet out(words);
+      for (int s : mf.blocks[bi].succs)
+        for (size_t w = 0; w < words; ++w) out[w] |= live.in[s][w];
+      RegSet in(words);
+      for (size_t w = 0; w < words; ++w) in[w] = use[bi][w] | (out[w] & ~def[bi][w]);
+      if (in != live.in[bi] || out != live.out[bi]) {
+        live.in[bi] = std::move(in);
+        live.out[bi] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  return live;
+}
+
+bool is_vector_copy(const MInst& inst) {
+  return inst.is(isa::Op::VMV_V_V) && is_virtual(inst.ops[0].reg) && is_virtual(inst.ops[1].reg) &&
+         inst.ops[0].reg != inst.ops[1].reg;
+}
+
+// Merges the two virtual registers of a vector copy (a phi's value from one predecessor,
+// mostly) when they never hold different values at once, so that the copy disappears:
+// the single interval per register of the linear scan cannot see that a phi and its
+// incoming value are live in different arms. Liveness is per lane, as the hardware writes
+// a vector register only in the active lanes (the allocator's vector intervals rely on
+// that too); scalar registers are left alone (both arms of a divergent branch run).
+void coalesce_vector_copies(MFunction& mf) {
+  for (int round = 0; round < 4; ++round) {
+    // Candidate pairs, and each register's partners.
+    std::map<uint32_t, std::vector<uint32_t>> partners;
+    for (const MBlock& block : mf.blocks)
+      for (const MInst& inst : block.insts)
+        if (is_vector_copy(inst)) {
+          partners[inst.ops[0].reg].push_back(inst.ops[1].reg);
+          partners[inst.ops[1].reg].push_back(inst.ops[0].reg);
+        }
+    if (partners.empty()) return;
+    // Interference: a register defined where its partner is live afterwards, except by a
+    // copy of that partner.
+    std::set<std::pair<uint32_t, uint32_t>> interfere;
+    const Liveness live = liveness(mf);
+    for (size_t b = 0; b < mf.blocks.size(); ++b) {
+      RegSet after = live.out[b];
+      const std::vector<MInst>& insts = mf.blocks[b].insts;
+      for (size_t i = insts.size(); i-- > 0;) {
+        const MInst& inst = insts[i];
+        for (const Operand& op : inst.ops) {
+          if (op.kind != Operand::Kind::Reg || !op.def || !is_virtual(op.reg)) continue;
+          auto it = partners.find(op.reg);
+          if (it == partners.end()) continue;
+          for (uint32_t p : it->second) {
+            const bool copy_of_p = is_vector_copy(inst) && inst.ops[1].reg == p;
+            // An early-clobber result must not share a register with any operand read.
+            const bool read_here =
+                op.early_clobber &&
+                std::any_of(inst.ops.begin(), inst.ops.end(), [&](const Operand& o) {
+                  return o.kind == Operand::Kind::Reg && o.use && o.reg == p;
+                });
+            if ((!copy_of_p && test_bit(after, p - kFirstVirtual)) || read_here)
+              interfere.insert(std::minmax(op.reg, p));
+          }
+        }
+        for (const Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && op.def && !op.use && is_virtual(op.reg))
+            after[(op.reg - kFirstVirtual) / 64] &=
+                ~(uint64_t{1} << ((op.reg - kFirstVirtual) % 64));
+        for (const Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg))
+            set_bit(after, op.reg - kFirstVirtual);
+      }
+    }
+    // Each register merges at most once a round (its interferences change when it does).
+    std::map<uint32_t, uint32_t> rename;
+    std::set<uint32_t> touched;
+    for (const MBlock& block : mf.blocks)
+      for (const MInst& inst : block.insts) {
+        if (!is_vector_copy(inst)) continue;
+        const uint32_t d = inst.ops[0].reg, s = inst.ops[1].reg;
+        if (touched.count(d) || touched.count(s) || interfere.count(std::minmax(d, s))) continue;
+        touched.insert(d);
+        touched.insert(s);
+        rename[s] = d;
+      }
+    if (rename.empty()) return;
+    for (MBlock& block : mf.blocks)
+      for (MInst& inst : block.insts)
+        for (Operand& op : inst.ops)
+          if (op.kind == Operand::Kind::Reg && rename.count(op.reg)) op.reg = rename[op.reg];
+  }
+}
+
+// Spill slots, 4 bytes each, in the scalar stack or the private frame: a spilled register
+// takes the lowest slot of its class whose last occupant's interval ended before its own
+// starts - the criterion by which two registers share a physical one - so registers that
+// are never live at once share a slot (wide vector code spills hundreds of short-lived
+// values). `order`: the intervals sorted by start.
+void assign_spill_slots(const std::vector<Interval*>& order, MFunction& mf) {
+  std::vector<int> scalar_end, vector_end;  // index: slot; the end of its last occupant
+  for (Interval* iv : order) {
+    if (!iv->spilled) continue;
+    std::vector<int>& slot_end =
+        mf.class_of(iv->vreg) == RegClass::Scalar ? scalar_end : vector_end;
+    size_t slot = 0;
+    while (slot < slot_end.size() && slot_end[slot] >= iv->start) ++slot;
+    if (slot == slot_end.size()) slot_end.push_back(iv->end);
+    slot_end[slot] = iv->end;
+    iv->slot = static_cast<uint32_t>(4 * slot);
+  }
+  mf.scalar_spill_bytes = static_cast<uint32_t>(4 * scalar_end.size());
+  mf.vector_spill_bytes = static_cast<uint32_t>(4 * vector_end.size());
+}
 
 }  // namespace
 
 void allocate_registers(MFunction& mf) {
+  coalesce_vector_copies(mf);
   const size_t nv = mf.vreg_class.size();
-  const size_t words = (nv + 63) / 64 + 1;
   const size_t nb = mf.blocks.size();
 
   // Positions: every block takes at least one instruction slot.
@@ -79,34 +220,7 @@ void allocate_registers(MFunction& mf) {
     block_end[b] = 2 * n - 1;
   }
 
-  // Liveness.
-  std::vector<RegSet> use(nb, RegSet(words)), def(nb, RegSet(words)), live_in(nb, RegSet(words)),
-      live_out(nb, RegSet(words));
-  for (size_t b = 0; b < nb; ++b)
-    for (const MInst& inst : mf.blocks[b].insts) {
-      for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.use && is_virtual(op.reg)) {
-          uint32_t v = op.reg - kFirstVirtual;
-          if (!test_bit(def[b], v)) set_bit(use[b], v);
-        }
-      for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.def && is_virtual(op.reg)) set_bit(def[b], op.reg - kFirstVirtual);
-    }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t bi = nb; bi-- > 0;) {
-      RegSet out(words);
-      for (int s : mf.blocks[bi].succs)
-        for (size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
-      RegSet in(words);
-      for (size_t w = 0; w < words; ++w) in[w] = use[bi][w] | (out[w] & ~def[bi][w]);
-      if (in != live_in[bi] || out != live_out[bi]) {
-        live_in[bi] = std::move(in);
-        live_out[bi] = std::move(out);
-        changed = true;
-      }
-    }
-  }
+  const auto [live_in, live_out] = liveness(mf);
 
   // Intervals.
   std::vector<Interval> intervals(nv);
@@ -118,8 +232,10 @@ void allocate_registers(MFunction& mf) {
   n = 0;
   for (size_t b = 0; b < nb; ++b) {
     for (size_t v = 0; v < nv; ++v) {
-      if (test_bit(live_in[b], static_cast<uint32_t>(v))) touch(static_cast<uint32_t>(v), block_start[b]);
-      if (test_bit(live_out[b], static_cast<uint32_t>(v))) touch(static_cast<uint32_t>(v), block_end[b]);
+      if (test_bit(live_in[b], static_cast<uint32_t>(v)))
+        touch(static_cast<uint32_t>(v), block_start[b]);
+      if (test_bit(live_out[b], static_cast<uint32_t>(v)))
+        touch(static_cast<uint32_t>(v), block_end[b]);
     }
     for (const MInst& inst : mf.blocks[b].insts) {
       for (const Operand& op : inst.ops) {
@@ -166,10 +282,12 @@ void allocate_registers(MFunction& mf) {
     };
     for (const MInst& inst : mf.blocks[b].insts) {
       for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.use && !is_virtual(op.reg) && op.reg != kNoReg) use_phys(op.reg, 2 * n);
+        if (op.kind == Operand::Kind::Reg && op.use && !is_virtual(op.reg) && op.reg != kNoReg)
+          use_phys(op.reg, 2 * n);
       for (uint32_t p : inst.implicit_uses) use_phys(p, 2 * n);
       for (const Operand& op : inst.ops)
-        if (op.kind == Operand::Kind::Reg && op.def && !is_virtual(op.reg) && op.reg != kNoReg) def_phys(op.reg, 2 * n + 1);
+        if (op.kind == Operand::Kind::Reg && op.def && !is_virtual(op.reg) && op.reg != kNoReg)
+          def_phys(op.reg, 2 * n + 1);
       for (uint32_t p : inst.implicit_defs) def_phys(p, 2 * n + 1);
       // The registers an inline assembly statement clobbers may be written before it has
       // read its inputs: they hold none of its operands either.
@@ -205,13 +323,6 @@ void allocate_registers(MFunction& mf) {
   auto spill = [&](Interval* iv) {
     iv->spilled = true;
     iv->phys = kNoReg;
-    if (mf.class_of(iv->vreg) == RegClass::Scalar) {
-      iv->slot = mf.scalar_spill_bytes;
-      mf.scalar_spill_bytes += 4;
-    } else {
-      iv->slot = mf.vector_spill_bytes;
-      mf.vector_spill_bytes += 4;
-    }
   };
   for (Interval* iv : order) {
     std::erase_if(active, [&](Interval* a) {
@@ -224,16 +335,18 @@ void allocate_registers(MFunction& mf) {
     uint32_t chosen = kNoReg;
     if (iv->hint != kNoReg) {
       const Interval& from = intervals[iv->hint - kFirstVirtual];
-      if (from.phys != kNoReg && !owner[from.phys] && !fixed_conflict(from.phys, iv->start, iv->end))
+      if (from.phys != kNoReg && !owner[from.phys] &&
+          !fixed_conflict(from.phys, iv->start, iv->end))
         chosen = from.phys;
     }
     for (size_t i = 0; chosen == kNoReg && i < candidates.size(); ++i)
-      if (!owner[candidates[i]] && !fixed_conflict(candidates[i], iv->start, iv->end)) chosen = candidates[i];
+      if (!owner[candidates[i]] && !fixed_conflict(candidates[i], iv->start, iv->end))
+        chosen = candidates[i];
     if (chosen == kNoReg) {
       Interval* victim = nullptr;
       for (Interval* a : active)
-        if (mf.class_of(a->vreg) == cls && a->end > iv->end && !fixed_conflict(a->phys, iv->start, iv->end) &&
-            (!victim || a->end > victim->end))
+        if (mf.class_of(a->vreg) == cls && a->end > iv->end &&
+            !fixed_conflict(a->phys, iv->start, iv->end) && (!victim || a->end > victim->end))
           victim = a;
       if (!victim) {
         spill(iv);
@@ -248,6 +361,7 @@ void allocate_registers(MFunction& mf) {
     owner[chosen] = iv;
     active.push_back(iv);
   }
+  assign_spill_slots(order, mf);
 
   // Rewrite operands; spilled registers go through the scratch registers.
   for (MBlock& block : mf.blocks) {
@@ -260,10 +374,14 @@ void allocate_registers(MFunction& mf) {
       std::map<uint32_t, uint32_t> scratch_of;
       auto scratch = [&](RegClass cls) -> uint32_t {
         if (cls == RegClass::Scalar) {
-          if (next_s >= 3) throw Error(fmt::format("register allocation failed in '{}': too many spilled scalar operands", mf.name));
+          if (next_s >= 3)
+            throw Error(fmt::format(
+                "register allocation failed in '{}': too many spilled scalar operands", mf.name));
           return kScratchS0 + next_s++;
         }
-        if (next_v >= 3) throw Error(fmt::format("register allocation failed in '{}': too many spilled vector operands", mf.name));
+        if (next_v >= 3)
+          throw Error(fmt::format(
+              "register allocation failed in '{}': too many spilled vector operands", mf.name));
         return kScratchV0 + next_v++;
       };
       for (Operand& op : inst.ops) {
