@@ -370,8 +370,67 @@ llvm::Value* lower_int64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& 
   return call;
 }
 
-// The i64 conversions lower_int64_operations replaces (float only: the device has no
-// double, and half converts through float in clang's IR).
+// Conversions to and from double: the device converts 32-bit words only (its binary64
+// arithmetic has no conversion rows), so every fpext float -> double, fptrunc double ->
+// float, int -> double and double -> int becomes a call to the library's soft-float
+// routine (lib/fp64.cl), which takes and returns the double's bits as a ulong. Integers
+// narrower than 32 bits go through int; double -> int is RISC-V's fcvt.w.d/fcvt.l.d
+// (toward zero, NaN and too large values give the maximum, too small ones the minimum).
+bool is_fp64_conversion(const llvm::CastInst& cast) {
+  using CO = llvm::Instruction::CastOps;
+  llvm::Type* from = cast.getSrcTy()->getScalarType();
+  llvm::Type* to = cast.getDestTy()->getScalarType();
+  switch (cast.getOpcode()) {
+    case CO::FPExt: return to->isDoubleTy() && from->isFloatTy();
+    case CO::FPTrunc: return from->isDoubleTy() && to->isFloatTy();
+    case CO::SIToFP:
+    case CO::UIToFP: return to->isDoubleTy();
+    case CO::FPToSI:
+    case CO::FPToUI: return from->isDoubleTy();
+    default: return false;
+  }
+}
+
+llvm::Value* lower_fp64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& module,
+                                           llvm::Instruction::CastOps op, llvm::Value* x,
+                                           llvm::Type* to) {
+  using CO = llvm::Instruction::CastOps;
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  auto call = [&](const char* name, llvm::Type* result, llvm::Value* arg) {
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(name, llvm::FunctionType::get(result, {arg->getType()}, false));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+      f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    llvm::CallInst* c = b.CreateCall(callee, {arg});
+    c->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    return c;
+  };
+  const unsigned int_bits = op == CO::SIToFP || op == CO::UIToFP
+                                ? x->getType()->getIntegerBitWidth()
+                                : (to->isIntegerTy() ? to->getIntegerBitWidth() : 0);
+  switch (op) {
+    case CO::FPExt: return b.CreateBitCast(call("__vt_f32_to_f64", i64, x), to);
+    case CO::FPTrunc: return call("__vt_f64_to_f32", to, b.CreateBitCast(x, i64));
+    case CO::SIToFP:
+    case CO::UIToFP: {
+      const bool s = op == CO::SIToFP;
+      if (int_bits == 64)
+        return b.CreateBitCast(call(s ? "__vt_i64_to_f64" : "__vt_u64_to_f64", i64, x), to);
+      llvm::Value* word = s ? b.CreateSExtOrTrunc(x, i32) : b.CreateZExtOrTrunc(x, i32);
+      return b.CreateBitCast(call(s ? "__vt_i32_to_f64" : "__vt_u32_to_f64", i64, word), to);
+    }
+    default: {
+      const bool s = op == CO::FPToSI;
+      llvm::Value* bits = b.CreateBitCast(x, i64);
+      if (int_bits == 64) return call(s ? "__vt_f64_to_i64" : "__vt_f64_to_u64", i64, bits);
+      return b.CreateTrunc(call(s ? "__vt_f64_to_i32" : "__vt_f64_to_u32", i32, bits), to);
+    }
+  }
+}
+
+// The i64 conversions lower_int64_operations replaces (float only: conversions of double
+// are is_fp64_conversion's, and half converts through float in clang's IR).
 bool is_int64_float_conversion(const llvm::CastInst& cast) {
   using CO = llvm::Instruction::CastOps;
   switch (cast.getOpcode()) {
@@ -387,12 +446,33 @@ bool is_int64_float_conversion(const llvm::CastInst& cast) {
   }
 }
 
-// Replaces the module's 64-bit divisions and long<->float conversions by library calls
+// Replaces the module's 64-bit divisions, long<->float conversions and conversions of
+// double by library calls
 // (or shifts); returns whether it changed anything. Runs before the library is linked,
 // and again after it for the library's own casts (convert.cl's convert_long(float), ...),
 // whose functions then need a second link.
 bool lower_int64_operations(llvm::Module& module) {
   using BO = llvm::Instruction::BinaryOps;
+  // printf passes floats as float bits (the back end undoes the variadic promotion): a
+  // double argument is printed as the float nearest to it.
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+          call && call->getCalledFunction() && call->getCalledFunction()->getName() == "printf")
+        for (unsigned a = 1; a < call->arg_size(); ++a) {
+          llvm::Value* v = call->getArgOperand(a);
+          if (!v->getType()->isDoubleTy() || llvm::isa<llvm::FPExtInst>(v)) continue;
+          llvm::IRBuilder<> b(call);
+          call->setArgOperand(a, b.CreateFPExt(b.CreateFPTrunc(v, b.getFloatTy()), v->getType()));
+        }
+  auto printf_only = [](const llvm::Instruction& inst) {
+    for (const llvm::User* user : inst.users()) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
+        return false;
+    }
+    return true;
+  };
   std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f)) {
@@ -402,14 +482,20 @@ bool lower_int64_operations(llvm::Module& module) {
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (is_int64_float_conversion(*cast)) work.push_back(cast);
+        if (is_int64_float_conversion(*cast) ||
+            (is_fp64_conversion(*cast) && !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))))
+          work.push_back(cast);
       }
     }
   for (llvm::Instruction* op : work) {
     llvm::IRBuilder<> b(op);  // inserts before it, with its line
     auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
-      if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op))
+      if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op)) {
+        if (is_fp64_conversion(*cast))
+          return lower_fp64_conversion_element(b, module, cast->getOpcode(), x,
+                                               cast->getDestTy()->getScalarType());
         return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
+      }
       return lower_int64_division_element(
           b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
     };
