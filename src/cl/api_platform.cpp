@@ -263,9 +263,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       // cl_khr_fp64 (docs/opencl.md): the pair instructions compute binary64 with
       // subnormals, infinities and NaNs, a fused multiply-add, and round in frm's mode
       // (nearest even in a kernel; the conversions' soft-float rounds in all four).
-      return info_value(n, v, r,
-                        cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
-                                            CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM});
+      return info_value(
+          n, v, r,
+          cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                              CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM});
     case CL_DEVICE_HALF_FP_CONFIG:
       return info_value(n, v, r, cl_device_fp_config{0});
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:

@@ -483,7 +483,8 @@ bool lower_int64_operations(llvm::Module& module) {
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
         if (is_int64_float_conversion(*cast) ||
-            (is_fp64_conversion(*cast) && !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))))
+            (is_fp64_conversion(*cast) &&
+             !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))))
           work.push_back(cast);
       }
     }

@@ -61,7 +61,8 @@ static const std::vector<Function>& functions() {
       {"log1p", "log1p(a)", [](LD a, LD) { return std::log1p(a); }, 2, -0.999, 100, 0, 0},
       {"pow", "pow(a, b)", [](LD a, LD b) { return std::pow(a, b); }, 16, 0.01, 100, -150, 150},
       {"powr", "powr(a, b)", [](LD a, LD b) { return std::pow(a, b); }, 16, 0.5, 2, -1000, 1000},
-      {"pown", "pown(a, (int)b)", [](LD a, LD b) { return std::pow(a, (int)b); }, 16, -4, 4, -60, 60},
+      {"pown", "pown(a, (int)b)", [](LD a, LD b) { return std::pow(a, (int)b); }, 16, -4, 4, -60,
+       60},
       {"rootn", "rootn(a, (int)b)", [](LD a, LD b) { return std::pow(a, 1.0L / (int)b); }, 16, 1e-5,
        1e5, 1, 20},
       {"sin", "sin(a)", [](LD a, LD) { return std::sin(a); }, 4, -1e6, 1e6, 0, 0},
@@ -70,10 +71,8 @@ static const std::vector<Function>& functions() {
       {"sin_huge", "sin(a)", [](LD a, LD) { return std::sin(a); }, 4, -1e300, 1e300, 0, 0},
       {"cos_huge", "cos(a)", [](LD a, LD) { return std::cos(a); }, 4, 1e20, 1e25, 0, 0},
       {"tan_huge", "tan(a)", [](LD a, LD) { return std::tan(a); }, 5, -1e200, -1e100, 0, 0},
-      {"sinpi", "sinpi(a)", [](LD a, LD) { return ref_trigpi(a, false); }, 4, -100,
-       100, 0, 0},
-      {"cospi", "cospi(a)", [](LD a, LD) { return ref_trigpi(a, true); }, 4, -100,
-       100, 0, 0},
+      {"sinpi", "sinpi(a)", [](LD a, LD) { return ref_trigpi(a, false); }, 4, -100, 100, 0, 0},
+      {"cospi", "cospi(a)", [](LD a, LD) { return ref_trigpi(a, true); }, 4, -100, 100, 0, 0},
       {"asin", "asin(a)", [](LD a, LD) { return std::asin(a); }, 4, -1, 1, 0, 0},
       {"acos", "acos(a)", [](LD a, LD) { return std::acos(a); }, 4, -1, 1, 0, 0},
       {"atan", "atan(a)", [](LD a, LD) { return std::atan(a); }, 5, -100, 100, 0, 0},
@@ -86,8 +85,8 @@ static const std::vector<Function>& functions() {
       {"asinh", "asinh(a)", [](LD a, LD) { return std::asinh(a); }, 4, -100, 100, 0, 0},
       {"acosh", "acosh(a)", [](LD a, LD) { return std::acosh(a); }, 4, 1, 100, 0, 0},
       {"atanh", "atanh(a)", [](LD a, LD) { return std::atanh(a); }, 5, -0.999, 0.999, 0, 0},
-      {"hypot", "hypot(a, b)", [](LD a, LD b) { return std::hypot(a, b); }, 4, -1e300, 1e300, -1e300,
-       1e300},
+      {"hypot", "hypot(a, b)", [](LD a, LD b) { return std::hypot(a, b); }, 4, -1e300, 1e300,
+       -1e300, 1e300},
       {"erf", "erf(a)", [](LD a, LD) { return std::erf(a); }, 16, -6, 6, 0, 0},
       {"erfc", "erfc(a)", [](LD a, LD) { return std::erfc(a); }, 16, -3, 27, 0, 0},
       {"tgamma", "tgamma(a)", [](LD a, LD) { return std::tgamma(a); }, 16, -20, 171, 0, 0},
@@ -164,7 +163,8 @@ int main() {
     // Uniform over [lo, hi] for ranges near 0, log-uniform magnitudes for wide ones.
     auto sample = [&](double lo, double hi) {
       double u = (double)next() * 0x1p-53;
-      if (lo > 0 && hi / lo > 1e6) return std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo)));
+      if (lo > 0 && hi / lo > 1e6)
+        return std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo)));
       if (hi - lo > 1e12) {
         double m = std::exp(u * std::log(std::max(std::fabs(lo), std::fabs(hi))));
         return (next() & 1) && lo < 0 ? -m : (lo < 0 && hi <= 0 ? -m : m);

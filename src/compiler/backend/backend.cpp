@@ -148,7 +148,8 @@ llvm::Value* fcmp64(llvm::IRBuilder<>& b, llvm::CmpInst::Predicate pred, llvm::V
     default: throw Error("internal: fcmp predicate");
   }
   llvm::Value* compare = b.CreateICmp(ipred, kx, ky);
-  return is_unordered ? b.CreateOr(unordered, compare) : b.CreateAnd(b.CreateNot(unordered), compare);
+  return is_unordered ? b.CreateOr(unordered, compare)
+                      : b.CreateAnd(b.CreateNot(unordered), compare);
 }
 
 void expand_fp64_operations(llvm::Function& f) {
@@ -185,7 +186,8 @@ void expand_fp64_operations(llvm::Function& f) {
       else if (llvm::cast<llvm::IntrinsicInst>(inst)->getIntrinsicID() == llvm::Intrinsic::fabs)
         r = b.CreateAnd(x, magnitude);
       else
-        r = b.CreateOr(b.CreateAnd(x, magnitude), b.CreateAnd(b.CreateBitCast(operand(1), i64), sign));
+        r = b.CreateOr(b.CreateAnd(x, magnitude),
+                       b.CreateAnd(b.CreateBitCast(operand(1), i64), sign));
       return b.CreateBitCast(r, f64);
     };
     llvm::Value* result;

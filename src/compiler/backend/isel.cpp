@@ -131,7 +131,8 @@ int64_t Selector::constant_bits(const llvm::Constant* c, unsigned part) {
   }
   if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
     const uint64_t bits = cf->getValueAPF().bitcastToAPInt().getZExtValue();
-    if (cf->getType()->isDoubleTy()) return static_cast<int32_t>(static_cast<uint32_t>(bits >> (32 * part)));
+    if (cf->getType()->isDoubleTy())
+      return static_cast<int32_t>(static_cast<uint32_t>(bits >> (32 * part)));
     if (!cf->getType()->isFloatTy()) unsupported(c, "non-float fp constants");
     return static_cast<int32_t>(bits);
   }

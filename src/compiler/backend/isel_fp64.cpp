@@ -26,8 +26,7 @@ void Selector::pair_op(isa::Op op, const llvm::Instruction& inst,
         moves.push_back({vreg_phys(static_cast<uint32_t>(2 * i + half)), s});
       }
     for (const auto& [phys, s] : moves) emit_vector_move(phys, s);
-    emit(isa::Op::REGPAIR,
-         {Operand::reg_of(kZero), Operand::reg_of(kZero), Operand::immediate(0)});
+    emit(isa::Op::REGPAIR, {Operand::reg_of(kZero), Operand::reg_of(kZero), Operand::immediate(0)});
     const uint32_t v0 = vreg_phys(0), v2 = vreg_phys(2), v4 = vreg_phys(4);
     if (operands.size() == 1)
       emit(op, {Operand::reg_of(v0), Operand::reg_of(v0)});
@@ -51,8 +50,7 @@ void Selector::select_fp64_binary(llvm::BinaryOperator& inst) {
     case BO::FSub: op = isa::Op::VFSUB_VV; break;
     case BO::FMul: op = isa::Op::VFMUL_VV; break;
     case BO::FDiv: op = isa::Op::VFDIV_VV; break;
-    default:
-      unsupported(&inst, fmt::format("the '{}' operation on double", inst.getOpcodeName()));
+    default: unsupported(&inst, fmt::format("the '{}' operation on double", inst.getOpcodeName()));
   }
   pair_op(op, inst, {inst.getOperand(0), inst.getOperand(1)});
 }
@@ -65,7 +63,9 @@ bool Selector::select_fp64_intrinsic(llvm::IntrinsicInst& call) {
       pair_op(isa::Op::VFMACC_VV, call,
               {call.getArgOperand(2), call.getArgOperand(0), call.getArgOperand(1)});
       return true;
-    case llvm::Intrinsic::sqrt: pair_op(isa::Op::VFSQRT_V, call, {call.getArgOperand(0)}); return true;
+    case llvm::Intrinsic::sqrt:
+      pair_op(isa::Op::VFSQRT_V, call, {call.getArgOperand(0)});
+      return true;
     case llvm::Intrinsic::minnum:
       pair_op(isa::Op::VFMIN_VV, call, {call.getArgOperand(0), call.getArgOperand(1)});
       return true;

@@ -209,7 +209,8 @@ class Selector {
   // double arithmetic on the pair forms of the vector instructions (isel_fp64.cpp).
   void select_fp64_binary(llvm::BinaryOperator& inst);
   bool select_fp64_intrinsic(llvm::IntrinsicInst& call);
-  void pair_op(isa::Op op, const llvm::Instruction& inst, const std::vector<const llvm::Value*>& operands);
+  void pair_op(isa::Op op, const llvm::Instruction& inst,
+               const std::vector<const llvm::Value*>& operands);
   void bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x);
   void reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x);
   void saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b);

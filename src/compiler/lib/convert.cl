@@ -300,38 +300,30 @@ VT_FOR_ROUNDING(VT_PAIR_F2F, float, float)
 #define VT_DIR64__rtp 1
 #define VT_DIR64__rtn -1
 
-#define VT_F64_TO_INT(D, R, NAN_VALUE)                                                     \
-  (VT_SIGNED_##D ? (D)vt_f64_to_signed(as_ulong(x), VT_DIR64_##R, (long)VT_MIN_##D,        \
-                                       (long)VT_MAX_##D, (long)(NAN_VALUE))                \
-                 : (D)vt_f64_to_unsigned(as_ulong(x), VT_DIR64_##R, (ulong)VT_MAX_##D, \
-                                         (ulong)(NAN_VALUE)))
-#define VT_PAIR_D2I(D, S, R)                                 \
-  VT_OVL D VT_CL(convert_##D##R)(double x) {                 \
-    return VT_F64_TO_INT(D, R, VT_MAX_##D);                  \
-  }                                                          \
-  VT_OVL D VT_CL(convert_##D##_sat##R)(double x) {           \
-    return VT_F64_TO_INT(D, R, 0);                           \
-  }                                                          \
-  VT_CVT_VEC(D, double, R)                                   \
+#define VT_F64_TO_INT(D, R, NAN_VALUE)                                                      \
+  (VT_SIGNED_##D                                                                            \
+       ? (D)vt_f64_to_signed(as_ulong(x), VT_DIR64_##R, (long)VT_MIN_##D, (long)VT_MAX_##D, \
+                             (long)(NAN_VALUE))                                             \
+       : (D)vt_f64_to_unsigned(as_ulong(x), VT_DIR64_##R, (ulong)VT_MAX_##D, (ulong)(NAN_VALUE)))
+#define VT_PAIR_D2I(D, S, R)                                                           \
+  VT_OVL D VT_CL(convert_##D##R)(double x) { return VT_F64_TO_INT(D, R, VT_MAX_##D); } \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(double x) { return VT_F64_TO_INT(D, R, 0); }    \
+  VT_CVT_VEC(D, double, R)                                                             \
   VT_CVT_VEC(D, double, _sat##R)
-#define VT_PAIR_I2D(D, S, R)                                                             \
-  VT_OVL double VT_CL(convert_double##R)(S x) {                                          \
-    return as_double(VT_SIGNED_##S ? vt_long_to_f64((long)x, VT_DIR_##R)                 \
-                                   : vt_ulong_to_f64((ulong)x, VT_DIR_##R));             \
-  }                                                                                      \
+#define VT_PAIR_I2D(D, S, R)                                                 \
+  VT_OVL double VT_CL(convert_double##R)(S x) {                              \
+    return as_double(VT_SIGNED_##S ? vt_long_to_f64((long)x, VT_DIR_##R)     \
+                                   : vt_ulong_to_f64((ulong)x, VT_DIR_##R)); \
+  }                                                                          \
   VT_CVT_VEC(double, S, R)
-#define VT_PAIR_F2D(D, S, R)                         \
-  VT_OVL double VT_CL(convert_double##R)(float x) {  \
-    return as_double(vt_f32_to_f64(x));              \
-  }                                                  \
-  VT_OVL double VT_CL(convert_double##R)(double x) { \
-    return x;                                        \
-  }                                                  \
-  VT_OVL float VT_CL(convert_float##R)(double x) {   \
-    return vt_f64_to_f32(as_ulong(x), VT_DIR_##R);   \
-  }                                                  \
-  VT_CVT_VEC(double, float, R)                       \
-  VT_CVT_VEC(double, double, R)                      \
+#define VT_PAIR_F2D(D, S, R)                                                              \
+  VT_OVL double VT_CL(convert_double##R)(float x) { return as_double(vt_f32_to_f64(x)); } \
+  VT_OVL double VT_CL(convert_double##R)(double x) { return x; }                          \
+  VT_OVL float VT_CL(convert_float##R)(double x) {                                        \
+    return vt_f64_to_f32(as_ulong(x), VT_DIR_##R);                                        \
+  }                                                                                       \
+  VT_CVT_VEC(double, float, R)                                                            \
+  VT_CVT_VEC(double, double, R)                                                           \
   VT_CVT_VEC(float, double, R)
 
 VT_FOR_ROUNDING(VT_PAIR_D2I, char, double)

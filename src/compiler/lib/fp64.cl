@@ -40,15 +40,11 @@ __attribute__((always_inline)) ulong __vt_f64_to_u64(ulong x) {
   return vt_f64_to_unsigned(x, 0, ULONG_MAX, ULONG_MAX);
 }
 
-#define VT_D1(name, expr)                 \
-  VT_OVL double name(double x) {          \
-    return expr;                          \
-  }                                       \
+#define VT_D1(name, expr)                       \
+  VT_OVL double name(double x) { return expr; } \
   VT_V1(double, double, name)
-#define VT_D2(name, expr)                 \
-  VT_OVL double name(double x, double y) { \
-    return expr;                          \
-  }                                       \
+#define VT_D2(name, expr)                                 \
+  VT_OVL double name(double x, double y) { return expr; } \
   VT_V2(double, double, double, name)
 
 VT_D1(sqrt, __builtin_sqrt(x))

@@ -97,33 +97,30 @@ VT_CORE double vt_dmax_elem4(double4 a) {
   double m = vt_dmax_elem3(a.s012);
   return a.s3 != a.s3 ? VT_D_NAN : __builtin_fmax(m, a.s3);
 }
-#define VT_DGEOMETRY(N, DOT)                                                         \
-  VT_CORE double vt_dlength##N(double##N p) {                                        \
-    double m = vt_dmax_elem##N(fabs(p));                                   \
-    if (!(m < VT_D_INF)) return m;                                                   \
-    double s = m > 0x1p500 ? 0x1p-600 : m < 0x1p-500 ? 0x1p600 : 1.0;                \
-    double##N q = p * s;                                                             \
-    return __builtin_sqrt(DOT(q, q)) / s;                                            \
-  }                                                                                  \
-  VT_OVL double VT_CL(length)(double##N p) {                                         \
-    return vt_dlength##N(p);                                                         \
-  }                                                                                  \
-  VT_OVL double VT_CL(distance)(double##N p, double##N q) {                          \
-    return vt_dlength##N(p - q);                                                     \
-  }                                                                                  \
-  VT_OVL double##N VT_CL(normalize)(double##N p) {                                   \
-    double m = vt_dmax_elem##N(fabs(p));                                   \
-    if (m == 0.0) return p;                                                          \
-    if (m != m) return (double##N)(VT_D_NAN);                                        \
-    if (m == VT_D_INF) {                                                             \
-      p = copysign(as_double##N((as_long##N(fabs(p)) == (long)VT_F64_INF) & 0x3ff0000000000000l), p);       \
-      m = 1.0;                                                                       \
-    }                                                                                \
-    ulong bits = as_ulong(m);                                                        \
-    int e = bits >> 52 ? (int)(bits >> 52) - 1023 : -1011 - (int)vt_clz64(bits);    \
-    int first = -e / 2;                                                              \
-    double##N q = p * vt_dpow2(first) * vt_dpow2(-e - first);                        \
-    return q * (1.0 / __builtin_sqrt(DOT(q, q)));                                    \
+#define VT_DGEOMETRY(N, DOT)                                                                      \
+  VT_CORE double vt_dlength##N(double##N p) {                                                     \
+    double m = vt_dmax_elem##N(fabs(p));                                                          \
+    if (!(m < VT_D_INF)) return m;                                                                \
+    double s = m > 0x1p500 ? 0x1p-600 : m < 0x1p-500 ? 0x1p600 : 1.0;                             \
+    double##N q = p * s;                                                                          \
+    return __builtin_sqrt(DOT(q, q)) / s;                                                         \
+  }                                                                                               \
+  VT_OVL double VT_CL(length)(double##N p) { return vt_dlength##N(p); }                           \
+  VT_OVL double VT_CL(distance)(double##N p, double##N q) { return vt_dlength##N(p - q); }        \
+  VT_OVL double##N VT_CL(normalize)(double##N p) {                                                \
+    double m = vt_dmax_elem##N(fabs(p));                                                          \
+    if (m == 0.0) return p;                                                                       \
+    if (m != m) return (double##N)(VT_D_NAN);                                                     \
+    if (m == VT_D_INF) {                                                                          \
+      p = copysign(as_double##N((as_long##N(fabs(p)) == (long)VT_F64_INF) & 0x3ff0000000000000l), \
+                   p);                                                                            \
+      m = 1.0;                                                                                    \
+    }                                                                                             \
+    ulong bits = as_ulong(m);                                                                     \
+    int e = bits >> 52 ? (int)(bits >> 52) - 1023 : -1011 - (int)vt_clz64(bits);                  \
+    int first = -e / 2;                                                                           \
+    double##N q = p * vt_dpow2(first) * vt_dpow2(-e - first);                                     \
+    return q * (1.0 / __builtin_sqrt(DOT(q, q)));                                                 \
   }
 VT_DGEOMETRY(2, vt_ddot2)
 VT_DGEOMETRY(3, vt_ddot3)

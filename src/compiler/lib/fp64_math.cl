@@ -142,7 +142,7 @@ VT_CORE double2 vt_d_log_dd(double x) {
   k += (int)(b >> 52) - 1023;
   ulong frac = b & 0x000ffffffffffffful;
   double m = as_double(frac | 0x3ff0000000000000ul);  // [1, 2)
-  if (m > 0x1.6a09e667f3bcdp0) {                       // sqrt(2): m into [sqrt(1/2), sqrt(2))
+  if (m > 0x1.6a09e667f3bcdp0) {                      // sqrt(2): m into [sqrt(1/2), sqrt(2))
     m = as_double(frac | 0x3fe0000000000000ul);
     k += 1;
   }
@@ -351,7 +351,8 @@ VT_CORE double2 vt_d_reduce_large(double a, int* quadrant) {
   int point = 32 * (i0 + 5) - e;  // the binary point of x * 2/pi in acc
   int n = (int)(vt_d_bits_at(acc, point) & 3ul);
   ulong f_hi = vt_d_bits_at(acc, point - 64);
-  ulong f_lo = point >= 128 ? vt_d_bits_at(acc, point - 128) : vt_d_bits_at(acc, 0) << (128 - point);
+  ulong f_lo =
+      point >= 128 ? vt_d_bits_at(acc, point - 128) : vt_d_bits_at(acc, 0) << (128 - point);
   double sign = 1.0;
   if (f_hi >> 63) {  // fraction >= 1/2: the next quadrant, fraction - 1
     n += 1;
@@ -370,11 +371,13 @@ VT_CORE double2 vt_d_reduce_large(double a, int* quadrant) {
     f_hi = (f_hi << lead) | (f_lo >> (64 - lead));
     f_lo <<= lead;
   }
-  double hi = as_double(vt_ulong_to_f64(f_hi >> 11, 2)) * as_double((ulong)(1023 - 53 - lead) << 52);
+  double hi =
+      as_double(vt_ulong_to_f64(f_hi >> 11, 2)) * as_double((ulong)(1023 - 53 - lead) << 52);
   ulong mid = ((f_hi & 0x7fful) << 42) | (f_lo >> 22);
   double lo = as_double(vt_ulong_to_f64(mid, 2)) * as_double((ulong)(1023 - 106 - lead) << 52);
   double rh = hi * VT_D_PIO2_HI;
-  double rl = __builtin_fma(hi, VT_D_PIO2_HI, -rh) + __builtin_fma(hi, VT_D_PIO2_LO, lo * VT_D_PIO2_HI);
+  double rl =
+      __builtin_fma(hi, VT_D_PIO2_HI, -rh) + __builtin_fma(hi, VT_D_PIO2_LO, lo * VT_D_PIO2_HI);
   double2 r = vt_dd_fast_add(rh, rl);
   return r * sign;
 }
@@ -464,7 +467,8 @@ VT_CORE double vt_d_sinpi(double x) {
   if (!(vt_d_abs(x) < VT_D_INF)) return VT_D_NAN;
   int n;
   double2 r = vt_d_reduce_pi(x, &n);
-  if (r.x == 0.0) return vt_d_copysign(0.0, x) * ((n & 1) ? 0.0 : 1.0) + ((n & 1) ? ((n & 2) ? -1.0 : 1.0) : 0.0);
+  if (r.x == 0.0)
+    return vt_d_copysign(0.0, x) * ((n & 1) ? 0.0 : 1.0) + ((n & 1) ? ((n & 2) ? -1.0 : 1.0) : 0.0);
   return vt_d_sin_q(r, n);
 }
 VT_CORE double vt_d_cospi(double x) {
@@ -860,15 +864,11 @@ VT_CORE double vt_d_nextafter(double x, double y) {
 }
 
 // ---- the overloads ----
-#define VT_DM1(name, core)      \
-  VT_OVL double name(double x) { \
-    return core(x);             \
-  }                             \
+#define VT_DM1(name, core)                         \
+  VT_OVL double name(double x) { return core(x); } \
   VT_V1(double, double, name)
-#define VT_DM2(name, core)                \
-  VT_OVL double name(double x, double y) { \
-    return core(x, y);                    \
-  }                                       \
+#define VT_DM2(name, core)                                      \
+  VT_OVL double name(double x, double y) { return core(x, y); } \
   VT_V2(double, double, double, name)
 
 VT_DM1(exp, vt_d_exp)

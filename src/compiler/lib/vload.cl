@@ -194,7 +194,8 @@ static inline __attribute__((overloadable)) ushort vt_to_half(double d, int mode
   int neg = sign != 0;
   int dir = mode == 0 ? 2 : mode == 1 ? 0 : mode == 2 ? 1 : -1;
   int to_inf = vt_overflow_to_infinity(neg, dir);
-  if (a >= 0x40f0000000000000ul) return (ushort)(sign | (a == VT_F64_INF || to_inf ? 0x7c00u : 0x7bffu));  // >= 65536
+  if (a >= 0x40f0000000000000ul)
+    return (ushort)(sign | (a == VT_F64_INF || to_inf ? 0x7c00u : 0x7bffu));  // >= 65536
   if (a == 0) return sign;
   int e;
   ulong m = vt_f64_unpack(a, &e);
@@ -212,52 +213,52 @@ static inline __attribute__((overloadable)) ushort vt_to_half(double d, int mode
   return (ushort)(sign | h);
 }
 
-#define VT_VSTORE_HALF_AS_R(AS, R, T)                                         \
-  VT_OVL void VT_CL(vstore_half##R)(T v, size_t i, AS half* p) {       \
-    ((AS ushort*)p)[i] = vt_to_half(v, VT_MODE_##R);                 \
-  }                                                                        \
+#define VT_VSTORE_HALF_AS_R(AS, R, T)                                    \
+  VT_OVL void VT_CL(vstore_half##R)(T v, size_t i, AS half * p) {        \
+    ((AS ushort*)p)[i] = vt_to_half(v, VT_MODE_##R);                     \
+  }                                                                      \
   VT_OVL void VT_CL(vstore_half2##R)(T##2 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half##R)(v.s0, i * 2, p);                                 \
-    VT_CL(vstore_half##R)(v.s1, i * 2 + 1, p);                             \
-  }                                                                        \
+    VT_CL(vstore_half##R)(v.s0, i * 2, p);                               \
+    VT_CL(vstore_half##R)(v.s1, i * 2 + 1, p);                           \
+  }                                                                      \
   VT_OVL void VT_CL(vstore_half3##R)(T##3 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half2##R)(v.s01, 0, p + i * 3);                           \
-    VT_CL(vstore_half##R)(v.s2, i * 3 + 2, p);                             \
-  }                                                                        \
+    VT_CL(vstore_half2##R)(v.s01, 0, p + i * 3);                         \
+    VT_CL(vstore_half##R)(v.s2, i * 3 + 2, p);                           \
+  }                                                                      \
   VT_OVL void VT_CL(vstore_half4##R)(T##4 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half2##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half2##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
+    VT_CL(vstore_half2##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half2##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
   VT_OVL void VT_CL(vstore_half8##R)(T##8 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half4##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half4##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
+    VT_CL(vstore_half4##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half4##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
   VT_OVL void VT_CL(vstore_half16##R)(T##16 v, size_t i, AS half * p) {  \
-    VT_CL(vstore_half8##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half8##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
+    VT_CL(vstore_half8##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half8##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
   VT_OVL void VT_CL(vstorea_half2##R)(T##2 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half2##R)(v, i, p);                                       \
-  }                                                                        \
+    VT_CL(vstore_half2##R)(v, i, p);                                     \
+  }                                                                      \
   VT_OVL void VT_CL(vstorea_half3##R)(T##3 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half3##R)(v, 0, p + i * 4);                               \
-  }                                                                        \
+    VT_CL(vstore_half3##R)(v, 0, p + i * 4);                             \
+  }                                                                      \
   VT_OVL void VT_CL(vstorea_half4##R)(T##4 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half4##R)(v, i, p);                                       \
-  }                                                                        \
+    VT_CL(vstore_half4##R)(v, i, p);                                     \
+  }                                                                      \
   VT_OVL void VT_CL(vstorea_half8##R)(T##8 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half8##R)(v, i, p);                                       \
-  }                                                                        \
+    VT_CL(vstore_half8##R)(v, i, p);                                     \
+  }                                                                      \
   VT_OVL void VT_CL(vstorea_half16##R)(T##16 v, size_t i, AS half * p) { \
-    VT_CL(vstore_half16##R)(v, i, p);                                      \
+    VT_CL(vstore_half16##R)(v, i, p);                                    \
   }
-#define VT_VSTORE_HALF_AS_T(AS, T)   \
+#define VT_VSTORE_HALF_AS_T(AS, T) \
   VT_VSTORE_HALF_AS_R(AS, , T)     \
   VT_VSTORE_HALF_AS_R(AS, _rte, T) \
   VT_VSTORE_HALF_AS_R(AS, _rtz, T) \
   VT_VSTORE_HALF_AS_R(AS, _rtp, T) \
   VT_VSTORE_HALF_AS_R(AS, _rtn, T)
-#define VT_VSTORE_HALF_AS(AS)      \
+#define VT_VSTORE_HALF_AS(AS)    \
   VT_VSTORE_HALF_AS_T(AS, float) \
   VT_VSTORE_HALF_AS_T(AS, double)
 
