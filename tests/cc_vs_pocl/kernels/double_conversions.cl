@@ -1,6 +1,6 @@
 // Conversions of double at the edges: zeros, subnormals (double and float), the largest
 // and smallest finite values, infinities, NaN, halfway cases of every rounding mode, and
-// integers beyond 2^53, through every convert_* rounding suffix and _sat, and double
+// integers beyond 2^53, through every convert_* rounding suffix and _sat and vstore_half, and double
 // vectors (2, 3, 4, 8, 16 elements: arithmetic, loads and stores, vector conversions).
 // Float results go to f32 buffers (NaN compares equal to NaN there: payloads differ
 // between x86 and the device's canonical NaN); integer and double results bit for bit.
@@ -9,10 +9,12 @@
 // @buffer q i64[64] random -9.2e18 9.2e18 seed=822
 // @buffer f f32[4096] zeros
 // @buffer r u64[8192] zeros
-// @run edges p q f r
+// @buffer h u16[1024] zeros
+// @run edges p q f r h
 // @range global=64 local=32
 // @check f exact
 // @check r exact
+// @check h exact
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
@@ -27,7 +29,7 @@ __constant ulong specials[32] = {
     0x3ff0000010000000ul, 0x3ff0000030000000ul, 0xbff0000010000001ul, 0x4024000000000000ul};
 
 __kernel void edges(__global const ulong* ps, __global const long* qs, __global float* f,
-                    __global ulong* r) {
+                    __global ulong* r, __global half* h) {
   int i = get_global_id(0), n = get_global_size(0);
   double x = as_double(i < 32 ? specials[i] : ps[i]);
   long q = qs[i];
@@ -55,6 +57,16 @@ __kernel void edges(__global const ulong* ps, __global const long* qs, __global 
   r[k++ * n + i] = as_ulong(convert_double((int)q) + convert_double((uint)(q >> 32)));
   r[k++ * n + i] = isnan(x) | (isinf(x) << 1) | (isfinite(x) << 2) | (isnormal(x) << 3) |
                    (signbit(x) << 4) | (isunordered(x, 1.0) << 5) | (islessgreater(x, -x) << 6);
+  // double -> half, rounded once in each mode (no NaN: payloads differ).
+  double hx = i < 32 ? x : as_double((ps[i] & 0x800ffffffffffffful) | ((ulong)(995 + (ps[i] >> 52) % 48) << 52));
+  if (!isnan(hx)) {
+    vstore_half(hx, i, h);
+    vstore_half_rte(hx, n + i, h);
+    vstore_half_rtz(hx, 2 * n + i, h);
+    vstore_half_rtp(hx, 3 * n + i, h);
+    vstore_half_rtn(hx, 4 * n + i, h);
+    vstore_half2_rtp((double2)(hx, -hx), 5 * n / 2 + i, h);
+  }
   // Vectors.
   double2 v2 = (double2)(x, as_double(ps[i] & 0x3ffffffffffffffful));
   double4 v4 = (double4)(v2, v2 * 2.5);
