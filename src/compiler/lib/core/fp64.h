@@ -14,11 +14,6 @@
 #define VT_F64_INF 0x7ff0000000000000ul
 #define VT_F64_QNAN 0x7ff8000000000000ul
 
-VT_CORE uint vt_clz64(ulong x) {
-  uint hi = (uint)(x >> 32);
-  return hi ? vt_clz32(hi) : 32 + vt_clz32((uint)x);
-}
-
 // Whether dropping `rem` (the bits below q's last bit; `drop` of them, drop >= 1; a drop
 // beyond 64 means rem is nonzero exactly when something was dropped, below half an ulp)
 // rounds the magnitude q of a number with sign `neg` up by one.
