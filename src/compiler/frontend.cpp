@@ -429,7 +429,7 @@ llvm::Value* lower_fp64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& m
   }
 }
 
-// The i64 conversions lower_int64_operations replaces (float only: conversions of double
+// The i64 conversions lower_library_operations replaces (float only: conversions of double
 // are is_fp64_conversion's, and half converts through float in clang's IR).
 bool is_int64_float_conversion(const llvm::CastInst& cast) {
   using CO = llvm::Instruction::CastOps;
@@ -446,19 +446,26 @@ bool is_int64_float_conversion(const llvm::CastInst& cast) {
   }
 }
 
-// Replaces the module's 64-bit divisions, long<->float conversions and conversions of
-// double by library calls
-// (or shifts); returns whether it changed anything. Runs before the library is linked,
-// and again after it for the library's own casts (convert.cl's convert_long(float), ...),
-// whose functions then need a second link.
-bool lower_int64_operations(llvm::Module& module) {
+// Replaces the module's 64-bit divisions and long<->float conversions (`conversions ==
+// Lowering::int64`), or its conversions of double (`Lowering::fp64`), by library calls (or
+// shifts); returns whether it changed anything. The 64-bit integer operations are lowered
+// before the library is linked, and again after it for the library's own casts
+// (convert.cl's convert_long(float), ...), whose functions then need a second link. The
+// conversions of double are lowered after the optimizer, so that InstCombine can first
+// shrink float arithmetic that C's promotions made double (`x * 0.5` of a float x) back to
+// float where that is exact; their routines are then linked and optimized in.
+enum class Lowering { int64, fp64 };
+
+bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   using BO = llvm::Instruction::BinaryOps;
+  const bool fp64 = lowering == Lowering::fp64;
   // printf passes floats as float bits (the back end undoes the variadic promotion): a
   // double argument is printed as the float nearest to it.
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f))
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-          call && call->getCalledFunction() && call->getCalledFunction()->getName() == "printf")
+          fp64 && call && call->getCalledFunction() &&
+          call->getCalledFunction()->getName() == "printf")
         for (unsigned a = 1; a < call->arg_size(); ++a) {
           llvm::Value* v = call->getArgOperand(a);
           if (!v->getType()->isDoubleTy() || llvm::isa<llvm::FPExtInst>(v)) continue;
@@ -477,14 +484,15 @@ bool lower_int64_operations(llvm::Module& module) {
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f)) {
       if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
-        if ((op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
+        if (!fp64 &&
+            (op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
              op->getOpcode() == BO::URem || op->getOpcode() == BO::SRem) &&
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (is_int64_float_conversion(*cast) ||
-            (is_fp64_conversion(*cast) &&
-             !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))))
+        if (fp64 ? is_fp64_conversion(*cast) &&
+                       !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))
+                 : is_int64_float_conversion(*cast))
           work.push_back(cast);
       }
     }
@@ -892,7 +900,7 @@ std::unique_ptr<llvm::Module> build_unit(std::string_view source, const Options&
     return nullptr;
   module->setDataLayout(kDataLayout);
   module->setTargetTriple(kTriple);
-  lower_int64_operations(*module);
+  lower_library_operations(*module, Lowering::int64);
   return module;
 }
 
@@ -932,15 +940,23 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     }
     // Done per unit already (build_unit); again for objects from elsewhere. A no-op on
     // lowered code.
-    lower_int64_operations(*module);
+    lower_library_operations(*module, Lowering::int64);
     if (!link_builtins(*module, diagnostics)) return nullptr;
     // The library's own code may convert between long and float (convert.cl): lowered
     // now, its calls need the int64.cl functions, which a second link pulls in (it adds
     // only what is still undefined). Those functions contain neither.
-    if (lower_int64_operations(*module) && !link_builtins(*module, diagnostics)) return nullptr;
+    if (lower_library_operations(*module, Lowering::int64) && !link_builtins(*module, diagnostics))
+      return nullptr;
     internalize(*module);
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
+    // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
+    // always_inline) are linked and inlined, and the result optimized once more.
+    if (lower_library_operations(*module, Lowering::fp64)) {
+      if (!link_builtins(*module, diagnostics)) return nullptr;
+      internalize(*module);
+      optimize(*module, opt_level);
+    }
   }
   const std::string file_name = module->getSourceFileName();
   if (!check_undefined_functions(*module, file_name, linked, diagnostics)) return nullptr;
