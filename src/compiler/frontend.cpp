@@ -468,9 +468,16 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
           call->getCalledFunction()->getName() == "printf")
         for (unsigned a = 1; a < call->arg_size(); ++a) {
           llvm::Value* v = call->getArgOperand(a);
-          if (!v->getType()->isDoubleTy() || llvm::isa<llvm::FPExtInst>(v)) continue;
+          if (!v->getType()->isDoubleTy()) continue;
+          // A float's promotion gets an fpext of its own (the optimizer may have shared
+          // one with double arithmetic, which is lowered below).
+          auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v);
+          if (ext && ext->getSrcTy()->isFloatTy() && ext->hasOneUse()) continue;
           llvm::IRBuilder<> b(call);
-          call->setArgOperand(a, b.CreateFPExt(b.CreateFPTrunc(v, b.getFloatTy()), v->getType()));
+          llvm::Value* single = ext && ext->getSrcTy()->isFloatTy()
+                                    ? ext->getOperand(0)
+                                    : b.CreateFPTrunc(v, b.getFloatTy());
+          call->setArgOperand(a, b.CreateFPExt(single, v->getType()));
         }
   auto printf_only = [](const llvm::Instruction& inst) {
     for (const llvm::User* user : inst.users()) {
@@ -951,8 +958,9 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
     // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
-    // always_inline) are linked and inlined, and the result optimized once more.
-    if (lower_library_operations(*module, Lowering::fp64)) {
+    // always_inline) are linked and inlined, and the result optimized once more. That may
+    // merge a printf argument's fpext with another one (CSE), which the next round lowers.
+    for (int round = 0; round < 4 && lower_library_operations(*module, Lowering::fp64); ++round) {
       if (!link_builtins(*module, diagnostics)) return nullptr;
       internalize(*module);
       optimize(*module, opt_level);

@@ -179,3 +179,27 @@ __kernel void dbl(__global ulong* out, double c) {
     }
   }
 }
+
+// printf of double: a float promoted for printf is passed as float bits even where the
+// optimizer shares its fpext with double arithmetic (that fpext is lowered to a library
+// call); a double value is printed as the nearest float.
+TEST(BackendCodegen, PrintfOfDoubleAndPromotedFloat) {
+  const std::string source = R"(
+__kernel void k(__global float* y) {
+  int i = get_global_id(0);
+  double d = (double)y[i] * 0.1 + 1.0 / 3.0;
+  float f = y[i];
+  if (i < 2) printf("d=%f f=%f i=%d\n", d, f, i);
+})";
+  for (int opt : {0, 1, 2, 3}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << "-O" << opt << ": " << r.diagnostics;
+    rt::Device device;
+    std::string printed;
+    device.set_print_sink([&](std::string_view text) { printed += text; });
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer y = rt::Buffer::from(device, std::vector<float>{1.5f, 2.5f});
+    rt::launch(device, program, "k", {2u}, {2u}, y);
+    EXPECT_EQ(printed, "d=0.483333 f=1.500000 i=0\nd=0.583333 f=2.500000 i=1\n") << "-O" << opt;
+  }
+}
