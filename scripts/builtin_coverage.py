@@ -4,8 +4,8 @@
 Compares the functions clang's opencl-c.h declares for the device's language level
 (OpenCL C 3.0 with src/compiler/lib/device_features.h, the library's own flags) with
 the symbols of the linked library bitcode, and prints, per builtin name, how many of
-its overloads are defined. double and half arithmetic variants are left out (the device
-has neither); so are the families other parts of the compiler provide (work-item
+its overloads are defined. half arithmetic variants are left out (the device has no
+cl_khr_fp16); so are the families other parts of the compiler provide (work-item
 functions, barriers and fences, printf) and those the device lacks (images, pipes,
 subgroups, work-group collectives).
 
@@ -32,7 +32,7 @@ LIB = os.path.join(ROOT, "src", "compiler", "lib")
 EXTENSIONS = ("-cl-ext=-all,+cl_khr_global_int32_base_atomics,"
               "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
               "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,"
-              "+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,"
+              "+cl_khr_fp64,+__opencl_c_int64,+__opencl_c_fp64,+__opencl_c_atomic_order_acq_rel,"
               "+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
               "+__opencl_c_program_scope_global_variables")
 
@@ -63,13 +63,11 @@ def declared(standard="CL3.0"):
         name, sig = node["name"], node["type"]["qualType"]
         if NOT_OURS.match(name):
             continue
-        if "double" in sig:
-            continue
         # Removed by device_features.h: float atomics (cl_ext_float_atomics), integer dot
         # products (cl_khr_integer_dot_product).
         if name.startswith("atomic_fetch_") and "atomic_float" in sig:
             continue
-        if name == "dot" and "float" not in sig:
+        if name == "dot" and "float" not in sig and "double" not in sig:
             continue
         if "half" in sig and not re.match(r"^v(load|store)a?_half", name):
             continue

@@ -23,7 +23,7 @@ constexpr char kPlatformExtensions[] = "cl_khr_icd";
 constexpr char kDeviceExtensions[] =
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
-    "cl_khr_byte_addressable_store cl_khr_icd";
+    "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_icd";
 
 // An unsigned decimal number from the environment, or `fallback` when the variable is unset
 // or empty. Parsing is strict (digits only: no sign, blanks, suffix or wrap-around, so "-1"
@@ -222,10 +222,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-      return u32(1);  // work-items are the vector lanes; a vector type is a register group
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+      return u32(1);  // work-items are the vector lanes; a vector type is a register group
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       return u32(0);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
@@ -260,6 +260,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
                         cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                             CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT});
     case CL_DEVICE_DOUBLE_FP_CONFIG:
+      // cl_khr_fp64 (docs/opencl.md): the pair instructions compute binary64 with
+      // subnormals, infinities and NaNs, a fused multiply-add, and round in frm's mode
+      // (nearest even in a kernel; the conversions' soft-float rounds in all four).
+      return info_value(
+          n, v, r,
+          cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                              CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM});
     case CL_DEVICE_HALF_FP_CONFIG:
       return info_value(n, v, r, cl_device_fp_config{0});
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:

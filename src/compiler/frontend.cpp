@@ -370,8 +370,67 @@ llvm::Value* lower_int64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& 
   return call;
 }
 
-// The i64 conversions lower_int64_operations replaces (float only: the device has no
-// double, and half converts through float in clang's IR).
+// Conversions to and from double: the device converts 32-bit words only (its binary64
+// arithmetic has no conversion rows), so every fpext float -> double, fptrunc double ->
+// float, int -> double and double -> int becomes a call to the library's soft-float
+// routine (lib/fp64.cl), which takes and returns the double's bits as a ulong. Integers
+// narrower than 32 bits go through int; double -> int is RISC-V's fcvt.w.d/fcvt.l.d
+// (toward zero, NaN and too large values give the maximum, too small ones the minimum).
+bool is_fp64_conversion(const llvm::CastInst& cast) {
+  using CO = llvm::Instruction::CastOps;
+  llvm::Type* from = cast.getSrcTy()->getScalarType();
+  llvm::Type* to = cast.getDestTy()->getScalarType();
+  switch (cast.getOpcode()) {
+    case CO::FPExt: return to->isDoubleTy() && from->isFloatTy();
+    case CO::FPTrunc: return from->isDoubleTy() && to->isFloatTy();
+    case CO::SIToFP:
+    case CO::UIToFP: return to->isDoubleTy();
+    case CO::FPToSI:
+    case CO::FPToUI: return from->isDoubleTy();
+    default: return false;
+  }
+}
+
+llvm::Value* lower_fp64_conversion_element(llvm::IRBuilder<>& b, llvm::Module& module,
+                                           llvm::Instruction::CastOps op, llvm::Value* x,
+                                           llvm::Type* to) {
+  using CO = llvm::Instruction::CastOps;
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  auto call = [&](const char* name, llvm::Type* result, llvm::Value* arg) {
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(name, llvm::FunctionType::get(result, {arg->getType()}, false));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+      f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    llvm::CallInst* c = b.CreateCall(callee, {arg});
+    c->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    return c;
+  };
+  const unsigned int_bits = op == CO::SIToFP || op == CO::UIToFP
+                                ? x->getType()->getIntegerBitWidth()
+                                : (to->isIntegerTy() ? to->getIntegerBitWidth() : 0);
+  switch (op) {
+    case CO::FPExt: return b.CreateBitCast(call("__vt_f32_to_f64", i64, x), to);
+    case CO::FPTrunc: return call("__vt_f64_to_f32", to, b.CreateBitCast(x, i64));
+    case CO::SIToFP:
+    case CO::UIToFP: {
+      const bool s = op == CO::SIToFP;
+      if (int_bits == 64)
+        return b.CreateBitCast(call(s ? "__vt_i64_to_f64" : "__vt_u64_to_f64", i64, x), to);
+      llvm::Value* word = s ? b.CreateSExtOrTrunc(x, i32) : b.CreateZExtOrTrunc(x, i32);
+      return b.CreateBitCast(call(s ? "__vt_i32_to_f64" : "__vt_u32_to_f64", i64, word), to);
+    }
+    default: {
+      const bool s = op == CO::FPToSI;
+      llvm::Value* bits = b.CreateBitCast(x, i64);
+      if (int_bits == 64) return call(s ? "__vt_f64_to_i64" : "__vt_f64_to_u64", i64, bits);
+      return b.CreateTrunc(call(s ? "__vt_f64_to_i32" : "__vt_f64_to_u32", i32, bits), to);
+    }
+  }
+}
+
+// The i64 conversions lower_library_operations replaces (float only: conversions of double
+// are is_fp64_conversion's, and half converts through float in clang's IR).
 bool is_int64_float_conversion(const llvm::CastInst& cast) {
   using CO = llvm::Instruction::CastOps;
   switch (cast.getOpcode()) {
@@ -387,29 +446,72 @@ bool is_int64_float_conversion(const llvm::CastInst& cast) {
   }
 }
 
-// Replaces the module's 64-bit divisions and long<->float conversions by library calls
-// (or shifts); returns whether it changed anything. Runs before the library is linked,
-// and again after it for the library's own casts (convert.cl's convert_long(float), ...),
-// whose functions then need a second link.
-bool lower_int64_operations(llvm::Module& module) {
+// Replaces the module's 64-bit divisions and long<->float conversions (`conversions ==
+// Lowering::int64`), or its conversions of double (`Lowering::fp64`), by library calls (or
+// shifts); returns whether it changed anything. The 64-bit integer operations are lowered
+// before the library is linked, and again after it for the library's own casts
+// (convert.cl's convert_long(float), ...), whose functions then need a second link. The
+// conversions of double are lowered after the optimizer, so that InstCombine can first
+// shrink float arithmetic that C's promotions made double (`x * 0.5` of a float x) back to
+// float where that is exact; their routines are then linked and optimized in.
+enum class Lowering { int64, fp64 };
+
+bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   using BO = llvm::Instruction::BinaryOps;
+  const bool fp64 = lowering == Lowering::fp64;
+  // printf passes floats as float bits (the back end undoes the variadic promotion): a
+  // double argument is printed as the float nearest to it.
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+          fp64 && call && call->getCalledFunction() &&
+          call->getCalledFunction()->getName() == "printf")
+        for (unsigned a = 1; a < call->arg_size(); ++a) {
+          llvm::Value* v = call->getArgOperand(a);
+          if (!v->getType()->isDoubleTy()) continue;
+          // A float's promotion gets an fpext of its own (the optimizer may have shared
+          // one with double arithmetic, which is lowered below).
+          auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v);
+          if (ext && ext->getSrcTy()->isFloatTy() && ext->hasOneUse()) continue;
+          llvm::IRBuilder<> b(call);
+          llvm::Value* single = ext && ext->getSrcTy()->isFloatTy()
+                                    ? ext->getOperand(0)
+                                    : b.CreateFPTrunc(v, b.getFloatTy());
+          call->setArgOperand(a, b.CreateFPExt(single, v->getType()));
+        }
+  auto printf_only = [](const llvm::Instruction& inst) {
+    for (const llvm::User* user : inst.users()) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
+        return false;
+    }
+    return true;
+  };
   std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f)) {
       if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) {
-        if ((op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
+        if (!fp64 &&
+            (op->getOpcode() == BO::UDiv || op->getOpcode() == BO::SDiv ||
              op->getOpcode() == BO::URem || op->getOpcode() == BO::SRem) &&
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (is_int64_float_conversion(*cast)) work.push_back(cast);
+        if (fp64 ? is_fp64_conversion(*cast) &&
+                       !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))
+                 : is_int64_float_conversion(*cast))
+          work.push_back(cast);
       }
     }
   for (llvm::Instruction* op : work) {
     llvm::IRBuilder<> b(op);  // inserts before it, with its line
     auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
-      if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op))
+      if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op)) {
+        if (is_fp64_conversion(*cast))
+          return lower_fp64_conversion_element(b, module, cast->getOpcode(), x,
+                                               cast->getDestTy()->getScalarType());
         return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
+      }
       return lower_int64_division_element(
           b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
     };
@@ -805,7 +907,7 @@ std::unique_ptr<llvm::Module> build_unit(std::string_view source, const Options&
     return nullptr;
   module->setDataLayout(kDataLayout);
   module->setTargetTriple(kTriple);
-  lower_int64_operations(*module);
+  lower_library_operations(*module, Lowering::int64);
   return module;
 }
 
@@ -845,15 +947,24 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     }
     // Done per unit already (build_unit); again for objects from elsewhere. A no-op on
     // lowered code.
-    lower_int64_operations(*module);
+    lower_library_operations(*module, Lowering::int64);
     if (!link_builtins(*module, diagnostics)) return nullptr;
     // The library's own code may convert between long and float (convert.cl): lowered
     // now, its calls need the int64.cl functions, which a second link pulls in (it adds
     // only what is still undefined). Those functions contain neither.
-    if (lower_int64_operations(*module) && !link_builtins(*module, diagnostics)) return nullptr;
+    if (lower_library_operations(*module, Lowering::int64) && !link_builtins(*module, diagnostics))
+      return nullptr;
     internalize(*module);
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
+    // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
+    // always_inline) are linked and inlined, and the result optimized once more. That may
+    // merge a printf argument's fpext with another one (CSE), which the next round lowers.
+    for (int round = 0; round < 4 && lower_library_operations(*module, Lowering::fp64); ++round) {
+      if (!link_builtins(*module, diagnostics)) return nullptr;
+      internalize(*module);
+      optimize(*module, opt_level);
+    }
   }
   const std::string file_name = module->getSourceFileName();
   if (!check_undefined_functions(*module, file_name, linked, diagnostics)) return nullptr;

@@ -2,10 +2,13 @@
 // back end writes (unsigned compares with an immediate), labels unique across the
 // functions of one program (branch relaxation), the OpenCL version macros, data LLVM
 // itself creates (switch lookup tables) read from where it lives, narrow loads compared
-// without extending them again, field offsets in the memory instructions, and phis of
-// vector values without copies.
+// without extending them again, field offsets in the memory instructions, phis of vector
+// values without copies, and double arithmetic.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -247,3 +250,85 @@ __kernel void versions(__global int* out, int n) {
 }
 
 }  // namespace
+
+// double (cl_khr_fp64): arithmetic on the pair instructions for divergent values and for
+// uniform ones (a double kernel argument: computed in the pairs, moved back to scalar
+// registers), compares as integer code (NaN, -0 == +0), RISC-V's canonical NaN and its
+// clamping double -> long conversion, against the host's IEEE arithmetic.
+TEST(BackendCodegen, DoubleOnThePairInstructions) {
+  const std::string source = R"(
+__kernel void dbl(__global ulong* out, double c) {
+  int i = get_global_id(0);
+  double x = (double)i * 0.37 - 5.0;
+  double u = c * c + 1.0;
+  __global ulong* o = out + i * 7;
+  o[0] = as_ulong(x * u + c);
+  o[1] = as_ulong(x / c);
+  o[2] = (x < c) | ((x == -0.0 * x) << 1) | ((u >= c) << 2) | (isnan(x / 0.0 - x / 0.0) << 3) |
+         ((x != x) << 4) | ((-x > c) << 5);
+  o[3] = (ulong)(long)(x * 1e19);
+  o[4] = as_ulong(sqrt(u) + fma(x, x, c));
+  o[5] = as_ulong(0.0 / (x - x));
+  o[6] = as_ulong(u);
+})";
+  const double c = -1.75;
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.assembly.find("\tregpair zero, zero, 0\n"), std::string::npos) << r.assembly;
+    if (opt == 2) {
+      EXPECT_NE(r.assembly.find("\tvmv.x.s "), std::string::npos);
+    }
+    constexpr size_t n = 64;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint64_t>(n * 7, 0));
+    rt::launch(device, program, "dbl", {static_cast<uint32_t>(n)}, {32}, out,
+               rt::Arg::value(c));
+    const std::vector<uint64_t> got = out.download<uint64_t>();
+    auto bits = [](double d) { return std::bit_cast<uint64_t>(d); };
+    for (size_t i = 0; i < n; ++i) {
+      const double x = std::fma(static_cast<double>(i), 0.37, -5.0);
+      const double u = std::fma(c, c, 1.0);  // OpenCL C contracts a * b + c (fmuladd)
+      const double nan = x / 0.0 - x / 0.0;
+      const double big = x * 1e19;
+      const uint64_t want[7] = {
+          bits(std::fma(x, u, c)),
+          bits(x / c),
+          static_cast<uint64_t>((x < c) | ((x == -0.0 * x) << 1) | ((u >= c) << 2) |
+                                (std::isnan(nan) << 3) | ((x != x) << 4) | ((-x > c) << 5)),
+          static_cast<uint64_t>(big >= 0x1p63    ? INT64_MAX
+                                : big < -0x1p63 ? INT64_MIN
+                                                : static_cast<int64_t>(big)),
+          bits(std::sqrt(u) + std::fma(x, x, c)),
+          0x7ff8000000000000ull,  // RISC-V's canonical NaN (x86 would give the negative one)
+          bits(u)};
+      for (int k = 0; k < 7; ++k)
+        ASSERT_EQ(got[i * 7 + k], want[k]) << "item " << i << ", result " << k << ", -O" << opt;
+    }
+  }
+}
+
+// printf of double: a float promoted for printf is passed as float bits even where the
+// optimizer shares its fpext with double arithmetic (that fpext is lowered to a library
+// call); a double value is printed as the nearest float.
+TEST(BackendCodegen, PrintfOfDoubleAndPromotedFloat) {
+  const std::string source = R"(
+__kernel void k(__global float* y) {
+  int i = get_global_id(0);
+  double d = (double)y[i] * 0.1 + 1.0 / 3.0;
+  float f = y[i];
+  if (i < 2) printf("d=%f f=%f i=%d\n", d, f, i);
+})";
+  for (int opt : {0, 1, 2, 3}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << "-O" << opt << ": " << r.diagnostics;
+    rt::Device device;
+    std::string printed;
+    device.set_print_sink([&](std::string_view text) { printed += text; });
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer y = rt::Buffer::from(device, std::vector<float>{1.5f, 2.5f});
+    rt::launch(device, program, "k", {2u}, {2u}, y);
+    EXPECT_EQ(printed, "d=0.483333 f=1.500000 i=0\nd=0.583333 f=2.500000 i=1\n") << "-O" << opt;
+  }
+}

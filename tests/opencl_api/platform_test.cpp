@@ -326,6 +326,17 @@ TEST(Device, ValuesAreConsistent) {
   // cl_khr_fp64 is reported exactly when double precision is.
   bool fp64 = ext.find(" cl_khr_fp64 ") != std::string::npos;
   EXPECT_EQ(fp64, device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0);
+  if (fp64) {
+    // OpenCL 1.2 s4.2: the minimum double precision capability, and a vector width.
+    const cl_device_fp_config minimum = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                        CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+    EXPECT_EQ(device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) & minimum, minimum);
+    EXPECT_NE(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), 0u);
+    EXPECT_NE(device_value<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE), 0u);
+  } else {
+    EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), 0u);
+  }
+  if (is_ventus()) EXPECT_TRUE(fp64) << "Ventus has cl_khr_fp64 (docs/opencl.md)";
   bool images = device_value<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT);
   if (images) {
     EXPECT_GE(device_value<size_t>(d, CL_DEVICE_IMAGE2D_MAX_WIDTH), 2048u);

@@ -104,6 +104,105 @@ void expand_memory_intrinsics(llvm::Function& f) {
   }
 }
 
+// The double operations that have no pair instruction become integer code on the value's
+// bits (an i64, two registers) before selection: compares, negation, fabs, copysign.
+// Compares order the bits as sign-magnitude integers (key = x or -(x & ~sign), so that
+// -0 == +0) after ruling out NaNs (magnitude above the infinity's); unordered predicates
+// are true when either operand is a NaN. Vectors go element by element.
+llvm::Value* fcmp64(llvm::IRBuilder<>& b, llvm::CmpInst::Predicate pred, llvm::Value* x,
+                    llvm::Value* y) {
+  using P = llvm::CmpInst::Predicate;
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* magnitude_mask = llvm::ConstantInt::get(i64, 0x7fffffffffffffffull);
+  llvm::Value* infinity = llvm::ConstantInt::get(i64, 0x7ff0000000000000ull);
+  llvm::Value* xi = b.CreateBitCast(x, i64);
+  llvm::Value* yi = b.CreateBitCast(y, i64);
+  llvm::Value* xm = b.CreateAnd(xi, magnitude_mask);
+  llvm::Value* ym = b.CreateAnd(yi, magnitude_mask);
+  llvm::Value* unordered = b.CreateOr(b.CreateICmpUGT(xm, infinity), b.CreateICmpUGT(ym, infinity));
+  auto key = [&](llvm::Value* bits, llvm::Value* magnitude) {
+    llvm::Value* zero = llvm::ConstantInt::get(i64, 0);
+    return b.CreateSelect(b.CreateICmpSLT(bits, zero), b.CreateSub(zero, magnitude), bits);
+  };
+  llvm::Value* kx = key(xi, xm);
+  llvm::Value* ky = key(yi, ym);
+  P ordered_pred = pred;
+  bool is_unordered = llvm::CmpInst::isUnordered(pred);
+  switch (pred) {
+    case P::FCMP_FALSE: return b.getFalse();
+    case P::FCMP_TRUE: return b.getTrue();
+    case P::FCMP_ORD: return b.CreateNot(unordered);
+    case P::FCMP_UNO: return unordered;
+    default: break;
+  }
+  // FCMP_U.. = FCMP_O.. | 8 (LLVM's encoding: the unordered bit).
+  if (is_unordered) ordered_pred = static_cast<P>(pred & 7);
+  P ipred;
+  switch (ordered_pred) {
+    case P::FCMP_OEQ: ipred = P::ICMP_EQ; break;
+    case P::FCMP_ONE: ipred = P::ICMP_NE; break;
+    case P::FCMP_OLT: ipred = P::ICMP_SLT; break;
+    case P::FCMP_OLE: ipred = P::ICMP_SLE; break;
+    case P::FCMP_OGT: ipred = P::ICMP_SGT; break;
+    case P::FCMP_OGE: ipred = P::ICMP_SGE; break;
+    default: throw Error("internal: fcmp predicate");
+  }
+  llvm::Value* compare = b.CreateICmp(ipred, kx, ky);
+  return is_unordered ? b.CreateOr(unordered, compare)
+                      : b.CreateAnd(b.CreateNot(unordered), compare);
+}
+
+void expand_fp64_operations(llvm::Function& f) {
+  std::vector<llvm::Instruction*> work;
+  for (llvm::Instruction& inst : llvm::instructions(f)) {
+    if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&inst)) {
+      if (cmp->getOperand(0)->getType()->getScalarType()->isDoubleTy()) work.push_back(cmp);
+    } else if (inst.getOpcode() == llvm::Instruction::FNeg) {
+      if (inst.getType()->getScalarType()->isDoubleTy()) work.push_back(&inst);
+    } else if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst)) {
+      if ((call->getIntrinsicID() == llvm::Intrinsic::fabs ||
+           call->getIntrinsicID() == llvm::Intrinsic::copysign) &&
+          call->getType()->getScalarType()->isDoubleTy())
+        work.push_back(call);
+    }
+  }
+  for (llvm::Instruction* inst : work) {
+    llvm::IRBuilder<> b(inst);
+    llvm::Type* i64 = b.getInt64Ty();
+    llvm::Type* f64 = b.getDoubleTy();
+    llvm::Value* sign = llvm::ConstantInt::get(i64, 0x8000000000000000ull);
+    llvm::Value* magnitude = llvm::ConstantInt::get(i64, 0x7fffffffffffffffull);
+    auto element = [&](unsigned i) -> llvm::Value* {
+      auto operand = [&](unsigned n) {
+        llvm::Value* v = inst->getOperand(n);
+        return v->getType()->isVectorTy() ? b.CreateExtractElement(v, i) : v;
+      };
+      if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(inst))
+        return fcmp64(b, cmp->getPredicate(), operand(0), operand(1));
+      llvm::Value* x = b.CreateBitCast(operand(0), i64);
+      llvm::Value* r;
+      if (inst->getOpcode() == llvm::Instruction::FNeg)
+        r = b.CreateXor(x, sign);
+      else if (llvm::cast<llvm::IntrinsicInst>(inst)->getIntrinsicID() == llvm::Intrinsic::fabs)
+        r = b.CreateAnd(x, magnitude);
+      else
+        r = b.CreateOr(b.CreateAnd(x, magnitude),
+                       b.CreateAnd(b.CreateBitCast(operand(1), i64), sign));
+      return b.CreateBitCast(r, f64);
+    };
+    llvm::Value* result;
+    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(inst->getType())) {
+      result = llvm::PoisonValue::get(vector);
+      for (unsigned i = 0; i < vector->getNumElements(); ++i)
+        result = b.CreateInsertElement(result, element(i), i);
+    } else {
+      result = element(0);
+    }
+    inst->replaceAllUsesWith(result);
+    inst->eraseFromParent();
+  }
+}
+
 // llvm.abs/smin/smax/umin/umax on 64-bit integers (InstCombine makes them from compares
 // and selects, in the library's 64-bit division among others) become the compare and
 // select again: the selector has both for register pairs. The saturating add and subtract
@@ -389,6 +488,7 @@ void prepare(llvm::Module& m) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     expand_memory_intrinsics(f);
+    expand_fp64_operations(f);
     expand_int64_intrinsics(f);
     expand_int64_funnel_shifts(f);
     narrow_wide_integer_extracts(f);

@@ -59,7 +59,8 @@ uint64_t private_alignment(const llvm::Argument& byval) {
 unsigned value_registers(llvm::Type* t) {
   unsigned n = 1;
   if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) n = vt->getNumElements();
-  return t->getScalarType()->isIntegerTy(64) ? 2 * n : n;
+  const bool wide = t->getScalarType()->isIntegerTy(64) || t->getScalarType()->isDoubleTy();
+  return wide ? 2 * n : n;
 }
 
 bool passes_in_registers(const llvm::Function& f) {
@@ -107,7 +108,6 @@ void Selector::check_type(const llvm::Value* v, llvm::Type* t) {
   llvm::Type* e = scalar_type(t);
   if (e->isIntegerTy() && e->getIntegerBitWidth() > 32 && e->getIntegerBitWidth() != 64)
     unsupported(v, fmt::format("{}-bit integers", e->getIntegerBitWidth()));
-  if (e->isDoubleTy()) unsupported(v, "double precision (no cl_khr_fp64 on Ventus)");
   if (e->isHalfTy()) unsupported(v, "half-precision arithmetic (no cl_khr_fp16)");
   if (t->isStructTy() || t->isArrayTy()) unsupported(v, "aggregate values in registers");
 }
@@ -130,8 +130,11 @@ int64_t Selector::constant_bits(const llvm::Constant* c, unsigned part) {
     return static_cast<int32_t>(ci->getSExtValue());
   }
   if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(c)) {
+    const uint64_t bits = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+    if (cf->getType()->isDoubleTy())
+      return static_cast<int32_t>(static_cast<uint32_t>(bits >> (32 * part)));
     if (!cf->getType()->isFloatTy()) unsupported(c, "non-float fp constants");
-    return static_cast<int32_t>(cf->getValueAPF().bitcastToAPInt().getZExtValue());
+    return static_cast<int32_t>(bits);
   }
   if (llvm::isa<llvm::ConstantPointerNull>(c) || llvm::isa<llvm::UndefValue>(c) ||
       llvm::isa<llvm::ConstantAggregateZero>(c))
@@ -633,6 +636,7 @@ void Selector::select(llvm::Instruction& i) {
 }
 
 void Selector::select_binary(llvm::BinaryOperator& inst) {
+  if (is_f64(inst.getType())) return select_fp64_binary(inst);
   if (is_i64(inst.getType())) {
     using BO = llvm::Instruction::BinaryOps;
     BO opc = inst.getOpcode();

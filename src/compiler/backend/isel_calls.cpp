@@ -302,8 +302,9 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
     case llvm::Intrinsic::invariant_end: return;
     default: break;
   }
-  if (!call.getType()->isVoidTy() && is_i64(call.getType()))
-    unsupported(&call, fmt::format("the LLVM intrinsic '{}' on 64-bit integers",
+  if (!call.getType()->isVoidTy() && is_f64(call.getType()) && select_fp64_intrinsic(call)) return;
+  if (!call.getType()->isVoidTy() && is_64bit(call.getType()))
+    unsupported(&call, fmt::format("the LLVM intrinsic '{}' on 64-bit values",
                                    call.getCalledFunction()->getName().str()));
   const std::vector<uint32_t>& d = result_regs(&call);
   unsigned bits = call.getType()->isVoidTy() ? 32 : int_bits(element_type(call.getType()));

@@ -126,13 +126,18 @@ class Selector {
     if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) return vt->getElementType();
     return t;
   }
-  static unsigned parts(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64) ? 2 : 1; }
+  // A 64-bit element (long, double) takes two registers: low word, high word.
+  static bool is_64bit(llvm::Type* t) {
+    return scalar_type(t)->isIntegerTy(64) || scalar_type(t)->isDoubleTy();
+  }
+  static unsigned parts(llvm::Type* t) { return is_64bit(t) ? 2 : 1; }
   static bool is_i64(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64); }
+  static bool is_f64(llvm::Type* t) { return scalar_type(t)->isDoubleTy(); }
   static unsigned elements(llvm::Type* t) { return value_registers(t); }
-  // The type of one register's worth of a value (a 64-bit integer's words are i32).
+  // The type of one register's worth of a value (a long's or a double's words are i32).
   static llvm::Type* element_type(llvm::Type* t) {
     llvm::Type* e = scalar_type(t);
-    return e->isIntegerTy(64) ? llvm::Type::getInt32Ty(t->getContext()) : e;
+    return is_64bit(e) ? llvm::Type::getInt32Ty(t->getContext()) : e;
   }
   void check_type(const llvm::Value* v, llvm::Type* t);
   const std::vector<uint32_t>& result_regs(const llvm::Value* v);
@@ -202,6 +207,11 @@ class Selector {
   void select_ret(llvm::ReturnInst& inst);
   void select_cond_branch(llvm::BranchInst& inst);
   void fma_element(uint32_t dst, Src a, Src b, Src c, bool negate_product, bool negate_addend);
+  // double arithmetic on the pair forms of the vector instructions (isel_fp64.cpp).
+  void select_fp64_binary(llvm::BinaryOperator& inst);
+  bool select_fp64_intrinsic(llvm::IntrinsicInst& call);
+  void pair_op(isa::Op op, const llvm::Instruction& inst,
+               const std::vector<const llvm::Value*>& operands);
   void bit_count(llvm::Intrinsic::ID id, uint32_t dst, Src x);
   void reverse(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src x);
   void saturating(llvm::Intrinsic::ID id, unsigned bits, uint32_t dst, Src a, Src b);

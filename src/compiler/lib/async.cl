@@ -61,6 +61,7 @@ VT_ASYNC(uint)
 VT_ASYNC(long)
 VT_ASYNC(ulong)
 VT_ASYNC(float)
+VT_ASYNC(double)
 
 // Every work-item of the group calls it; the copies are complete and visible afterwards.
 VT_OVL void VT_CL(wait_group_events)(int n, __private event_t* events) {

@@ -285,3 +285,61 @@ VT_FOR_ROUNDING(VT_PAIR_I2F, float, uint)
 VT_FOR_ROUNDING(VT_PAIR_I2F, float, long)
 VT_FOR_ROUNDING(VT_PAIR_I2F, float, ulong)
 VT_FOR_ROUNDING(VT_PAIR_F2F, float, float)
+
+// ---- double (cl_khr_fp64) ----
+// By the soft-float routines of core/fp64.h on the double's bits: the device's binary64
+// arithmetic has no conversions. double -> integer: round per mode (default toward zero),
+// then clamp to D (_sat: NaN gives 0; without _sat NaN gives D's maximum, as RISC-V's
+// fcvt.w.d does; OpenCL leaves it undefined). integer/float -> double: rounded per mode
+// (default nearest even); float and 32-bit integers are exact.
+#include "core/fp64.h"
+
+#define VT_DIR64_ 0  // toward zero: C's conversion
+#define VT_DIR64__rte 2
+#define VT_DIR64__rtz 0
+#define VT_DIR64__rtp 1
+#define VT_DIR64__rtn -1
+
+#define VT_F64_TO_INT(D, R, NAN_VALUE)                                                      \
+  (VT_SIGNED_##D                                                                            \
+       ? (D)vt_f64_to_signed(as_ulong(x), VT_DIR64_##R, (long)VT_MIN_##D, (long)VT_MAX_##D, \
+                             (long)(NAN_VALUE))                                             \
+       : (D)vt_f64_to_unsigned(as_ulong(x), VT_DIR64_##R, (ulong)VT_MAX_##D, (ulong)(NAN_VALUE)))
+#define VT_PAIR_D2I(D, S, R)                                                           \
+  VT_OVL D VT_CL(convert_##D##R)(double x) { return VT_F64_TO_INT(D, R, VT_MAX_##D); } \
+  VT_OVL D VT_CL(convert_##D##_sat##R)(double x) { return VT_F64_TO_INT(D, R, 0); }    \
+  VT_CVT_VEC(D, double, R)                                                             \
+  VT_CVT_VEC(D, double, _sat##R)
+#define VT_PAIR_I2D(D, S, R)                                                 \
+  VT_OVL double VT_CL(convert_double##R)(S x) {                              \
+    return as_double(VT_SIGNED_##S ? vt_long_to_f64((long)x, VT_DIR_##R)     \
+                                   : vt_ulong_to_f64((ulong)x, VT_DIR_##R)); \
+  }                                                                          \
+  VT_CVT_VEC(double, S, R)
+#define VT_PAIR_F2D(D, S, R)                                                              \
+  VT_OVL double VT_CL(convert_double##R)(float x) { return as_double(vt_f32_to_f64(x)); } \
+  VT_OVL double VT_CL(convert_double##R)(double x) { return x; }                          \
+  VT_OVL float VT_CL(convert_float##R)(double x) {                                        \
+    return vt_f64_to_f32(as_ulong(x), VT_DIR_##R);                                        \
+  }                                                                                       \
+  VT_CVT_VEC(double, float, R)                                                            \
+  VT_CVT_VEC(double, double, R)                                                           \
+  VT_CVT_VEC(float, double, R)
+
+VT_FOR_ROUNDING(VT_PAIR_D2I, char, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, uchar, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, short, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, ushort, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, int, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, uint, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, long, double)
+VT_FOR_ROUNDING(VT_PAIR_D2I, ulong, double)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, char)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, uchar)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, short)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, ushort)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, int)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, uint)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, long)
+VT_FOR_ROUNDING(VT_PAIR_I2D, double, ulong)
+VT_FOR_ROUNDING(VT_PAIR_F2D, double, float)

@@ -5,10 +5,6 @@
 #include "core/vector.h"
 
 // ---- bit counts, per width ----
-VT_CORE uint vt_clz64(ulong x) {
-  uint hi = (uint)(x >> 32);
-  return hi ? vt_clz32(hi) : 32 + vt_clz32((uint)x);
-}
 VT_CORE uint vt_ctz64(ulong x) {
   uint lo = (uint)x;
   return lo ? vt_ctz32(lo) : 32 + vt_ctz32((uint)(x >> 32));

@@ -55,6 +55,37 @@ VT_REL_FLOAT(4)
 VT_REL_FLOAT(8)
 VT_REL_FLOAT(16)
 
+// double: scalars give int, vectors long##N (OpenCL C's operators do the same).
+#define VT_REL_DOUBLE(RT, N)                                                              \
+  VT_OVL RT VT_CL(isequal)(double##N x, double##N y) { return x == y; }                   \
+  VT_OVL RT VT_CL(isnotequal)(double##N x, double##N y) { return x != y; }                \
+  VT_OVL RT VT_CL(isgreater)(double##N x, double##N y) { return x > y; }                  \
+  VT_OVL RT VT_CL(isgreaterequal)(double##N x, double##N y) { return x >= y; }            \
+  VT_OVL RT VT_CL(isless)(double##N x, double##N y) { return x < y; }                     \
+  VT_OVL RT VT_CL(islessequal)(double##N x, double##N y) { return x <= y; }               \
+  VT_OVL RT VT_CL(islessgreater)(double##N x, double##N y) { return (x < y) || (x > y); } \
+  VT_OVL RT VT_CL(isordered)(double##N x, double##N y) { return (x == x) && (y == y); }   \
+  VT_OVL RT VT_CL(isunordered)(double##N x, double##N y) { return (x != x) || (y != y); } \
+  VT_OVL RT VT_CL(isnan)(double##N x) { return x != x; }                                  \
+  VT_OVL RT VT_CL(isinf)(double##N x) {                                                   \
+    return (as_long##N(x) & 0x7fffffffffffffffl) == 0x7ff0000000000000l;                  \
+  }                                                                                       \
+  VT_OVL RT VT_CL(isfinite)(double##N x) {                                                \
+    return (as_long##N(x) & 0x7fffffffffffffffl) < 0x7ff0000000000000l;                   \
+  }                                                                                       \
+  VT_OVL RT VT_CL(isnormal)(double##N x) {                                                \
+    long##N a = as_long##N(x) & 0x7fffffffffffffffl;                                      \
+    return (a >= 0x0010000000000000l) && (a < 0x7ff0000000000000l);                       \
+  }                                                                                       \
+  VT_OVL RT VT_CL(signbit)(double##N x) { return as_long##N(x) < 0; }
+
+VT_REL_DOUBLE(int, )
+VT_REL_DOUBLE(long2, 2)
+VT_REL_DOUBLE(long3, 3)
+VT_REL_DOUBLE(long4, 4)
+VT_REL_DOUBLE(long8, 8)
+VT_REL_DOUBLE(long16, 16)
+
 // any/all: the most significant bit of any/every element. OR (AND) of the halves keeps
 // it, so every width reduces to the scalar test.
 #define VT_ANY_ALL(T)                           \
@@ -139,3 +170,4 @@ VT_SELECT(uint, int, uint, 32)
 VT_SELECT(long, long, ulong, 64)
 VT_SELECT(ulong, long, ulong, 64)
 VT_SELECT(float, int, uint, 32)
+VT_SELECT(double, long, ulong, 64)

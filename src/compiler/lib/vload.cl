@@ -3,6 +3,7 @@
 // modes) and vloada_half/vstorea_half, in every address space a pointer can have. Memory
 // is accessed element by element: vloadn only requires the element's alignment.
 // half values are stored as 16-bit patterns (the device has no fp16 arithmetic).
+#include "core/fp64.h"
 #include "core/base.h"
 
 // ---- vloadn / vstoren ----
@@ -85,6 +86,7 @@ VT_VLOAD_VSTORE(uint)
 VT_VLOAD_VSTORE(long)
 VT_VLOAD_VSTORE(ulong)
 VT_VLOAD_VSTORE(float)
+VT_VLOAD_VSTORE(double)
 
 // ---- half <-> float ----
 
@@ -179,51 +181,86 @@ VT_CORE ushort vt_float_to_half(float f, int mode) {
     return VT_CL(vload_half16)(i, p);                                                   \
   }
 
-#define VT_VSTORE_HALF_AS_R(AS, R)                                         \
-  VT_OVL void VT_CL(vstore_half##R)(float v, size_t i, AS half* p) {       \
-    ((AS ushort*)p)[i] = vt_float_to_half(v, VT_MODE_##R);                 \
-  }                                                                        \
-  VT_OVL void VT_CL(vstore_half2##R)(float2 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half##R)(v.s0, i * 2, p);                                 \
-    VT_CL(vstore_half##R)(v.s1, i * 2 + 1, p);                             \
-  }                                                                        \
-  VT_OVL void VT_CL(vstore_half3##R)(float3 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half2##R)(v.s01, 0, p + i * 3);                           \
-    VT_CL(vstore_half##R)(v.s2, i * 3 + 2, p);                             \
-  }                                                                        \
-  VT_OVL void VT_CL(vstore_half4##R)(float4 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half2##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half2##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
-  VT_OVL void VT_CL(vstore_half8##R)(float8 v, size_t i, AS half * p) {    \
-    VT_CL(vstore_half4##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half4##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
-  VT_OVL void VT_CL(vstore_half16##R)(float16 v, size_t i, AS half * p) {  \
-    VT_CL(vstore_half8##R)(v.lo, i * 2, p);                                \
-    VT_CL(vstore_half8##R)(v.hi, i * 2 + 1, p);                            \
-  }                                                                        \
-  VT_OVL void VT_CL(vstorea_half2##R)(float2 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half2##R)(v, i, p);                                       \
-  }                                                                        \
-  VT_OVL void VT_CL(vstorea_half3##R)(float3 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half3##R)(v, 0, p + i * 4);                               \
-  }                                                                        \
-  VT_OVL void VT_CL(vstorea_half4##R)(float4 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half4##R)(v, i, p);                                       \
-  }                                                                        \
-  VT_OVL void VT_CL(vstorea_half8##R)(float8 v, size_t i, AS half * p) {   \
-    VT_CL(vstore_half8##R)(v, i, p);                                       \
-  }                                                                        \
-  VT_OVL void VT_CL(vstorea_half16##R)(float16 v, size_t i, AS half * p) { \
-    VT_CL(vstore_half16##R)(v, i, p);                                      \
+// The value to store as binary16 bits: floats by vt_float_to_half, doubles rounded once
+// from their bits (a double -> float -> half path would round twice).
+static inline __attribute__((overloadable)) ushort vt_to_half(float f, int mode) {
+  return vt_float_to_half(f, mode);
+}
+static inline __attribute__((overloadable)) ushort vt_to_half(double d, int mode) {
+  ulong b = as_ulong(d);
+  ushort sign = (ushort)((b >> 48) & 0x8000u);
+  ulong a = b & VT_F64_MAGNITUDE;
+  if (a > VT_F64_INF) return (ushort)(sign | 0x7e00u | (uint)((a >> 42) & 0x3ffu));  // quiet NaN
+  int neg = sign != 0;
+  int dir = mode == 0 ? 2 : mode == 1 ? 0 : mode == 2 ? 1 : -1;
+  int to_inf = vt_overflow_to_infinity(neg, dir);
+  if (a >= 0x40f0000000000000ul)
+    return (ushort)(sign | (a == VT_F64_INF || to_inf ? 0x7c00u : 0x7bffu));  // >= 65536
+  if (a == 0) return sign;
+  int e;
+  ulong m = vt_f64_unpack(a, &e);
+  int top = e + 63 - (int)vt_clz64(m);
+  int lsb = top - 10 < -24 ? -24 : top - 10;
+  int drop = lsb - e;
+  ulong q, rem = 0;
+  if (drop <= 0)
+    q = m << (-drop);
+  else
+    q = vt_shift_out(m, drop, &rem);
+  q += (ulong)vt_round_up(q, rem, drop, neg, dir);
+  uint h = ((uint)(lsb + 24) << 10) + (uint)q;
+  if (h >= 0x7c00u) return (ushort)(sign | (to_inf ? 0x7c00u : 0x7bffu));
+  return (ushort)(sign | h);
+}
+
+#define VT_VSTORE_HALF_AS_R(AS, R, T)                                    \
+  VT_OVL void VT_CL(vstore_half##R)(T v, size_t i, AS half * p) {        \
+    ((AS ushort*)p)[i] = vt_to_half(v, VT_MODE_##R);                     \
+  }                                                                      \
+  VT_OVL void VT_CL(vstore_half2##R)(T##2 v, size_t i, AS half * p) {    \
+    VT_CL(vstore_half##R)(v.s0, i * 2, p);                               \
+    VT_CL(vstore_half##R)(v.s1, i * 2 + 1, p);                           \
+  }                                                                      \
+  VT_OVL void VT_CL(vstore_half3##R)(T##3 v, size_t i, AS half * p) {    \
+    VT_CL(vstore_half2##R)(v.s01, 0, p + i * 3);                         \
+    VT_CL(vstore_half##R)(v.s2, i * 3 + 2, p);                           \
+  }                                                                      \
+  VT_OVL void VT_CL(vstore_half4##R)(T##4 v, size_t i, AS half * p) {    \
+    VT_CL(vstore_half2##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half2##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
+  VT_OVL void VT_CL(vstore_half8##R)(T##8 v, size_t i, AS half * p) {    \
+    VT_CL(vstore_half4##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half4##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
+  VT_OVL void VT_CL(vstore_half16##R)(T##16 v, size_t i, AS half * p) {  \
+    VT_CL(vstore_half8##R)(v.lo, i * 2, p);                              \
+    VT_CL(vstore_half8##R)(v.hi, i * 2 + 1, p);                          \
+  }                                                                      \
+  VT_OVL void VT_CL(vstorea_half2##R)(T##2 v, size_t i, AS half * p) {   \
+    VT_CL(vstore_half2##R)(v, i, p);                                     \
+  }                                                                      \
+  VT_OVL void VT_CL(vstorea_half3##R)(T##3 v, size_t i, AS half * p) {   \
+    VT_CL(vstore_half3##R)(v, 0, p + i * 4);                             \
+  }                                                                      \
+  VT_OVL void VT_CL(vstorea_half4##R)(T##4 v, size_t i, AS half * p) {   \
+    VT_CL(vstore_half4##R)(v, i, p);                                     \
+  }                                                                      \
+  VT_OVL void VT_CL(vstorea_half8##R)(T##8 v, size_t i, AS half * p) {   \
+    VT_CL(vstore_half8##R)(v, i, p);                                     \
+  }                                                                      \
+  VT_OVL void VT_CL(vstorea_half16##R)(T##16 v, size_t i, AS half * p) { \
+    VT_CL(vstore_half16##R)(v, i, p);                                    \
   }
-#define VT_VSTORE_HALF_AS(AS)   \
-  VT_VSTORE_HALF_AS_R(AS, )     \
-  VT_VSTORE_HALF_AS_R(AS, _rte) \
-  VT_VSTORE_HALF_AS_R(AS, _rtz) \
-  VT_VSTORE_HALF_AS_R(AS, _rtp) \
-  VT_VSTORE_HALF_AS_R(AS, _rtn)
+#define VT_VSTORE_HALF_AS_T(AS, T) \
+  VT_VSTORE_HALF_AS_R(AS, , T)     \
+  VT_VSTORE_HALF_AS_R(AS, _rte, T) \
+  VT_VSTORE_HALF_AS_R(AS, _rtz, T) \
+  VT_VSTORE_HALF_AS_R(AS, _rtp, T) \
+  VT_VSTORE_HALF_AS_R(AS, _rtn, T)
+#define VT_VSTORE_HALF_AS(AS)    \
+  VT_VSTORE_HALF_AS_T(AS, float) \
+  VT_VSTORE_HALF_AS_T(AS, double)
 
 VT_VLOAD_HALF_AS(__global)
 VT_VLOAD_HALF_AS(__local)

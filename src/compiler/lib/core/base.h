@@ -111,6 +111,10 @@ VT_CORE uint vt_clz32(uint x) {
   if ((x & 0x80000000u) == 0) n += 1;
   return n;
 }
+VT_CORE uint vt_clz64(ulong x) {
+  uint hi = (uint)(x >> 32);
+  return hi ? vt_clz32(hi) : 32 + vt_clz32((uint)x);
+}
 
 VT_CORE uint vt_ctz32(uint x) {
   if (x == 0) return 32;
