@@ -446,8 +446,9 @@ TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
                                std::to_string(static_cast<int>(mode));
       EXPECT_EQ(read_words(device, kOut, 1)[0], 28u) << what;
       // The second warp runs the block translated from the rewritten code.
-      if (mode == sim::JitMode::Force)
+      if (mode == sim::JitMode::Force) {
         EXPECT_GT(jit::blocks_translated_in_process(), before) << what;
+      }
     }
   }
 }
