@@ -336,7 +336,9 @@ TEST(Device, ValuesAreConsistent) {
   } else {
     EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), 0u);
   }
-  if (is_ventus()) EXPECT_TRUE(fp64) << "Ventus has cl_khr_fp64 (docs/opencl.md)";
+  if (is_ventus()) {
+    EXPECT_TRUE(fp64) << "Ventus has cl_khr_fp64 (docs/opencl.md)";
+  }
   bool images = device_value<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT);
   if (images) {
     EXPECT_GE(device_value<size_t>(d, CL_DEVICE_IMAGE2D_MAX_WIDTH), 2048u);
