@@ -245,7 +245,7 @@ struct Translator::Engine {
 
 namespace {
 
-// Emits a block's IR: one function (ctx, warp, error, count) -> Block::Fn's result.
+// Emits a block's IR: one function (ctx, warp, error, budget, rounds) -> Block::Fn's result.
 class BlockEmitter {
  public:
   BlockEmitter(llvm::LLVMContext& context, llvm::Module& module, const std::string& name)
@@ -253,21 +253,34 @@ class BlockEmitter {
     i32_ = b_.getInt32Ty();
     ptr_ = llvm::PointerType::get(c_, 0);
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false);
+    i64_ = b_.getInt64Ty();
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i64_, ptr_}, false);
     fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
     warp_ = fn_->getArg(1);
     error_ = fn_->getArg(2);
-    count_ = fn_->getArg(3);
+    rounds_out_ = fn_->getArg(4);
+    fn_->addParamAttr(4, llvm::Attribute::NoAlias);
     b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "entry", fn_));
+    // Promoted to registers by the optimizer.
+    budget_ = b_.CreateAlloca(i64_);
+    rounds_ = b_.CreateAlloca(i64_);
+    b_.CreateStore(fn_->getArg(3), budget_);
+    b_.CreateStore(b_.getInt64(0), rounds_);
   }
 
   void emit(const Block& block) {
+    auto* round = llvm::BasicBlock::Create(c_, "round", fn_);
+    b_.CreateBr(round);
+    b_.SetInsertPoint(round);
     for (size_t k = 0; k < block.insns.size(); ++k) {
-      if (k > 0) stop_if_count_is(k);
+      // The first entry of the first round fits (the caller checked).
+      if (k > 0 || block.loops) stop_unless_fits(block, k);
       const CachedInsn& entry = block.insns[k];
-      if (is_guarded(entry))
+      if (block.loops && k + 1 == block.insns.size())
+        emit_loop_back(block, round);
+      else if (is_guarded(entry))
         emit_guarded(entry, block.pcs[k], k);
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
@@ -276,7 +289,7 @@ class BlockEmitter {
       else
         emit_call(entry, block.pcs[k], k);
     }
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * block.insns.size())));
+    finish(4 * block.insns.size());
   }
 
  private:
@@ -297,14 +310,51 @@ class BlockEmitter {
   }
   llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
 
-  // The caller's instruction limit: the block returns before entries[k] when count == k.
-  void stop_if_count_is(size_t k) {
+  // Returns Block::Fn's result, with the rounds completed.
+  void finish(size_t result) {
+    b_.CreateAlignedStore(b_.CreateLoad(i64_, rounds_), rounds_out_, llvm::Align(8));
+    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
+  }
+
+  // The caller's instruction limit: the block returns before entries[k] unless it fits in
+  // what is left of the budget (the interpreter would stop there too).
+  void stop_unless_fits(const Block& block, size_t k) {
     auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
     auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(count_, b_.getInt32(static_cast<uint32_t>(k))), stop, go_on);
+    llvm::Value* left = b_.CreateLoad(i64_, budget_);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.warp_before[k + 1])), stop, go_on);
     b_.SetInsertPoint(stop);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k)));
+    finish(4 * k);
     b_.SetInsertPoint(go_on);
+  }
+
+  // The last entry of a block that loops: a scalar branch to the block's start. Taken, it only
+  // sets next_pc (scalar.cpp, branch_if), so the round ends here, its instructions leave the
+  // budget, and the next round starts; not taken, the block ends.
+  void emit_loop_back(const Block& block, llvm::BasicBlock* round) {
+    auto* again = llvm::BasicBlock::Create(c_, "again", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "loop_done", fn_);
+    b_.CreateCondBr(scalar_branch_taken(block.insns.back().insn), again, done);
+    b_.SetInsertPoint(again);
+    b_.CreateStore(
+        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.warp_before.back())), budget_);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, rounds_), b_.getInt64(1)), rounds_);
+    b_.CreateBr(round);
+    b_.SetInsertPoint(done);
+  }
+
+  llvm::Value* scalar_branch_taken(const sim::Insn& in) {
+    llvm::Value* a = read_x(in.rs1);
+    llvm::Value* c = read_x(in.rs2);
+    switch (in.op) {
+      case Op::BEQ: return b_.CreateICmpEQ(a, c);
+      case Op::BNE: return b_.CreateICmpNE(a, c);
+      case Op::BLT: return b_.CreateICmpSLT(a, c);
+      case Op::BGE: return b_.CreateICmpSGE(a, c);
+      case Op::BLTU: return b_.CreateICmpULT(a, c);
+      case Op::BGEU: return b_.CreateICmpUGE(a, c);
+      default: throw std::logic_error("JIT: not a scalar branch");
+    }
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
@@ -324,9 +374,9 @@ class BlockEmitter {
     which->addCase(b_.getInt32(kNext), next);
     which->addCase(b_.getInt32(kFaulted), faulted);
     b_.SetInsertPoint(faulted);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * k + 1)));
+    finish(4 * k + 1);
     b_.SetInsertPoint(left);
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(4 * (k + 1) + 2)));
+    finish(4 * (k + 1) + 2);
     b_.SetInsertPoint(next);
   }
 
@@ -383,16 +433,7 @@ class BlockEmitter {
       call->addFnAttr(llvm::Attribute::NoUnwind);
       acts = b_.CreateICmpNE(call, b_.getInt32(0));
     } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
-      llvm::Value* a = read_x(in.rs1);
-      llvm::Value* c = read_x(in.rs2);
-      switch (in.op) {
-        case Op::BEQ: acts = b_.CreateICmpEQ(a, c); break;
-        case Op::BNE: acts = b_.CreateICmpNE(a, c); break;
-        case Op::BLT: acts = b_.CreateICmpSLT(a, c); break;
-        case Op::BGE: acts = b_.CreateICmpSGE(a, c); break;
-        case Op::BLTU: acts = b_.CreateICmpULT(a, c); break;
-        default: acts = b_.CreateICmpUGE(a, c); break;
-      }
+      acts = scalar_branch_taken(in);
     } else {
       llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
       llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
@@ -497,12 +538,19 @@ class BlockEmitter {
   llvm::LLVMContext& c_;
   llvm::IRBuilder<> b_;
   const WarpLayout& layout_;
-  llvm::Type* i32_ = nullptr;
+  llvm::Type *i32_ = nullptr, *i64_ = nullptr;
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
-  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *count_ = nullptr;
+  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
+  llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
 };
+
+// Whether the entry at pc is a guarded scalar branch whose target is start.
+bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
+  return is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::Branch &&
+         !entry.prefixed && pc + static_cast<uint32_t>(entry.insn.imm) == start;
+}
 
 // The words an entry was decoded from: equal words decode to the same entry.
 bool same_words(const CachedInsn& a, const CachedInsn& b) {
@@ -574,6 +622,11 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     at = entry->insn.op == Op::JAL && inline_it ? at + static_cast<uint32_t>(entry->insn.imm)
                                                 : at + 4 * entry->prefixed + entry->length;
     block->next_pcs.push_back(at);
+    if (branches_to(*entry, block->pcs.back(), pc)) {
+      block->loops = true;
+      complete = true;
+      break;
+    }
     if (ends_block(*entry)) {
       complete = true;
       break;

@@ -23,12 +23,17 @@ namespace ventus::jit {
 // A translated block: insns[0..size) from start_pc on, in program order. It owns copies of
 // the decoded instructions it runs, so it does not depend on any SM's decode cache.
 struct Block {
-  // Runs at most `count` (1..size) entries. Returns 4 * done + 2 * left + faulted: done
-  // instructions completed; faulted: insns[done] raised the exception left in *error. Without
-  // a fault, insns[done - 1] is the last one executed; left: its semantics ran and changed
-  // the flow, next_pc or the SIMT mask (else the warp goes on at next_pcs[done - 1]).
+  // Runs the entries in order while the next one fits in `budget` warp instructions (the
+  // caller checks that the first one does). A block that loops (Block::loops) goes back to its
+  // first entry each time its last entry, a scalar branch to its start, is taken, and counts
+  // those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
+  // round completed; faulted: insns[done] raised the exception left in *error. Without a
+  // fault, insns[done - 1] is the last one executed (none when done is 0: the budget ended
+  // at the start of a round); left: its semantics ran and changed the flow, next_pc or the
+  // SIMT mask (else the warp goes on at next_pcs[done - 1]). The mask is the same in every
+  // round: an entry that changes it leaves.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
-                          uint32_t count);
+                          uint64_t budget, uint64_t* rounds);
   Fn fn = nullptr;
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
@@ -40,15 +45,14 @@ struct Block {
   // per active lane each; the mask cannot change before the last executed entry).
   std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
   std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
+  // The last entry is a scalar branch to the block's start: the translation loops inside
+  // while it is taken (aluloop's body), rather than returning to the interpreter each round.
+  bool loops = false;
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
   uint32_t first_byte = 0;
   uint64_t code_bytes = 0;
-  // How many entries from the start fit in `budget` warp instructions (0: none).
-  uint32_t entries_within(uint64_t budget) const {
-    uint32_t k = static_cast<uint32_t>(insns.size());
-    while (k > 0 && warp_before[k] > budget) --k;
-    return k;
-  }
+  // Whether its first entry fits in `budget` warp instructions (then Fn may be called).
+  bool starts_within(uint64_t budget) const { return warp_before[1] <= budget; }
   // Whether an SM whose decode cache is `cache` may run this block: Runs when every
   // instruction is decoded there from the same words; NotDecodedYet when one is not decoded
   // there yet; OtherCode when one was decoded from other words (code written in between).

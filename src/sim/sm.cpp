@@ -333,8 +333,8 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         // that ends blocks (jit::ends_block).
         if (jit_ && leader) {
           const jit::Block* block = jit_block(pc);
-          if (const uint32_t count = block ? block->entries_within(limit - n) : 0) {
-            if (run_block(*block, count, ctx, group, pc, entry, n, lanes)) break;
+          if (block && block->starts_within(limit - n)) {
+            if (run_block(*block, limit - n, ctx, group, pc, entry, n, lanes)) break;
             continue;
           }
           leader = false;
@@ -393,19 +393,24 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+bool Sm::run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
                    uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
   Warp& w = ctx.warp;
-  const uint32_t mask_before = w.mask;
-  const uint32_t result = block.fn(&ctx, &w, &jit_error_, count);
+  const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
+  uint64_t rounds = 0;
+  const uint32_t result = block.fn(&ctx, &w, &jit_error_, budget, &rounds);
   const size_t done = result >> 2;
-  n += block.warp_before[done];
-  lanes += block.scalar_lanes_before[done] +
-           block.vector_before[done] * lanes::count(mask_before);
+  n += rounds * block.warp_before.back() + block.warp_before[done];
+  lanes += rounds * (block.scalar_lanes_before.back() + block.vector_before.back() * active) +
+           block.scalar_lanes_before[done] + block.vector_before[done] * active;
   if (result & 1) {
     pc = block.pcs[done];
     entry = &block.insns[done];
     std::rethrow_exception(std::exchange(jit_error_, nullptr));
+  }
+  if (done == 0) {  // the budget ended where a round would start
+    pc = block.pcs[0];
+    return false;
   }
   const size_t last = done - 1;
   if (!(result & 2)) {

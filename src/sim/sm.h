@@ -153,11 +153,10 @@ class Sm {
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret).
   const jit::Block* jit_block(uint32_t pc);
-  // Runs the first `count` instructions of a translated block from pc (they fit the warp's
-  // limit) and does what the interpreter does after the last one executed; true when the
-  // warp stops (barrier, end). A fault is rethrown with pc and entry at the faulting
-  // instruction.
-  bool run_block(const jit::Block& block, uint32_t count, Exec& ctx, WorkgroupState& group,
+  // Runs a translated block from pc within `budget` warp instructions (its first one fits)
+  // and does what the interpreter does after the last one executed; true when the warp stops
+  // (barrier, end). A fault is rethrown with pc and entry at the faulting instruction.
+  bool run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
                  uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
