@@ -365,6 +365,90 @@ TEST(Jit, LoopIsTranslatedBeforeItsExitRuns) {
   EXPECT_EQ(run(kernel, &load_assembly, launch_of(1, 32), sim::JitMode::Force).memory[0], 300u);
 }
 
+// ---- Blocks that loop: a scalar branch back to the block's start ----
+
+// The loop body is one block ending in `bnez t0` back to its start, so its translation loops
+// inside. A vector branch in it is taken by one lane in the middle rounds (the block leaves
+// through the semantics, the warp diverges and joins), by no lane in the others (the round
+// goes on inline); 30 threads per warp leave two lanes outside lane_mask, so the thread-instruction
+// counts per round depend on the mask.
+const char* const kSelfLoopKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v0
+    li t2, 40
+    vmv.v.x v6, t2
+    li t0, 37
+    li t1, 0
+.Lloop:
+    addi t1, t1, 3
+    vadd.vx v1, v0, t1
+    la t5, .Lskip
+    setrpc zero, t5, 0
+    vbeq v1, v6, .Lskip
+    vadd.vi v4, v4, 1
+.Lskip:
+    join zero, zero, 0
+    vxor.vv v5, v5, v1
+    vsll.vi v7, v5, 1
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v4, 0(v9)
+    vsw12.v v5, 128(v9)
+    vsw12.v v7, 256(v9)
+    sw t1, 384(s0)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, SelfLoopWithDivergenceMatchesTheInterpreter) {
+  const Outcome off = run(kSelfLoopKernel, &load_assembly, launch_of(3, 30, 2), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_GT(off.result.stats.divergences, 10u);
+  EXPECT_EQ(off.memory[384 / 4], 3u * 37u);
+  EXPECT_GT(expect_same(kSelfLoopKernel, &load_assembly, launch_of(3, 30, 2), "self-loop"), 0u);
+}
+
+// The budget ending at every instruction of several rounds of the looping block, at a
+// round's start included: the launch stops at the same instruction with the same counts.
+TEST(Jit, BudgetStopsInsideALoopingBlock) {
+  uint64_t translated = 0;
+  for (uint64_t budget = 60; budget < 300; budget += 7)
+    translated += expect_same(kSelfLoopKernel, &load_assembly, launch_of(1, 30),
+                              "budget " + std::to_string(budget), budget);
+  for (uint64_t budget = 400; budget < 430; ++budget)
+    translated += expect_same(kSelfLoopKernel, &load_assembly, launch_of(1, 30),
+                              "budget " + std::to_string(budget), budget);
+  EXPECT_GT(translated, 0u);
+}
+
+// A load in a looping block faults in a late round (past the 16 KiB output buffer): same pc,
+// instruction, message and counts as the interpreter.
+TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li s1, 0
+    li t4, 1000
+.Lloop:
+    add t0, s0, s1
+    addi s1, s1, 256
+    lw t1, 0(t0)
+    add t2, t2, t1
+    vadd.vx v1, v1, t2
+    addi t4, t4, -1
+    bnez t4, .Lloop
+    endprg x0, x0, x0
+)";
+  const Outcome off = run(kernel, &load_assembly, launch_of(2, 32), sim::JitMode::Off);
+  ASSERT_TRUE(off.result.fault);
+  EXPECT_NE(off.result.fault->message.find("unmapped"), std::string::npos)
+      << fault_text(off.result);
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32), "fault in a loop"), 0u);
+}
+
 // ---- One set of translations per device ----
 
 // The code section of a program loaded with load_program, made read-only as the driver makes
