@@ -3,6 +3,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -16,6 +17,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+
+#include "semantics.h"
 
 namespace ventus::jit {
 
@@ -129,8 +132,19 @@ uint64_t blocks_translated_in_process() {
   return translated_in_process.load(std::memory_order_relaxed);
 }
 
+// vlw12.v and vsw12.v: inline when all active lanes' words lie in one page (flat_word_span),
+// else their semantics run.
+bool is_word_access(const CachedInsn& entry) {
+  const sim::Insn& in = entry.insn;
+  const unsigned data = in.op == Op::VLW12_V ? in.rd : in.rs2;
+  return is_plain_semantics(entry) && !entry.prefixed &&
+         (in.op == Op::VLW12_V || in.op == Op::VSW12_V) && in.rs1 < sim::kNumVRegs &&
+         data < sim::kNumVRegs;
+}
+
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
+  if (is_word_access(entry)) return true;
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -282,6 +296,8 @@ class BlockEmitter {
         emit_loop_back(block, round);
       else if (is_guarded(entry))
         emit_guarded(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_word_access(entry))
+        emit_word_access(entry, block.pcs[k], k);
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
@@ -522,6 +538,55 @@ class BlockEmitter {
     }
     llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
     b_.CreateAlignedStore(b_.CreateSelect(on, r, old), v_row(in.rd), llvm::Align(4));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // vlw12.v / vsw12.v (semantics/memory.cpp, thread_load and thread_store in the flat space):
+  // lane i of the SIMT-active lanes accesses the word at v[rs1][i] + imm. When flat_word_span
+  // finds their host memory (aligned, one page, what the semantics' own fast path takes),
+  // a masked gather or scatter moves the words in lane order; otherwise the semantics run,
+  // which also report any fault.
+  void emit_word_access(const CachedInsn& entry, uint32_t pc, size_t k) {
+    const sim::Insn& in = entry.insn;
+    const bool store = in.op == Op::VSW12_V;
+    llvm::Value* active = load_field(layout_.mask);
+    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
+    llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
+                                        splat(static_cast<uint32_t>(in.imm)));
+    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
+                                              b_.CreateSelect(on, address, splat(~0u)));
+    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
+                                              b_.CreateSelect(on, address, splat(0)));
+    llvm::Value* bits = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                                b_.CreateSelect(on, address, splat(0)));
+    // A misaligned lane makes lo misaligned: flat_word_span refuses it.
+    llvm::Value* first = b_.CreateOr(lo, b_.CreateAnd(bits, b_.getInt32(3)));
+    auto* span_type = llvm::FunctionType::get(ptr_, {ptr_, i32_, i32_, b_.getInt1Ty()}, false);
+    auto* span = llvm::ConstantExpr::getIntToPtr(
+        b_.getInt64(reinterpret_cast<uint64_t>(&sim::flat_word_span)), ptr_);
+    llvm::CallInst* base = b_.CreateCall(span_type, span, {ctx_, first, hi, b_.getInt1(store)});
+    base->addFnAttr(llvm::Attribute::NoUnwind);
+    auto* fast = llvm::BasicBlock::Create(c_, "words", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "words_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "words_done", fn_);
+    b_.CreateCondBr(b_.CreateIsNull(base), slow, fast);
+    b_.SetInsertPoint(slow);
+    emit_call(entry, pc, k);
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(fast);
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+                                         llvm::FixedVectorType::get(i64_, 32));
+    llvm::Value* pointers = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
+    if (store) {
+      llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+      b_.CreateMaskedScatter(data, pointers, llvm::Align(4), on);
+    } else {
+      llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
+      llvm::Value* loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
+      b_.CreateAlignedStore(loaded, v_row(in.rd), llvm::Align(4));
+    }
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }

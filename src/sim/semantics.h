@@ -52,6 +52,13 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in);
 // prefix), or nullptr when the row has none (semantics/pair.cpp).
 SemanticsFn pair_semantics(isa::Op op);
 
+// The translating tier's fast path of the per-thread word accesses in the flat space
+// (vlw12.v, vsw12.v): the host memory of the word at lo when the active lanes' words
+// [lo, hi + 4) are aligned, lie in one mapped page and may skip the per-lane path as
+// vector_load/vector_store's fast path does (no commit log; the memory checker covers them);
+// nullptr otherwise (then the semantics run). Never throws.
+uint8_t* flat_word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store) noexcept;
+
 }  // namespace ventus::sim
 
 // Defines the semantics of row ID: VT_SEM(ADD) { ctx.warp.write_x(in.rd, ...); }

@@ -449,6 +449,77 @@ TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32), "fault in a loop"), 0u);
 }
 
+// ---- Inline per-thread word accesses (vlw12.v, vsw12.v) ----
+
+// Lane i stores, loads and stores again words at a + 4 * (i & spread), in a loop of 3
+// rounds: a is the output buffer in the first two rounds (the block is translated by then)
+// and base + offset in the last. There the lanes' words lie in one page (the inline path),
+// cross into the next page (the semantics), cross into unmapped memory or the null window,
+// are misaligned (faults, which must name the same pc, lane and message), or several lanes
+// share one word (spread 3: the highest lane's store wins).
+std::string word_access_kernel(uint32_t base, int32_t offset, uint32_t spread) {
+  return "    li s0, " + std::to_string(base) + "\n    li t1, " + std::to_string(offset) +
+         "\n    li t2, " + std::to_string(spread) + R"(
+    li s1, 0x90000000
+    vid.v v0
+    vand.vx v9, v0, t2
+    vsll.vi v9, v9, 2
+    vadd.vx v10, v9, s0
+    vadd.vx v10, v10, t1
+    vadd.vx v9, v9, s1
+    csrr t3, wid
+    vadd.vx v2, v0, t3
+    li t0, 3
+.Lloop:
+    vadd.vi v1, v9, 0
+    li t6, 1
+    bne t0, t6, .Lgo
+    vadd.vi v1, v10, 0
+.Lgo:
+    vadd.vi v2, v2, 5
+    vsw12.v v2, 0(v1)
+    vlw12.v v3, 0(v1)
+    vlw12.v v4, 4(v1)
+    vxor.vv v5, v3, v4
+    vsw12.v v5, 256(v1)
+    vadd.vv v6, v6, v5
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    vsll.vi v7, v0, 2
+    vadd.vx v7, v7, s1
+    vsw12.v v6, 1024(v7)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, WordAccessesMatchTheInterpreter) {
+  struct Case {
+    uint32_t base;
+    int32_t offset;
+    uint32_t spread;
+    bool faults;
+    const char* what;
+  };
+  const uint32_t local = static_cast<uint32_t>(sim::kLdsWindowBase);
+  const Case cases[] = {
+      {kOut, 0, 31, false, "one page"},
+      {kOut, 4096 - 64, 31, false, "across a page boundary"},
+      {kOut, 8, 3, false, "lanes sharing words"},
+      {kOut, kOutBytes - 64, 31, true, "into unmapped memory"},
+      {kOut, -64, 31, true, "below the mapped buffer"},
+      {kOut, 2, 31, true, "misaligned"},
+      {kOut, 4096 - 2, 0, true, "misaligned, one word"},
+      {local, 64, 31, false, "local memory"},
+      {0, 64, 31, true, "the null window"},
+  };
+  for (const Case& c : cases) {
+    const std::string kernel = word_access_kernel(c.base, c.offset, c.spread);
+    const Outcome off = run(kernel, &load_assembly, launch_of(2, 30, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+}
+
 // ---- One set of translations per device ----
 
 // The code section of a program loaded with load_program, made read-only as the driver makes

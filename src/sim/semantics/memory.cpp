@@ -109,6 +109,19 @@ struct Span {
   }
 };
 
+// Whether aligned accesses from lo to hi + size may take the fast path. The commit log sees
+// every lane's access; so does the memory checker, unless the span lies inside one allocation
+// or the workgroup's local memory (private spans always go lane by lane: the checker bounds
+// private addresses, not device addresses).
+template <Space S>
+inline bool span_allowed(Exec& ctx, uint32_t lo, uint32_t hi, unsigned size) {
+  if (ctx.mem->log || !span_in_space<S>(lo) || !span_in_space<S>(hi)) return false;
+  if (ctx.mem->memcheck) [[unlikely]]
+    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size))
+      return false;
+  return true;
+}
+
 // The addresses of one register's active lanes, and their Span when they are aligned and lie
 // in one or two pages (the common cases: consecutive words, rows that cross a page).
 template <Space S, class Address>
@@ -122,13 +135,7 @@ inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned si
     hi = std::max(hi, a);
     bits |= a;
   });
-  // The commit log sees every lane's access; so does the memory checker, unless the span
-  // lies inside one allocation or the workgroup's local memory (private spans always go
-  // lane by lane: the checker bounds private addresses, not device addresses).
-  if (ctx.mem->log || (bits & (size - 1)) != 0 || !span_in_space<S>(lo) || !span_in_space<S>(hi))
-    return {};
-  if (ctx.mem->memcheck) [[unlikely]]
-    if (S == Space::Private || !ctx.mem->memcheck->covers(ctx, lo, uint64_t{hi} + size)) return {};
+  if ((bits & (size - 1)) != 0 || !span_allowed<S>(ctx, lo, hi, size)) return {};
   const bool global_only = S == Space::Private || S == Space::Global;
   const uint32_t last = hi + size - 1;  // aligned: no access crosses a page
   if ((lo >> 12) == (last >> 12))
@@ -388,6 +395,17 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in) {
     else
       vector_load<S>(ctx, data, words, size, row.is_signed, ctx.warp.mask, address, 1);
   });
+}
+
+uint8_t* flat_word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store) noexcept {
+  if ((lo & 3) != 0 || (hi & 3) != 0 || (lo >> 12) != (hi >> 12) ||
+      !span_allowed<Space::Flat>(ctx, lo, hi, 4))
+    return nullptr;
+  try {
+    return ctx.mem->page_span(lo, hi + 3, store, false);
+  } catch (...) {  // no memory for the page: the semantics report it
+    return nullptr;
+  }
 }
 
 VT_SEM(VLE8_V) {
