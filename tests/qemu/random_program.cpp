@@ -86,7 +86,10 @@ const OpInfo& info(Op op) {
   return kOps[static_cast<size_t>(op)];
 }
 
-uint32_t interesting_value(std::mt19937& rng) {
+}  // namespace
+
+uint32_t interesting_value(Choices& choices) {
+  const auto rng = [&] { return choices.next(); };
   static constexpr uint32_t kSpecial[] = {
       0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x00000001,
       0x007fffff, 0x00800000, 0x7f7fffff, 0x3f800000, 0xbf800000, 0x4f000000, 0xcf000000,
@@ -100,6 +103,8 @@ uint32_t interesting_value(std::mt19937& rng) {
   }
 }
 
+namespace {
+
 const char* rounding_suffix(uint32_t rm) {
   static constexpr const char* kNames[] = {", rne", ", rtz", ", rdn", ", rup", ", rmm"};
   return rm < 5 ? kNames[rm] : "";  // dyn is the assembler's default
@@ -107,40 +112,51 @@ const char* rounding_suffix(uint32_t rm) {
 
 }  // namespace
 
-RandomProgram generate_program(uint32_t seed, size_t length) {
-  std::mt19937 rng(seed);
-  RandomProgram program;
-  for (unsigned r = 1; r < kProgramRegisters; ++r) program.initial[r] = interesting_value(rng);
-  program.initial_frm = rng() % 5;
-  const auto reg = [&] { return 1 + static_cast<unsigned>(rng() % (kProgramRegisters - 1)); };
+Instruction random_instruction(Choices& choices, unsigned registers) {
+  const auto rng = [&] { return choices.next(); };
+  const auto reg = [&] { return 1 + static_cast<unsigned>(rng() % (registers - 1)); };
   const auto source = [&] { return rng() % 16 == 0 ? 0u : reg(); };  // x0 now and then
-  for (size_t i = 0; i < length; ++i) {
-    // FP-heavy: about half the picks come from the FP rows.
-    const size_t first_fp = static_cast<size_t>(Op::kFadd);
-    const size_t first_csr = static_cast<size_t>(Op::kReadFflags);
-    size_t index;
-    const uint32_t kind = rng() % 20;
-    if (kind < 7) {
-      index = rng() % first_fp;
-    } else if (kind < 18) {
-      index = first_fp + rng() % (first_csr - first_fp);
-    } else {
-      index = first_csr + rng() % (std::size(kOps) - first_csr);
-    }
-    Instruction in{kOps[index].op, reg(), source(), source(), source(), 0, 7};
-    if (kOps[index].has_rm) in.rm = rng() % 3 == 0 ? 7 : rng() % 5;
-    switch (in.op) {
-      case Op::kSlli:
-      case Op::kSrli:
-      case Op::kSrai: in.imm = static_cast<int32_t>(rng() % 32); break;
-      case Op::kLui: in.imm = static_cast<int32_t>(rng() % (1u << 20)); break;
-      case Op::kClearFflagsImm: in.imm = static_cast<int32_t>(rng() % 32); break;
-      case Op::kSetFrmImm: in.imm = static_cast<int32_t>(rng() % 5); break;
-      default: in.imm = static_cast<int32_t>(rng() % 4096) - 2048;
-    }
-    program.body.push_back(in);
+  // FP-heavy: about half the picks come from the FP rows.
+  const size_t first_fp = static_cast<size_t>(Op::kFadd);
+  const size_t first_csr = static_cast<size_t>(Op::kReadFflags);
+  size_t index;
+  const uint32_t kind = rng() % 20;
+  if (kind < 7) {
+    index = rng() % first_fp;
+  } else if (kind < 18) {
+    index = first_fp + rng() % (first_csr - first_fp);
+  } else {
+    index = first_csr + rng() % (std::size(kOps) - first_csr);
   }
+  Instruction in{kOps[index].op, reg(), source(), source(), source(), 0, 7};
+  if (kOps[index].has_rm) in.rm = rng() % 3 == 0 ? 7 : rng() % 5;
+  switch (in.op) {
+    case Op::kSlli:
+    case Op::kSrli:
+    case Op::kSrai: in.imm = static_cast<int32_t>(rng() % 32); break;
+    case Op::kLui: in.imm = static_cast<int32_t>(rng() % (1u << 20)); break;
+    case Op::kClearFflagsImm: in.imm = static_cast<int32_t>(rng() % 32); break;
+    case Op::kSetFrmImm: in.imm = static_cast<int32_t>(rng() % 5); break;
+    default: in.imm = static_cast<int32_t>(rng() % 4096) - 2048;
+  }
+  return in;
+}
+
+RandomProgram generate_program(Choices& choices, size_t length) {
+  RandomProgram program;
+  for (unsigned r = 1; r < kProgramRegisters; ++r) program.initial[r] = interesting_value(choices);
+  program.initial_frm = choices.next() % 5;
+  for (size_t i = 0; i < length; ++i) program.body.push_back(random_instruction(choices));
   return program;
+}
+
+RandomProgram generate_program(uint32_t seed, size_t length) {
+  struct Seeded : Choices {
+    explicit Seeded(uint32_t seed) : rng(seed) {}
+    uint32_t next() override { return static_cast<uint32_t>(rng()); }
+    std::mt19937 rng;
+  } choices(seed);
+  return generate_program(choices, length);
 }
 
 std::string assembly_of(const Instruction& in) {

@@ -91,7 +91,22 @@ struct MachineState {
   uint32_t fcsr = 0;
 };
 
-RandomProgram generate_program(uint32_t seed, size_t length);
+// Where the generator's choices come from: each call gives 32 bits, which the generator
+// reduces with `%`. A seeded PRNG for the tests; a libFuzzer input for tests/fuzz/fuzz_jit,
+// so that the fuzzer's mutations steer the program (coverage guidance).
+class Choices {
+ public:
+  virtual ~Choices() = default;
+  virtual uint32_t next() = 0;
+};
+
+// x1..x(registers - 1) as destinations and sources (x0 as a source now and then).
+Instruction random_instruction(Choices& choices, unsigned registers = kProgramRegisters);
+// Special floats and integers, small integers, any bits, moderate floats.
+uint32_t interesting_value(Choices& choices);
+
+RandomProgram generate_program(Choices& choices, size_t length);
+RandomProgram generate_program(uint32_t seed, size_t length);  // mt19937(seed)
 
 // The program's instructions as GNU assembly (Zfinx register names), starting by loading the
 // initial state and ending with the last body instruction.
