@@ -13,6 +13,7 @@
 // Contraction would change results between the two builds (pocl contracts by default);
 // every fused operation below is an explicit __builtin_fmaf.
 #pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #ifdef VT_POCL_TEST
 // On pocl the OpenCL names belong to pocl's own library: the families are compiled under
