@@ -88,7 +88,9 @@ VT_VLOAD_VSTORE(long)
 VT_VLOAD_VSTORE(ulong)
 VT_VLOAD_VSTORE(float)
 VT_VLOAD_VSTORE(double)
+#ifdef cl_khr_fp16
 VT_VLOAD_VSTORE(half)
+#endif
 
 #define VT_MODE_ 0
 #define VT_MODE__rte 0
