@@ -625,11 +625,30 @@ std::optional<std::pair<std::string, bool>> promoted_builtin(llvm::StringRef nam
   const bool bits = base == "select" || base == "bitselect";
   size_t at;
   while ((at = params.find("Dh")) != std::string::npos) params.replace(at, 2, bits ? "t" : "f");
+  // select(ushortn, ushortn, ushortn): the third parameter is now the first one's type,
+  // which the mangling names by substitution.
+  if (bits) {
+    const size_t underscore = params.find('_');
+    if (params.rfind("Dv", 0) == 0 && underscore != std::string::npos) {
+      const std::string vector = params.substr(0, underscore + 2);  // Dv<n>_t
+      if (params == vector + "S_" + vector) params = vector + "S_S_";
+    }
+  }
   return std::make_pair(name.substr(0, i + length).str() + params, bits);
 }
 
 llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::CallInst& call,
                              const std::string& name, bool bits) {
+  // The relational functions of halfn give shortn; those of floatn give intn.
+  static const std::set<std::string> relationals = {
+      "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
+      "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered",
+      "signbit"};
+  const llvm::StringRef mangled = call.getCalledFunction()->getName();
+  size_t i = 2, length = 0;
+  while (i < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[i])))
+    length = length * 10 + (mangled[i++] - '0');
+  const bool relational = relationals.count(mangled.substr(i, length).str()) != 0;
   std::vector<llvm::Value*> args;
   for (llvm::Value* a : call.args()) {
     if (!is_half(a->getType()))
@@ -643,8 +662,8 @@ llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::C
   llvm::Type* result = type;
   if (is_half(type))
     result = with_element(type, bits ? b.getInt16Ty() : b.getFloatTy());
-  else if (type->isVectorTy() && type->getScalarType()->isIntegerTy(16) && !bits)
-    result = with_element(type, b.getInt32Ty());  // relational: shortn for half, intn for float
+  else if (relational && type->isVectorTy())
+    result = with_element(type, b.getInt32Ty());  // shortn for half, intn for float
   llvm::Value* r = call_routine(b, module, name.c_str(), result, args);
   if (is_half(type)) return bits ? b.CreateBitCast(r, type) : float_to_half(b, module, r);
   return result == type ? r : b.CreateTrunc(r, type);
