@@ -227,8 +227,8 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // clang driver does): much faster than parsing all of opencl-c.h.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-include", kFeaturesHeaderPath,
       // The host's /usr/include is not the device's: only clang's own headers and -I.
-      "-nostdsysteminc",
-      fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
+      "-nostdsysteminc", fmt::format("-O{}", opt_level), "-disable-O0-optnone",
+      "-disable-llvm-passes",
       // clang's verifier aborts the process on a broken module (clang 15 emits one for
       // __atomic_* builtins on __global pointers); build_module verifies and reports.
       "-disable-llvm-verifier",
@@ -267,10 +267,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   if (!files) return nullptr;
   clang::PreprocessorOptions& pp = invocation->getPreprocessorOpts();
   pp.addRemappedFile(file_name, llvm::MemoryBuffer::getMemBufferCopy(source, file_name).release());
-  pp.addRemappedFile(kFeaturesHeaderPath,
-                     llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(),
-                                                      kFeaturesHeaderPath)
-                         .release());
+  pp.addRemappedFile(
+      kFeaturesHeaderPath,
+      llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(), kFeaturesHeaderPath)
+          .release());
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
@@ -513,8 +513,8 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
                                                cast->getDestTy()->getScalarType());
         return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
       }
-      return lower_int64_division_element(
-          b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
+      return lower_int64_division_element(b, module,
+                                          llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
     };
     const bool binary = llvm::isa<llvm::BinaryOperator>(op);
     llvm::Value* result;
@@ -559,7 +559,9 @@ llvm::Value* call_routine(llvm::IRBuilder<>& b, llvm::Module& module, const char
   return c;
 }
 
-bool is_half(const llvm::Type* t) { return t->getScalarType()->isHalfTy(); }
+bool is_half(const llvm::Type* t) {
+  return t->getScalarType()->isHalfTy();
+}
 
 llvm::Type* with_element(llvm::Type* t, llvm::Type* element) {
   if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t))
@@ -572,35 +574,40 @@ llvm::Value* per_element(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Type* resul
                          const std::function<llvm::Value*(llvm::Value*)>& scalar) {
   auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
   if (!vector) return scalar(v);
-  llvm::Value* r = llvm::PoisonValue::get(llvm::FixedVectorType::get(result_element, vector->getNumElements()));
+  llvm::Value* r =
+      llvm::PoisonValue::get(llvm::FixedVectorType::get(result_element, vector->getNumElements()));
   for (unsigned i = 0; i < vector->getNumElements(); ++i)
     r = b.CreateInsertElement(r, scalar(b.CreateExtractElement(v, i)), i);
   return r;
 }
 
 llvm::Value* half_to_float(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
-  if (llvm::isa<llvm::Constant>(v)) return b.CreateFPExt(v, with_element(v->getType(), b.getFloatTy()));
+  if (llvm::isa<llvm::Constant>(v))
+    return b.CreateFPExt(v, with_element(v->getType(), b.getFloatTy()));
   return per_element(b, v, b.getFloatTy(), [&](llvm::Value* h) {
-    return call_routine(b, module, "__vt_f16_to_f32", b.getFloatTy(), {b.CreateBitCast(h, b.getInt16Ty())});
+    return call_routine(b, module, "__vt_f16_to_f32", b.getFloatTy(),
+                        {b.CreateBitCast(h, b.getInt16Ty())});
   });
 }
 
 llvm::Value* float_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
   return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
-    return b.CreateBitCast(call_routine(b, module, "__vt_f32_to_f16", b.getInt16Ty(), {f}), b.getHalfTy());
+    return b.CreateBitCast(call_routine(b, module, "__vt_f32_to_f16", b.getInt16Ty(), {f}),
+                           b.getHalfTy());
   });
 }
 
 llvm::Value* double_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
   return per_element(b, v, b.getHalfTy(), [&](llvm::Value* d) {
-    return b.CreateBitCast(
-        call_routine(b, module, "__vt_f64_to_f16", b.getInt16Ty(), {b.CreateBitCast(d, b.getInt64Ty())}),
-        b.getHalfTy());
+    return b.CreateBitCast(call_routine(b, module, "__vt_f64_to_f16", b.getInt16Ty(),
+                                        {b.CreateBitCast(d, b.getInt64Ty())}),
+                           b.getHalfTy());
   });
 }
 
 // The half -> bits operations: negation, fabs, copysign.
-llvm::Value* half_bits(llvm::IRBuilder<>& b, llvm::Value* v, const std::function<llvm::Value*(llvm::Value*)>& op) {
+llvm::Value* half_bits(llvm::IRBuilder<>& b, llvm::Value* v,
+                       const std::function<llvm::Value*(llvm::Value*)>& op) {
   llvm::Type* bits = with_element(v->getType(), b.getInt16Ty());
   return b.CreateBitCast(op(b.CreateBitCast(v, bits)), v->getType());
 }
@@ -610,7 +617,8 @@ llvm::Value* half_bits(llvm::IRBuilder<>& b, llvm::Value* v, const std::function
 std::optional<std::pair<std::string, bool>> promoted_builtin(llvm::StringRef name) {
   if (!name.startswith("_Z") || !name.contains("Dh")) return std::nullopt;
   size_t i = 2, length = 0;
-  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) length = length * 10 + (name[i++] - '0');
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])))
+    length = length * 10 + (name[i++] - '0');
   const std::string base = name.substr(i, length).str();
   std::string params = name.substr(i + length).str();
   // A pointer to half (modf, fract, sincos) has no float stand-in.
@@ -641,9 +649,9 @@ llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::C
                              const std::string& name, bool bits) {
   // The relational functions of halfn give shortn; those of floatn give intn.
   static const std::set<std::string> relationals = {
-      "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
-      "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered",
-      "signbit"};
+      "isequal",     "isnotequal",    "isgreater",   "isgreaterequal", "isless",
+      "islessequal", "islessgreater", "isfinite",    "isinf",          "isnan",
+      "isnormal",    "isordered",     "isunordered", "signbit"};
   const llvm::StringRef mangled = call.getCalledFunction()->getName();
   size_t i = 2, length = 0;
   while (i < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[i])))
@@ -678,7 +686,8 @@ bool lower_fp16_operations(llvm::Module& module) {
         llvm::Function* callee = call->getCalledFunction();
         if (!callee) continue;
         if (callee->isIntrinsic()) {
-          if (is_half(call->getType()) || (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType())))
+          if (is_half(call->getType()) ||
+              (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType())))
             work.push_back(call);
         } else if (callee->isDeclaration() && promoted_builtin(callee->getName())) {
           work.push_back(call);
@@ -687,7 +696,8 @@ bool lower_fp16_operations(llvm::Module& module) {
                  llvm::isa<llvm::FCmpInst>(inst)) {
         if (is_half(inst.getOperand(0)->getType())) work.push_back(&inst);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (cast->getOpcode() != CO::BitCast && (is_half(cast->getSrcTy()) || is_half(cast->getDestTy())))
+        if (cast->getOpcode() != CO::BitCast &&
+            (is_half(cast->getSrcTy()) || is_half(cast->getDestTy())))
           work.push_back(cast);
       }
     }
@@ -725,7 +735,8 @@ bool lower_fp16_operations(llvm::Module& module) {
           // half's range either way), through double for 64.
           if (from_element->getIntegerBitWidth() > 32) {
             llvm::Type* f64 = with_element(to, b.getDoubleTy());
-            result = double_to_half(b, module, s ? b.CreateSIToFP(operand(0), f64) : b.CreateUIToFP(operand(0), f64));
+            result = double_to_half(
+                b, module, s ? b.CreateSIToFP(operand(0), f64) : b.CreateUIToFP(operand(0), f64));
           } else {
             llvm::Type* wide = with_element(to, b.getInt32Ty());
             llvm::Value* x = s ? b.CreateSExt(operand(0), wide) : b.CreateZExt(operand(0), wide);
@@ -736,7 +747,8 @@ bool lower_fp16_operations(llvm::Module& module) {
         }
         default: {  // FPToSI, FPToUI: the only other casts of half
           llvm::Value* x = promote(0);
-          if (to_element->getIntegerBitWidth() > 32) x = b.CreateFPExt(x, with_element(to, b.getDoubleTy()));
+          if (to_element->getIntegerBitWidth() > 32)
+            x = b.CreateFPExt(x, with_element(to, b.getDoubleTy()));
           result = b.CreateCast(cast->getOpcode(), x, to);
           break;
         }
@@ -755,7 +767,8 @@ bool lower_fp16_operations(llvm::Module& module) {
             });
             break;
           case llvm::Intrinsic::copysign: {
-            llvm::Value* sign = b.CreateBitCast(operand(1), with_element(operand(1)->getType(), b.getInt16Ty()));
+            llvm::Value* sign =
+                b.CreateBitCast(operand(1), with_element(operand(1)->getType(), b.getInt16Ty()));
             result = half_bits(b, operand(0), [&](llvm::Value* x) {
               return b.CreateOr(b.CreateAnd(x, llvm::ConstantInt::get(x->getType(), 0x7fff)),
                                 b.CreateAnd(sign, llvm::ConstantInt::get(x->getType(), 0x8000)));
@@ -774,7 +787,8 @@ bool lower_fp16_operations(llvm::Module& module) {
                 r = b.CreateInsertElement(
                     r,
                     call_routine(b, module, "__vt_fma_f16", i16,
-                                 {b.CreateExtractElement(x, i), b.CreateExtractElement(y, i), b.CreateExtractElement(z, i)}),
+                                 {b.CreateExtractElement(x, i), b.CreateExtractElement(y, i),
+                                  b.CreateExtractElement(z, i)}),
                     i);
             } else {
               r = call_routine(b, module, "__vt_fma_f16", i16, {x, y, z});
@@ -784,7 +798,8 @@ bool lower_fp16_operations(llvm::Module& module) {
           }
           case llvm::Intrinsic::fmuladd: {
             llvm::Value* product = float_to_half(b, module, b.CreateFMul(promote(0), promote(1)));
-            result = float_to_half(b, module, b.CreateFAdd(half_to_float(b, module, product), promote(2)));
+            result = float_to_half(b, module,
+                                   b.CreateFAdd(half_to_float(b, module, product), promote(2)));
             break;
           }
           default: {
@@ -1012,9 +1027,9 @@ bool verify(const llvm::Module& module, const std::string& file_name, const char
         i.print(line);
         if (broken.find(text + "\n") != std::string::npos) culprit = &i;
       }
-  diagnostics += fmt::format("{}error: internal compiler error: {}:\n{}",
-                             culprit ? location_of(*culprit, file_name) : file_name + ": ", what,
-                             broken);
+  diagnostics +=
+      fmt::format("{}error: internal compiler error: {}:\n{}",
+                  culprit ? location_of(*culprit, file_name) : file_name + ": ", what, broken);
   return false;
 }
 
@@ -1155,7 +1170,8 @@ int effective_opt_level(const Options& options, std::string* error) {
       options.extra_args.end())
     return 0;
   if (options.opt_level < 0 || options.opt_level > 3) {
-    if (error) *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
+    if (error)
+      *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
     return -1;
   }
   return options.opt_level;

@@ -85,4 +85,3 @@ static inline __attribute__((overloadable)) ushort vt_to_half(double d, int mode
   if (h >= 0x7c00u) return (ushort)(sign | (to_inf ? 0x7c00u : 0x7bffu));
   return (ushort)(sign | h);
 }
-
