@@ -68,7 +68,8 @@ _cl_device_id* the_device() {
         env_number("VENTUS_INSTRUCTION_BUDGET", config.instruction_budget, 0, UINT64_MAX);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     // Host threads run workgroup slots, so even a 2-SM device uses every core.
-    config.host_threads = static_cast<unsigned>(env_number("VENTUS_HOST_THREADS", cores, 1, 256));
+    config.host_threads =
+        static_cast<unsigned>(env_number("VENTUS_HOST_THREADS", cores, 1, 256));
     d->config = config;
     d->runtime = std::make_unique<rt::Device>(config);
     configure_timing(*d);
@@ -124,8 +125,7 @@ extern "C" {
 CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                        cl_platform_id* platforms,
                                                        cl_uint* num_platforms) {
-  if ((num_entries == 0 && platforms != nullptr) ||
-      (platforms == nullptr && num_platforms == nullptr))
+  if ((num_entries == 0 && platforms != nullptr) || (platforms == nullptr && num_platforms == nullptr))
     return CL_INVALID_VALUE;
   if (platforms != nullptr) platforms[0] = the_platform();
   if (num_platforms != nullptr) *num_platforms = 1;
@@ -146,13 +146,20 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
   void* v = param_value;
   size_t* r = param_value_size_ret;
   switch (param_name) {
-    case CL_PLATFORM_PROFILE: return info_string(n, v, r, "FULL_PROFILE");
-    case CL_PLATFORM_VERSION: return info_string(n, v, r, "OpenCL 1.2 Ventus " VENTUS_VERSION);
-    case CL_PLATFORM_NAME: return info_string(n, v, r, kPlatformName);
-    case CL_PLATFORM_VENDOR: return info_string(n, v, r, kVendor);
-    case CL_PLATFORM_EXTENSIONS: return info_string(n, v, r, kPlatformExtensions);
-    case CL_PLATFORM_ICD_SUFFIX_KHR: return info_string(n, v, r, kIcdSuffix);
-    default: return CL_INVALID_VALUE;
+    case CL_PLATFORM_PROFILE:
+      return info_string(n, v, r, "FULL_PROFILE");
+    case CL_PLATFORM_VERSION:
+      return info_string(n, v, r, "OpenCL 1.2 Ventus " VENTUS_VERSION);
+    case CL_PLATFORM_NAME:
+      return info_string(n, v, r, kPlatformName);
+    case CL_PLATFORM_VENDOR:
+      return info_string(n, v, r, kVendor);
+    case CL_PLATFORM_EXTENSIONS:
+      return info_string(n, v, r, kPlatformExtensions);
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+      return info_string(n, v, r, kIcdSuffix);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -165,8 +172,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
   constexpr cl_device_type kKnown = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM |
                                     CL_DEVICE_TYPE_DEFAULT;
-  if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown) != 0)
-    return CL_INVALID_DEVICE_TYPE;
+  if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown) != 0) return CL_INVALID_DEVICE_TYPE;
   if ((num_entries == 0 && devices != nullptr) || (devices == nullptr && num_devices == nullptr))
     return CL_INVALID_VALUE;
   const bool matches = (device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)) != 0;
@@ -191,18 +197,21 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   auto u32 = [&](cl_uint x) { return info_value(n, v, r, x); };
   auto u64 = [&](cl_ulong x) { return info_value(n, v, r, x); };
   auto size = [&](size_t x) { return info_value(n, v, r, x); };
-  auto boolean = [&](bool x) {
-    return info_value(n, v, r, static_cast<cl_bool>(x ? CL_TRUE : CL_FALSE));
-  };
+  auto boolean = [&](bool x) { return info_value(n, v, r, static_cast<cl_bool>(x ? CL_TRUE : CL_FALSE)); };
   auto text = [&](std::string_view x) { return info_string(n, v, r, x); };
   switch (param_name) {
-    case CL_DEVICE_TYPE: return info_value(n, v, r, cl_device_type{CL_DEVICE_TYPE_GPU});
-    case CL_DEVICE_VENDOR_ID: return u32(0);  // no PCI vendor
-    case CL_DEVICE_MAX_COMPUTE_UNITS: return u32(c.num_sms);
-    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u32(3);
+    case CL_DEVICE_TYPE:
+      return info_value(n, v, r, cl_device_type{CL_DEVICE_TYPE_GPU});
+    case CL_DEVICE_VENDOR_ID:
+      return u32(0);  // no PCI vendor
+    case CL_DEVICE_MAX_COMPUTE_UNITS:
+      return u32(c.num_sms);
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+      return u32(3);
     case CL_DEVICE_MAX_WORK_ITEM_SIZES:
       return info_array(n, v, r, std::vector<size_t>{max_group, max_group, max_group});
-    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return size(max_group);
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+      return size(max_group);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
@@ -221,22 +230,30 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       // The cycle model's clock (VENTUS_TIMING); without it the simulator has no clock.
       return u32(the_device()->timing ? the_device()->timing->clock_mhz : 0);
-    case CL_DEVICE_ADDRESS_BITS: return u32(32);
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return u64(device_max_allocation());
-    case CL_DEVICE_IMAGE_SUPPORT: return boolean(false);
+    case CL_DEVICE_ADDRESS_BITS:
+      return u32(32);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+      return u64(device_max_allocation());
+    case CL_DEVICE_IMAGE_SUPPORT:
+      return boolean(false);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS: return u32(0);
+    case CL_DEVICE_MAX_SAMPLERS:
+      return u32(0);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return size(0);
-    case CL_DEVICE_MAX_PARAMETER_SIZE: return size(1024);
-    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u32(1024);  // bits: a long16
-    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u32(128);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+      return size(0);
+    case CL_DEVICE_MAX_PARAMETER_SIZE:
+      return size(1024);
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+      return u32(1024);  // bits: a long16
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+      return u32(128);
     case CL_DEVICE_SINGLE_FP_CONFIG:
       return info_value(n, v, r,
                         cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
@@ -253,54 +270,77 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       // cl_khr_fp16 (docs/opencl.md): half arithmetic is computed in float and rounded
       // once to nearest even (correctly rounded, subnormals, infinities and NaNs kept);
       // fma is correctly rounded through double.
-      return info_value(
-          n, v, r,
-          cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM});
+      return info_value(n, v, r,
+                        cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+                                            CL_FP_DENORM});
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       return info_value(n, v, r, cl_device_mem_cache_type{CL_NONE});
-    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u32(0);
-    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return u64(0);
-    case CL_DEVICE_GLOBAL_MEM_SIZE: return u64(device_global_memory());
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+      return u32(0);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+      return u64(0);
+    case CL_DEVICE_GLOBAL_MEM_SIZE:
+      return u64(device_global_memory());
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
       return u64(device_max_allocation());  // __constant data is global memory
-    case CL_DEVICE_MAX_CONSTANT_ARGS: return u32(64);
-    case CL_DEVICE_LOCAL_MEM_TYPE: return info_value(n, v, r, cl_device_local_mem_type{CL_LOCAL});
-    case CL_DEVICE_LOCAL_MEM_SIZE: return u64(device_local_memory());
+    case CL_DEVICE_MAX_CONSTANT_ARGS:
+      return u32(64);
+    case CL_DEVICE_LOCAL_MEM_TYPE:
+      return info_value(n, v, r, cl_device_local_mem_type{CL_LOCAL});
+    case CL_DEVICE_LOCAL_MEM_SIZE:
+      return u64(device_local_memory());
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-    case CL_DEVICE_HOST_UNIFIED_MEMORY: return boolean(false);
-    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return size(1);
-    case CL_DEVICE_AVAILABLE: return boolean(the_device()->timing_error.empty());
+    case CL_DEVICE_HOST_UNIFIED_MEMORY:
+      return boolean(false);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+      return size(1);
+    case CL_DEVICE_AVAILABLE:
+      return boolean(the_device()->timing_error.empty());
     case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_LINKER_AVAILABLE:
-    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return boolean(true);
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+      return boolean(true);
     case CL_DEVICE_EXECUTION_CAPABILITIES:
       return info_value(n, v, r, cl_device_exec_capabilities{CL_EXEC_KERNEL});
     case CL_DEVICE_QUEUE_PROPERTIES:
       return info_value(n, v, r,
                         cl_command_queue_properties{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                                     CL_QUEUE_PROFILING_ENABLE});
-    case CL_DEVICE_BUILT_IN_KERNELS: return text("");
+    case CL_DEVICE_BUILT_IN_KERNELS:
+      return text("");
     case CL_DEVICE_PLATFORM:
       return info_value(n, v, r, static_cast<cl_platform_id>(the_platform()));
     case CL_DEVICE_NAME:
       return text(fmt::format("Ventus GPGPU ({} SMs x {} warps x {} threads, simulated)", c.num_sms,
                               c.max_warps_per_workgroup(), c.max_threads_per_warp));
-    case CL_DEVICE_VENDOR: return text(kVendor);
-    case CL_DRIVER_VERSION: return text(VENTUS_VERSION);
-    case CL_DEVICE_PROFILE: return text("FULL_PROFILE");
-    case CL_DEVICE_VERSION: return text("OpenCL 1.2 Ventus");
-    case CL_DEVICE_OPENCL_C_VERSION: return text("OpenCL C 1.2 Ventus");
-    case CL_DEVICE_EXTENSIONS: return text(kDeviceExtensions);
-    case CL_DEVICE_PRINTF_BUFFER_SIZE: return size(1 << 20);
-    case CL_DEVICE_PARENT_DEVICE: return info_value(n, v, r, cl_device_id{nullptr});
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u32(0);
+    case CL_DEVICE_VENDOR:
+      return text(kVendor);
+    case CL_DRIVER_VERSION:
+      return text(VENTUS_VERSION);
+    case CL_DEVICE_PROFILE:
+      return text("FULL_PROFILE");
+    case CL_DEVICE_VERSION:
+      return text("OpenCL 1.2 Ventus");
+    case CL_DEVICE_OPENCL_C_VERSION:
+      return text("OpenCL C 1.2 Ventus");
+    case CL_DEVICE_EXTENSIONS:
+      return text(kDeviceExtensions);
+    case CL_DEVICE_PRINTF_BUFFER_SIZE:
+      return size(1 << 20);
+    case CL_DEVICE_PARENT_DEVICE:
+      return info_value(n, v, r, cl_device_id{nullptr});
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      return u32(0);
     case CL_DEVICE_PARTITION_PROPERTIES:
-    case CL_DEVICE_PARTITION_TYPE: return info_value(n, v, r, cl_device_partition_property{0});
+    case CL_DEVICE_PARTITION_TYPE:
+      return info_value(n, v, r, cl_device_partition_property{0});
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
       return info_value(n, v, r, cl_device_affinity_domain{0});
-    case CL_DEVICE_REFERENCE_COUNT: return u32(1);
-    default: return CL_INVALID_VALUE;
+    case CL_DEVICE_REFERENCE_COUNT:
+      return u32(1);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 
@@ -340,7 +380,8 @@ cl_int parse_context_properties(const cl_context_properties* properties,
         if (have_sync) return CL_INVALID_PROPERTY;
         have_sync = true;
         break;
-      default: return CL_INVALID_PROPERTY;
+      default:
+        return CL_INVALID_PROPERTY;
     }
     out.push_back(p[0]);
     out.push_back(p[1]);
@@ -374,10 +415,11 @@ cl_context make_context(const std::vector<cl_context_properties>& properties,
 
 }  // namespace
 
-CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
-    const cl_context_properties* properties, cl_uint num_devices, const cl_device_id* devices,
-    void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t, void*), void* user_data,
-    cl_int* errcode_ret) {
+CL_API_ENTRY cl_context CL_API_CALL
+clCreateContext(const cl_context_properties* properties, cl_uint num_devices,
+                const cl_device_id* devices,
+                void(CL_CALLBACK* pfn_notify)(const char*, const void*, size_t, void*),
+                void* user_data, cl_int* errcode_ret) {
   std::vector<cl_context_properties> props;
   if (cl_int status = parse_context_properties(properties, props); status != CL_SUCCESS) {
     set_error(errcode_ret, status);
@@ -437,10 +479,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context_handle,
   size_t* r = param_value_size_ret;
   switch (param_name) {
     case CL_CONTEXT_REFERENCE_COUNT: return info_value(n, v, r, reference_count(context));
-    case CL_CONTEXT_NUM_DEVICES: return info_value(n, v, r, cl_uint{1});
-    case CL_CONTEXT_DEVICES: return info_value(n, v, r, static_cast<cl_device_id>(the_device()));
-    case CL_CONTEXT_PROPERTIES: return info_array(n, v, r, context->properties);
-    default: return CL_INVALID_VALUE;
+    case CL_CONTEXT_NUM_DEVICES:
+      return info_value(n, v, r, cl_uint{1});
+    case CL_CONTEXT_DEVICES:
+      return info_value(n, v, r, static_cast<cl_device_id>(the_device()));
+    case CL_CONTEXT_PROPERTIES:
+      return info_array(n, v, r, context->properties);
+    default:
+      return CL_INVALID_VALUE;
   }
 }
 

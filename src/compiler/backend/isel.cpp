@@ -44,10 +44,10 @@ std::string definition_location(const llvm::GlobalVariable& variable) {
 
 std::string describe(const llvm::Function& function) {
   const std::string name = function.getName().str(), readable = llvm::demangle(name);
-  return fmt::format(
-      "{} '{}'",
-      function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL ? "kernel" : "function",
-      readable);
+  return fmt::format("{} '{}'",
+                     function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL ? "kernel"
+                                                                                 : "function",
+                     readable);
 }
 
 uint64_t private_alignment(const llvm::Argument& byval) {
@@ -95,8 +95,7 @@ bool Selector::folded_into_fma(const llvm::Instruction* fneg) const {
   if (fneg->use_empty()) return false;
   for (const llvm::Use& use : fneg->uses()) {
     auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(use.getUser());
-    if (!call || (call->getIntrinsicID() != llvm::Intrinsic::fma &&
-                  call->getIntrinsicID() != llvm::Intrinsic::fmuladd))
+    if (!call || (call->getIntrinsicID() != llvm::Intrinsic::fma && call->getIntrinsicID() != llvm::Intrinsic::fmuladd))
       return false;
     if (use.getOperandNo() == 1 || call->getArgOperand(1) == fneg) return false;
   }
@@ -392,8 +391,7 @@ bool immediate_fits(isa::Op op, int64_t v) {
 bool Selector::only_printf_uses(const llvm::Instruction* inst) const {
   for (const llvm::User* user : inst->users()) {
     auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
-      return false;
+    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf") return false;
   }
   return !inst->use_empty();
 }
@@ -546,8 +544,7 @@ void Selector::select(llvm::Instruction& i) {
   }
   if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&i)) return select_fcmp(*cmp);
   if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) {
-    if (llvm::isa<llvm::FPExtInst>(cast) && only_printf_uses(cast))
-      return;  // printf takes the float bits
+    if (llvm::isa<llvm::FPExtInst>(cast) && only_printf_uses(cast)) return;  // printf takes the float bits
     return select_cast(*cast);
   }
   if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) return select_select(*sel);
@@ -555,17 +552,14 @@ void Selector::select(llvm::Instruction& i) {
   if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) return select_store(*store);
   if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) return select_gep(*gep);
   if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) return select_call(*call);
-  if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
-    return select_atomic(i);
+  if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i)) return select_atomic(i);
   if (llvm::isa<llvm::AllocaInst>(i)) {
     uint32_t r = result_regs(&i)[0];
-    int64_t offset = static_cast<int64_t>(alloca_offsets_.at(llvm::cast<llvm::AllocaInst>(&i))) -
-                     mf_.private_frame;
+    int64_t offset = static_cast<int64_t>(alloca_offsets_.at(llvm::cast<llvm::AllocaInst>(&i))) - mf_.private_frame;
     int_op(kAdd, r, {false, 0, kTp, RegClass::Scalar}, {true, offset, kNoReg, RegClass::Scalar});
     return;
   }
-  if (auto* fneg = llvm::dyn_cast<llvm::UnaryOperator>(&i);
-      fneg && fneg->getOpcode() == llvm::Instruction::FNeg) {
+  if (auto* fneg = llvm::dyn_cast<llvm::UnaryOperator>(&i); fneg && fneg->getOpcode() == llvm::Instruction::FNeg) {
     if (folded_into_fma(fneg)) return;
     const std::vector<uint32_t>& d = result_regs(&i);
     for (size_t k = 0; k < d.size(); ++k) {
@@ -594,8 +588,7 @@ void Selector::select(llvm::Instruction& i) {
     if (!idx) unsupported(&i, "a vector element selected by a variable index");
     const std::vector<uint32_t>& d = result_regs(&i);
     for (size_t k = 0; k < d.size(); ++k)
-      move(d[k],
-           src(ext->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue() * d.size() + k)));
+      move(d[k], src(ext->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue() * d.size() + k)));
     return;
   }
   if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
@@ -604,8 +597,7 @@ void Selector::select(llvm::Instruction& i) {
     const std::vector<uint32_t>& d = result_regs(&i);
     unsigned p = parts(i.getType());
     for (size_t k = 0; k < d.size(); ++k)
-      move(d[k], k / p == idx->getZExtValue() ? src(ins->getOperand(1), k % p)
-                                              : src(ins->getOperand(0), k));
+      move(d[k], k / p == idx->getZExtValue() ? src(ins->getOperand(1), k % p) : src(ins->getOperand(0), k));
     return;
   }
   if (auto* shuf = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
@@ -617,7 +609,7 @@ void Selector::select(llvm::Instruction& i) {
       if (m < 0) continue;
       unsigned part = k % p;
       move(d[k], m < static_cast<int>(n) ? src(shuf->getOperand(0), m * p + part)
-                                         : src(shuf->getOperand(1), (m - n) * p + part));
+                                          : src(shuf->getOperand(1), (m - n) * p + part));
     }
     return;
   }
@@ -633,8 +625,7 @@ void Selector::select(llvm::Instruction& i) {
     auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(ev->getAggregateOperand());
     if (!cx || ev->getNumIndices() != 1) unsupported(&i, "aggregate values in registers");
     auto parts = cmpxchg_parts_.find(cx);
-    if (parts == cmpxchg_parts_.end())
-      unsupported(&i, "a cmpxchg result used before its definition");
+    if (parts == cmpxchg_parts_.end()) unsupported(&i, "a cmpxchg result used before its definition");
     regs_[&i] = {ev->getIndices()[0] == 0 ? parts->second.first : parts->second.second};
     return;
   }
@@ -671,8 +662,12 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
       case BO::Or: int_op(kOr, d[k], a, b); break;
       case BO::Xor: int_op(kXor, d[k], a, b); break;
       case BO::Shl: int_op(kSll, d[k], a, b); break;
-      case BO::LShr: int_op(kSrl, d[k], extend(a, bits, false, inst.getOperand(0)), b); break;
-      case BO::AShr: int_op(kSra, d[k], extend(a, bits, true), b); break;
+      case BO::LShr:
+        int_op(kSrl, d[k], extend(a, bits, false, inst.getOperand(0)), b);
+        break;
+      case BO::AShr:
+        int_op(kSra, d[k], extend(a, bits, true), b);
+        break;
       case BO::UDiv:
         int_op({isa::Op::DIVU, kNone, isa::Op::VDIVU_VV, isa::Op::VDIVU_VX, kNone, false}, d[k],
                extend(a, bits, false, inst.getOperand(0)),
@@ -707,10 +702,10 @@ void Selector::select_binary(llvm::BinaryOperator& inst) {
         break;
       default: unsupported(&inst, fmt::format("the '{}' operation", inst.getOpcodeName()));
     }
-    if (bits == 1 &&
-        (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub ||
-         inst.getOpcode() == llvm::Instruction::Mul || inst.getOpcode() == llvm::Instruction::Shl))
-      int_op(kAnd, d[k], {false, 0, d[k], mf_.class_of(d[k])}, {true, 1, kNoReg, RegClass::Scalar});
+    if (bits == 1 && (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub ||
+                      inst.getOpcode() == llvm::Instruction::Mul || inst.getOpcode() == llvm::Instruction::Shl))
+      int_op(kAnd, d[k], {false, 0, d[k], mf_.class_of(d[k])},
+             {true, 1, kNoReg, RegClass::Scalar});
   }
 }
 
@@ -804,9 +799,8 @@ void Selector::select_icmp(llvm::ICmpInst& inst) {
   if (is_i64(inst.getOperand(0)->getType())) {
     const std::vector<uint32_t>& d = result_regs(&inst);
     for (size_t k = 0; k < d.size(); ++k)
-      icmp64(inst.getPredicate(), d[k], src(inst.getOperand(0), 2 * k),
-             src(inst.getOperand(0), 2 * k + 1), src(inst.getOperand(1), 2 * k),
-             src(inst.getOperand(1), 2 * k + 1));
+      icmp64(inst.getPredicate(), d[k], src(inst.getOperand(0), 2 * k), src(inst.getOperand(0), 2 * k + 1),
+             src(inst.getOperand(1), 2 * k), src(inst.getOperand(1), 2 * k + 1));
     return;
   }
   const std::vector<uint32_t>& d = result_regs(&inst);
@@ -827,34 +821,13 @@ void Selector::fcmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, 
   // Ordered forms from feq/flt/fle; unordered = not(ordered opposite).
   bool negate = false;
   switch (pred) {
-    case P::FCMP_UNE:
-      pred = P::FCMP_OEQ;
-      negate = true;
-      break;
-    case P::FCMP_UGE:
-      pred = P::FCMP_OLT;
-      negate = true;
-      break;
-    case P::FCMP_UGT:
-      pred = P::FCMP_OLE;
-      negate = true;
-      break;
-    case P::FCMP_ULE:
-      pred = P::FCMP_OGT;
-      negate = true;
-      break;
-    case P::FCMP_ULT:
-      pred = P::FCMP_OGE;
-      negate = true;
-      break;
-    case P::FCMP_UEQ:
-      pred = P::FCMP_ONE;
-      negate = true;
-      break;
-    case P::FCMP_UNO:
-      pred = P::FCMP_ORD;
-      negate = true;
-      break;
+    case P::FCMP_UNE: pred = P::FCMP_OEQ; negate = true; break;
+    case P::FCMP_UGE: pred = P::FCMP_OLT; negate = true; break;
+    case P::FCMP_UGT: pred = P::FCMP_OLE; negate = true; break;
+    case P::FCMP_ULE: pred = P::FCMP_OGT; negate = true; break;
+    case P::FCMP_ULT: pred = P::FCMP_OGE; negate = true; break;
+    case P::FCMP_UEQ: pred = P::FCMP_ONE; negate = true; break;
+    case P::FCMP_UNO: pred = P::FCMP_ORD; negate = true; break;
     default: break;
   }
   // A uniform first operand of a vector compare takes the reversed .vf form.
@@ -981,8 +954,7 @@ void Selector::repack(llvm::CastInst& inst) {
     }
     Src word = imm(0);
     for (unsigned k = 0; k < per_word && w * per_word + k < n_from; ++k) {
-      Src part = op2(kAnd, cls, src(inst.getOperand(0), w * per_word + k),
-                     imm((int64_t{1} << from_bits) - 1));
+      Src part = op2(kAnd, cls, src(inst.getOperand(0), w * per_word + k), imm((int64_t{1} << from_bits) - 1));
       if (k) part = op2(kSll, cls, part, imm(k * from_bits));
       word = k ? op2(kOr, cls, word, part) : part;
     }
@@ -1000,8 +972,7 @@ void Selector::select_select(llvm::SelectInst& inst) {
   const std::vector<uint32_t>& d = result_regs(&inst);
   bool vector_condition = inst.getCondition()->getType()->isVectorTy();
   for (size_t k = 0; k < d.size(); ++k) {
-    Src c = src(inst.getCondition(),
-                vector_condition ? static_cast<unsigned>(k / parts(inst.getType())) : 0);
+    Src c = src(inst.getCondition(), vector_condition ? static_cast<unsigned>(k / parts(inst.getType())) : 0);
     Src t = src(inst.getTrueValue(), k), e = src(inst.getFalseValue(), k);
     if (c.is_imm) {
       move(d[k], c.imm ? t : e);
@@ -1068,8 +1039,7 @@ std::vector<rt::KernelArgInfo> kernel_arguments(const llvm::Function& kernel) {
   auto md_string = [&](const char* kind, unsigned i) -> std::string {
     if (llvm::MDNode* node = kernel.getMetadata(kind))
       if (i < node->getNumOperands())
-        if (auto* s = llvm::dyn_cast<llvm::MDString>(node->getOperand(i)))
-          return s->getString().str();
+        if (auto* s = llvm::dyn_cast<llvm::MDString>(node->getOperand(i))) return s->getString().str();
     return "";
   };
   for (const llvm::Argument& arg : kernel.args()) {
@@ -1083,8 +1053,7 @@ std::vector<rt::KernelArgInfo> kernel_arguments(const llvm::Function& kernel) {
     if (arg.hasByValAttr()) {
       a.address_space = rt::AddressSpace::private_;
       size = static_cast<uint32_t>(dl.getTypeAllocSize(arg.getParamByValType()));
-      align =
-          std::max<uint32_t>(4, static_cast<uint32_t>(arg.getParamAlign().valueOrOne().value()));
+      align = std::max<uint32_t>(4, static_cast<uint32_t>(arg.getParamAlign().valueOrOne().value()));
     } else if (t->isPointerTy()) {
       switch (t->getPointerAddressSpace()) {
         case 1: a.address_space = rt::AddressSpace::global; break;
