@@ -33,7 +33,7 @@ LIB = os.path.join(ROOT, "src", "compiler", "lib")
 EXTENSIONS = ("-cl-ext=-all,+cl_khr_global_int32_base_atomics,"
               "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
               "+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,"
-              "+cl_khr_fp64,+cl_khr_fp16,+__opencl_c_int64,+__opencl_c_fp64,+__opencl_c_fp16,"
+              "+cl_khr_fp64,+cl_khr_fp16,+__opencl_c_int64,+__opencl_c_fp64,"
               "+__opencl_c_atomic_order_acq_rel,"
               "+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
               "+__opencl_c_program_scope_global_variables")
