@@ -23,7 +23,7 @@ constexpr char kPlatformExtensions[] = "cl_khr_icd";
 constexpr char kDeviceExtensions[] =
     "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
-    "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_icd";
+    "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 cl_khr_icd";
 
 // An unsigned decimal number from the environment, or `fallback` when the variable is unset
 // or empty. Parsing is strict (digits only: no sign, blanks, suffix or wrap-around, so "-1"
@@ -224,10 +224,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-      return u32(1);  // work-items are the vector lanes; a vector type is a register group
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      return u32(0);
+      return u32(1);  // work-items are the vector lanes; a vector type is a register group
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       // The cycle model's clock (VENTUS_TIMING); without it the simulator has no clock.
       return u32(the_device()->timing ? the_device()->timing->clock_mhz : 0);
@@ -268,7 +267,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
           cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                               CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM});
     case CL_DEVICE_HALF_FP_CONFIG:
-      return info_value(n, v, r, cl_device_fp_config{0});
+      // cl_khr_fp16 (docs/opencl.md): half arithmetic is computed in float and rounded
+      // once to nearest even (correctly rounded, subnormals, infinities and NaNs kept);
+      // fma is correctly rounded through double.
+      return info_value(n, v, r,
+                        cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+                                            CL_FP_DENORM});
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       return info_value(n, v, r, cl_device_mem_cache_type{CL_NONE});
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

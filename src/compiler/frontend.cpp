@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -226,8 +227,8 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
       // clang driver does): much faster than parsing all of opencl-c.h.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-include", kFeaturesHeaderPath,
       // The host's /usr/include is not the device's: only clang's own headers and -I.
-      "-nostdsysteminc",
-      fmt::format("-O{}", opt_level), "-disable-O0-optnone", "-disable-llvm-passes",
+      "-nostdsysteminc", fmt::format("-O{}", opt_level), "-disable-O0-optnone",
+      "-disable-llvm-passes",
       // clang's verifier aborts the process on a broken module (clang 15 emits one for
       // __atomic_* builtins on __global pointers); build_module verifies and reports.
       "-disable-llvm-verifier",
@@ -266,10 +267,10 @@ std::unique_ptr<llvm::Module> parse(std::string_view source, const Options& opti
   if (!files) return nullptr;
   clang::PreprocessorOptions& pp = invocation->getPreprocessorOpts();
   pp.addRemappedFile(file_name, llvm::MemoryBuffer::getMemBufferCopy(source, file_name).release());
-  pp.addRemappedFile(kFeaturesHeaderPath,
-                     llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(),
-                                                      kFeaturesHeaderPath)
-                         .release());
+  pp.addRemappedFile(
+      kFeaturesHeaderPath,
+      llvm::MemoryBuffer::getMemBuffer(embedded::device_features_header(), kFeaturesHeaderPath)
+          .release());
 
   // The printer shares the invocation's diagnostic options (-w, -Werror, -ferror-limit).
   clang::TextDiagnosticPrinter printer(out, &invocation->getDiagnosticOpts());
@@ -512,8 +513,8 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
                                                cast->getDestTy()->getScalarType());
         return lower_int64_conversion_element(b, module, cast->getOpcode(), x);
       }
-      return lower_int64_division_element(
-          b, module, llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
+      return lower_int64_division_element(b, module,
+                                          llvm::cast<llvm::BinaryOperator>(op)->getOpcode(), x, y);
     };
     const bool binary = llvm::isa<llvm::BinaryOperator>(op);
     llvm::Value* result;
@@ -530,6 +531,297 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
     if (llvm::isa<llvm::Instruction>(result) && result != op->getOperand(0)) result->takeName(op);
     op->replaceAllUsesWith(result);
     op->eraseFromParent();
+  }
+  return !work.empty();
+}
+
+// half (cl_khr_fp16): the device computes in float, so every operation on half is
+// promoted: half -> float exactly (lib/fp16.cl's __vt_f16_to_f32 on the bits), the float
+// operation, and one rounding back to nearest even (__vt_f32_to_f16). For + - * / and sqrt
+// that is the correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2),
+// and exact for compares, min/max and the rounding functions; fma is lib/fp16.cl's
+// correctly rounded routine, fmuladd a multiply and an add. Negation, fabs and copysign
+// work on the bits. Loads, stores, selects and moves of half stay half (16-bit data in
+// the back end). The builtins that have no half overload in the library are promoted as
+// calls: the float overload of the same name, or for select/bitselect the ushort one on
+// the bits. Runs after the optimizer, which would otherwise shrink the promoted float
+// operations back to half; the routines are calls, so it cannot.
+llvm::Value* call_routine(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
+                          llvm::Type* result, llvm::ArrayRef<llvm::Value*> args) {
+  std::vector<llvm::Type*> types;
+  for (llvm::Value* a : args) types.push_back(a->getType());
+  llvm::FunctionCallee callee =
+      module.getOrInsertFunction(name, llvm::FunctionType::get(result, types, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    f->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  llvm::CallInst* c = b.CreateCall(callee, args);
+  c->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  return c;
+}
+
+bool is_half(const llvm::Type* t) {
+  return t->getScalarType()->isHalfTy();
+}
+
+llvm::Type* with_element(llvm::Type* t, llvm::Type* element) {
+  if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t))
+    return llvm::FixedVectorType::get(element, v->getNumElements());
+  return element;
+}
+
+// Applies `scalar` to each element of a vector value (or to the scalar itself).
+llvm::Value* per_element(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Type* result_element,
+                         const std::function<llvm::Value*(llvm::Value*)>& scalar) {
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  if (!vector) return scalar(v);
+  llvm::Value* r =
+      llvm::PoisonValue::get(llvm::FixedVectorType::get(result_element, vector->getNumElements()));
+  for (unsigned i = 0; i < vector->getNumElements(); ++i)
+    r = b.CreateInsertElement(r, scalar(b.CreateExtractElement(v, i)), i);
+  return r;
+}
+
+llvm::Value* half_to_float(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  if (llvm::isa<llvm::Constant>(v))
+    return b.CreateFPExt(v, with_element(v->getType(), b.getFloatTy()));
+  return per_element(b, v, b.getFloatTy(), [&](llvm::Value* h) {
+    return call_routine(b, module, "__vt_f16_to_f32", b.getFloatTy(),
+                        {b.CreateBitCast(h, b.getInt16Ty())});
+  });
+}
+
+llvm::Value* float_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
+    return b.CreateBitCast(call_routine(b, module, "__vt_f32_to_f16", b.getInt16Ty(), {f}),
+                           b.getHalfTy());
+  });
+}
+
+llvm::Value* double_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  return per_element(b, v, b.getHalfTy(), [&](llvm::Value* d) {
+    return b.CreateBitCast(call_routine(b, module, "__vt_f64_to_f16", b.getInt16Ty(),
+                                        {b.CreateBitCast(d, b.getInt64Ty())}),
+                           b.getHalfTy());
+  });
+}
+
+// The half -> bits operations: negation, fabs, copysign.
+llvm::Value* half_bits(llvm::IRBuilder<>& b, llvm::Value* v,
+                       const std::function<llvm::Value*(llvm::Value*)>& op) {
+  llvm::Type* bits = with_element(v->getType(), b.getInt16Ty());
+  return b.CreateBitCast(op(b.CreateBitCast(v, bits)), v->getType());
+}
+
+// The builtin called for a half builtin the library does not define: name and whether it
+// works on the bits (select, bitselect: the ushort overload) or on the value (the float one).
+std::optional<std::pair<std::string, bool>> promoted_builtin(llvm::StringRef name) {
+  if (!name.startswith("_Z") || !name.contains("Dh")) return std::nullopt;
+  size_t i = 2, length = 0;
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])))
+    length = length * 10 + (name[i++] - '0');
+  const std::string base = name.substr(i, length).str();
+  std::string params = name.substr(i + length).str();
+  // A pointer to half (modf, fract, sincos) has no float stand-in.
+  if (size_t p = params.find('P'); p != std::string::npos) {
+    std::string pointee = params.substr(p + 1);
+    if (pointee.rfind("U3AS", 0) == 0) pointee = pointee.substr(5);
+    if (pointee.rfind("Dh", 0) == 0 || pointee.rfind("S", 0) == 0 ||
+        (pointee.rfind("Dv", 0) == 0 && pointee.find("_Dh") == pointee.find('_')))
+      return std::nullopt;
+  }
+  if (base == "nextafter") return std::nullopt;  // a float step is not a half step
+  const bool bits = base == "select" || base == "bitselect";
+  size_t at;
+  while ((at = params.find("Dh")) != std::string::npos) params.replace(at, 2, bits ? "t" : "f");
+  // select(ushortn, ushortn, ushortn): the third parameter is now the first one's type,
+  // which the mangling names by substitution.
+  if (bits) {
+    const size_t underscore = params.find('_');
+    if (params.rfind("Dv", 0) == 0 && underscore != std::string::npos) {
+      const std::string vector = params.substr(0, underscore + 2);  // Dv<n>_t
+      if (params == vector + "S_" + vector) params = vector + "S_S_";
+    }
+  }
+  return std::make_pair(name.substr(0, i + length).str() + params, bits);
+}
+
+llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::CallInst& call,
+                             const std::string& name, bool bits) {
+  // The relational functions of halfn give shortn; those of floatn give intn.
+  static const std::set<std::string> relationals = {
+      "isequal",     "isnotequal",    "isgreater",   "isgreaterequal", "isless",
+      "islessequal", "islessgreater", "isfinite",    "isinf",          "isnan",
+      "isnormal",    "isordered",     "isunordered", "signbit"};
+  const llvm::StringRef mangled = call.getCalledFunction()->getName();
+  size_t i = 2, length = 0;
+  while (i < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[i])))
+    length = length * 10 + (mangled[i++] - '0');
+  const bool relational = relationals.count(mangled.substr(i, length).str()) != 0;
+  std::vector<llvm::Value*> args;
+  for (llvm::Value* a : call.args()) {
+    if (!is_half(a->getType()))
+      args.push_back(a);
+    else if (bits)
+      args.push_back(b.CreateBitCast(a, with_element(a->getType(), b.getInt16Ty())));
+    else
+      args.push_back(half_to_float(b, module, a));
+  }
+  llvm::Type* type = call.getType();
+  llvm::Type* result = type;
+  if (is_half(type))
+    result = with_element(type, bits ? b.getInt16Ty() : b.getFloatTy());
+  else if (relational && type->isVectorTy())
+    result = with_element(type, b.getInt32Ty());  // shortn for half, intn for float
+  llvm::Value* r = call_routine(b, module, name.c_str(), result, args);
+  if (is_half(type)) return bits ? b.CreateBitCast(r, type) : float_to_half(b, module, r);
+  return result == type ? r : b.CreateTrunc(r, type);
+}
+
+bool lower_fp16_operations(llvm::Module& module) {
+  using CO = llvm::Instruction::CastOps;
+  std::vector<llvm::Instruction*> work;
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f)) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+        llvm::Function* callee = call->getCalledFunction();
+        if (!callee) continue;
+        if (callee->isIntrinsic()) {
+          if (is_half(call->getType()) ||
+              (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType())))
+            work.push_back(call);
+        } else if (callee->isDeclaration() && promoted_builtin(callee->getName())) {
+          work.push_back(call);
+        }
+      } else if (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::UnaryOperator>(inst) ||
+                 llvm::isa<llvm::FCmpInst>(inst)) {
+        if (is_half(inst.getOperand(0)->getType())) work.push_back(&inst);
+      } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
+        if (cast->getOpcode() != CO::BitCast &&
+            (is_half(cast->getSrcTy()) || is_half(cast->getDestTy())))
+          work.push_back(cast);
+      }
+    }
+  for (llvm::Instruction* inst : work) {
+    llvm::IRBuilder<> b(inst);
+    llvm::Type* f32 = b.getFloatTy();
+    llvm::Value* result = nullptr;
+    auto operand = [&](unsigned n) { return inst->getOperand(n); };
+    auto promote = [&](unsigned n) { return half_to_float(b, module, operand(n)); };
+    if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
+      result = float_to_half(b, module, b.CreateBinOp(op->getOpcode(), promote(0), promote(1)));
+    } else if (inst->getOpcode() == llvm::Instruction::FNeg) {
+      result = half_bits(b, operand(0), [&](llvm::Value* x) {
+        return b.CreateXor(x, llvm::ConstantInt::get(x->getType(), 0x8000));
+      });
+    } else if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(inst)) {
+      result = b.CreateFCmp(cmp->getPredicate(), promote(0), promote(1));
+    } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
+      llvm::Type* to = cast->getDestTy();
+      llvm::Type* to_element = to->getScalarType();
+      llvm::Type* from_element = cast->getSrcTy()->getScalarType();
+      switch (cast->getOpcode()) {
+        case CO::FPExt:
+          result = promote(0);
+          if (to_element->isDoubleTy()) result = b.CreateFPExt(result, to);
+          break;
+        case CO::FPTrunc:
+          result = from_element->isDoubleTy() ? double_to_half(b, module, operand(0))
+                                              : float_to_half(b, module, operand(0));
+          break;
+        case CO::SIToFP:
+        case CO::UIToFP: {
+          const bool s = cast->getOpcode() == CO::SIToFP;
+          // Through float for 32 bits (exact below 2^24, and any larger value is beyond
+          // half's range either way), through double for 64.
+          if (from_element->getIntegerBitWidth() > 32) {
+            llvm::Type* f64 = with_element(to, b.getDoubleTy());
+            result = double_to_half(
+                b, module, s ? b.CreateSIToFP(operand(0), f64) : b.CreateUIToFP(operand(0), f64));
+          } else {
+            llvm::Type* wide = with_element(to, b.getInt32Ty());
+            llvm::Value* x = s ? b.CreateSExt(operand(0), wide) : b.CreateZExt(operand(0), wide);
+            llvm::Type* f = with_element(to, f32);
+            result = float_to_half(b, module, s ? b.CreateSIToFP(x, f) : b.CreateUIToFP(x, f));
+          }
+          break;
+        }
+        default: {  // FPToSI, FPToUI: the only other casts of half
+          llvm::Value* x = promote(0);
+          if (to_element->getIntegerBitWidth() > 32)
+            x = b.CreateFPExt(x, with_element(to, b.getDoubleTy()));
+          result = b.CreateCast(cast->getOpcode(), x, to);
+          break;
+        }
+      }
+    } else {
+      auto* call = llvm::cast<llvm::CallInst>(inst);
+      if (!call->getCalledFunction()->isIntrinsic()) {
+        auto [name, bits] = *promoted_builtin(call->getCalledFunction()->getName());
+        result = lower_fp16_call(b, module, *call, name, bits);
+      } else {
+        const llvm::Intrinsic::ID id = call->getIntrinsicID();
+        switch (id) {
+          case llvm::Intrinsic::fabs:
+            result = half_bits(b, operand(0), [&](llvm::Value* x) {
+              return b.CreateAnd(x, llvm::ConstantInt::get(x->getType(), 0x7fff));
+            });
+            break;
+          case llvm::Intrinsic::copysign: {
+            llvm::Value* sign =
+                b.CreateBitCast(operand(1), with_element(operand(1)->getType(), b.getInt16Ty()));
+            result = half_bits(b, operand(0), [&](llvm::Value* x) {
+              return b.CreateOr(b.CreateAnd(x, llvm::ConstantInt::get(x->getType(), 0x7fff)),
+                                b.CreateAnd(sign, llvm::ConstantInt::get(x->getType(), 0x8000)));
+            });
+            break;
+          }
+          case llvm::Intrinsic::fma: {
+            llvm::Type* i16 = b.getInt16Ty();
+            llvm::Type* bits_type = with_element(call->getType(), i16);
+            llvm::Value* x = b.CreateBitCast(operand(0), bits_type);
+            llvm::Value* y = b.CreateBitCast(operand(1), bits_type);
+            llvm::Value* z = b.CreateBitCast(operand(2), bits_type);
+            llvm::Value* r = llvm::PoisonValue::get(bits_type);
+            if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(bits_type)) {
+              for (unsigned i = 0; i < v->getNumElements(); ++i)
+                r = b.CreateInsertElement(
+                    r,
+                    call_routine(b, module, "__vt_fma_f16", i16,
+                                 {b.CreateExtractElement(x, i), b.CreateExtractElement(y, i),
+                                  b.CreateExtractElement(z, i)}),
+                    i);
+            } else {
+              r = call_routine(b, module, "__vt_fma_f16", i16, {x, y, z});
+            }
+            result = b.CreateBitCast(r, call->getType());
+            break;
+          }
+          case llvm::Intrinsic::fmuladd: {
+            llvm::Value* product = float_to_half(b, module, b.CreateFMul(promote(0), promote(1)));
+            result = float_to_half(b, module,
+                                   b.CreateFAdd(half_to_float(b, module, product), promote(2)));
+            break;
+          }
+          default: {
+            // The rest are the float intrinsic of the same family on promoted operands
+            // (sqrt, floor, ceil, trunc, rint, round, minnum, maxnum, ...: correctly
+            // rounded or exact); llvm.powi's exponent stays an integer.
+            std::vector<llvm::Value*> args;
+            for (unsigned n = 0; n < call->arg_size(); ++n)
+              args.push_back(is_half(operand(n)->getType()) ? promote(n) : operand(n));
+            llvm::Type* ft = with_element(call->getType(), f32);
+            std::vector<llvm::Type*> overload{ft};
+            if (id == llvm::Intrinsic::powi) overload.push_back(args[1]->getType());
+            llvm::Function* decl = llvm::Intrinsic::getDeclaration(&module, id, overload);
+            llvm::Value* r = b.CreateCall(decl, args);
+            result = is_half(call->getType()) ? float_to_half(b, module, r) : r;
+          }
+        }
+      }
+    }
+    result->takeName(inst);
+    inst->replaceAllUsesWith(result);
+    inst->eraseFromParent();
   }
   return !work.empty();
 }
@@ -735,9 +1027,9 @@ bool verify(const llvm::Module& module, const std::string& file_name, const char
         i.print(line);
         if (broken.find(text + "\n") != std::string::npos) culprit = &i;
       }
-  diagnostics += fmt::format("{}error: internal compiler error: {}:\n{}",
-                             culprit ? location_of(*culprit, file_name) : file_name + ": ", what,
-                             broken);
+  diagnostics +=
+      fmt::format("{}error: internal compiler error: {}:\n{}",
+                  culprit ? location_of(*culprit, file_name) : file_name + ": ", what, broken);
   return false;
 }
 
@@ -878,7 +1170,8 @@ int effective_opt_level(const Options& options, std::string* error) {
       options.extra_args.end())
     return 0;
   if (options.opt_level < 0 || options.opt_level > 3) {
-    if (error) *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
+    if (error)
+      *error = fmt::format("error: invalid optimization level -O{} (0 to 3)\n", options.opt_level);
     return -1;
   }
   return options.opt_level;
@@ -960,7 +1253,11 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
     // always_inline) are linked and inlined, and the result optimized once more. That may
     // merge a printf argument's fpext with another one (CSE), which the next round lowers.
-    for (int round = 0; round < 4 && lower_library_operations(*module, Lowering::fp64); ++round) {
+    // The operations of half (lower_fp16_operations) go first: their conversions to and
+    // from double are lowered in the same round.
+    for (int round = 0; round < 6; ++round) {
+      const bool half = lower_fp16_operations(*module);
+      if (!lower_library_operations(*module, Lowering::fp64) && !half) break;
       if (!link_builtins(*module, diagnostics)) return nullptr;
       internalize(*module);
       optimize(*module, opt_level);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fp16.h"
 #include "ventus/compiler.h"
 #include "ventus/error.h"
 #include "ventus/runtime.h"
@@ -255,6 +256,57 @@ __kernel void versions(__global int* out, int n) {
 // uniform ones (a double kernel argument: computed in the pairs, moved back to scalar
 // registers), compares as integer code (NaN, -0 == +0), RISC-V's canonical NaN and its
 // clamping double -> long conversion, against the host's IEEE arithmetic.
+// half (cl_khr_fp16): a half kernel argument, uniform and per-work-item values, a private
+// array, the promoted arithmetic, compares and conversions, checked against the project's
+// binary16 library (src/fp, bit-exact against qemu), which shares no code with lib/fp16.cl.
+TEST(BackendCodegen, HalfPromotedToFloat) {
+  const std::string source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void hlf(__global ushort* out, half c) {
+  int i = get_global_id(0);
+  half x = (half)(i - 20) * 0.3h;
+  half p[3] = {x, c, -x};
+  __global ushort* o = out + i * 6;
+  o[0] = as_ushort(x * c + p[i % 3]);
+  o[1] = as_ushort(x / c);
+  o[2] = as_ushort(sqrt(fabs(x)) + fma(x, x, c));
+  o[3] = (x < c) | ((x == -x) << 1) | ((c >= x) << 2) | (isnan(x / (half)0.0h - x / (half)0.0h) << 3);
+  o[4] = (ushort)(short)(x * (half)100.0h);
+  o[5] = as_ushort(-(c * c));
+})";
+  namespace f16 = ventus::fp::f16;
+  const uint16_t c = 0xbf00;  // -1.75
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    constexpr size_t n = 64;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint16_t>(n * 6, 0));
+    rt::launch(device, program, "hlf", {static_cast<uint32_t>(n)}, {32}, out, rt::Arg::value(c));
+    const std::vector<uint16_t> got = out.download<uint16_t>();
+    uint32_t flags = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t x =
+          f16::mul(f16::from_i32(static_cast<int32_t>(i) - 20, 0, flags), 0x34cd, 0, flags);
+      const uint16_t p[3] = {x, c, static_cast<uint16_t>(x ^ 0x8000)};
+      // OpenCL C contracts x * c + p (fmuladd): a multiply and an add, each rounded, here.
+      const uint16_t want[6] = {
+          f16::add(f16::mul(x, c, 0, flags), p[i % 3], 0, flags),
+          f16::div(x, c, 0, flags),
+          f16::add(f16::sqrt(static_cast<uint16_t>(x & 0x7fff), 0, flags),
+                   f16::fma(x, x, c, 0, flags), 0, flags),
+          static_cast<uint16_t>(f16::lt(x, c, flags) | (f16::eq(x, x ^ 0x8000, flags) << 1) |
+                                (f16::le(x, c, flags) << 2) | (1 << 3)),
+          static_cast<uint16_t>(f16::to_i32(f16::mul(x, 0x5640, 0, flags), 1, flags)),
+          static_cast<uint16_t>(f16::mul(c, c, 0, flags) ^ 0x8000)};
+      for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(got[i * 6 + k], want[k])
+            << "-O" << opt << " work-item " << i << " o[" << k << "]";
+    }
+  }
+}
+
 TEST(BackendCodegen, DoubleOnThePairInstructions) {
   const std::string source = R"(
 __kernel void dbl(__global ulong* out, double c) {
@@ -283,8 +335,7 @@ __kernel void dbl(__global ulong* out, double c) {
     rt::Device device;
     rt::Program program = rt::Program::from_elf_bytes(r.elf);
     rt::Buffer out = rt::Buffer::from(device, std::vector<uint64_t>(n * 7, 0));
-    rt::launch(device, program, "dbl", {static_cast<uint32_t>(n)}, {32}, out,
-               rt::Arg::value(c));
+    rt::launch(device, program, "dbl", {static_cast<uint32_t>(n)}, {32}, out, rt::Arg::value(c));
     const std::vector<uint64_t> got = out.download<uint64_t>();
     auto bits = [](double d) { return std::bit_cast<uint64_t>(d); };
     for (size_t i = 0; i < n; ++i) {
@@ -297,7 +348,7 @@ __kernel void dbl(__global ulong* out, double c) {
           bits(x / c),
           static_cast<uint64_t>((x < c) | ((x == -0.0 * x) << 1) | ((u >= c) << 2) |
                                 (std::isnan(nan) << 3) | ((x != x) << 4) | ((-x > c) << 5)),
-          static_cast<uint64_t>(big >= 0x1p63    ? INT64_MAX
+          static_cast<uint64_t>(big >= 0x1p63   ? INT64_MAX
                                 : big < -0x1p63 ? INT64_MIN
                                                 : static_cast<int64_t>(big)),
           bits(std::sqrt(u) + std::fma(x, x, c)),

@@ -189,7 +189,7 @@ TEST(Frontend, DeviceLanguageLevel) {
       {"cl_khr_local_int32_extended_atomics", true, true},
       {"cl_khr_byte_addressable_store", true, true},
       {"cl_khr_fp64", true, true},
-      {"cl_khr_fp16", false, false},
+      {"cl_khr_fp16", true, true},
       {"cl_khr_int64_base_atomics", false, false},
       {"cl_khr_subgroups", false, false},
       {"cl_khr_subgroup_ballot", false, false},
@@ -198,6 +198,7 @@ TEST(Frontend, DeviceLanguageLevel) {
       {"__opencl_c_int64", true, true},
       {"__opencl_c_generic_address_space", false, false},
       {"__opencl_c_fp64", false, true},
+      {"__opencl_c_fp16", false, false},  // not a feature of clang 15: cl_khr_fp16 is the switch
       {"__opencl_c_images", false, false},
       {"__opencl_c_pipes", false, false},
       {"__opencl_c_subgroups", false, false},
@@ -225,6 +226,17 @@ TEST(Frontend, DeviceLanguageLevel) {
     const Ir d = ir_of("kernel void k(global float *p) { double d = p[0]; p[0] = d * 0.1; }\n",
                        with_std(std));
     EXPECT_TRUE(contains(d.text, "fmul double")) << std << ":\n" << d.diagnostics;
+  }
+  // With cl_khr_fp16 (its pragma, as OpenCL 1.2 requires), half arithmetic compiles and
+  // leaves the front end promoted to float: no half operation reaches the back end.
+  for (const char* std : {"CL1.2", "CL3.0"}) {
+    const Ir h = ir_of(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void k(global half *p) { p[0] = p[0] * p[1] + sqrt(p[2]); }\n",
+        with_std(std));
+    EXPECT_TRUE(contains(h.text, "fmul float")) << std << ":\n" << h.text << h.diagnostics;
+    EXPECT_FALSE(contains(h.text, "fmul half")) << std << ":\n" << h.text;
+    EXPECT_FALSE(contains(h.text, "fpext half")) << std << ":\n" << h.text;
   }
   Ir r = ir_of("kernel void k(global int *p) { int *q = p; q[0] = 1; }\n", with_std("CL3.0"));
   EXPECT_EQ(r.text, "");

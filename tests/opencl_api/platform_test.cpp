@@ -339,6 +339,25 @@ TEST(Device, ValuesAreConsistent) {
   if (is_ventus()) {
     EXPECT_TRUE(fp64) << "Ventus has cl_khr_fp64 (docs/opencl.md)";
   }
+  // cl_khr_fp16 is reported exactly when half precision is (OpenCL 1.2 s9.5: round to
+  // zero or to nearest, and infinities and NaNs, at the least).
+  bool fp16 = ext.find(" cl_khr_fp16 ") != std::string::npos;
+  const cl_device_fp_config half_config =
+      device_value<cl_device_fp_config>(d, CL_DEVICE_HALF_FP_CONFIG);
+  EXPECT_EQ(fp16, half_config != 0);
+  if (fp16) {
+    EXPECT_NE(half_config & (CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_NEAREST), 0u);
+    EXPECT_NE(half_config & CL_FP_INF_NAN, 0u);
+    EXPECT_NE(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0u);
+    EXPECT_NE(device_value<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0u);
+  } else {
+    EXPECT_EQ(device_value<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0u);
+  }
+  if (is_ventus()) {
+    EXPECT_TRUE(fp16) << "Ventus has cl_khr_fp16 (docs/opencl.md)";
+    // Only what is true: arithmetic rounds to nearest even (no other mode in a kernel).
+    EXPECT_EQ(half_config, CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM);
+  }
   bool images = device_value<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT);
   if (images) {
     EXPECT_GE(device_value<size_t>(d, CL_DEVICE_IMAGE2D_MAX_WIDTH), 2048u);

@@ -108,7 +108,6 @@ void Selector::check_type(const llvm::Value* v, llvm::Type* t) {
   llvm::Type* e = scalar_type(t);
   if (e->isIntegerTy() && e->getIntegerBitWidth() > 32 && e->getIntegerBitWidth() != 64)
     unsupported(v, fmt::format("{}-bit integers", e->getIntegerBitWidth()));
-  if (e->isHalfTy()) unsupported(v, "half-precision arithmetic (no cl_khr_fp16)");
   if (t->isStructTy() || t->isArrayTy()) unsupported(v, "aggregate values in registers");
 }
 
@@ -133,6 +132,8 @@ int64_t Selector::constant_bits(const llvm::Constant* c, unsigned part) {
     const uint64_t bits = cf->getValueAPF().bitcastToAPInt().getZExtValue();
     if (cf->getType()->isDoubleTy())
       return static_cast<int32_t>(static_cast<uint32_t>(bits >> (32 * part)));
+    // half: 16-bit data, as an i16 constant (the front end promoted its arithmetic).
+    if (cf->getType()->isHalfTy()) return static_cast<int16_t>(bits);
     if (!cf->getType()->isFloatTy()) unsupported(c, "non-float fp constants");
     return static_cast<int32_t>(bits);
   }

@@ -62,6 +62,9 @@ VT_ASYNC(long)
 VT_ASYNC(ulong)
 VT_ASYNC(float)
 VT_ASYNC(double)
+#ifdef cl_khr_fp16
+VT_ASYNC(half)
+#endif
 
 // Every work-item of the group calls it; the copies are complete and visible afterwards.
 VT_OVL void VT_CL(wait_group_events)(int n, __private event_t* events) {

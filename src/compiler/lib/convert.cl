@@ -343,3 +343,45 @@ VT_FOR_ROUNDING(VT_PAIR_I2D, double, uint)
 VT_FOR_ROUNDING(VT_PAIR_I2D, double, long)
 VT_FOR_ROUNDING(VT_PAIR_I2D, double, ulong)
 VT_FOR_ROUNDING(VT_PAIR_F2D, double, float)
+
+// ---- half (cl_khr_fp16) ----
+// To half, rounded once in the mode: integers through float (exact below 2^24; any larger
+// magnitude is beyond half's range in float too, and rounds to 65504 or infinity by the
+// mode either way), floats and doubles from their bits. From half: the float conversions
+// of the exactly extended value (the front end's promotion of half builtins).
+// (core/fp16.h is included unconditionally: the pocl tests expand each header once.)
+#include "core/fp16.h"
+
+#ifdef cl_khr_fp16
+#define VT_HALF_MODE_ 0
+#define VT_HALF_MODE__rte 0
+#define VT_HALF_MODE__rtz 1
+#define VT_HALF_MODE__rtp 2
+#define VT_HALF_MODE__rtn 3
+#define VT_PAIR_X2H(D, S, R)                                          \
+  VT_OVL half VT_CL(convert_half##R)(S x) {                           \
+    return as_half(vt_to_half((float)x, VT_HALF_MODE_##R));           \
+  }                                                                   \
+  VT_CVT_VEC(half, S, R)
+#define VT_PAIR_FP2H(D, S, R)                                         \
+  VT_OVL half VT_CL(convert_half##R)(float x) {                       \
+    return as_half(vt_to_half(x, VT_HALF_MODE_##R));                  \
+  }                                                                   \
+  VT_OVL half VT_CL(convert_half##R)(double x) {                      \
+    return as_half(vt_to_half(x, VT_HALF_MODE_##R));                  \
+  }                                                                   \
+  VT_OVL half VT_CL(convert_half##R)(half x) { return x; }            \
+  VT_CVT_VEC(half, float, R)                                          \
+  VT_CVT_VEC(half, double, R)                                         \
+  VT_CVT_VEC(half, half, R)
+
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, char)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, uchar)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, short)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, ushort)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, int)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, uint)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, long)
+VT_FOR_ROUNDING(VT_PAIR_X2H, half, ulong)
+VT_FOR_ROUNDING(VT_PAIR_FP2H, half, float)
+#endif

@@ -68,3 +68,6 @@ VT_SHUFFLE(long, ulong)
 VT_SHUFFLE(ulong, ulong)
 VT_SHUFFLE(float, uint)
 VT_SHUFFLE(double, ulong)
+#ifdef cl_khr_fp16
+VT_SHUFFLE(half, ushort)
+#endif

@@ -13,6 +13,9 @@
 // Contraction would change results between the two builds (pocl contracts by default);
 // every fused operation below is an explicit __builtin_fmaf.
 #pragma OPENCL FP_CONTRACT OFF
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
 
 #ifdef VT_POCL_TEST
 // On pocl the OpenCL names belong to pocl's own library: the families are compiled under
