@@ -270,9 +270,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       // cl_khr_fp16 (docs/opencl.md): half arithmetic is computed in float and rounded
       // once to nearest even (correctly rounded, subnormals, infinities and NaNs kept);
       // fma is correctly rounded through double.
-      return info_value(n, v, r,
-                        cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
-                                            CL_FP_DENORM});
+      return info_value(
+          n, v, r,
+          cl_device_fp_config{CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM});
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       return info_value(n, v, r, cl_device_mem_cache_type{CL_NONE});
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
