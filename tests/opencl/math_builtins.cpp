@@ -1,31 +1,12 @@
 // Float math built-ins against the host: each function runs on 1024 inputs from its usual
-// domain; the host computes the exact result in double precision and measures the error
-// in ulps of the float result. A function passes when the error stays within the bound of
-// the OpenCL 1.2 specification (section 7.4, full profile); exact functions must match
-// bit for bit. Only PASS/FAIL is printed: implementations may round differently within
-// the bounds.
-#define CL_HPP_TARGET_OPENCL_VERSION 120
-#define CL_HPP_MINIMUM_OPENCL_VERSION 120
-#define CL_HPP_ENABLE_EXCEPTIONS
-#include <CL/opencl.hpp>
-#include <cfloat>
-#include <cmath>
+// domain; the host computes the exact result in double precision (the harness and its
+// rules: math_table.h).
 #include <cstdint>
-#include <functional>
-#include <iostream>
-#include <string>
-#include <vector>
 
-struct Function {
-  const char* name;
-  const char* expr;  // in OpenCL C, of a (and b)
-  std::function<double(double, double)> ref;
-  double ulps;  // the spec's bound; 0 = exact
-  double a_lo, a_hi, b_lo, b_hi;
-};
+#include "math_table.h"
 
-static const std::vector<Function>& functions() {
-  static const std::vector<Function> f = {
+static const std::vector<MathFunction<double>>& functions() {
+  static const std::vector<MathFunction<double>> f = {
       {"add", "a + b", [](double a, double b) { return a + b; }, 0, -1e3, 1e3, -1e3, 1e3},
       {"mul", "a * b", [](double a, double b) { return a * b; }, 0, -1e3, 1e3, -1e3, 1e3},
       {"div", "a / b", [](double a, double b) { return a / b; }, 2.5, -1e3, 1e3, 0.5, 100},
@@ -104,98 +85,27 @@ static const std::vector<Function>& functions() {
   return f;
 }
 
-// The size of one ulp of a float near x (the spacing of floats in x's binade).
-static double ulp(double x) {
-  x = std::fabs(x);
-  if (x < FLT_MIN) return std::ldexp(1.0, -149);
-  int e;
-  std::frexp(x, &e);
-  return std::ldexp(1.0, e - 24);
-}
-
 int main() {
-  try {
-    constexpr int n = 1024;
-    std::vector<cl::Platform> platforms;
-    cl::Platform::get(&platforms);
-    std::vector<cl::Device> devices;
-    platforms.at(0).getDevices(CL_DEVICE_TYPE_DEFAULT, &devices);
-    cl::Device device = devices.at(0);
-    cl::Context context(device);
-    cl::CommandQueue queue(context, device);
-
-    // One kernel per function, generated from the table.
-    std::string source;
-    for (const Function& f : functions())
-      source += std::string("__kernel void k_") + f.name +
-                "(__global const float* x, __global const float* y, __global float* r) {\n"
-                "  size_t i = get_global_id(0);\n  float a = x[i], b = y[i];\n  r[i] = " +
-                f.expr + ";\n}\n";
-    cl::Program program(context, source);
-    try {
-      program.build({device});
-    } catch (const cl::BuildError& e) {
-      for (const auto& [dev, log] : e.getBuildLog()) std::cerr << log << "\n";
-      throw;
-    }
-
-    cl::Buffer dx(context, CL_MEM_READ_ONLY, n * sizeof(float));
-    cl::Buffer dy(context, CL_MEM_READ_ONLY, n * sizeof(float));
-    cl::Buffer dr(context, CL_MEM_WRITE_ONLY, n * sizeof(float));
-    std::vector<float> x(n), y(n), r(n);
-    std::uint32_t seed = 1;
+  MathCheck<float, double> check;
+  check.type = "float";
+  check.inputs_per_function = 1024;
+  check.inputs = [seed = std::uint32_t{1}](const MathFunction<double>& f, std::vector<float>& x,
+                                           std::vector<float>& y) mutable {
     auto uniform = [&seed](double lo, double hi) {
       seed = seed * 1664525u + 1013904223u;
       return (float)(lo + (hi - lo) * ((seed >> 8) / 16777216.0));
     };
-    int failed = 0;
-    for (const Function& f : functions()) {
-      for (int i = 0; i < n; ++i) {
-        x[i] = uniform(f.a_lo, f.a_hi);
-        y[i] = uniform(f.b_lo, f.b_hi);
-      }
-      // A few exact special points at the front.
-      if (f.a_lo <= 0 && f.a_hi >= 0) x[0] = 0.0f;
-      if (f.a_lo <= 1 && f.a_hi >= 1) x[1] = 1.0f;
-      if (f.a_lo <= -2.5 && f.a_hi >= 2.5) x[2] = -2.5f, x[3] = 2.5f, x[4] = 0.5f;
-      if (f.b_lo != f.b_hi && f.b_lo <= 2 && f.b_hi >= 2) y[5] = 2.0f;
-      if (std::string(f.name) == "pown" || std::string(f.name) == "ldexp")
-        for (float& v : y) v = std::trunc(v);
-      queue.enqueueWriteBuffer(dx, CL_FALSE, 0, n * sizeof(float), x.data());
-      queue.enqueueWriteBuffer(dy, CL_FALSE, 0, n * sizeof(float), y.data());
-      cl::Kernel k(program, (std::string("k_") + f.name).c_str());
-      k.setArg(0, dx);
-      k.setArg(1, dy);
-      k.setArg(2, dr);
-      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NDRange(64));
-      queue.enqueueReadBuffer(dr, CL_TRUE, 0, n * sizeof(float), r.data());
-      int bad = 0;
-      double worst = 0;
-      int worst_i = 0;
-      for (int i = 0; i < n; ++i) {
-        double exact = f.ref(x[i], y[i]);
-        double err;
-        if (f.ulps == 0) {
-          err = r[i] == (float)exact && std::signbit(r[i]) == std::signbit((float)exact) ? 0 : 1e9;
-        } else {
-          err = std::fabs((double)r[i] - exact) / ulp(exact);
-        }
-        if (!(err <= f.ulps)) ++bad;
-        if (!(err <= worst)) worst = err, worst_i = i;
-      }
-      std::cout << f.name << ": " << (bad ? "FAIL" : "PASS") << "\n";
-      if (bad) {
-        std::cerr << f.name << ": " << bad << " results off; worst " << worst
-                  << " ulp at a=" << x[worst_i] << " b=" << y[worst_i] << ": got " << r[worst_i]
-                  << ", exact " << f.ref(x[worst_i], y[worst_i]) << "\n";
-        ++failed;
-      }
+    for (size_t i = 0; i < x.size(); ++i) {
+      x[i] = uniform(f.a_lo, f.a_hi);
+      y[i] = uniform(f.b_lo, f.b_hi);
     }
-    std::cout << functions().size() << " functions, " << failed << " failed\n";
-    std::cout << (failed ? "FAIL" : "PASS") << "\n";
-    return failed ? 1 : 0;
-  } catch (const cl::Error& e) {
-    std::cerr << "OpenCL error: " << e.what() << " (" << e.err() << ")\n";
-    return 1;
-  }
+    // A few exact special points at the front.
+    if (f.a_lo <= 0 && f.a_hi >= 0) x[0] = 0.0f;
+    if (f.a_lo <= 1 && f.a_hi >= 1) x[1] = 1.0f;
+    if (f.a_lo <= -2.5 && f.a_hi >= 2.5) x[2] = -2.5f, x[3] = 2.5f, x[4] = 0.5f;
+    if (f.b_lo != f.b_hi && f.b_lo <= 2 && f.b_hi >= 2) y[5] = 2.0f;
+    if (std::string(f.name) == "pown" || std::string(f.name) == "ldexp")
+      for (float& v : y) v = std::trunc(v);
+  };
+  return run_math_check(functions(), check);
 }
