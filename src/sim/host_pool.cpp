@@ -1,7 +1,6 @@
 #include "host_pool.h"
 
 #include <algorithm>
-#include <system_error>
 
 namespace ventus::sim {
 
@@ -20,7 +19,7 @@ void HostPool::run(unsigned helpers, const std::function<void()>& work) {
     try {
       threads_.emplace_back(
           [this, seen = generation_.load(std::memory_order_relaxed)] { serve(seen); });
-    } catch (const std::system_error&) {  // the host cannot start another thread
+    } catch (...) {  // std::system_error or std::bad_alloc: the host cannot start another
       break;
     }
   }

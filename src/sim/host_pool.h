@@ -28,8 +28,8 @@ class HostPool {
   // time to join, i.e. before this thread's own call returns; then waits for the calls that
   // joined. So a helper that the host schedules late never delays the job: `work` must take
   // what is left to do until nothing is, so that any number of calls completes it, and must
-  // not throw. Starts missing pool threads first; where the host cannot start one, the job
-  // has fewer helpers.
+  // not throw. Starts missing pool threads first; where the host cannot start one (no thread
+  // or no memory left), the job has fewer helpers. Never throws.
   void run(unsigned helpers, const std::function<void()>& work);
 
   // The pool's threads started so far.
