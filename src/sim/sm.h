@@ -50,9 +50,8 @@ struct LaunchShared {
   uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
   // Every SM stops at its next warp switch: the launch was cancelled, the host failed, or
   // (with the cycle model) a fault happened. Without the cycle model, a warp's fault stops
-  // only its workgroup slot, and the launch ends with the round (Device::run).
-  // Every host thread reads it at every warp switch, so the counters that they write, and
-  // that the launching thread writes, are kept off its cache line.
+  // only its workgroup slot, and the launch ends with the round (Device::run). Every host
+  // thread reads it at every warp switch: what the threads write lies on other cache lines.
   alignas(kCacheLine) std::atomic<bool> stop{false};
   // For RunOptions::on_progress: updated once per round and per retired workgroup.
   alignas(kCacheLine) std::atomic<uint64_t> executed{0};
