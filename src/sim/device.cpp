@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <barrier>
 #include <chrono>
 #include <functional>
-#include <thread>
 #include <tuple>
 
+#include "host_pool.h"
 #include "model.h"
 #include "sm.h"
 #include "ventus/error.h"
@@ -40,6 +39,9 @@ struct Device::Impl {
   // The translations of this device's code (src/jit), shared by every slot and host thread;
   // made at the first launch that translates.
   std::unique_ptr<jit::Translator> translator;
+  // The host threads that run the slots with this one; last, so that they are joined before
+  // anything they could touch is destroyed.
+  HostPool pool;
   Sm& slot(uint32_t u) {
     while (slots.size() <= u) {
       const auto sm = static_cast<uint32_t>(slots.size() % config.num_sms);
@@ -146,12 +148,12 @@ constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
 // Runs the workgroup slots of a launch without the cycle model (docs/simulator.md, "Host
 // threads"), in rounds: in each, every slot that has work runs exactly its grant of warp
 // instructions (kRound), unless its workgroups end, it faults (a workgroup that runs out of
-// its instruction budget, too) or its warps all wait for the host; host threads take the
-// slots in any order, in parallel. Between rounds, on one thread: the round's faults end the
-// launch (the lowest workgroup id's is reported), print requests are served in workgroup
-// order and progress is reported. What a slot does in a round depends only on the slot
-// and global memory, so the results are the same for any number of host threads.
-void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
+// its instruction budget, too) or its warps all wait for the host; this thread and the
+// device's pool threads take the slots in any order, in parallel. Between rounds, on one thread:
+// the round's faults end the launch (the lowest workgroup id's is reported), print requests are
+// served in workgroup order and progress is reported. What a slot does in a round depends only on
+// the slot and global memory, so the results are the same for any number of host threads.
+void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& pool,
                 const std::function<void()>& report_progress,
                 const std::function<void(uint32_t)>& stop_for_host_error) {
   std::vector<uint64_t> grant(slots.size()), ran(slots.size());
@@ -198,7 +200,8 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
     if (report_progress) report_progress();
     return true;
   };
-  const auto work = [&] {
+  // Taken by this thread and the pool's (HostPool::run): slot by slot until none is left.
+  const std::function<void()> work = [&] {
     for (size_t u; (u = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
       if (grant[u] == 0) continue;
       try {
@@ -228,36 +231,10 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared,
   } catch (...) {
     stop_for_host_error(0);
   }
-  if (threads == 1) {
-    while (go) {
-      work();
-      go = between_rounds();
-    }
-    return;
+  while (go) {
+    pool.run(threads - 1, work);
+    go = between_rounds();
   }
-  // Every thread waits at `sync` before a round (after this thread prepared it) and after it.
-  std::barrier sync(static_cast<std::ptrdiff_t>(threads));
-  const auto worker = [&](bool prepares) {
-    while (true) {
-      sync.arrive_and_wait();
-      if (!go) return;
-      work();
-      sync.arrive_and_wait();
-      if (prepares) go = between_rounds();
-    }
-  };
-  std::vector<std::jthread> pool;
-  for (unsigned t = 1; t < threads; ++t) {
-    try {
-      pool.emplace_back(worker, false);
-    } catch (...) {  // std::system_error: the host cannot start another thread
-      stop_for_host_error(0);
-      go = false;
-      for (unsigned missing = t; missing < threads; ++missing) sync.arrive_and_drop();
-      break;
-    }
-  }
-  worker(true);
 }
 
 }  // namespace
@@ -444,7 +421,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     }
   } else {
     run_rounds(
-        active, shared,
+        active, shared, impl_->pool,
         options.on_progress ? std::function<void()>(report_progress) : std::function<void()>(),
         stop_for_host_error);
   }

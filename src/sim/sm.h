@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode_cache.h"
+#include "host_pool.h"
 #include "memcheck.h"
 #include "memsys.h"
 #include "trace.h"
@@ -49,12 +50,13 @@ struct LaunchShared {
   uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
   // Every SM stops at its next warp switch: the launch was cancelled, the host failed, or
   // (with the cycle model) a fault happened. Without the cycle model, a warp's fault stops
-  // only its workgroup slot, and the launch ends with the round (Device::run).
-  std::atomic<bool> stop{false};
+  // only its workgroup slot, and the launch ends with the round (Device::run). Every host
+  // thread reads it at every warp switch: what the threads write lies on other cache lines.
+  alignas(kCacheLine) std::atomic<bool> stop{false};
   // For RunOptions::on_progress: updated once per round and per retired workgroup.
-  std::atomic<uint64_t> executed{0};
-  std::atomic<uint64_t> retired{0};
-  std::mutex mutex;  // fault, print handler, trace sink, host_error
+  alignas(kCacheLine) std::atomic<uint64_t> executed{0};
+  alignas(kCacheLine) std::atomic<uint64_t> retired{0};
+  alignas(kCacheLine) std::mutex mutex;  // fault, print handler, trace sink, host_error
   std::optional<Fault> fault;
   uint32_t fault_workgroup = 0;  // the linear id of fault's workgroup
   // An exception a worker caught outside any warp (reported when no fault was); kept as it
@@ -79,7 +81,8 @@ std::string describe_host_exception(std::exception_ptr error, std::string_view a
 // Fills the fault's instruction and disassembly from the word at pc (when it is mapped).
 void describe_instruction(const Memory& memory, uint32_t pc, Fault& f);
 
-class Sm {
+// Aligned to cache lines: the Sm objects of a launch run on different host threads.
+class alignas(kCacheLine) Sm {
  public:
   // SM `index`, whose local memory is `lds` (shared by the Sm objects of one SM).
   Sm(uint32_t index, const DeviceConfig& config, Memory& memory, LocalMemory& lds);

@@ -2,7 +2,10 @@
 // memory, statistics, CSR values, the order of print requests, the fault reported and where
 // the budget ran out - are the same for 1, 2, 3 and 8 host threads, and workgroups take the
 // slots the placement rule gives them.
+#include <optional>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "sim_harness.h"
 
@@ -231,6 +234,142 @@ spin:
     for (uint32_t g = 0; g < 1234; ++g) ASSERT_EQ(ids[g], g) << threads << " host threads";
     if (reference.empty()) reference = fault_text(r);
     EXPECT_EQ(fault_text(r), reference) << threads << " host threads";
+  }
+}
+
+// A run of many short launches (an application's passes, like a bitonic sort's 120): launch
+// k reads buffer k mod 2 and writes the other, each element i becoming 3 src[i] + src[i ^
+// (k mod 512)] + k; workgroups loop (id mod 5) * 10 times first, so they end out of order,
+// count their warps with amoadd, pass a barrier, and every fifth launch prints. Launch
+// kFaultLaunch faults in workgroups 3, 11, 19, ... (3 is reported) and launch kBudgetLaunch
+// spins in workgroups 13 and 21 (13 runs out of its budget). The pool's threads serve every
+// launch of a device; each launch's results, statistics, prints and fault must be those of
+// one thread, and the buffers those computed here.
+constexpr uint32_t kLaunches = 62, kFaultLaunch = 60, kBudgetLaunch = 61;
+constexpr uint32_t kElements = 512, kBufferA = kOut + 0x1000, kBufferB = kOut + 0x2000;
+const char* const kPasses = R"(
+    li s0, 0x90000000
+    lw s1, 0(s0)
+    csrr t0, gidx
+    li t1, 5
+    remu t1, t0, t1
+    li t2, 10
+    mul t1, t1, t2
+1:  beqz t1, 2f
+    addi t1, t1, -1
+    j 1b
+2:  li t1, 60
+    bne s1, t1, 3f
+    andi t1, t0, 7
+    li t2, 3
+    bne t1, t2, 3f
+    lw t3, 0(zero)
+3:  li t1, 61
+    bne s1, t1, 5f
+    li t1, 13
+    beq t0, t1, 4f
+    li t1, 21
+    bne t0, t1, 5f
+4:  j 4b
+5:  csrr t1, wid
+    slli t2, t0, 1
+    add t2, t2, t1
+    slli t2, t2, 3
+    vid.v v1
+    vadd.vx v1, v1, t2
+    li a0, 0x90001000
+    li a1, 0x90002000
+    andi t3, s1, 1
+    beqz t3, 6f
+    mv t4, a0
+    mv a0, a1
+    mv a1, t4
+6:  andi t3, s1, 511
+    vxor.vx v2, v1, t3
+    vsll.vi v1, v1, 2
+    vsll.vi v2, v2, 2
+    vadd.vx v3, v1, a0
+    vlw12.v v4, 0(v3)
+    vadd.vx v3, v2, a0
+    vlw12.v v5, 0(v3)
+    vsll.vi v6, v4, 1
+    vadd.vv v6, v6, v4
+    vadd.vv v6, v6, v5
+    vadd.vx v6, v6, s1
+    li t5, 1
+    addi t4, s0, 4
+    amoadd.w zero, t5, (t4)
+    barrier x0, x0, 0
+    vadd.vx v3, v1, a1
+    vsw12.v v6, 0(v3)
+    li t1, 5
+    remu t1, s1, t1
+    bnez t1, 7f
+    vmv.x.s t5, v6
+    csrw print, t5
+7:  endprg x0, x0, x0
+)";
+
+TEST(SimHostThreads, ManyShortLaunchesGiveTheSameResultsOnAnyThreadCount) {
+  struct Launch {
+    decltype(stats_of(sim::LaunchResult{})) stats;
+    std::string fault;
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> prints;
+    bool operator==(const Launch&) const = default;
+  };
+  // The buffers after the launches that complete, computed here.
+  std::vector<uint32_t> want(kElements), next(kElements);
+  for (uint32_t i = 0; i < kElements; ++i) want[i] = i * 7 + 1;
+  const std::vector<uint32_t> initial = want;
+  for (uint32_t k = 0; k < kFaultLaunch; ++k) {
+    for (uint32_t i = 0; i < kElements; ++i) next[i] = 3 * want[i] + want[i ^ (k % 512)] + k;
+    want.swap(next);
+  }
+  std::optional<std::vector<Launch>> reference;
+  std::vector<uint32_t> reference_memory;
+  for (unsigned threads : {1u, 2u, 7u}) {
+    sim::DeviceConfig config = config_with(threads);
+    config.instruction_budget = 5000;
+    sim::Device device(config);
+    device.memory().map(kOut, 0x3000);
+    load_program(device, kPasses);
+    ASSERT_TRUE(device.memory().write(kBufferA, initial.data(), kElements * 4));
+    std::vector<Launch> launches;
+    for (uint32_t k = 0; k < kLaunches; ++k) {
+      ASSERT_TRUE(device.memory().write(kOut, &k, 4));
+      Launch l;
+      sim::RunOptions options;
+      options.on_print = [&](const sim::PrintRequest& p) {
+        l.prints.emplace_back(p.workgroup_linear, p.warp, p.value);
+      };
+      const auto r = device.run(launch_of(2, 8, kElements / 16), options);
+      l.stats = stats_of(r);
+      l.fault = fault_text(r);
+      ASSERT_EQ(r.ok(), k < kFaultLaunch) << k << ": " << l.fault;
+      EXPECT_EQ(l.prints.size(), k % 5 == 0 && k < kFaultLaunch ? 64u : 0u) << k;
+      launches.push_back(std::move(l));
+      if (k == kFaultLaunch - 1) {
+        EXPECT_EQ(read_words(device, kFaultLaunch % 2 ? kBufferB : kBufferA, kElements), want)
+            << threads << " host threads";
+        EXPECT_EQ(read_words(device, kOut + 4, 1)[0], kFaultLaunch * 64) << threads;
+      }
+    }
+    EXPECT_NE(launches[kFaultLaunch].fault.find("workgroup (3,0,0)"), std::string::npos)
+        << launches[kFaultLaunch].fault;
+    EXPECT_NE(launches[kBudgetLaunch].fault.find("workgroup (13,0,0)"), std::string::npos)
+        << launches[kBudgetLaunch].fault;
+    EXPECT_NE(launches[kBudgetLaunch].fault.find("instruction budget exhausted"),
+              std::string::npos);
+    const std::vector<uint32_t> memory = read_words(device, kOut, 0x3000 / 4);
+    if (!reference) {
+      reference = launches;
+      reference_memory = memory;
+      continue;
+    }
+    for (uint32_t k = 0; k < kLaunches; ++k)
+      EXPECT_TRUE(launches[k] == (*reference)[k])
+          << "launch " << k << ", " << threads << " host threads: " << launches[k].fault;
+    EXPECT_EQ(memory, reference_memory) << threads << " host threads";
   }
 }
 
