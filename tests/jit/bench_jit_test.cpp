@@ -71,8 +71,9 @@ TEST(BenchJit, DeviceDestroyedWhileCompiling) {
 
 // A device that is never destroyed (as the OpenCL library's) exits the process right after a
 // launch, its compile thread busy with the blocks queued meanwhile: exit stops the thread
-// before LLVM's static objects are destroyed, so the process exits normally (left running,
-// or stopped without the warm-up, the thread crashed here every time).
+// before LLVM's static objects are destroyed, so the process exits normally (stopped by a
+// function registered before its first compile, without the warm-up, the thread crashed
+// here every time).
 TEST(BenchJitDeathTest, ExitWhileCompilingIsClean) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   for (const char* kernel : {"matmul", "collatz", "aluloop"}) {
