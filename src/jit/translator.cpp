@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,8 @@ using sim::CachedInsn;
 namespace {
 
 constexpr size_t kMaxBlockInstructions = 64;
+// Blocks waiting for a compile thread: a hot block beyond these is asked for again later.
+constexpr size_t kMaxQueued = 64;
 
 std::atomic<uint64_t> translated_in_process{0};
 
@@ -249,6 +252,47 @@ struct Translator::Engine {
     auto address = jit->lookup(name);
     if (!address) llvm_failed("compiling a block", address.takeError());
     return address->toPtr<Block::Fn>();
+  }
+
+  // Compiles a small vector loop, so that LLVM constructs the static objects that its
+  // compiles construct at their first use (CompileThreads): the SelectionDAG's value types,
+  // and X86's memory unfolding table, which MachineLICM looks up to hoist the loop-invariant
+  // constant operand out of the loop.
+  void warm_up() {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto module = std::make_unique<llvm::Module>("warm_up", *context);
+    module->setDataLayout(jit->getDataLayout());
+    module->setTargetTriple(jit->getTargetTriple().str());
+    llvm::IRBuilder<> b(*context);
+    auto* lanes = llvm::FixedVectorType::get(b.getInt32Ty(), sim::kMaxLanes);
+    auto* type = llvm::FunctionType::get(
+        b.getVoidTy(), {llvm::PointerType::get(*context, 0), b.getInt64Ty()}, false);
+    const std::string name = "warm_up" + std::to_string(next_name++);
+    auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, *module);
+    auto* entry = llvm::BasicBlock::Create(*context, "entry", fn);
+    auto* loop = llvm::BasicBlock::Create(*context, "loop", fn);
+    auto* done = llvm::BasicBlock::Create(*context, "done", fn);
+    llvm::Value* registers = fn->getArg(0);
+    b.SetInsertPoint(entry);
+    llvm::Value* first = b.CreateLoad(lanes, b.CreateGEP(lanes, registers, b.getInt64(1)));
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    llvm::PHINode* round = b.CreatePHI(b.getInt64Ty(), 2);
+    llvm::PHINode* value = b.CreatePHI(lanes, 2);
+    // Distinct lanes: a splat would be loaded once into a register before the loop.
+    std::vector<uint32_t> steps(sim::kMaxLanes);
+    for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) steps[lane] = 0x9e3779b9u * lane;
+    llvm::Value* next = b.CreateAdd(value, llvm::ConstantDataVector::get(*context, steps));
+    llvm::Value* next_round = b.CreateAdd(round, b.getInt64(1));
+    round->addIncoming(b.getInt64(0), entry);
+    round->addIncoming(next_round, loop);
+    value->addIncoming(first, entry);
+    value->addIncoming(next, loop);
+    b.CreateCondBr(b.CreateICmpULT(next_round, fn->getArg(1)), loop, done);
+    b.SetInsertPoint(done);
+    b.CreateStore(next, registers);
+    b.CreateRetVoid();
+    compile(std::move(context), std::move(module), name);
   }
 
   void clear() {
@@ -634,27 +678,118 @@ Block::Fit Block::fit(const sim::DecodeCache& cache) const {
   return Fit::Runs;
 }
 
-Translator::Translator() = default;
-Translator::~Translator() = default;
+// The translators whose compile threads run, stopped at process exit. A compile thread must
+// not outlive LLVM's static objects, which its compiles use: the OpenCL library's device is
+// never destroyed, so at exit its compile thread may still be compiling (a block queued as the
+// last launch ended) while exit runs the static destructors. exit runs the functions
+// registered with std::atexit and the static destructors in the reverse order of their
+// registration, and LLVM 15 constructs some of its statics at their first use (the
+// SelectionDAG's value type list, say): a compile thread's first compile would construct them
+// after a stop registered when the thread started, and exit would destroy them before it
+// stops the thread. So the first start compiles a warm-up function in the asking thread
+// (Engine::warm_up, which constructs them) and only then registers stop_all; every static
+// LLVM's compiles use is then destroyed after stop_all has joined the compile threads.
+class CompileThreads {
+ public:
+  static CompileThreads& get() {
+    static auto* const threads = new CompileThreads;  // never destroyed: stop_all uses it
+    return *threads;
+  }
 
-void Translator::begin_launch(const sim::Memory& memory) {
+  // Starts translator's compile thread; false when there is none to be had (at exit, when
+  // the system has no thread to give, or LLVM fails).
+  bool start(Translator& translator) {
+    std::lock_guard lock(mutex_);
+    if (exiting_) return false;
+    try {
+      if (!stop_at_exit_registered_) {
+        translator.warm_up();
+        if (std::atexit(stop_all) != 0) return false;
+        stop_at_exit_registered_ = true;
+      }
+      translator.compiler_ = std::thread([&translator] { translator.compile_queued(); });
+    } catch (const std::exception&) {
+      return false;
+    }
+    running_.push_back(&translator);
+    return true;
+  }
+
+  void stop(Translator& translator) {
+    std::lock_guard lock(mutex_);
+    std::erase(running_, &translator);
+    translator.stop_compiling();
+  }
+
+ private:
+  static void stop_all() {
+    CompileThreads& threads = get();
+    std::lock_guard lock(threads.mutex_);
+    threads.exiting_ = true;
+    for (Translator* translator : threads.running_) translator->stop_compiling();
+    threads.running_.clear();
+  }
+
+  // Taken before a translator's mutexes, never while one of them is held.
+  std::mutex mutex_;
+  std::vector<Translator*> running_;
+  bool stop_at_exit_registered_ = false;
+  bool exiting_ = false;
+};
+
+Translator::Translator() = default;
+
+Translator::~Translator() {
+  CompileThreads::get().stop(*this);
+}
+
+void Translator::stop_compiling() {
+  {
+    std::lock_guard lock(mutex_);
+    no_compile_thread_ = true;
+    in_background_ = false;
+    queue_.clear();
+  }
+  queued_.notify_one();
+  if (compiler_.joinable()) compiler_.join();  // after the compile in flight
+}
+
+void Translator::warm_up() {
+  std::lock_guard lock(engine_mutex_);
+  if (!engine_) engine_ = std::make_unique<Engine>();
+  engine_->warm_up();
+}
+
+void Translator::begin_launch(const sim::Memory& memory, bool in_background) {
   std::lock_guard lock(mutex_);
+  in_background_ = in_background && !no_compile_thread_;
   const uint64_t generation = memory.read_only_generation();
-  const bool keep = generation == read_only_generation_ &&
-                    std::all_of(blocks_.begin(), blocks_.end(), [&](const auto& slot) {
-                      const Block* b = slot.second.get();
-                      return !b || memory.is_read_only(b->first_byte, b->code_bytes);
-                    });
+  const auto from_read_only = [&](const Block* b) {
+    return !b || memory.is_read_only(b->first_byte, b->code_bytes);
+  };
+  const bool keep =
+      generation == read_only_generation_ &&
+      std::all_of(blocks_.begin(), blocks_.end(),
+                  [&](const auto& slot) { return from_read_only(slot.second.get()); }) &&
+      std::all_of(queue_.begin(), queue_.end(),
+                  [&](const auto& block) { return from_read_only(block.get()); }) &&
+      from_read_only(in_flight_);
   read_only_generation_ = generation;
   if (keep) return;
+  ++generation_;  // the compile in flight, if any, is discarded when it ends
   blocks_.clear();
+  queue_.clear();
+  compiling_.clear();
+  std::lock_guard engine_lock(engine_mutex_);  // waits for the compile in flight
   if (engine_) engine_->clear();
 }
 
 Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& cache) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (const auto found = blocks_.find(pc); found != blocks_.end())
     return {found->second.get(), true};
+  if (const auto found = compiling_.find(pc); found != compiling_.end())
+    return {nullptr, false, &found->second};
   auto block = std::make_unique<Block>();
   block->warp_before = {0};
   block->scalar_lanes_before = {0};
@@ -706,6 +841,64 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     blocks_[pc] = nullptr;
     return {nullptr, true};
   }
+  if (!in_background_) {
+    compile(*block);
+    return {(blocks_[pc] = std::move(block)).get(), true};
+  }
+  if (queue_.size() >= kMaxQueued) return {};  // ask again at a later start
+  const Translation queued{nullptr, false, &compiling_[pc]};
+  queue_.push_back(std::move(block));
+  if (compile_thread_claimed_) {
+    queued_.notify_one();
+    return queued;
+  }
+  // The first block to compile in the background: this caller starts the compile thread
+  // (CompileThreads takes no lock while a translator's is held).
+  compile_thread_claimed_ = true;
+  lock.unlock();
+  if (CompileThreads::get().start(*this)) return queued;
+  lock.lock();
+  no_compile_thread_ = true;
+  in_background_ = false;
+  while (!queue_.empty()) compile_next(lock);  // here, as for a launch that compiles at once
+  return queued;
+}
+
+void Translator::compile_queued() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    queued_.wait(lock, [&] { return no_compile_thread_ || !queue_.empty(); });
+    if (no_compile_thread_) return;
+    compile_next(lock);
+  }
+}
+
+void Translator::compile_next(std::unique_lock<std::mutex>& lock) {
+  std::unique_ptr<Block> block = std::move(queue_.front());
+  queue_.pop_front();
+  in_flight_ = block.get();
+  const uint64_t generation = generation_;
+  lock.unlock();
+  bool compiled = true;
+  try {
+    compile(*block);
+  } catch (...) {
+    compiled = false;  // the interpreter runs the block instead
+  }
+  lock.lock();
+  in_flight_ = nullptr;
+  if (generation != generation_) return;  // begin_launch dropped its code meanwhile
+  const uint32_t pc = block->pcs[0];
+  if (!compiled) {
+    blocks_[pc] = nullptr;
+    return;
+  }
+  const Block* installed = (blocks_[pc] = std::move(block)).get();
+  compiling_.at(pc).store(installed, std::memory_order_release);
+}
+
+void Translator::compile(Block& block) {
+  std::lock_guard lock(engine_mutex_);
   if (!engine_) engine_ = std::make_unique<Engine>();
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("block", *context);
@@ -713,10 +906,9 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   module->setTargetTriple(engine_->jit->getTargetTriple().str());
   const std::string name = "block" + std::to_string(engine_->next_name++);
   BlockEmitter emitter(*context, *module, name);
-  emitter.emit(*block);
-  block->fn = engine_->compile(std::move(context), std::move(module), name);
+  emitter.emit(block);
+  block.fn = engine_->compile(std::move(context), std::move(module), name);
   translated_in_process.fetch_add(1, std::memory_order_relaxed);
-  return {(blocks_[pc] = std::move(block)).get(), true};
 }
 
 }  // namespace ventus::jit

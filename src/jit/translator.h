@@ -8,10 +8,14 @@
 // own index of the blocks it may run (Sm::jit_blocks_).
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -62,13 +66,20 @@ struct Block {
 
 // What the translator says about a pc: a block, or none; settled: the answer holds for the
 // rest of the launch (false: ask again later, more of the code may be decoded by then).
+// compiling: the block is queued for the compile thread and appears there (an acquire load,
+// no lock) once it is compiled; it stays null when the compile fails or is discarded.
 struct Translation {
   const Block* block = nullptr;
   bool settled = false;
+  const std::atomic<const Block*>* compiling = nullptr;
 };
 
 // The translations of one device's code, shared by all its workgroup slots and host threads
 // (docs/simulator.md, "Translation"). Thread-safe; blocks stay valid until begin_launch.
+// Blocks are compiled either by the asking thread, at once, or (a launch that compiles in the
+// background) on the translator's compile thread while the asking SM goes on interpreting.
+// The compile thread is joined by the destructor, or at process exit for a translator that
+// is never destroyed (the OpenCL library's device), before LLVM's static objects are.
 class Translator {
  public:
   Translator();
@@ -76,23 +87,52 @@ class Translator {
   Translator(const Translator&) = delete;
   Translator& operator=(const Translator&) = delete;
 
-  // Before a launch, while no SM runs: drops every translation when read-only memory changed
-  // since, or when any block came from writable memory (which the host or a kernel may have
-  // written); translated read-only code is kept from launch to launch.
-  void begin_launch(const sim::Memory& memory);
+  // Before a launch, while no SM runs: drops every translation (and every queued or
+  // compiling block) when read-only memory changed since, or when any block came from
+  // writable memory (which the host or a kernel may have written); translated read-only code
+  // is kept from launch to launch. in_background: this launch's blocks are compiled on the
+  // compile thread (started at the first one), else by the SM that asks for them.
+  void begin_launch(const sim::Memory& memory, bool in_background);
 
   // The translation of the block at pc, translated from `cache` when there is none yet. No
   // block, settled: nothing worth translating starts there; not settled: not all of its
   // instructions are decoded in `cache` yet (the interpreter decodes an instruction when it
-  // first executes it, and a store before that must be seen). The caller checks Block::fit
-  // against its own decode cache.
+  // first executes it, and a store before that must be seen), or it is being compiled in the
+  // background (Translation::compiling), or the compile queue is full. The caller checks
+  // Block::fit against its own decode cache.
   Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
 
  private:
-  std::mutex mutex_;  // the map and LLVM; compiling holds it
+  friend class CompileThreads;  // starts and stops compile threads (translator.cpp)
+  // Stops the compile thread after the compile in flight, if any, and drops the queue; later
+  // blocks are compiled by the asking thread.
+  void stop_compiling();
+  void compile_queued();  // the compile thread
+  // Compiles the first queued block with mutex_ released (lock holds it before and after)
+  // and installs it unless begin_launch dropped its generation meanwhile.
+  void compile_next(std::unique_lock<std::mutex>& lock);
+  void compile(Block& block);  // sets block.fn
+  void warm_up();              // Engine::warm_up, creating the engine
+
+  std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
   uint64_t read_only_generation_ = ~uint64_t{0};
-  struct Engine;  // LLVM's objects, created at the first translation
+  bool in_background_ = false;  // this launch's (begin_launch)
+  // Blocks waiting for the compile thread (at most kMaxQueued) and the one it compiles;
+  // compiling_: by start pc, where each of them appears once compiled. generation_ counts
+  // begin_launch's drops: a compile that ends in a later generation is discarded.
+  std::deque<std::unique_ptr<Block>> queue_;
+  const Block* in_flight_ = nullptr;
+  std::unordered_map<uint32_t, std::atomic<const Block*>> compiling_;
+  uint64_t generation_ = 0;
+  // A caller is starting or has started the compile thread; no_compile_thread_: there is none
+  // from now on (it stopped, or could not be started), blocks are compiled by the asking thread.
+  bool compile_thread_claimed_ = false;
+  bool no_compile_thread_ = false;
+  std::condition_variable queued_;
+  std::thread compiler_;     // started and joined under CompileThreads' lock
+  std::mutex engine_mutex_;  // LLVM's objects (taken after mutex_ where both are held)
+  struct Engine;             // LLVM's objects, created at the first translation
   std::unique_ptr<Engine> engine_;
 };
 

@@ -24,8 +24,9 @@ std::string Fault::describe() const {
   return where + ": " + message;
 }
 
-// Executions of a block start before JitMode::On translates it: compiling a block costs about
-// as much as interpreting it a few thousand times (docs/performance.md).
+// Executions of a block start before JitMode::On queues it for the compile thread: compiling a
+// block costs about as much CPU as interpreting it a few thousand times (docs/performance.md),
+// CPU that a short launch never gets back.
 constexpr uint32_t kJitThreshold = 200;
 
 struct Device::Impl {
@@ -365,7 +366,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     const JitMode mode = options.jit.value_or(jit_mode_from_environment());
     if (mode != JitMode::Off && !options.trace && !options.timing) {
       if (!impl_->translator) impl_->translator = std::make_unique<jit::Translator>();
-      impl_->translator->begin_launch(impl_->memory);
+      impl_->translator->begin_launch(impl_->memory, mode == JitMode::On);
       shared.translator = impl_->translator.get();
       shared.jit_threshold = mode == JitMode::Force ? 0 : kJitThreshold;
     }

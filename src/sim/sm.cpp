@@ -442,18 +442,33 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
   if (slot.block || slot.refused) return slot.block;
+  if (slot.compiling) {
+    // Interpret until the compile thread is done; the block then runs from its next start.
+    if (const jit::Block* compiled = slot.compiling->load(std::memory_order_acquire)) {
+      slot.compiling = nullptr;
+      jit_install(slot, *compiled);
+    }
+    return slot.block;
+  }
   if (slot.count++ < jit_threshold_) return nullptr;
   const jit::Translation found = jit_->find_or_translate(pc, cache_);
-  if (!found.block) {
+  if (found.block) {
+    jit_install(slot, *found.block);
+  } else {
     slot.refused = found.settled;
-    return nullptr;
+    slot.compiling = found.compiling;
+    // Not decoded yet, or the compile queue is full: ask again after another threshold.
+    if (!found.settled && !found.compiling) slot.count = 0;
   }
-  switch (found.block->fit(cache_)) {
-    case jit::Block::Fit::Runs: slot.block = found.block; break;
+  return slot.block;
+}
+
+void Sm::jit_install(JitSlot& slot, const jit::Block& block) {
+  switch (block.fit(cache_)) {
+    case jit::Block::Fit::Runs: slot.block = &block; break;
     case jit::Block::Fit::NotDecodedYet: break;
     case jit::Block::Fit::OtherCode: slot.refused = true; break;
   }
-  return slot.block;
 }
 
 void Sm::after_flow(Warp& w, WorkgroupState& group, Flow flow, uint32_t pc,

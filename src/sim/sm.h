@@ -200,12 +200,16 @@ class alignas(kCacheLine) Sm {
   LaunchStats stats_;
   // The translating tier for this launch (LaunchShared::translator; null: interpret) and
   // this SM's index of its blocks: how often each pc started one, and the block once it is
-  // translated and fits this SM's decoded code (refused: interpret from that pc).
+  // translated and fits this SM's decoded code (refused: interpret from that pc); compiling:
+  // where the compile thread puts it (jit::Translation::compiling).
   struct JitSlot {
     uint32_t count = 0;
     bool refused = false;
     const jit::Block* block = nullptr;
+    const std::atomic<const jit::Block*>* compiling = nullptr;
   };
+  // Sets slot.block to `block` when it fits this SM's decoded code.
+  void jit_install(JitSlot& slot, const jit::Block& block);
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "random_program.h"
@@ -606,6 +608,52 @@ TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
       }
     }
   }
+}
+
+// A loop in writable code, rewritten by the host between launches, with translation on: its
+// block is queued for the compile thread at its 200th start of 2100 and may still be queued
+// or compiling when the next launch begins and drops it (the code being writable). A compile
+// of the old code that ends later must not run (it would add the old step) nor find its
+// launch's bookkeeping gone.
+TEST(Jit, BackgroundCompilesOfRewrittenCodeAreDiscarded) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    li t0, 2100
+    li t1, 0
+.Lloop:
+    addi t1, t1, 3
+    xor t2, t2, t1
+    vadd.vx v1, v1, t1
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t1, 0(s0)
+    endprg x0, x0, x0
+)";
+  constexpr uint32_t kAddi3 = 0x00330313;  // addi t1, t1, 3; the step sits in bits 20..31
+  sim::Device device{sim::DeviceConfig{}};
+  device.memory().map(kOut, kOutBytes);
+  elf::Image image;
+  load_program(device, kernel, &image);
+  const auto text = std::find_if(image.sections.begin(), image.sections.end(),
+                                 [](const elf::Section& s) { return s.name == ".text"; });
+  ASSERT_NE(text, image.sections.end());
+  uint32_t at = text->address;
+  for (uint32_t word = 0; device.memory().read(at, &word, 4) && word != kAddi3;) at += 4;
+  sim::RunOptions options;
+  options.jit = sim::JitMode::On;
+  const uint64_t before = jit::blocks_translated_in_process();
+  for (uint32_t launch = 0; launch < 12; ++launch) {
+    const uint32_t step = 3 + launch % 5;
+    const uint32_t addi = (kAddi3 & 0xfffff) | step << 20;
+    ASSERT_TRUE(device.memory().write(at, &addi, 4));
+    ASSERT_FALSE(device.run(launch_of(1, 32), options).fault);
+    EXPECT_EQ(read_words(device, kOut, 1)[0], 2100 * step) << "launch " << launch;
+    // Give the compile thread 0 to 6 ms: the next launch then finds the block queued,
+    // compiling or compiled.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2 * (launch % 4)));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_GT(jit::blocks_translated_in_process(), before);  // compiles did start
 }
 
 }  // namespace

@@ -138,7 +138,8 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
                 "run with the memory checker (docs/driver.md): its cost, and that the kernels "
                 "make no invalid access");
   sub->add_option("--jit", a->jit_modes,
-                  "translating tier: off, on or force; several (--jit off,on) run each kernel "
+                  "translating tier: off, on (compiled in the background) or force; several "
+                  "(--jit off,on) run each kernel "
                   "once per mode (default: VENTUS_JIT, else off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on", "force"}));

@@ -337,7 +337,8 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   sub->add_option("-a,--arg", a->args, "kernel argument (see below), repeat in order");
   sub->add_option("--dump", a->dumps, "write buffer ARG to FILE after the run (ARG=FILE)");
   sub->add_option("--jit", a->jit,
-                  "translating tier: off, on (hot blocks) or force (every block; for testing); "
+                  "translating tier: off, on (hot blocks, compiled in the background) or force "
+                  "(every block, at once; for testing); "
                   "default: VENTUS_JIT, else off; results are the same")
       ->check(CLI::IsMember({"off", "on", "force"}));
   sub->add_option("--trace", a->trace, "write the commit log (docs/trace.md) to FILE");
