@@ -460,34 +460,6 @@ enum class Lowering { int64, fp64 };
 bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   using BO = llvm::Instruction::BinaryOps;
   const bool fp64 = lowering == Lowering::fp64;
-  // printf passes floats as float bits (the back end undoes the variadic promotion): a
-  // double argument is printed as the float nearest to it.
-  for (llvm::Function& f : module)
-    for (llvm::Instruction& inst : llvm::instructions(f))
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-          fp64 && call && call->getCalledFunction() &&
-          call->getCalledFunction()->getName() == "printf")
-        for (unsigned a = 1; a < call->arg_size(); ++a) {
-          llvm::Value* v = call->getArgOperand(a);
-          if (!v->getType()->isDoubleTy()) continue;
-          // A float's promotion gets an fpext of its own (the optimizer may have shared
-          // one with double arithmetic, which is lowered below).
-          auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v);
-          if (ext && ext->getSrcTy()->isFloatTy() && ext->hasOneUse()) continue;
-          llvm::IRBuilder<> b(call);
-          llvm::Value* single = ext && ext->getSrcTy()->isFloatTy()
-                                    ? ext->getOperand(0)
-                                    : b.CreateFPTrunc(v, b.getFloatTy());
-          call->setArgOperand(a, b.CreateFPExt(single, v->getType()));
-        }
-  auto printf_only = [](const llvm::Instruction& inst) {
-    for (const llvm::User* user : inst.users()) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-      if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
-        return false;
-    }
-    return true;
-  };
   std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f)) {
@@ -498,9 +470,7 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (fp64 ? is_fp64_conversion(*cast) &&
-                       !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))
-                 : is_int64_float_conversion(*cast))
+        if (fp64 ? is_fp64_conversion(*cast) : is_int64_float_conversion(*cast))
           work.push_back(cast);
       }
     }
@@ -1251,9 +1221,8 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
     // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
-    // always_inline) are linked and inlined, and the result optimized once more. That may
-    // merge a printf argument's fpext with another one (CSE), which the next round lowers.
-    // The operations of half (lower_fp16_operations) go first: their conversions to and
+    // always_inline) are linked and inlined, and the result optimized once more. The
+    // operations of half (lower_fp16_operations) go first: their conversions to and
     // from double are lowered in the same round.
     for (int round = 0; round < 6; ++round) {
       const bool half = lower_fp16_operations(*module);

@@ -9,6 +9,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -360,17 +362,75 @@ __kernel void dbl(__global ulong* out, double c) {
   }
 }
 
-// printf of double: a float promoted for printf is passed as float bits even where the
-// optimizer shares its fpext with double arithmetic (that fpext is lowered to a library
-// call); a double value is printed as the nearest float.
-TEST(BackendCodegen, PrintfOfDoubleAndPromotedFloat) {
+// snprintf of one double, the reference of the printf tests below.
+std::string host_format(const char* spec, double value) {
+  char text[512];
+  std::snprintf(text, sizeof text, spec, value);
+  return text;
+}
+
+// printf of double prints the double itself, as the host C library prints it: values that
+// differ from their nearest float, subnormals, signed zeros, infinities and NaN, per
+// work-item and constant, and floats and halves (promoted to double) exactly; vectors of
+// double, float and half (%v2lf, %v4hla, %v4hg) by their length modifier. The old failure:
+// every double printed as the float nearest to it (0.1 as 0.10000000149011612).
+TEST(BackendCodegen, PrintfOfDoublePrintsTheDouble) {
   const std::string source = R"(
-__kernel void k(__global float* y) {
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global const double* d, __global const float* f, __global const half* h) {
   int i = get_global_id(0);
-  double d = (double)y[i] * 0.1 + 1.0 / 3.0;
-  float f = y[i];
-  if (i < 2) printf("d=%f f=%f i=%d\n", d, f, i);
+  double x = d[i];
+  printf("%f|%e|%g|%a|%.17g|%.3f|%+.20E\n", x, x, x, x, x, x, x);
+  printf("%.17g|%a|%.9g|%.17g|%a\n", f[i], f[i], (double)f[i], h[i], h[i]);
+  printf("%v2lf|%.17v2lg|%v4hla|%v4hg\n", (double2)(x, -x), (double2)(x, 1.0 / 3.0),
+         (float4)(f[i], 0.1f, -0.0f, 1.0f / 3.0f), (half4)(h[i], h[0], -h[i], 0.1h));
+  if (i == 0) printf("%.17g %.17g %a %.17g %g\n", 0.1, 1.0 / 3.0, 1e300, 0.1f, -0.0);
 })";
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> d = {0.1,
+                                 1.0 / 3.0,
+                                 1e300,
+                                 4.9406564584124654e-324,
+                                 2.2250738585072009e-308,
+                                 -0.0,
+                                 inf,
+                                 -inf,
+                                 nan,
+                                 -nan,
+                                 123456789.123456789,
+                                 -1e-300};
+  const float finf = std::numeric_limits<float>::infinity();
+  const std::vector<float> f = {0.1f,           1.0f / 3.0f, 3.4e38f, 1e-45f,
+                                1.1754942e-38f, -0.0f,       finf,    -finf,
+                                std::nanf(""),  16777217.0f, -2.5f,   1e-10f};
+  // 1/3, the smallest subnormal, inf, -inf, NaN, -0, the largest finite, 0.1, ...
+  const std::vector<uint16_t> h = {0x3555, 0x0001, 0x7c00, 0xfc00, 0x7e00, 0x8000,
+                                   0x7bff, 0x2e66, 0x03ff, 0x0400, 0xc500, 0x3c01};
+  const auto half_value = [](uint16_t bits) {
+    uint32_t flags = 0;
+    return static_cast<double>(std::bit_cast<float>(ventus::fp::f16::to_f32(bits, flags)));
+  };
+  std::string expected;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const double x = d[i], fi = f[i], hi = half_value(h[i]);
+    for (const char* spec : {"%f", "|%e", "|%g", "|%a", "|%.17g", "|%.3f", "|%+.20E"})
+      expected += host_format(spec, x);
+    expected += "\n" + host_format("%.17g", fi) + host_format("|%a", fi) +
+                host_format("|%.9g", fi) + host_format("|%.17g", hi) + host_format("|%a", hi) +
+                "\n";
+    expected += host_format("%f", x) + host_format(",%f", -x) + host_format("|%.17g", x) +
+                host_format(",%.17g", 1.0 / 3.0) + host_format("|%a", fi) +
+                host_format(",%a", 0.1f) + host_format(",%a", -0.0f) +
+                host_format(",%a", 1.0f / 3.0f) + host_format("|%g", hi) +
+                host_format(",%g", half_value(h[0])) + host_format(",%g", -hi) +
+                host_format(",%g", half_value(0x2e66)) + "\n";
+    if (i == 0)
+      expected += host_format("%.17g", 0.1) + host_format(" %.17g", 1.0 / 3.0) +
+                  host_format(" %a", 1e300) + host_format(" %.17g", 0.1f) +
+                  host_format(" %g", -0.0) + "\n";
+  }
   for (int opt : {0, 1, 2, 3}) {
     ventus::cc::Result r = compile(source, opt);
     ASSERT_TRUE(r.ok) << "-O" << opt << ": " << r.diagnostics;
@@ -378,8 +438,23 @@ __kernel void k(__global float* y) {
     std::string printed;
     device.set_print_sink([&](std::string_view text) { printed += text; });
     rt::Program program = rt::Program::from_elf_bytes(r.elf);
-    rt::Buffer y = rt::Buffer::from(device, std::vector<float>{1.5f, 2.5f});
-    rt::launch(device, program, "k", {2u}, {2u}, y);
-    EXPECT_EQ(printed, "d=0.483333 f=1.500000 i=0\nd=0.583333 f=2.500000 i=1\n") << "-O" << opt;
+    rt::Buffer bd = rt::Buffer::from(device, d), bf = rt::Buffer::from(device, f),
+               bh = rt::Buffer::from(device, h);
+    const uint32_t n = static_cast<uint32_t>(d.size());
+    rt::launch(device, program, "k", {n}, {n}, bd, bf, bh);
+    // Lanes print in order within a record, records in program order: regroup by lane.
+    std::vector<std::string> lines;
+    for (size_t at = 0; at < printed.size();) {
+      const size_t end = printed.find('\n', at);
+      lines.push_back(printed.substr(at, end - at + 1));
+      at = end == std::string::npos ? printed.size() : end + 1;
+    }
+    ASSERT_EQ(lines.size(), 3 * d.size() + 1) << "-O" << opt << ":\n" << printed;
+    std::string by_lane;
+    for (size_t i = 0; i < d.size(); ++i) {
+      by_lane += lines[i] + lines[d.size() + i] + lines[2 * d.size() + i];
+      if (i == 0) by_lane += lines[3 * d.size()];
+    }
+    EXPECT_EQ(by_lane, expected) << "-O" << opt;
   }
 }

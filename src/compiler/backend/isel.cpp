@@ -388,14 +388,6 @@ bool immediate_fits(isa::Op op, int64_t v) {
   throw Error(fmt::format("internal: '{}' has no immediate operand", isa::info(op).mnemonic));
 }
 
-bool Selector::only_printf_uses(const llvm::Instruction* inst) const {
-  for (const llvm::User* user : inst->users()) {
-    auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf") return false;
-  }
-  return !inst->use_empty();
-}
-
 MFunction Selector::run() {
   // Blocks first, so branches can name any of them.
   int index = 0;
@@ -544,7 +536,6 @@ void Selector::select(llvm::Instruction& i) {
   }
   if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&i)) return select_fcmp(*cmp);
   if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) {
-    if (llvm::isa<llvm::FPExtInst>(cast) && only_printf_uses(cast)) return;  // printf takes the float bits
     return select_cast(*cast);
   }
   if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) return select_select(*sel);

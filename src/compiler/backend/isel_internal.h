@@ -229,7 +229,6 @@ class Selector {
   // loads and stores to add as their offset (0: the register holds the whole address).
   int64_t gep_offset_in_users(const llvm::GetElementPtrInst* gep) const;
   bool folded_into_fma(const llvm::Instruction* fneg) const;
-  bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
   void select_inline_asm(llvm::CallInst& call);
   void guard_extra_lanes();
