@@ -505,17 +505,21 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   return !work.empty();
 }
 
-// half (cl_khr_fp16): the device computes in float, so every operation on half is
-// promoted: half -> float exactly (lib/fp16.cl's __vt_f16_to_f32 on the bits), the float
-// operation, and one rounding back to nearest even (__vt_f32_to_f16). For + - * / and sqrt
-// that is the correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2),
-// and exact for compares, min/max and the rounding functions; fma is lib/fp16.cl's
-// correctly rounded routine, fmuladd a multiply and an add. Negation, fabs and copysign
-// work on the bits. Loads, stores, selects and moves of half stay half (16-bit data in
-// the back end). The builtins that have no half overload in the library are promoted as
-// calls: the float overload of the same name, or for select/bitselect the ushort one on
-// the bits. Runs after the optimizer, which would otherwise shrink the promoted float
-// operations back to half; the routines are calls, so it cannot.
+// half (cl_khr_fp16): + - * and fmin/fmax/min/max stay half operations, which the back
+// end selects to the device's fp16 instructions (has_half_instruction); fmuladd becomes
+// a half multiply and add. The device has no fp16 instruction for the others (its 64-bit
+// compute instruction has add, sub, mul, min and max only, and the RVV rows at SEW = 16
+// would change the vtype that the guide fixes at compile time), so they are promoted:
+// half -> float exactly (lib/fp16.cl's __vt_f16_to_f32 on the bits), the float operation,
+// and one rounding back to nearest even (__vt_f32_to_f16). For / and sqrt that is the
+// correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2), and exact for
+// compares and the rounding functions; fma is lib/fp16.cl's correctly rounded routine.
+// Negation, fabs and copysign work on the bits. Loads, stores, selects and moves of half
+// stay half (16-bit data in the back end). The builtins that have no half overload in the
+// library are promoted as calls: the float overload of the same name, or for
+// select/bitselect the ushort one on the bits. Runs after the optimizer, which would
+// otherwise shrink the promoted float operations back to half; the routines are calls, so
+// it cannot.
 llvm::Value* call_routine(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
                           llvm::Type* result, llvm::ArrayRef<llvm::Value*> args) {
   std::vector<llvm::Type*> types;
@@ -647,6 +651,33 @@ llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::C
   return result == type ? r : b.CreateTrunc(r, type);
 }
 
+// The half operations the back end selects to the device's fp16 instructions
+// (v64fadd.f16, v64fsub.f16, v64fmul.f16, v64fmin.f16, v64fmax.f16: binary16, rounded to
+// nearest even, the same bits as the promotion, which rounds once a result that float
+// holds exactly or correctly rounds with >= 2 x 11 + 2 bits).
+bool has_half_instruction(const llvm::Instruction& inst) {
+  switch (inst.getOpcode()) {
+    case llvm::Instruction::FAdd:
+    case llvm::Instruction::FSub:
+    case llvm::Instruction::FMul: return true;
+    default: break;
+  }
+  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  return call && (call->getIntrinsicID() == llvm::Intrinsic::minnum ||
+                  call->getIntrinsicID() == llvm::Intrinsic::maxnum);
+}
+
+// fmin, fmax, min and max of half: llvm.minnum/maxnum on half, which the back end selects to
+// v64fmin.f16/v64fmax.f16 (the float overloads are llvm.minnum/maxnum on float, the same
+// RISC-V rule); not_intrinsic for any other call.
+llvm::Intrinsic::ID half_min_max(const llvm::CallInst& call) {
+  if (!is_half(call.getType()) || call.arg_size() != 2) return llvm::Intrinsic::not_intrinsic;
+  const llvm::StringRef name = call.getCalledFunction()->getName();
+  if (name.startswith("_Z4fmin") || name.startswith("_Z3min")) return llvm::Intrinsic::minnum;
+  if (name.startswith("_Z4fmax") || name.startswith("_Z3max")) return llvm::Intrinsic::maxnum;
+  return llvm::Intrinsic::not_intrinsic;
+}
+
 bool lower_fp16_operations(llvm::Module& module) {
   using CO = llvm::Instruction::CastOps;
   std::vector<llvm::Instruction*> work;
@@ -656,15 +687,17 @@ bool lower_fp16_operations(llvm::Module& module) {
         llvm::Function* callee = call->getCalledFunction();
         if (!callee) continue;
         if (callee->isIntrinsic()) {
-          if (is_half(call->getType()) ||
-              (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType())))
+          if ((is_half(call->getType()) ||
+               (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType()))) &&
+              !has_half_instruction(*call))
             work.push_back(call);
         } else if (callee->isDeclaration() && promoted_builtin(callee->getName())) {
           work.push_back(call);
         }
       } else if (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::UnaryOperator>(inst) ||
                  llvm::isa<llvm::FCmpInst>(inst)) {
-        if (is_half(inst.getOperand(0)->getType())) work.push_back(&inst);
+        if (is_half(inst.getOperand(0)->getType()) && !has_half_instruction(inst))
+          work.push_back(&inst);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
         if (cast->getOpcode() != CO::BitCast &&
             (is_half(cast->getSrcTy()) || is_half(cast->getDestTy())))
@@ -727,7 +760,17 @@ bool lower_fp16_operations(llvm::Module& module) {
       auto* call = llvm::cast<llvm::CallInst>(inst);
       if (!call->getCalledFunction()->isIntrinsic()) {
         auto [name, bits] = *promoted_builtin(call->getCalledFunction()->getName());
-        result = lower_fp16_call(b, module, *call, name, bits);
+        if (const llvm::Intrinsic::ID id = half_min_max(*call);
+            id != llvm::Intrinsic::not_intrinsic) {
+          // fmin(halfn, half): the scalar for every element.
+          llvm::Value* y = operand(1);
+          if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());
+              v && !y->getType()->isVectorTy())
+            y = b.CreateVectorSplat(v->getNumElements(), y);
+          result = b.CreateBinaryIntrinsic(id, operand(0), y);
+        } else {
+          result = lower_fp16_call(b, module, *call, name, bits);
+        }
       } else {
         const llvm::Intrinsic::ID id = call->getIntrinsicID();
         switch (id) {
@@ -766,12 +809,9 @@ bool lower_fp16_operations(llvm::Module& module) {
             result = b.CreateBitCast(r, call->getType());
             break;
           }
-          case llvm::Intrinsic::fmuladd: {
-            llvm::Value* product = float_to_half(b, module, b.CreateFMul(promote(0), promote(1)));
-            result = float_to_half(b, module,
-                                   b.CreateFAdd(half_to_float(b, module, product), promote(2)));
+          case llvm::Intrinsic::fmuladd:  // a multiply and an add, each on the device's fp16
+            result = b.CreateFAdd(b.CreateFMul(operand(0), operand(1)), operand(2));
             break;
-          }
           default: {
             // The rest are the float intrinsic of the same family on promoted operands
             // (sqrt, floor, ceil, trunc, rint, round, minnum, maxnum, ...: correctly

@@ -309,6 +309,88 @@ __kernel void hlf(__global ushort* out, half c) {
   }
 }
 
+// half + - * fmin fmax min max (and fmuladd, a multiply and an add) are the device's fp16
+// instructions (v64fadd.f16 ..) at every -O level, for per-work-item values, uniform ones
+// (a half kernel argument: computed in a vector register, read back with vmv.x.s) and
+// vectors, with no float instruction left (the promotion to float is gone); the results,
+// on random bits and on every pair of special operands (zeros, subnormals, the largest
+// finite, infinities, quiet and signalling NaN), are src/fp's binary16 results bit for bit.
+TEST(BackendCodegen, HalfArithmeticUsesTheFp16Instructions) {
+  const std::string source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void hlf(__global ushort* out, __global const ushort* as, __global const ushort* bs,
+                  __global const ushort* cs, half u) {
+  int i = get_global_id(0);
+  half x = as_half(as[i]), y = as_half(bs[i]), z = as_half(cs[i]);
+  __global ushort* o = out + 12 * i;
+  o[0] = as_ushort(x + y);
+  o[1] = as_ushort(x - y);
+  o[2] = as_ushort(x * y);
+  o[3] = as_ushort(fmin(x, y));
+  o[4] = as_ushort(fmax(x, y));
+  o[5] = as_ushort(x * y + z);
+  o[6] = as_ushort(u - u * u);
+  o[7] = as_ushort(min(x, u));
+  o[8] = as_ushort(max(u, y));
+  half2 v = (half2)(x, y) * (half2)(z, u) - (half2)(y, x);
+  o[9] = as_ushort(v.x);
+  o[10] = as_ushort(v.y);
+  o[11] = as_ushort(fmax((half2)(z, x), y).y);
+})";
+  namespace f16 = ventus::fp::f16;
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00, 0x3555};
+  std::vector<uint16_t> a, b, c;
+  uint32_t seed = 12345;
+  const auto random_bits = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<uint16_t>(seed >> 16);
+  };
+  for (uint16_t x : specials)
+    for (uint16_t y : specials) a.push_back(x), b.push_back(y), c.push_back(random_bits());
+  while (a.size() < 512)
+    a.push_back(random_bits()), b.push_back(random_bits()), c.push_back(random_bits());
+  const uint16_t u = 0xb4cd;  // -0.3
+  const size_t n = a.size();
+  for (int opt : {0, 1, 2, 3}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    for (const char* op :
+         {"v64fadd.f16", "v64fsub.f16", "v64fmul.f16", "v64fmin.f16", "v64fmax.f16"})
+      EXPECT_NE(r.assembly.find(op), std::string::npos) << op << " at -O" << opt;
+    for (const char* promoted : {"\tvf", "\tfadd.s", "\tfmul.s", "\tfcvt"})
+      EXPECT_EQ(r.assembly.find(promoted), std::string::npos) << promoted << " at -O" << opt;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint16_t>(n * 12, 0));
+    rt::Buffer ba = rt::Buffer::from(device, a), bb = rt::Buffer::from(device, b),
+               bc = rt::Buffer::from(device, c);
+    rt::launch(device, program, "hlf", {static_cast<uint32_t>(n)}, {64}, out, ba, bb, bc,
+               rt::Arg::value(u));
+    const std::vector<uint16_t> got = out.download<uint16_t>();
+    uint32_t flags = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t x = a[i], y = b[i], z = c[i];
+      const uint16_t want[12] = {f16::add(x, y, 0, flags),
+                                 f16::sub(x, y, 0, flags),
+                                 f16::mul(x, y, 0, flags),
+                                 f16::min(x, y, flags),
+                                 f16::max(x, y, flags),
+                                 f16::add(f16::mul(x, y, 0, flags), z, 0, flags),
+                                 f16::sub(u, f16::mul(u, u, 0, flags), 0, flags),
+                                 f16::min(x, u, flags),
+                                 f16::max(u, y, flags),
+                                 f16::sub(f16::mul(x, z, 0, flags), y, 0, flags),
+                                 f16::sub(f16::mul(y, u, 0, flags), x, 0, flags),
+                                 f16::max(x, y, flags)};
+      for (int k = 0; k < 12; ++k)
+        ASSERT_EQ(got[12 * i + k], want[k])
+            << "-O" << opt << ", operands 0x" << std::hex << x << " 0x" << y << " 0x" << z
+            << ", result " << std::dec << k;
+    }
+  }
+}
+
 TEST(BackendCodegen, DoubleOnThePairInstructions) {
   const std::string source = R"(
 __kernel void dbl(__global ulong* out, double c) {

@@ -373,9 +373,17 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         break;
       }
       case llvm::Intrinsic::minnum:
+        if (is_f16(call.getType())) {
+          half_op(isa::Op::V64FMIN_F16, d[k], arg(0), arg(1));
+          break;
+        }
         fp_op({isa::Op::FMIN_S, isa::Op::VFMIN_VV, isa::Op::VFMIN_VF, true}, d[k], arg(0), arg(1));
         break;
       case llvm::Intrinsic::maxnum:
+        if (is_f16(call.getType())) {
+          half_op(isa::Op::V64FMAX_F16, d[k], arg(0), arg(1));
+          break;
+        }
         fp_op({isa::Op::FMAX_S, isa::Op::VFMAX_VV, isa::Op::VFMAX_VF, true}, d[k], arg(0), arg(1));
         break;
       case llvm::Intrinsic::smin:
