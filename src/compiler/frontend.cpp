@@ -447,6 +447,43 @@ bool is_int64_float_conversion(const llvm::CastInst& cast) {
   }
 }
 
+bool only_printf_uses(const llvm::Instruction& inst) {
+  for (const llvm::User* user : inst.users()) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
+      return false;
+  }
+  return true;
+}
+
+// The double of a float, exactly and without branches, for printf's promotion of a float
+// (lib/fp64.cl's conversion rounds subnormals through its general packing routine, a loop
+// of branches, and gives every NaN the canonical one; this keeps a NaN's sign and payload
+// as the host's conversion does). The double's exponent field is the float's + 896; a
+// subnormal a * 2^-149 is taken as the float a (an integer below 2^23, exact), whose
+// exponent is then lowered by 149; infinity and NaN get the field 0x7ff.
+llvm::Value* widen_float(llvm::IRBuilder<>& b, llvm::Value* x) {
+  llvm::Type* i32 = b.getInt32Ty();
+  auto constant = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
+  llvm::Value* bits = b.CreateBitCast(x, i32);
+  llvm::Value* sign = b.CreateAnd(bits, constant(0x80000000u));
+  llvm::Value* magnitude = b.CreateAnd(bits, constant(0x7fffffffu));
+  llvm::Value* subnormal = b.CreateICmpULT(magnitude, constant(0x00800000u));
+  llvm::Value* special = b.CreateICmpUGE(magnitude, constant(0x7f800000u));
+  llvm::Value* as_integer = b.CreateBitCast(b.CreateUIToFP(magnitude, b.getFloatTy()), i32);
+  llvm::Value* m = b.CreateSelect(subnormal, as_integer, magnitude);
+  llvm::Value* bias = b.CreateSelect(
+      subnormal, constant((896u - 149u) << 20),
+      b.CreateSelect(special, constant(0x7ff00000u - (0xffu << 20)), constant(896u << 20)));
+  llvm::Value* high = b.CreateAdd(b.CreateLShr(m, 3), bias);
+  high = b.CreateSelect(b.CreateICmpEQ(magnitude, constant(0)), constant(0), high);
+  high = b.CreateOr(high, sign);
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* word =
+      b.CreateOr(b.CreateShl(b.CreateZExt(high, i64), 32), b.CreateZExt(b.CreateShl(m, 29), i64));
+  return b.CreateBitCast(word, b.getDoubleTy());
+}
+
 // Replaces the module's 64-bit divisions and long<->float conversions (`conversions ==
 // Lowering::int64`), or its conversions of double (`Lowering::fp64`), by library calls (or
 // shifts); returns whether it changed anything. The 64-bit integer operations are lowered
@@ -478,6 +515,9 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
     llvm::IRBuilder<> b(op);  // inserts before it, with its line
     auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
       if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op)) {
+        if (llvm::isa<llvm::FPExtInst>(cast) && x->getType()->isFloatTy() &&
+            only_printf_uses(*cast))
+          return widen_float(b, x);
         if (is_fp64_conversion(*cast))
           return lower_fp64_conversion_element(b, module, cast->getOpcode(), x,
                                                cast->getDestTy()->getScalarType());

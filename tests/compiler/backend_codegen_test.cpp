@@ -484,9 +484,9 @@ __kernel void k(__global const double* d, __global const float* f, __global cons
                                  123456789.123456789,
                                  -1e-300};
   const float finf = std::numeric_limits<float>::infinity();
-  const std::vector<float> f = {0.1f,           1.0f / 3.0f, 3.4e38f, 1e-45f,
-                                1.1754942e-38f, -0.0f,       finf,    -finf,
-                                std::nanf(""),  16777217.0f, -2.5f,   1e-10f};
+  const std::vector<float> f = {0.1f,           1.0f / 3.0f,    3.4e38f, 1e-45f,
+                                1.1754942e-38f, -0.0f,          finf,    -finf,
+                                std::nanf(""),  -std::nanf(""), -2.5f,   1e-10f};
   // 1/3, the smallest subnormal, inf, -inf, NaN, -0, the largest finite, 0.1, ...
   const std::vector<uint16_t> h = {0x3555, 0x0001, 0x7c00, 0xfc00, 0x7e00, 0x8000,
                                    0x7bff, 0x2e66, 0x03ff, 0x0400, 0xc500, 0x3c01};
