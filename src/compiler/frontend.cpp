@@ -554,6 +554,8 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
 // and one rounding back to nearest even (__vt_f32_to_f16). For / and sqrt that is the
 // correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2), and exact for
 // compares and the rounding functions; fma is lib/fp16.cl's correctly rounded routine.
+// For / sqrt and compares, whose NaN is the canonical one anyway, the conversions are the
+// device's instructions (half_to_float_on_device).
 // Negation, fabs and copysign work on the bits. Loads, stores, selects and moves of half
 // stay half (16-bit data in the back end). The builtins that have no half overload in the
 // library are promoted as calls: the float overload of the same name, or for
@@ -607,6 +609,36 @@ llvm::Value* half_to_float(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Val
 llvm::Value* float_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
   return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
     return b.CreateBitCast(call_routine(b, module, "__vt_f32_to_f16", b.getInt16Ty(), {f}),
+                           b.getHalfTy());
+  });
+}
+
+// The device's own half <-> float conversions (vfwcvt.xu.f.v / vfwcvt.x.f.v at SEW = 32,
+// docs/isa.md; the back end selects __vt_cvt_*): one instruction instead of the ~20 of
+// lib/fp16.cl's, exact and rounded to nearest even alike, but any NaN becomes the
+// canonical one. So only for operands and results whose NaN is the canonical one anyway:
+// those of /, sqrt and compares (the float operation gives the canonical NaN).
+llvm::Value* device_conversion(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
+                               llvm::Type* result, llvm::Value* x) {
+  llvm::Value* call = call_routine(b, module, name, result, {x});
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotAccessMemory();
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotThrow();
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setWillReturn();
+  return call;
+}
+
+llvm::Value* half_to_float_on_device(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  if (llvm::isa<llvm::Constant>(v))
+    return b.CreateFPExt(v, with_element(v->getType(), b.getFloatTy()));
+  return per_element(b, v, b.getFloatTy(), [&](llvm::Value* h) {
+    return device_conversion(b, module, "__vt_cvt_f16_f32", b.getFloatTy(),
+                             b.CreateBitCast(h, b.getInt16Ty()));
+  });
+}
+
+llvm::Value* float_to_half_on_device(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
+    return b.CreateBitCast(device_conversion(b, module, "__vt_cvt_f32_f16", b.getInt16Ty(), f),
                            b.getHalfTy());
   });
 }
@@ -750,14 +782,18 @@ bool lower_fp16_operations(llvm::Module& module) {
     llvm::Value* result = nullptr;
     auto operand = [&](unsigned n) { return inst->getOperand(n); };
     auto promote = [&](unsigned n) { return half_to_float(b, module, operand(n)); };
+    auto on_device = [&](unsigned n) { return half_to_float_on_device(b, module, operand(n)); };
     if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
-      result = float_to_half(b, module, b.CreateBinOp(op->getOpcode(), promote(0), promote(1)));
+      if (op->getOpcode() == llvm::Instruction::FDiv)
+        result = float_to_half_on_device(b, module, b.CreateFDiv(on_device(0), on_device(1)));
+      else
+        result = float_to_half(b, module, b.CreateBinOp(op->getOpcode(), promote(0), promote(1)));
     } else if (inst->getOpcode() == llvm::Instruction::FNeg) {
       result = half_bits(b, operand(0), [&](llvm::Value* x) {
         return b.CreateXor(x, llvm::ConstantInt::get(x->getType(), 0x8000));
       });
     } else if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(inst)) {
-      result = b.CreateFCmp(cmp->getPredicate(), promote(0), promote(1));
+      result = b.CreateFCmp(cmp->getPredicate(), on_device(0), on_device(1));
     } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
       llvm::Type* to = cast->getDestTy();
       llvm::Type* to_element = to->getScalarType();
@@ -808,6 +844,12 @@ bool lower_fp16_operations(llvm::Module& module) {
               v && !y->getType()->isVectorTy())
             y = b.CreateVectorSplat(v->getNumElements(), y);
           result = b.CreateBinaryIntrinsic(id, operand(0), y);
+        } else if (call->getCalledFunction()->getName().startswith("_Z4sqrtDh") ||
+                   call->getCalledFunction()->getName().startswith("_Z4sqrtDv")) {
+          // sqrt: the float instruction between the device's conversions (a NaN is the
+          // canonical one either way).
+          result = float_to_half_on_device(
+              b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
         } else {
           result = lower_fp16_call(b, module, *call, name, bits);
         }
@@ -851,6 +893,10 @@ bool lower_fp16_operations(llvm::Module& module) {
           }
           case llvm::Intrinsic::fmuladd:  // a multiply and an add, each on the device's fp16
             result = b.CreateFAdd(b.CreateFMul(operand(0), operand(1)), operand(2));
+            break;
+          case llvm::Intrinsic::sqrt:
+            result = float_to_half_on_device(
+                b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
             break;
           default: {
             // The rest are the float intrinsic of the same family on promoted operands

@@ -391,6 +391,66 @@ __kernel void hlf(__global ushort* out, __global const ushort* as, __global cons
   }
 }
 
+// half / sqrt and compares stay float operations between the device's own conversions
+// (vfwcvt.xu.f.v, vfwcvt.x.f.v: one instruction each instead of lib/fp16.cl's routines),
+// per work-item and uniform; the results are src/fp's binary16 division, square root and
+// compares bit for bit on random bits and every pair of special operands.
+TEST(BackendCodegen, HalfDivisionSqrtAndComparesUseTheDeviceConversions) {
+  const std::string source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void hlf(__global ushort* out, __global const ushort* as, __global const ushort* bs,
+                  half u) {
+  int i = get_global_id(0);
+  half x = as_half(as[i]), y = as_half(bs[i]);
+  __global ushort* o = out + 5 * i;
+  o[0] = as_ushort(x / y);
+  o[1] = as_ushort(sqrt(x));
+  o[2] = (x < y) | ((x <= y) << 1) | ((x == y) << 2) | ((x != y) << 3) | ((x > u) << 4);
+  o[3] = as_ushort(sqrt((half2)(y, u)).x);
+  o[4] = as_ushort(u / (u - (half)2.0h));
+})";
+  namespace f16 = ventus::fp::f16;
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00, 0xb555};
+  std::vector<uint16_t> a, b;
+  uint32_t seed = 777;
+  const auto random_bits = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<uint16_t>(seed >> 16);
+  };
+  for (uint16_t x : specials)
+    for (uint16_t y : specials) a.push_back(x), b.push_back(y);
+  while (a.size() < 512) a.push_back(random_bits()), b.push_back(random_bits());
+  const uint16_t u = 0x4500;  // 5
+  const size_t n = a.size();
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    for (const char* op : {"vfwcvt.xu.f.v", "vfwcvt.x.f.v", "vfdiv.vv", "vfsqrt.v"})
+      EXPECT_NE(r.assembly.find(op), std::string::npos) << op << " at -O" << opt;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint16_t>(n * 5, 0));
+    rt::Buffer ba = rt::Buffer::from(device, a), bb = rt::Buffer::from(device, b);
+    rt::launch(device, program, "hlf", {static_cast<uint32_t>(n)}, {64}, out, ba, bb,
+               rt::Arg::value(u));
+    const std::vector<uint16_t> got = out.download<uint16_t>();
+    uint32_t flags = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t x = a[i], y = b[i];
+      const uint16_t want[5] = {
+          f16::div(x, y, 0, flags), f16::sqrt(x, 0, flags),
+          static_cast<uint16_t>(f16::lt(x, y, flags) | (f16::le(x, y, flags) << 1) |
+                                (f16::eq(x, y, flags) << 2) | (!f16::eq(x, y, flags) << 3) |
+                                (f16::lt(u, x, flags) << 4)),
+          f16::sqrt(y, 0, flags), f16::div(u, f16::sub(u, 0x4000, 0, flags), 0, flags)};
+      for (int k = 0; k < 5; ++k)
+        ASSERT_EQ(got[5 * i + k], want[k]) << "-O" << opt << ", operands 0x" << std::hex << x
+                                           << " 0x" << y << ", result " << std::dec << k;
+    }
+  }
+}
+
 TEST(BackendCodegen, DoubleOnThePairInstructions) {
   const std::string source = R"(
 __kernel void dbl(__global ulong* out, double c) {

@@ -69,6 +69,17 @@ void Selector::select_call(llvm::CallInst& call) {
            result_regs(&call)[0], src(call.getArgOperand(0)), src(call.getArgOperand(1)));
     return;
   }
+  if (name == "__vt_cvt_f16_f32" || name == "__vt_cvt_f32_f16") {
+    // The device's half <-> float conversions (SEW = 32); a uniform value is converted in
+    // a vector register and read back with vmv.x.s.
+    const isa::Op op = name == "__vt_cvt_f16_f32" ? isa::Op::VFCVT_F_H_V : isa::Op::VFCVT_H_F_V;
+    const uint32_t d = result_regs(&call)[0];
+    const bool scalar = mf_.class_of(d) == RegClass::Scalar;
+    const uint32_t out = scalar ? new_v() : d;
+    emit(op, {Operand::reg_of(out), Operand::reg_of(vector_reg(src(call.getArgOperand(0))))});
+    if (scalar) emit(isa::Op::VMV_X_S, {Operand::reg_of(d), Operand::reg_of(out)});
+    return;
+  }
   if (name == "printf") return select_printf(call);
   if (callee->isDeclaration())
     unsupported(&call, fmt::format("a call to '{}', which is not defined (not an OpenCL builtin "
