@@ -447,6 +447,43 @@ bool is_int64_float_conversion(const llvm::CastInst& cast) {
   }
 }
 
+bool only_printf_uses(const llvm::Instruction& inst) {
+  for (const llvm::User* user : inst.users()) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
+      return false;
+  }
+  return true;
+}
+
+// The double of a float, exactly and without branches, for printf's promotion of a float
+// (lib/fp64.cl's conversion rounds subnormals through its general packing routine, a loop
+// of branches, and gives every NaN the canonical one; this keeps a NaN's sign and payload
+// as the host's conversion does). The double's exponent field is the float's + 896; a
+// subnormal a * 2^-149 is taken as the float a (an integer below 2^23, exact), whose
+// exponent is then lowered by 149; infinity and NaN get the field 0x7ff.
+llvm::Value* widen_float(llvm::IRBuilder<>& b, llvm::Value* x) {
+  llvm::Type* i32 = b.getInt32Ty();
+  auto constant = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
+  llvm::Value* bits = b.CreateBitCast(x, i32);
+  llvm::Value* sign = b.CreateAnd(bits, constant(0x80000000u));
+  llvm::Value* magnitude = b.CreateAnd(bits, constant(0x7fffffffu));
+  llvm::Value* subnormal = b.CreateICmpULT(magnitude, constant(0x00800000u));
+  llvm::Value* special = b.CreateICmpUGE(magnitude, constant(0x7f800000u));
+  llvm::Value* as_integer = b.CreateBitCast(b.CreateUIToFP(magnitude, b.getFloatTy()), i32);
+  llvm::Value* m = b.CreateSelect(subnormal, as_integer, magnitude);
+  llvm::Value* bias = b.CreateSelect(
+      subnormal, constant((896u - 149u) << 20),
+      b.CreateSelect(special, constant(0x7ff00000u - (0xffu << 20)), constant(896u << 20)));
+  llvm::Value* high = b.CreateAdd(b.CreateLShr(m, 3), bias);
+  high = b.CreateSelect(b.CreateICmpEQ(magnitude, constant(0)), constant(0), high);
+  high = b.CreateOr(high, sign);
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* word =
+      b.CreateOr(b.CreateShl(b.CreateZExt(high, i64), 32), b.CreateZExt(b.CreateShl(m, 29), i64));
+  return b.CreateBitCast(word, b.getDoubleTy());
+}
+
 // Replaces the module's 64-bit divisions and long<->float conversions (`conversions ==
 // Lowering::int64`), or its conversions of double (`Lowering::fp64`), by library calls (or
 // shifts); returns whether it changed anything. The 64-bit integer operations are lowered
@@ -460,34 +497,6 @@ enum class Lowering { int64, fp64 };
 bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   using BO = llvm::Instruction::BinaryOps;
   const bool fp64 = lowering == Lowering::fp64;
-  // printf passes floats as float bits (the back end undoes the variadic promotion): a
-  // double argument is printed as the float nearest to it.
-  for (llvm::Function& f : module)
-    for (llvm::Instruction& inst : llvm::instructions(f))
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
-          fp64 && call && call->getCalledFunction() &&
-          call->getCalledFunction()->getName() == "printf")
-        for (unsigned a = 1; a < call->arg_size(); ++a) {
-          llvm::Value* v = call->getArgOperand(a);
-          if (!v->getType()->isDoubleTy()) continue;
-          // A float's promotion gets an fpext of its own (the optimizer may have shared
-          // one with double arithmetic, which is lowered below).
-          auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v);
-          if (ext && ext->getSrcTy()->isFloatTy() && ext->hasOneUse()) continue;
-          llvm::IRBuilder<> b(call);
-          llvm::Value* single = ext && ext->getSrcTy()->isFloatTy()
-                                    ? ext->getOperand(0)
-                                    : b.CreateFPTrunc(v, b.getFloatTy());
-          call->setArgOperand(a, b.CreateFPExt(single, v->getType()));
-        }
-  auto printf_only = [](const llvm::Instruction& inst) {
-    for (const llvm::User* user : inst.users()) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-      if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf")
-        return false;
-    }
-    return true;
-  };
   std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : module)
     for (llvm::Instruction& inst : llvm::instructions(f)) {
@@ -498,9 +507,7 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
             op->getType()->getScalarType()->isIntegerTy(64))
           work.push_back(op);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
-        if (fp64 ? is_fp64_conversion(*cast) &&
-                       !(llvm::isa<llvm::FPExtInst>(cast) && printf_only(*cast))
-                 : is_int64_float_conversion(*cast))
+        if (fp64 ? is_fp64_conversion(*cast) : is_int64_float_conversion(*cast))
           work.push_back(cast);
       }
     }
@@ -508,6 +515,9 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
     llvm::IRBuilder<> b(op);  // inserts before it, with its line
     auto element = [&](llvm::Value* x, llvm::Value* y) -> llvm::Value* {
       if (auto* cast = llvm::dyn_cast<llvm::CastInst>(op)) {
+        if (llvm::isa<llvm::FPExtInst>(cast) && x->getType()->isFloatTy() &&
+            only_printf_uses(*cast))
+          return widen_float(b, x);
         if (is_fp64_conversion(*cast))
           return lower_fp64_conversion_element(b, module, cast->getOpcode(), x,
                                                cast->getDestTy()->getScalarType());
@@ -535,17 +545,23 @@ bool lower_library_operations(llvm::Module& module, Lowering lowering) {
   return !work.empty();
 }
 
-// half (cl_khr_fp16): the device computes in float, so every operation on half is
-// promoted: half -> float exactly (lib/fp16.cl's __vt_f16_to_f32 on the bits), the float
-// operation, and one rounding back to nearest even (__vt_f32_to_f16). For + - * / and sqrt
-// that is the correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2),
-// and exact for compares, min/max and the rounding functions; fma is lib/fp16.cl's
-// correctly rounded routine, fmuladd a multiply and an add. Negation, fabs and copysign
-// work on the bits. Loads, stores, selects and moves of half stay half (16-bit data in
-// the back end). The builtins that have no half overload in the library are promoted as
-// calls: the float overload of the same name, or for select/bitselect the ushort one on
-// the bits. Runs after the optimizer, which would otherwise shrink the promoted float
-// operations back to half; the routines are calls, so it cannot.
+// half (cl_khr_fp16): + - * and fmin/fmax/min/max stay half operations, which the back
+// end selects to the device's fp16 instructions (has_half_instruction); fmuladd becomes
+// a half multiply and add. The device has no fp16 instruction for the others (its 64-bit
+// compute instruction has add, sub, mul, min and max only, and the RVV rows at SEW = 16
+// would change the vtype that the guide fixes at compile time), so they are promoted:
+// half -> float exactly (lib/fp16.cl's __vt_f16_to_f32 on the bits), the float operation,
+// and one rounding back to nearest even (__vt_f32_to_f16). For / and sqrt that is the
+// correctly rounded half result (float's 24-bit significand >= 2 * 11 + 2), and exact for
+// compares and the rounding functions; fma is lib/fp16.cl's correctly rounded routine.
+// For / sqrt and compares, whose NaN is the canonical one anyway, the conversions are the
+// device's instructions (half_to_float_on_device).
+// Negation, fabs and copysign work on the bits. Loads, stores, selects and moves of half
+// stay half (16-bit data in the back end). The builtins that have no half overload in the
+// library are promoted as calls: the float overload of the same name, or for
+// select/bitselect the ushort one on the bits. Runs after the optimizer, which would
+// otherwise shrink the promoted float operations back to half; the routines are calls, so
+// it cannot.
 llvm::Value* call_routine(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
                           llvm::Type* result, llvm::ArrayRef<llvm::Value*> args) {
   std::vector<llvm::Type*> types;
@@ -593,6 +609,36 @@ llvm::Value* half_to_float(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Val
 llvm::Value* float_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
   return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
     return b.CreateBitCast(call_routine(b, module, "__vt_f32_to_f16", b.getInt16Ty(), {f}),
+                           b.getHalfTy());
+  });
+}
+
+// The device's own half <-> float conversions (vfwcvt.xu.f.v / vfwcvt.x.f.v at SEW = 32,
+// docs/isa.md; the back end selects __vt_cvt_*): one instruction instead of the ~20 of
+// lib/fp16.cl's, exact and rounded to nearest even alike, but any NaN becomes the
+// canonical one. So only for operands and results whose NaN is the canonical one anyway:
+// those of /, sqrt and compares (the float operation gives the canonical NaN).
+llvm::Value* device_conversion(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
+                               llvm::Type* result, llvm::Value* x) {
+  llvm::Value* call = call_routine(b, module, name, result, {x});
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotAccessMemory();
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotThrow();
+  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setWillReturn();
+  return call;
+}
+
+llvm::Value* half_to_float_on_device(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  if (llvm::isa<llvm::Constant>(v))
+    return b.CreateFPExt(v, with_element(v->getType(), b.getFloatTy()));
+  return per_element(b, v, b.getFloatTy(), [&](llvm::Value* h) {
+    return device_conversion(b, module, "__vt_cvt_f16_f32", b.getFloatTy(),
+                             b.CreateBitCast(h, b.getInt16Ty()));
+  });
+}
+
+llvm::Value* float_to_half_on_device(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* v) {
+  return per_element(b, v, b.getHalfTy(), [&](llvm::Value* f) {
+    return b.CreateBitCast(device_conversion(b, module, "__vt_cvt_f32_f16", b.getInt16Ty(), f),
                            b.getHalfTy());
   });
 }
@@ -677,6 +723,33 @@ llvm::Value* lower_fp16_call(llvm::IRBuilder<>& b, llvm::Module& module, llvm::C
   return result == type ? r : b.CreateTrunc(r, type);
 }
 
+// The half operations the back end selects to the device's fp16 instructions
+// (v64fadd.f16, v64fsub.f16, v64fmul.f16, v64fmin.f16, v64fmax.f16: binary16, rounded to
+// nearest even, the same bits as the promotion, which rounds once a result that float
+// holds exactly or correctly rounds with >= 2 x 11 + 2 bits).
+bool has_half_instruction(const llvm::Instruction& inst) {
+  switch (inst.getOpcode()) {
+    case llvm::Instruction::FAdd:
+    case llvm::Instruction::FSub:
+    case llvm::Instruction::FMul: return true;
+    default: break;
+  }
+  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  return call && (call->getIntrinsicID() == llvm::Intrinsic::minnum ||
+                  call->getIntrinsicID() == llvm::Intrinsic::maxnum);
+}
+
+// fmin, fmax, min and max of half: llvm.minnum/maxnum on half, which the back end selects to
+// v64fmin.f16/v64fmax.f16 (the float overloads are llvm.minnum/maxnum on float, the same
+// RISC-V rule); not_intrinsic for any other call.
+llvm::Intrinsic::ID half_min_max(const llvm::CallInst& call) {
+  if (!is_half(call.getType()) || call.arg_size() != 2) return llvm::Intrinsic::not_intrinsic;
+  const llvm::StringRef name = call.getCalledFunction()->getName();
+  if (name.startswith("_Z4fmin") || name.startswith("_Z3min")) return llvm::Intrinsic::minnum;
+  if (name.startswith("_Z4fmax") || name.startswith("_Z3max")) return llvm::Intrinsic::maxnum;
+  return llvm::Intrinsic::not_intrinsic;
+}
+
 bool lower_fp16_operations(llvm::Module& module) {
   using CO = llvm::Instruction::CastOps;
   std::vector<llvm::Instruction*> work;
@@ -686,15 +759,17 @@ bool lower_fp16_operations(llvm::Module& module) {
         llvm::Function* callee = call->getCalledFunction();
         if (!callee) continue;
         if (callee->isIntrinsic()) {
-          if (is_half(call->getType()) ||
-              (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType())))
+          if ((is_half(call->getType()) ||
+               (call->arg_size() > 0 && is_half(call->getArgOperand(0)->getType()))) &&
+              !has_half_instruction(*call))
             work.push_back(call);
         } else if (callee->isDeclaration() && promoted_builtin(callee->getName())) {
           work.push_back(call);
         }
       } else if (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::UnaryOperator>(inst) ||
                  llvm::isa<llvm::FCmpInst>(inst)) {
-        if (is_half(inst.getOperand(0)->getType())) work.push_back(&inst);
+        if (is_half(inst.getOperand(0)->getType()) && !has_half_instruction(inst))
+          work.push_back(&inst);
       } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
         if (cast->getOpcode() != CO::BitCast &&
             (is_half(cast->getSrcTy()) || is_half(cast->getDestTy())))
@@ -707,14 +782,18 @@ bool lower_fp16_operations(llvm::Module& module) {
     llvm::Value* result = nullptr;
     auto operand = [&](unsigned n) { return inst->getOperand(n); };
     auto promote = [&](unsigned n) { return half_to_float(b, module, operand(n)); };
+    auto on_device = [&](unsigned n) { return half_to_float_on_device(b, module, operand(n)); };
     if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
-      result = float_to_half(b, module, b.CreateBinOp(op->getOpcode(), promote(0), promote(1)));
+      if (op->getOpcode() == llvm::Instruction::FDiv)
+        result = float_to_half_on_device(b, module, b.CreateFDiv(on_device(0), on_device(1)));
+      else
+        result = float_to_half(b, module, b.CreateBinOp(op->getOpcode(), promote(0), promote(1)));
     } else if (inst->getOpcode() == llvm::Instruction::FNeg) {
       result = half_bits(b, operand(0), [&](llvm::Value* x) {
         return b.CreateXor(x, llvm::ConstantInt::get(x->getType(), 0x8000));
       });
     } else if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(inst)) {
-      result = b.CreateFCmp(cmp->getPredicate(), promote(0), promote(1));
+      result = b.CreateFCmp(cmp->getPredicate(), on_device(0), on_device(1));
     } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
       llvm::Type* to = cast->getDestTy();
       llvm::Type* to_element = to->getScalarType();
@@ -757,7 +836,23 @@ bool lower_fp16_operations(llvm::Module& module) {
       auto* call = llvm::cast<llvm::CallInst>(inst);
       if (!call->getCalledFunction()->isIntrinsic()) {
         auto [name, bits] = *promoted_builtin(call->getCalledFunction()->getName());
-        result = lower_fp16_call(b, module, *call, name, bits);
+        if (const llvm::Intrinsic::ID id = half_min_max(*call);
+            id != llvm::Intrinsic::not_intrinsic) {
+          // fmin(halfn, half): the scalar for every element.
+          llvm::Value* y = operand(1);
+          if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());
+              v && !y->getType()->isVectorTy())
+            y = b.CreateVectorSplat(v->getNumElements(), y);
+          result = b.CreateBinaryIntrinsic(id, operand(0), y);
+        } else if (call->getCalledFunction()->getName().startswith("_Z4sqrtDh") ||
+                   call->getCalledFunction()->getName().startswith("_Z4sqrtDv")) {
+          // sqrt: the float instruction between the device's conversions (a NaN is the
+          // canonical one either way).
+          result = float_to_half_on_device(
+              b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
+        } else {
+          result = lower_fp16_call(b, module, *call, name, bits);
+        }
       } else {
         const llvm::Intrinsic::ID id = call->getIntrinsicID();
         switch (id) {
@@ -796,12 +891,13 @@ bool lower_fp16_operations(llvm::Module& module) {
             result = b.CreateBitCast(r, call->getType());
             break;
           }
-          case llvm::Intrinsic::fmuladd: {
-            llvm::Value* product = float_to_half(b, module, b.CreateFMul(promote(0), promote(1)));
-            result = float_to_half(b, module,
-                                   b.CreateFAdd(half_to_float(b, module, product), promote(2)));
+          case llvm::Intrinsic::fmuladd:  // a multiply and an add, each on the device's fp16
+            result = b.CreateFAdd(b.CreateFMul(operand(0), operand(1)), operand(2));
             break;
-          }
+          case llvm::Intrinsic::sqrt:
+            result = float_to_half_on_device(
+                b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
+            break;
           default: {
             // The rest are the float intrinsic of the same family on promoted operands
             // (sqrt, floor, ceil, trunc, rint, round, minnum, maxnum, ...: correctly
@@ -1251,9 +1347,8 @@ std::unique_ptr<llvm::Module> link_units(std::vector<std::unique_ptr<llvm::Modul
     mark_metadata_loads_invariant(*module);
     optimize(*module, opt_level);
     // The conversions of double that remain: their soft-float routines (lib/fp64.cl, all
-    // always_inline) are linked and inlined, and the result optimized once more. That may
-    // merge a printf argument's fpext with another one (CSE), which the next round lowers.
-    // The operations of half (lower_fp16_operations) go first: their conversions to and
+    // always_inline) are linked and inlined, and the result optimized once more. The
+    // operations of half (lower_fp16_operations) go first: their conversions to and
     // from double are lowered in the same round.
     for (int round = 0; round < 6; ++round) {
       const bool half = lower_fp16_operations(*module);

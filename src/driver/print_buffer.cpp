@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "ventus/error.h"
+#include "ventus/print_value.h"
 
 namespace ventus::driver {
 namespace {
@@ -58,8 +61,39 @@ namespace {
 // to 8 or 16 bits, hl (vectors only) is 32 bits, l a 64-bit integer in two words.
 enum class Length { plain, hh, h, hl, l };
 
-bool is_integer_conversion(char c) {
-  return std::string_view("diuxXo").find(c) != std::string_view::npos;
+bool is_floating_conversion(char c) {
+  return std::string_view("fFeEgGaA").find(c) != std::string_view::npos;
+}
+
+// How the value of a conversion travels (abi::PrintValue): a scalar floating value is a
+// double (C's promotion), a vector's elements are what the length says (h: half, hl:
+// float, l: double or a 64-bit integer).
+abi::PrintValue print_value(char conversion, Length length, bool vector) {
+  if (is_floating_conversion(conversion)) {
+    if (!vector || length == Length::l) return abi::PrintValue::float64;
+    return length == Length::h ? abi::PrintValue::float16 : abi::PrintValue::float32;
+  }
+  const bool integer = std::string_view("diuxXo").find(conversion) != std::string_view::npos;
+  return integer && length == Length::l ? abi::PrintValue::int64 : abi::PrintValue::word;
+}
+
+// The value as a double, exactly, a NaN keeping its sign (as the host's conversions do; the
+// device's fcvt would give the canonical NaN).
+double floating_value(abi::PrintValue value, uint64_t bits) {
+  switch (value) {
+    case abi::PrintValue::float64: return std::bit_cast<double>(bits);
+    case abi::PrintValue::float32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    default: break;
+  }
+  const double sign = bits & 0x8000 ? -1.0 : 1.0;
+  const int exponent = static_cast<int>(bits >> 10) & 0x1f;
+  const int significand = static_cast<int>(bits) & 0x3ff;
+  if (exponent == 0x1f)
+    return std::copysign(significand != 0 ? std::numeric_limits<double>::quiet_NaN()
+                                          : std::numeric_limits<double>::infinity(),
+                         sign);
+  if (exponent == 0) return sign * std::ldexp(significand, -24);  // subnormal
+  return sign * std::ldexp(significand | 0x400, exponent - 25);
 }
 
 }  // namespace
@@ -127,40 +161,47 @@ std::string format_print(std::string_view format, std::span<const uint32_t> args
     if (vector && std::string_view("csp").find(conversion) != std::string_view::npos)
       throw Error(
           fmt::format("print: conversion '{}' in \"{}\" cannot print a vector", whole, format));
-    const bool wide = length == Length::l && is_integer_conversion(conversion);
-    spec += wide ? "ll" : "";
+    if (length == Length::hh && is_floating_conversion(conversion))
+      throw Error(fmt::format("print: conversion '{}' in \"{}\": hh is not a floating length",
+                              whole, format));
+    const abi::PrintValue value = print_value(conversion, length, vector);
+    if (value == abi::PrintValue::int64) spec += "ll";
     spec.push_back(conversion);
     for (unsigned e = 0; e < elements; ++e) {
       if (e > 0) out.push_back(',');
       const uint32_t bits = take();
-      const uint64_t bits64 = wide ? bits | (uint64_t{take()} << 32) : bits;
+      const uint64_t bits64 = abi::print_words(value) == 2 ? bits | (uint64_t{take()} << 32) : bits;
       switch (conversion) {
         case 'd':
         case 'i': {
-          int64_t value = static_cast<int32_t>(bits);
-          if (wide) value = static_cast<int64_t>(bits64);
-          if (length == Length::hh) value = static_cast<int8_t>(bits);
-          if (length == Length::h) value = static_cast<int16_t>(bits);
-          out += wide ? c_format(spec, static_cast<long long>(value))
-                      : c_format(spec, static_cast<int>(value));
+          int64_t signed_value = static_cast<int32_t>(bits);
+          if (value == abi::PrintValue::int64) signed_value = static_cast<int64_t>(bits64);
+          if (length == Length::hh) signed_value = static_cast<int8_t>(bits);
+          if (length == Length::h) signed_value = static_cast<int16_t>(bits);
+          out += value == abi::PrintValue::int64
+                     ? c_format(spec, static_cast<long long>(signed_value))
+                     : c_format(spec, static_cast<int>(signed_value));
           break;
         }
         case 'u':
         case 'x':
         case 'X':
         case 'o': {
-          uint64_t value = wide ? bits64 : bits;
-          if (length == Length::hh) value = static_cast<uint8_t>(bits);
-          if (length == Length::h) value = static_cast<uint16_t>(bits);
-          out += wide ? c_format(spec, static_cast<unsigned long long>(value))
-                      : c_format(spec, static_cast<unsigned>(value));
+          uint64_t unsigned_value = bits64;
+          if (length == Length::hh) unsigned_value = static_cast<uint8_t>(bits);
+          if (length == Length::h) unsigned_value = static_cast<uint16_t>(bits);
+          out += value == abi::PrintValue::int64
+                     ? c_format(spec, static_cast<unsigned long long>(unsigned_value))
+                     : c_format(spec, static_cast<unsigned>(unsigned_value));
           break;
         }
         case 'c': out += c_format(spec, static_cast<int>(bits & 0xff)); break;
         case 's': out += c_format(spec, read_string(bits).c_str()); break;
         // A device address, as the host C library prints a pointer ("0x90000010", "(nil)").
         case 'p': out += c_format(spec, reinterpret_cast<void*>(uintptr_t{bits})); break;
-        default: out += c_format(spec, static_cast<double>(std::bit_cast<float>(bits))); break;
+        // The value as a double, exactly (binary16 and binary32 widen without rounding),
+        // so the host C library prints what it prints for the same value (as pocl does).
+        default: out += c_format(spec, floating_value(value, bits64)); break;
       }
     }
   }

@@ -24,10 +24,10 @@ inline constexpr uint32_t kMaxPrintString = 4096;  // longest format or %s strin
 // Formats one lane's output: conversions %d %i %u %x %X %o %c %s %p %f %F %e %E %g %G %a
 // %A %%, with flags, width and precision (no '*'), the length modifiers hh, h and l and
 // OpenCL's vector conversions (%v4hlf: v2, v3, v4, v8 or v16, then hh, h, hl or l; the
-// elements are printed separated by commas). A value takes one 32-bit argument word
-// (floats as their bits), a 64-bit integer (l with d i u x X o) two, low word first; a
-// vector one value per element. read_string(address) returns the string at a device
-// address (%s).
+// elements are printed separated by commas). Each value takes the argument words of its
+// abi::PrintValue (a scalar %f..%A a double's two, a vector's elements by the length: h
+// half, hl float, l double); a vector one value per element. read_string(address) returns
+// the string at a device address (%s).
 std::string format_print(std::string_view format, std::span<const uint32_t> args,
                          const std::function<std::string(uint32_t address)>& read_string);
 

@@ -9,6 +9,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -307,6 +309,148 @@ __kernel void hlf(__global ushort* out, half c) {
   }
 }
 
+// half + - * fmin fmax min max (and fmuladd, a multiply and an add) are the device's fp16
+// instructions (v64fadd.f16 ..) at every -O level, for per-work-item values, uniform ones
+// (a half kernel argument: computed in a vector register, read back with vmv.x.s) and
+// vectors, with no float instruction left (the promotion to float is gone); the results,
+// on random bits and on every pair of special operands (zeros, subnormals, the largest
+// finite, infinities, quiet and signalling NaN), are src/fp's binary16 results bit for bit.
+TEST(BackendCodegen, HalfArithmeticUsesTheFp16Instructions) {
+  const std::string source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void hlf(__global ushort* out, __global const ushort* as, __global const ushort* bs,
+                  __global const ushort* cs, half u) {
+  int i = get_global_id(0);
+  half x = as_half(as[i]), y = as_half(bs[i]), z = as_half(cs[i]);
+  __global ushort* o = out + 12 * i;
+  o[0] = as_ushort(x + y);
+  o[1] = as_ushort(x - y);
+  o[2] = as_ushort(x * y);
+  o[3] = as_ushort(fmin(x, y));
+  o[4] = as_ushort(fmax(x, y));
+  o[5] = as_ushort(x * y + z);
+  o[6] = as_ushort(u - u * u);
+  o[7] = as_ushort(min(x, u));
+  o[8] = as_ushort(max(u, y));
+  half2 v = (half2)(x, y) * (half2)(z, u) - (half2)(y, x);
+  o[9] = as_ushort(v.x);
+  o[10] = as_ushort(v.y);
+  o[11] = as_ushort(fmax((half2)(z, x), y).y);
+})";
+  namespace f16 = ventus::fp::f16;
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00, 0x3555};
+  std::vector<uint16_t> a, b, c;
+  uint32_t seed = 12345;
+  const auto random_bits = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<uint16_t>(seed >> 16);
+  };
+  for (uint16_t x : specials)
+    for (uint16_t y : specials) a.push_back(x), b.push_back(y), c.push_back(random_bits());
+  while (a.size() < 512)
+    a.push_back(random_bits()), b.push_back(random_bits()), c.push_back(random_bits());
+  const uint16_t u = 0xb4cd;  // -0.3
+  const size_t n = a.size();
+  for (int opt : {0, 1, 2, 3}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    for (const char* op :
+         {"v64fadd.f16", "v64fsub.f16", "v64fmul.f16", "v64fmin.f16", "v64fmax.f16"})
+      EXPECT_NE(r.assembly.find(op), std::string::npos) << op << " at -O" << opt;
+    for (const char* promoted : {"\tvf", "\tfadd.s", "\tfmul.s", "\tfcvt"})
+      EXPECT_EQ(r.assembly.find(promoted), std::string::npos) << promoted << " at -O" << opt;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint16_t>(n * 12, 0));
+    rt::Buffer ba = rt::Buffer::from(device, a), bb = rt::Buffer::from(device, b),
+               bc = rt::Buffer::from(device, c);
+    rt::launch(device, program, "hlf", {static_cast<uint32_t>(n)}, {64}, out, ba, bb, bc,
+               rt::Arg::value(u));
+    const std::vector<uint16_t> got = out.download<uint16_t>();
+    uint32_t flags = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t x = a[i], y = b[i], z = c[i];
+      const uint16_t want[12] = {f16::add(x, y, 0, flags),
+                                 f16::sub(x, y, 0, flags),
+                                 f16::mul(x, y, 0, flags),
+                                 f16::min(x, y, flags),
+                                 f16::max(x, y, flags),
+                                 f16::add(f16::mul(x, y, 0, flags), z, 0, flags),
+                                 f16::sub(u, f16::mul(u, u, 0, flags), 0, flags),
+                                 f16::min(x, u, flags),
+                                 f16::max(u, y, flags),
+                                 f16::sub(f16::mul(x, z, 0, flags), y, 0, flags),
+                                 f16::sub(f16::mul(y, u, 0, flags), x, 0, flags),
+                                 f16::max(x, y, flags)};
+      for (int k = 0; k < 12; ++k)
+        ASSERT_EQ(got[12 * i + k], want[k])
+            << "-O" << opt << ", operands 0x" << std::hex << x << " 0x" << y << " 0x" << z
+            << ", result " << std::dec << k;
+    }
+  }
+}
+
+// half / sqrt and compares stay float operations between the device's own conversions
+// (vfwcvt.xu.f.v, vfwcvt.x.f.v: one instruction each instead of lib/fp16.cl's routines),
+// per work-item and uniform; the results are src/fp's binary16 division, square root and
+// compares bit for bit on random bits and every pair of special operands.
+TEST(BackendCodegen, HalfDivisionSqrtAndComparesUseTheDeviceConversions) {
+  const std::string source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void hlf(__global ushort* out, __global const ushort* as, __global const ushort* bs,
+                  half u) {
+  int i = get_global_id(0);
+  half x = as_half(as[i]), y = as_half(bs[i]);
+  __global ushort* o = out + 5 * i;
+  o[0] = as_ushort(x / y);
+  o[1] = as_ushort(sqrt(x));
+  o[2] = (x < y) | ((x <= y) << 1) | ((x == y) << 2) | ((x != y) << 3) | ((x > u) << 4);
+  o[3] = as_ushort(sqrt((half2)(y, u)).x);
+  o[4] = as_ushort(u / (u - (half)2.0h));
+})";
+  namespace f16 = ventus::fp::f16;
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00, 0xb555};
+  std::vector<uint16_t> a, b;
+  uint32_t seed = 777;
+  const auto random_bits = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<uint16_t>(seed >> 16);
+  };
+  for (uint16_t x : specials)
+    for (uint16_t y : specials) a.push_back(x), b.push_back(y);
+  while (a.size() < 512) a.push_back(random_bits()), b.push_back(random_bits());
+  const uint16_t u = 0x4500;  // 5
+  const size_t n = a.size();
+  for (int opt : {0, 2}) {
+    ventus::cc::Result r = compile(source, opt);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    for (const char* op : {"vfwcvt.xu.f.v", "vfwcvt.x.f.v", "vfdiv.vv", "vfsqrt.v"})
+      EXPECT_NE(r.assembly.find(op), std::string::npos) << op << " at -O" << opt;
+    rt::Device device;
+    rt::Program program = rt::Program::from_elf_bytes(r.elf);
+    rt::Buffer out = rt::Buffer::from(device, std::vector<uint16_t>(n * 5, 0));
+    rt::Buffer ba = rt::Buffer::from(device, a), bb = rt::Buffer::from(device, b);
+    rt::launch(device, program, "hlf", {static_cast<uint32_t>(n)}, {64}, out, ba, bb,
+               rt::Arg::value(u));
+    const std::vector<uint16_t> got = out.download<uint16_t>();
+    uint32_t flags = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t x = a[i], y = b[i];
+      const uint16_t want[5] = {
+          f16::div(x, y, 0, flags), f16::sqrt(x, 0, flags),
+          static_cast<uint16_t>(f16::lt(x, y, flags) | (f16::le(x, y, flags) << 1) |
+                                (f16::eq(x, y, flags) << 2) | (!f16::eq(x, y, flags) << 3) |
+                                (f16::lt(u, x, flags) << 4)),
+          f16::sqrt(y, 0, flags), f16::div(u, f16::sub(u, 0x4000, 0, flags), 0, flags)};
+      for (int k = 0; k < 5; ++k)
+        ASSERT_EQ(got[5 * i + k], want[k]) << "-O" << opt << ", operands 0x" << std::hex << x
+                                           << " 0x" << y << ", result " << std::dec << k;
+    }
+  }
+}
+
 TEST(BackendCodegen, DoubleOnThePairInstructions) {
   const std::string source = R"(
 __kernel void dbl(__global ulong* out, double c) {
@@ -360,17 +504,75 @@ __kernel void dbl(__global ulong* out, double c) {
   }
 }
 
-// printf of double: a float promoted for printf is passed as float bits even where the
-// optimizer shares its fpext with double arithmetic (that fpext is lowered to a library
-// call); a double value is printed as the nearest float.
-TEST(BackendCodegen, PrintfOfDoubleAndPromotedFloat) {
+// snprintf of one double, the reference of the printf tests below.
+std::string host_format(const char* spec, double value) {
+  char text[512];
+  std::snprintf(text, sizeof text, spec, value);
+  return text;
+}
+
+// printf of double prints the double itself, as the host C library prints it: values that
+// differ from their nearest float, subnormals, signed zeros, infinities and NaN, per
+// work-item and constant, and floats and halves (promoted to double) exactly; vectors of
+// double, float and half (%v2lf, %v4hla, %v4hg) by their length modifier. The old failure:
+// every double printed as the float nearest to it (0.1 as 0.10000000149011612).
+TEST(BackendCodegen, PrintfOfDoublePrintsTheDouble) {
   const std::string source = R"(
-__kernel void k(__global float* y) {
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global const double* d, __global const float* f, __global const half* h) {
   int i = get_global_id(0);
-  double d = (double)y[i] * 0.1 + 1.0 / 3.0;
-  float f = y[i];
-  if (i < 2) printf("d=%f f=%f i=%d\n", d, f, i);
+  double x = d[i];
+  printf("%f|%e|%g|%a|%.17g|%.3f|%+.20E\n", x, x, x, x, x, x, x);
+  printf("%.17g|%a|%.9g|%.17g|%a\n", f[i], f[i], (double)f[i], h[i], h[i]);
+  printf("%v2lf|%.17v2lg|%v4hla|%v4hg\n", (double2)(x, -x), (double2)(x, 1.0 / 3.0),
+         (float4)(f[i], 0.1f, -0.0f, 1.0f / 3.0f), (half4)(h[i], h[0], -h[i], 0.1h));
+  if (i == 0) printf("%.17g %.17g %a %.17g %g\n", 0.1, 1.0 / 3.0, 1e300, 0.1f, -0.0);
 })";
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> d = {0.1,
+                                 1.0 / 3.0,
+                                 1e300,
+                                 4.9406564584124654e-324,
+                                 2.2250738585072009e-308,
+                                 -0.0,
+                                 inf,
+                                 -inf,
+                                 nan,
+                                 -nan,
+                                 123456789.123456789,
+                                 -1e-300};
+  const float finf = std::numeric_limits<float>::infinity();
+  const std::vector<float> f = {0.1f,           1.0f / 3.0f,    3.4e38f, 1e-45f,
+                                1.1754942e-38f, -0.0f,          finf,    -finf,
+                                std::nanf(""),  -std::nanf(""), -2.5f,   1e-10f};
+  // 1/3, the smallest subnormal, inf, -inf, NaN, -0, the largest finite, 0.1, ...
+  const std::vector<uint16_t> h = {0x3555, 0x0001, 0x7c00, 0xfc00, 0x7e00, 0x8000,
+                                   0x7bff, 0x2e66, 0x03ff, 0x0400, 0xc500, 0x3c01};
+  const auto half_value = [](uint16_t bits) {
+    uint32_t flags = 0;
+    return static_cast<double>(std::bit_cast<float>(ventus::fp::f16::to_f32(bits, flags)));
+  };
+  std::string expected;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const double x = d[i], fi = f[i], hi = half_value(h[i]);
+    for (const char* spec : {"%f", "|%e", "|%g", "|%a", "|%.17g", "|%.3f", "|%+.20E"})
+      expected += host_format(spec, x);
+    expected += "\n" + host_format("%.17g", fi) + host_format("|%a", fi) +
+                host_format("|%.9g", fi) + host_format("|%.17g", hi) + host_format("|%a", hi) +
+                "\n";
+    expected += host_format("%f", x) + host_format(",%f", -x) + host_format("|%.17g", x) +
+                host_format(",%.17g", 1.0 / 3.0) + host_format("|%a", fi) +
+                host_format(",%a", 0.1f) + host_format(",%a", -0.0f) +
+                host_format(",%a", 1.0f / 3.0f) + host_format("|%g", hi) +
+                host_format(",%g", half_value(h[0])) + host_format(",%g", -hi) +
+                host_format(",%g", half_value(0x2e66)) + "\n";
+    if (i == 0)
+      expected += host_format("%.17g", 0.1) + host_format(" %.17g", 1.0 / 3.0) +
+                  host_format(" %a", 1e300) + host_format(" %.17g", 0.1f) +
+                  host_format(" %g", -0.0) + "\n";
+  }
   for (int opt : {0, 1, 2, 3}) {
     ventus::cc::Result r = compile(source, opt);
     ASSERT_TRUE(r.ok) << "-O" << opt << ": " << r.diagnostics;
@@ -378,8 +580,23 @@ __kernel void k(__global float* y) {
     std::string printed;
     device.set_print_sink([&](std::string_view text) { printed += text; });
     rt::Program program = rt::Program::from_elf_bytes(r.elf);
-    rt::Buffer y = rt::Buffer::from(device, std::vector<float>{1.5f, 2.5f});
-    rt::launch(device, program, "k", {2u}, {2u}, y);
-    EXPECT_EQ(printed, "d=0.483333 f=1.500000 i=0\nd=0.583333 f=2.500000 i=1\n") << "-O" << opt;
+    rt::Buffer bd = rt::Buffer::from(device, d), bf = rt::Buffer::from(device, f),
+               bh = rt::Buffer::from(device, h);
+    const uint32_t n = static_cast<uint32_t>(d.size());
+    rt::launch(device, program, "k", {n}, {n}, bd, bf, bh);
+    // Lanes print in order within a record, records in program order: regroup by lane.
+    std::vector<std::string> lines;
+    for (size_t at = 0; at < printed.size();) {
+      const size_t end = printed.find('\n', at);
+      lines.push_back(printed.substr(at, end - at + 1));
+      at = end == std::string::npos ? printed.size() : end + 1;
+    }
+    ASSERT_EQ(lines.size(), 3 * d.size() + 1) << "-O" << opt << ":\n" << printed;
+    std::string by_lane;
+    for (size_t i = 0; i < d.size(); ++i) {
+      by_lane += lines[i] + lines[d.size() + i] + lines[2 * d.size() + i];
+      if (i == 0) by_lane += lines[3 * d.size()];
+    }
+    EXPECT_EQ(by_lane, expected) << "-O" << opt;
   }
 }

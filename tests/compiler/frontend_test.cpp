@@ -227,15 +227,18 @@ TEST(Frontend, DeviceLanguageLevel) {
                        with_std(std));
     EXPECT_TRUE(contains(d.text, "fmul double")) << std << ":\n" << d.diagnostics;
   }
-  // With cl_khr_fp16 (its pragma, as OpenCL 1.2 requires), half arithmetic compiles and
-  // leaves the front end promoted to float: no half operation reaches the back end.
+  // With cl_khr_fp16 (its pragma, as OpenCL 1.2 requires), half arithmetic compiles: the
+  // multiply and add (fmuladd) reach the back end as half operations (the device's fp16
+  // instructions), sqrt leaves the front end promoted to float.
   for (const char* std : {"CL1.2", "CL3.0"}) {
     const Ir h = ir_of(
         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
         "kernel void k(global half *p) { p[0] = p[0] * p[1] + sqrt(p[2]); }\n",
         with_std(std));
-    EXPECT_TRUE(contains(h.text, "fmul float")) << std << ":\n" << h.text << h.diagnostics;
-    EXPECT_FALSE(contains(h.text, "fmul half")) << std << ":\n" << h.text;
+    EXPECT_TRUE(contains(h.text, "fmul half")) << std << ":\n" << h.text << h.diagnostics;
+    EXPECT_TRUE(contains(h.text, "fadd half")) << std << ":\n" << h.text;
+    EXPECT_TRUE(contains(h.text, "@llvm.sqrt.f32")) << std << ":\n" << h.text;
+    EXPECT_FALSE(contains(h.text, "fmuladd")) << std << ":\n" << h.text;
     EXPECT_FALSE(contains(h.text, "fpext half")) << std << ":\n" << h.text;
   }
   Ir r = ir_of("kernel void k(global int *p) { int *q = p; q[0] = 1; }\n", with_std("CL3.0"));

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <regex>
 
@@ -66,13 +68,47 @@ TEST(PrintFormat, VectorsElementByElement) {
       "-1,5,-128 65535,7 -1,4294967296");
 }
 
-TEST(PrintFormat, FloatsFromTheirBits) {
-  const uint32_t bits = std::bit_cast<uint32_t>(1.5f);
-  const uint32_t third = std::bit_cast<uint32_t>(1.0f / 3.0f);
-  EXPECT_EQ(format_print("%f %.2f %e %g %10.3f",
-                         std::vector<uint32_t>{bits, third, third, third, bits}, no_strings),
-            c_printf("%f %.2f %e %g %10.3f", 1.5, static_cast<double>(1.0f / 3.0f),
-                     static_cast<double>(1.0f / 3.0f), static_cast<double>(1.0f / 3.0f), 1.5));
+// The two words of a double, low first (abi::PrintValue::float64).
+std::vector<uint32_t> words_of(std::initializer_list<double> values) {
+  std::vector<uint32_t> words;
+  for (double v : values) {
+    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    words.push_back(static_cast<uint32_t>(bits));
+    words.push_back(static_cast<uint32_t>(bits >> 32));
+  }
+  return words;
+}
+
+// A scalar floating value is a double (C's promotion of float and half), printed as the C
+// library prints that double, whatever its length modifier; values that are no float's
+// (0.1, 1e300, a subnormal double) keep every digit.
+TEST(PrintFormat, ScalarFloatingValuesAreDoubles) {
+  const double third = 1.0 / 3.0, tiny = 4.9406564584124654e-324;
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(format_print("%f %.17g %e %g %10.3f %a %lf %.20a",
+                         words_of({1.5, 0.1, third, 1e300, -0.0, tiny, third, 0.1}), no_strings),
+            c_printf("%f %.17g %e %g %10.3f %a %lf %.20a", 1.5, 0.1, third, 1e300, -0.0, tiny,
+                     third, 0.1));
+  EXPECT_EQ(
+      format_print("%F %G %E %A", words_of({inf, -inf, std::nan(""), -std::nan("")}), no_strings),
+      c_printf("%F %G %E %A", inf, -inf, std::nan(""), -std::nan("")));
+}
+
+// Vector elements by the length: l doubles (two words), hl floats, h halves (the low 16
+// bits: the high half of the word is ignored), each printed as the double of that value (a
+// NaN keeps its sign, as the host C library shows it).
+TEST(PrintFormat, VectorElementsByTheirLength) {
+  std::vector<uint32_t> words = words_of({0.1, -1e-310});
+  for (float f : {0.1f, -0.0f}) words.push_back(std::bit_cast<uint32_t>(f));
+  // 1/3, 2^-24, inf; -NaN, the largest subnormal, -2^-24
+  for (uint32_t h : {0xffff3555u, 0x0001u, 0x7c00u, 0xfe00u, 0x03ffu, 0x12348001u})
+    words.push_back(h);
+  EXPECT_EQ(
+      format_print("%.17v2lg|%v2hla|%.10v3hg|%v3ha", words, no_strings),
+      c_printf("%.17g,%.17g|%a,%a|%.10g,%.10g,%.10g|%a,%a,%a", 0.1, -1e-310,
+               static_cast<double>(0.1f), -0.0, 0.333251953125, 0x1p-24,
+               std::numeric_limits<double>::infinity(), -std::nan(""), 1023 * 0x1p-24, -0x1p-24));
+  EXPECT_THROW(format_print("%v2hhf", std::vector<uint32_t>(4, 0), no_strings), ventus::Error);
 }
 
 TEST(PrintFormat, CharsStringsAndPercent) {

@@ -39,7 +39,9 @@ bool is_source(const llvm::Instruction& inst) {
     if (!callee) return true;
     llvm::StringRef name = callee->getName();
     if (name == "__vt_lane_id") return true;
-    if (name == "__vt_csr" || name == "__vt_mulh" || name == "__vt_mulhu") return false;
+    if (name == "__vt_csr" || name == "__vt_mulh" || name == "__vt_mulhu" ||
+        name == "__vt_cvt_f16_f32" || name == "__vt_cvt_f32_f16")
+      return false;
     if (callee->isIntrinsic()) return false;
     return !call->getType()->isVoidTy();  // results of calls come back in vector registers
   }

@@ -388,14 +388,6 @@ bool immediate_fits(isa::Op op, int64_t v) {
   throw Error(fmt::format("internal: '{}' has no immediate operand", isa::info(op).mnemonic));
 }
 
-bool Selector::only_printf_uses(const llvm::Instruction* inst) const {
-  for (const llvm::User* user : inst->users()) {
-    auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-    if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf") return false;
-  }
-  return !inst->use_empty();
-}
-
 MFunction Selector::run() {
   // Blocks first, so branches can name any of them.
   int index = 0;
@@ -544,7 +536,6 @@ void Selector::select(llvm::Instruction& i) {
   }
   if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&i)) return select_fcmp(*cmp);
   if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) {
-    if (llvm::isa<llvm::FPExtInst>(cast) && only_printf_uses(cast)) return;  // printf takes the float bits
     return select_cast(*cast);
   }
   if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) return select_select(*sel);
@@ -636,8 +627,36 @@ void Selector::select(llvm::Instruction& i) {
   unsupported(&i, fmt::format("the '{}' instruction", i.getOpcodeName()));
 }
 
+// half + - * min max on the device's fp16 instructions (docs/isa.md, "The 64-bit compute
+// instruction"): v64fadd.f16 vd, vs2, vs1 computes the low halves (opsel 0) of vs2 and vs1
+// in binary16, rounded by frm, and writes the low half of vd, keeping the other half (vd
+// is read: it first holds the first operand, which is also vs2). A uniform value is
+// computed in a vector register and read back with vmv.x.s (every active lane computed
+// the same).
+void Selector::half_op(isa::Op op, uint32_t dst, Src a, Src b) {
+  const bool scalar = mf_.class_of(dst) == RegClass::Scalar;
+  const uint32_t out = scalar ? new_v() : dst;
+  move(out, a);
+  emit(op, {Operand::reg_of(out), Operand::reg_of(out), Operand::reg_of(vector_reg(b)),
+            Operand::immediate(0), Operand::immediate(0), Operand::immediate(0)});
+  if (scalar) emit(isa::Op::VMV_X_S, {Operand::reg_of(dst), Operand::reg_of(out)});
+}
+
 void Selector::select_binary(llvm::BinaryOperator& inst) {
   if (is_f64(inst.getType())) return select_fp64_binary(inst);
+  if (is_f16(inst.getType())) {
+    using BO = llvm::Instruction::BinaryOps;
+    const BO opcode = inst.getOpcode();
+    if (opcode != BO::FAdd && opcode != BO::FSub && opcode != BO::FMul)
+      unsupported(&inst, fmt::format("the '{}' operation on half", inst.getOpcodeName()));
+    const isa::Op op = opcode == BO::FAdd   ? isa::Op::V64FADD_F16
+                       : opcode == BO::FSub ? isa::Op::V64FSUB_F16
+                                            : isa::Op::V64FMUL_F16;
+    const std::vector<uint32_t>& d = result_regs(&inst);
+    for (size_t k = 0; k < d.size(); ++k)
+      half_op(op, d[k], src(inst.getOperand(0), k), src(inst.getOperand(1), k));
+    return;
+  }
   if (is_i64(inst.getType())) {
     using BO = llvm::Instruction::BinaryOps;
     BO opc = inst.getOpcode();

@@ -1,6 +1,7 @@
 // Instruction selection: calls, the builtins the library reaches through __vt_* functions
 // (CSR reads, barriers, lane ids), printf and LLVM intrinsics.
 #include "isel_internal.h"
+#include "ventus/print_value.h"
 
 namespace ventus::cc::backend::selection {
 
@@ -68,6 +69,17 @@ void Selector::select_call(llvm::CallInst& call) {
            result_regs(&call)[0], src(call.getArgOperand(0)), src(call.getArgOperand(1)));
     return;
   }
+  if (name == "__vt_cvt_f16_f32" || name == "__vt_cvt_f32_f16") {
+    // The device's half <-> float conversions (SEW = 32); a uniform value is converted in
+    // a vector register and read back with vmv.x.s.
+    const isa::Op op = name == "__vt_cvt_f16_f32" ? isa::Op::VFCVT_F_H_V : isa::Op::VFCVT_H_F_V;
+    const uint32_t d = result_regs(&call)[0];
+    const bool scalar = mf_.class_of(d) == RegClass::Scalar;
+    const uint32_t out = scalar ? new_v() : d;
+    emit(op, {Operand::reg_of(out), Operand::reg_of(vector_reg(src(call.getArgOperand(0))))});
+    if (scalar) emit(isa::Op::VMV_X_S, {Operand::reg_of(d), Operand::reg_of(out)});
+    return;
+  }
   if (name == "printf") return select_printf(call);
   if (callee->isDeclaration())
     unsupported(&call, fmt::format("a call to '{}', which is not defined (not an OpenCL builtin "
@@ -110,11 +122,24 @@ void Selector::select_call(llvm::CallInst& call) {
   cur_->insts.push_back(std::move(jal));
 }
 
+namespace {
+
+// How a printf argument's element travels (the host reads it back by the format).
+abi::PrintValue print_value(const llvm::Type* element) {
+  if (element->isDoubleTy()) return abi::PrintValue::float64;
+  if (element->isFloatTy()) return abi::PrintValue::float32;
+  if (element->isHalfTy()) return abi::PrintValue::float16;
+  if (element->isIntegerTy(64)) return abi::PrintValue::int64;
+  return abi::PrintValue::word;
+}
+
+}  // namespace
+
 // printf goes to vt_printf (docs/driver.md, "Print buffer"): a0 = format, a1 = words,
-// v0..v29 = the arguments as 32-bit words per thread: floats as float bits (OpenCL promotes
-// them to double in the call; the device has no double, so the promotion is undone), a
-// 64-bit integer as its low and high word, a vector element by element. The host reads the
-// words back as the format's conversions say.
+// v0..v29 = the arguments' words per thread, each value as abi::PrintValue says (a double,
+// which every scalar float and half argument is after C's promotion, as its two words;
+// vectors element by element). The host reads the words back as the format's conversions
+// say.
 void Selector::select_printf(llvm::CallInst& call) {
   mf_.makes_calls = true;
   mf_.uses_printf = true;
@@ -123,18 +148,12 @@ void Selector::select_printf(llvm::CallInst& call) {
   std::vector<Src> words;
   for (unsigned a = 1; a < call.arg_size(); ++a) {
     llvm::Value* v = call.getArgOperand(a);
-    if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(v)) {
-      words.push_back(src(ext->getOperand(0)));
-    } else if (auto* cf = llvm::dyn_cast<llvm::ConstantFP>(v)) {
-      llvm::APFloat f = cf->getValueAPF();
-      bool lost = false;
-      f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
-      words.push_back({true, static_cast<int32_t>(f.bitcastToAPInt().getZExtValue()), kNoReg,
-                       RegClass::Scalar});
-    } else {
-      check_type(&call, v->getType());
-      for (unsigned k = 0; k < elements(v->getType()); ++k) words.push_back(src(v, k));
-    }
+    check_type(&call, v->getType());
+    const uint32_t per_element = abi::print_words(print_value(scalar_type(v->getType())));
+    auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+    const unsigned count = vector ? vector->getNumElements() : 1;
+    for (unsigned e = 0; e < count; ++e)
+      for (uint32_t w = 0; w < per_element; ++w) words.push_back(src(v, e * per_element + w));
   }
   if (words.size() > abi::kPrintMaxArgs)
     unsupported(&call, fmt::format("printf of {} 32-bit words (a 64-bit value takes 2, a vector "
@@ -365,9 +384,17 @@ void Selector::select_intrinsic(llvm::IntrinsicInst& call) {
         break;
       }
       case llvm::Intrinsic::minnum:
+        if (is_f16(call.getType())) {
+          half_op(isa::Op::V64FMIN_F16, d[k], arg(0), arg(1));
+          break;
+        }
         fp_op({isa::Op::FMIN_S, isa::Op::VFMIN_VV, isa::Op::VFMIN_VF, true}, d[k], arg(0), arg(1));
         break;
       case llvm::Intrinsic::maxnum:
+        if (is_f16(call.getType())) {
+          half_op(isa::Op::V64FMAX_F16, d[k], arg(0), arg(1));
+          break;
+        }
         fp_op({isa::Op::FMAX_S, isa::Op::VFMAX_VV, isa::Op::VFMAX_VF, true}, d[k], arg(0), arg(1));
         break;
       case llvm::Intrinsic::smin:

@@ -133,6 +133,7 @@ class Selector {
   static unsigned parts(llvm::Type* t) { return is_64bit(t) ? 2 : 1; }
   static bool is_i64(llvm::Type* t) { return scalar_type(t)->isIntegerTy(64); }
   static bool is_f64(llvm::Type* t) { return scalar_type(t)->isDoubleTy(); }
+  static bool is_f16(llvm::Type* t) { return scalar_type(t)->isHalfTy(); }
   static unsigned elements(llvm::Type* t) { return value_registers(t); }
   // The type of one register's worth of a value (a long's or a double's words are i32).
   static llvm::Type* element_type(llvm::Type* t) {
@@ -185,6 +186,7 @@ class Selector {
   void select_block(llvm::BasicBlock& bb);
   void select(llvm::Instruction& inst);
   void select_binary(llvm::BinaryOperator& inst);
+  void half_op(isa::Op op, uint32_t dst, Src a, Src b);
   void select_icmp(llvm::ICmpInst& inst);
   void icmp_element(llvm::CmpInst::Predicate pred, uint32_t dst, Src a, Src b);
   void select_fcmp(llvm::FCmpInst& inst);
@@ -229,7 +231,6 @@ class Selector {
   // loads and stores to add as their offset (0: the register holds the whole address).
   int64_t gep_offset_in_users(const llvm::GetElementPtrInst* gep) const;
   bool folded_into_fma(const llvm::Instruction* fneg) const;
-  bool only_printf_uses(const llvm::Instruction* inst) const;
   void select_printf(llvm::CallInst& call);
   void select_inline_asm(llvm::CallInst& call);
   void guard_extra_lanes();
