@@ -335,9 +335,8 @@ void split_wide_integers(llvm::Function& f) {
         continue;
       auto* shift = llvm::dyn_cast<llvm::BinaryOperator>(user);
       auto* amount = shift ? llvm::dyn_cast<llvm::ConstantInt>(shift->getOperand(1)) : nullptr;
-      if (amount && shift->getOpcode() == llvm::Instruction::LShr &&
-          shift->getOperand(0) == wide && amount->getZExtValue() < width &&
-          llvm::all_of(shift->users(), is_slice))
+      if (amount && shift->getOpcode() == llvm::Instruction::LShr && shift->getOperand(0) == wide &&
+          amount->getZExtValue() < width && llvm::all_of(shift->users(), is_slice))
         continue;
       return false;
     }
@@ -394,8 +393,7 @@ void split_wide_integers(llvm::Function& f) {
         replace_slice(user, 0);
       } else {
         auto* shift = llvm::cast<llvm::Instruction>(user);
-        const uint64_t first =
-            llvm::cast<llvm::ConstantInt>(shift->getOperand(1))->getZExtValue();
+        const uint64_t first = llvm::cast<llvm::ConstantInt>(shift->getOperand(1))->getZExtValue();
         for (llvm::User* piece : llvm::make_early_inc_range(shift->users()))
           replace_slice(piece, first);
         shift->eraseFromParent();
