@@ -10,7 +10,9 @@
 # (Debian's opencl-c-headers 3.0~2023.02.06 builds the CTS of March 2023, e.g. commit 9798a96a;
 # a newer CTS uses enums these headers lack). It is never modified. SUITE is the name of a
 # test_conformance directory (basic, api, ...); the default is the cheap set below.
-# math_brute_force and conversions run in their reduced ("wimpy", -w) mode.
+# math_brute_force and conversions run in their reduced ("wimpy", -w) mode; CTS_ARGS, if set,
+# replaces every suite's arguments (e.g. CTS_ARGS='-w -[512] -f' runs math_brute_force's double
+# functions only, on one block of inputs each).
 # Environment: VENTUS_BUILD_DIR (default build), POCL_ICD (default /etc/OpenCL/vendors/pocl.icd),
 # TIMEOUT per suite run in seconds (default 1800), WORK (default ${TMPDIR:-/tmp}/ventus-cts).
 # See docs/conformance.md.
@@ -69,6 +71,7 @@ for suite in "${suites[@]}"; do
   [ "$suite" = math_brute_force ] && target=test_bruteforce
   args=()
   case $suite in math_brute_force | conversions) args=(-w) ;; esac
+  [ -n "${CTS_ARGS:-}" ] && read -ra args <<< "$CTS_ARGS"
   if ! nice -n 15 ninja -C "$work/build" -j1 "$target" > "$work/logs/$suite.build" 2>&1; then
     printf '%-18s %-22s %-22s\n' "$suite" "build failed" "build failed"
     notes+="$suite: build failed, see $work/logs/$suite.build"$'\n'

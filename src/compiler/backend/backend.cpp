@@ -316,6 +316,93 @@ void narrow_wide_integer_extracts(llvm::Function& f) {
   }
 }
 
+// SROA turns a private array written as one type and read as another (an int4 copied into
+// a buffer read as halves, as in vload_half8 of a private pointer) into one wide integer: a
+// load of i128, or a bitcast of a vector to i128, that is sliced (trunc, lshr by a constant
+// then trunc) or stored whole. The wide value becomes a vector of 32-bit words and each slice
+// is assembled from the words it spans; a wide integer used any other way is left to the
+// selector, which names it.
+void split_wide_integers(llvm::Function& f) {
+  auto is_slice = [](const llvm::User* user) {
+    return llvm::isa<llvm::TruncInst>(user) && user->getType()->getIntegerBitWidth() <= 64;
+  };
+  auto splittable = [&](const llvm::Instruction* wide) {
+    const unsigned width = wide->getType()->getIntegerBitWidth();
+    for (const llvm::User* user : wide->users()) {
+      if (is_slice(user)) continue;
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
+          store && store->getValueOperand() == wide)
+        continue;
+      auto* shift = llvm::dyn_cast<llvm::BinaryOperator>(user);
+      auto* amount = shift ? llvm::dyn_cast<llvm::ConstantInt>(shift->getOperand(1)) : nullptr;
+      if (amount && shift->getOpcode() == llvm::Instruction::LShr && shift->getOperand(0) == wide &&
+          amount->getZExtValue() < width && llvm::all_of(shift->users(), is_slice))
+        continue;
+      return false;
+    }
+    return true;
+  };
+  std::vector<llvm::Instruction*> wides;
+  for (llvm::Instruction& inst : llvm::instructions(f))
+    if (inst.getType()->isIntegerTy() && inst.getType()->getIntegerBitWidth() > 64 &&
+        inst.getType()->getIntegerBitWidth() % 32 == 0 &&
+        (llvm::isa<llvm::LoadInst>(inst) ||
+         (llvm::isa<llvm::BitCastInst>(inst) && inst.getOperand(0)->getType()->isVectorTy())) &&
+        splittable(&inst))
+      wides.push_back(&inst);
+  for (llvm::Instruction* wide : wides) {
+    const unsigned words = wide->getType()->getIntegerBitWidth() / 32;
+    auto* words_type = llvm::FixedVectorType::get(llvm::Type::getInt32Ty(f.getContext()), words);
+    llvm::IRBuilder<> b(wide);
+    llvm::Value* vector;
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(wide))
+      vector = b.CreateAlignedLoad(words_type, load->getPointerOperand(), load->getAlign(),
+                                   load->isVolatile());
+    else
+      vector = b.CreateBitCast(wide->getOperand(0), words_type);
+    // Bits [first, first + bits) of the value, bits <= 64, built before `at`.
+    auto slice = [&](llvm::Instruction* at, uint64_t first, unsigned bits) {
+      llvm::IRBuilder<> s(at);
+      auto word_at = [&](uint64_t bit) -> llvm::Value* {  // 32 bits from `bit`, zeros beyond
+        const uint64_t word = bit / 32, offset = bit % 32;
+        if (word >= words) return s.getInt32(0);
+        llvm::Value* low = s.CreateExtractElement(vector, word);
+        if (offset == 0) return low;
+        low = s.CreateLShr(low, offset);
+        if (word + 1 == words) return low;
+        return s.CreateOr(low, s.CreateShl(s.CreateExtractElement(vector, word + 1), 32 - offset));
+      };
+      llvm::Value* value = word_at(first);
+      if (bits > 32)
+        value = s.CreateOr(s.CreateZExt(value, s.getInt64Ty()),
+                           s.CreateShl(s.CreateZExt(word_at(first + 32), s.getInt64Ty()), 32));
+      return s.CreateZExtOrTrunc(value, s.getIntNTy(bits));
+    };
+    auto replace_slice = [&](llvm::User* user, uint64_t first) {
+      auto* trunc = llvm::cast<llvm::TruncInst>(user);
+      trunc->replaceAllUsesWith(slice(trunc, first, trunc->getType()->getIntegerBitWidth()));
+      trunc->eraseFromParent();
+    };
+    for (llvm::User* user : llvm::make_early_inc_range(wide->users())) {
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        llvm::IRBuilder<> s(store);
+        s.CreateAlignedStore(vector, store->getPointerOperand(), store->getAlign(),
+                             store->isVolatile());
+        store->eraseFromParent();
+      } else if (llvm::isa<llvm::TruncInst>(user)) {
+        replace_slice(user, 0);
+      } else {
+        auto* shift = llvm::cast<llvm::Instruction>(user);
+        const uint64_t first = llvm::cast<llvm::ConstantInt>(shift->getOperand(1))->getZExtValue();
+        for (llvm::User* piece : llvm::make_early_inc_range(shift->users()))
+          replace_slice(piece, first);
+        shift->eraseFromParent();
+      }
+    }
+    wide->eraseFromParent();
+  }
+}
+
 // A vector element selected by a variable index (`v[k]` on an OpenCL vector; at -O0 a loop
 // over the elements keeps it) becomes a select per element: vectors live in registers, one
 // element each, and have no address to index.
@@ -492,6 +579,7 @@ void prepare(llvm::Module& m) {
     expand_int64_intrinsics(f);
     expand_int64_funnel_shifts(f);
     narrow_wide_integer_extracts(f);
+    split_wide_integers(f);
     expand_variable_element_indices(f);
     expand_constant_expressions(f);
     fpm.run(f, fam);
