@@ -73,6 +73,17 @@ uint64_t expect_same(const std::string& program, Loader loader, const sim::Kerne
   return translated;
 }
 
+// expect_same with the budget ending after each of first, first + step, ... below end
+// instructions; returns the forced runs' blocks, summed.
+uint64_t expect_same_for_budgets(const std::string& assembly, const sim::KernelLaunch& launch,
+                                 uint64_t first, uint64_t end, uint64_t step = 1) {
+  uint64_t translated = 0;
+  for (uint64_t budget = first; budget < end; budget += step)
+    translated +=
+        expect_same(assembly, &load_assembly, launch, "budget " + std::to_string(budget), budget);
+  return translated;
+}
+
 // ---- Random RV32IM + Zicsr + Zfinx programs (tests/qemu), 2 x 2 warps each ----
 
 void load_image(sim::Device& device, const std::string& assembly) {
@@ -223,11 +234,7 @@ TEST(Jit, VectorAndScalarAluMatchTheInterpreter) {
 // The same kernel with the budget ending at each instruction of a stretch (inside the loop
 // body's blocks): the launch stops at the same instruction with the same counts and memory.
 TEST(Jit, BudgetStopsAtTheSameInstruction) {
-  uint64_t translated = 0;
-  for (uint64_t budget = 330; budget < 342; ++budget)
-    translated += expect_same(kAluKernel, &load_assembly, launch_of(1, 32),
-                              "budget " + std::to_string(budget), budget);
-  EXPECT_GT(translated, 0u);
+  EXPECT_GT(expect_same_for_budgets(kAluKernel, launch_of(1, 32), 330, 342), 0u);
 }
 
 // A load inside a translated block faults on its 65th iteration (past the 16 KiB output
@@ -337,11 +344,7 @@ TEST(Jit, DivergentBranchesMatchTheInterpreter) {
 
 // The budget ending at each instruction of a stretch inside the divergent loop.
 TEST(Jit, BudgetStopsInsideDivergentCode) {
-  uint64_t translated = 0;
-  for (uint64_t budget = 700; budget < 724; ++budget)
-    translated += expect_same(kDivergentKernel, &load_assembly, launch_of(2, 32),
-                              "budget " + std::to_string(budget), budget);
-  EXPECT_GT(translated, 0u);
+  EXPECT_GT(expect_same_for_budgets(kDivergentKernel, launch_of(2, 32), 700, 724), 0u);
 }
 
 // One warp, a loop whose exit has not run yet while it loops: the loop's block ends after
@@ -417,13 +420,9 @@ TEST(Jit, SelfLoopWithDivergenceMatchesTheInterpreter) {
 // The budget ending at every instruction of several rounds of the looping block, at a
 // round's start included: the launch stops at the same instruction with the same counts.
 TEST(Jit, BudgetStopsInsideALoopingBlock) {
-  uint64_t translated = 0;
-  for (uint64_t budget = 60; budget < 300; budget += 7)
-    translated += expect_same(kSelfLoopKernel, &load_assembly, launch_of(1, 30),
-                              "budget " + std::to_string(budget), budget);
-  for (uint64_t budget = 400; budget < 430; ++budget)
-    translated += expect_same(kSelfLoopKernel, &load_assembly, launch_of(1, 30),
-                              "budget " + std::to_string(budget), budget);
+  const uint64_t translated =
+      expect_same_for_budgets(kSelfLoopKernel, launch_of(1, 30), 60, 300, 7) +
+      expect_same_for_budgets(kSelfLoopKernel, launch_of(1, 30), 400, 430);
   EXPECT_GT(translated, 0u);
 }
 
