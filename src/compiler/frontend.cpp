@@ -621,9 +621,10 @@ llvm::Value* float_to_half(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Val
 llvm::Value* device_conversion(llvm::IRBuilder<>& b, llvm::Module& module, const char* name,
                                llvm::Type* result, llvm::Value* x) {
   llvm::Value* call = call_routine(b, module, name, result, {x});
-  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotAccessMemory();
-  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setDoesNotThrow();
-  llvm::cast<llvm::CallInst>(call)->getCalledFunction()->setWillReturn();
+  llvm::Function* routine = llvm::cast<llvm::CallInst>(call)->getCalledFunction();
+  routine->setDoesNotAccessMemory();
+  routine->setDoesNotThrow();
+  routine->setWillReturn();
   return call;
 }
 
@@ -783,6 +784,12 @@ bool lower_fp16_operations(llvm::Module& module) {
     auto operand = [&](unsigned n) { return inst->getOperand(n); };
     auto promote = [&](unsigned n) { return half_to_float(b, module, operand(n)); };
     auto on_device = [&](unsigned n) { return half_to_float_on_device(b, module, operand(n)); };
+    // sqrt: the float instruction between the device's conversions (a NaN is the canonical
+    // one either way).
+    auto sqrt_on_device = [&] {
+      return float_to_half_on_device(b, module,
+                                     b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
+    };
     if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
       if (op->getOpcode() == llvm::Instruction::FDiv)
         result = float_to_half_on_device(b, module, b.CreateFDiv(on_device(0), on_device(1)));
@@ -846,10 +853,7 @@ bool lower_fp16_operations(llvm::Module& module) {
           result = b.CreateBinaryIntrinsic(id, operand(0), y);
         } else if (call->getCalledFunction()->getName().startswith("_Z4sqrtDh") ||
                    call->getCalledFunction()->getName().startswith("_Z4sqrtDv")) {
-          // sqrt: the float instruction between the device's conversions (a NaN is the
-          // canonical one either way).
-          result = float_to_half_on_device(
-              b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
+          result = sqrt_on_device();
         } else {
           result = lower_fp16_call(b, module, *call, name, bits);
         }
@@ -894,10 +898,7 @@ bool lower_fp16_operations(llvm::Module& module) {
           case llvm::Intrinsic::fmuladd:  // a multiply and an add, each on the device's fp16
             result = b.CreateFAdd(b.CreateFMul(operand(0), operand(1)), operand(2));
             break;
-          case llvm::Intrinsic::sqrt:
-            result = float_to_half_on_device(
-                b, module, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, on_device(0)));
-            break;
+          case llvm::Intrinsic::sqrt: result = sqrt_on_device(); break;
           default: {
             // The rest are the float intrinsic of the same family on promoted operands
             // (sqrt, floor, ceil, trunc, rint, round, minnum, maxnum, ...: correctly
