@@ -246,14 +246,21 @@ uint64_t private_memory_bytes(const KernelLaunch& l, const DeviceConfig& c) {
   return static_cast<uint64_t>(count * area);
 }
 
+PrivateLayout private_layout(const KernelLaunch& l, const DeviceConfig& c) {
+  const PrivateAreas areas = private_areas(l, c);
+  PrivateLayout p;
+  p.base = l.pds_base;
+  // Within the address space (check_launch), so no product wraps.
+  p.area_bytes = static_cast<uint64_t>(private_area_bytes(l));
+  p.warp_bytes = uint64_t{l.threads_per_warp} * l.pds_bytes_per_thread;
+  p.areas_per_sm = areas.per_sm;
+  p.one_per_workgroup = areas.one_per_workgroup;
+  return p;
+}
+
 uint32_t private_memory_of_warp(const KernelLaunch& l, const DeviceConfig& c, uint32_t linear,
                                 uint32_t sm, uint32_t slot, uint32_t warp) {
-  const PrivateAreas areas = private_areas(l, c);
-  const uint64_t area = areas.one_per_workgroup ? linear : uint64_t{sm} * areas.per_sm + slot;
-  const uint64_t per_warp = uint64_t{l.threads_per_warp} * l.pds_bytes_per_thread;
-  // Within the address space (check_launch), so no product wraps.
-  return static_cast<uint32_t>(l.pds_base + area * static_cast<uint64_t>(private_area_bytes(l)) +
-                               warp * per_warp);
+  return private_layout(l, c).of_warp(linear, sm, slot, warp);
 }
 
 std::optional<LaunchError> check_launch(const KernelLaunch& l, const DeviceConfig& c) {
@@ -343,6 +350,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
   LaunchShared shared{launch, options, config};
   // Workgroup slot k owns [k * stride, (k + 1) * stride) of the SM's local memory.
   shared.lds_stride = static_cast<uint32_t>(local_memory_stride(launch));  // checked
+  shared.private_memory = private_layout(launch, config);
 
   // No exception leaves the launch or a worker (one in a thread would terminate the
   // process): an exception outside any warp (no memory for a workgroup, a progress handler

@@ -27,7 +27,8 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   group_step_ = step;
   groups_end_ = end;
   resident_.clear();
-  groups_.clear();  // what a faulted launch left behind
+  for (auto& group : groups_) group_pool_.push_back(std::move(group));  // a faulted launch's
+  groups_.clear();
   warp_pool_.clear();
   for (auto& w : all_warps_) warp_pool_.push_back(w.get());
   cursor_ = 0;
@@ -76,7 +77,18 @@ void Sm::admit() {
 void Sm::place(uint32_t linear, uint32_t slot) {
   const KernelLaunch& l = shared_->launch;
   const uint32_t W = l.warps_per_workgroup, T = l.threads_per_warp;
-  auto group = std::make_unique<WorkgroupState>();
+  std::unique_ptr<WorkgroupState> group;
+  if (group_pool_.empty()) {
+    group = std::make_unique<WorkgroupState>();
+  } else {
+    // A retired workgroup's state, reset to a new one's but keeping its list's memory.
+    group = std::move(group_pool_.back());
+    group_pool_.pop_back();
+    std::vector<Warp*> warps = std::move(group->warps);
+    warps.clear();
+    *group = WorkgroupState{};
+    group->warps = std::move(warps);
+  }
   group->linear = linear;
   group->id[0] = linear % l.grid[0];
   group->id[1] = (linear / l.grid[0]) % l.grid[1];
@@ -119,7 +131,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     w.csr_wgid = slot;
     w.csr_wid = wid;
     w.csr_lds = kLdsWindowBase + slot * shared_->lds_stride;
-    w.csr_pds = private_memory_of_warp(l, config_, linear, index_, slot, wid);
+    w.csr_pds = shared_->private_memory.of_warp(linear, index_, slot, wid);
     for (int d = 0; d < 3; ++d) w.csr_gid[d] = group->id[d];
     w.mstatus = w.mtvec = w.mscratch = 0;
     w.status = WarpStatus::Ready;
@@ -155,6 +167,7 @@ void Sm::retire(WorkgroupState* group) {
   free_vgprs_ += W * l.vgpr_usage;
   for (auto it = groups_.begin(); it != groups_.end(); ++it)
     if (it->get() == group) {
+      group_pool_.push_back(std::move(*it));
       groups_.erase(it);
       break;
     }

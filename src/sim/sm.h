@@ -38,6 +38,21 @@ struct WorkgroupState {
   std::vector<Warp*> warps;
 };
 
+// Where a checked launch's warps find their private memory (private_memory_of_warp's rule),
+// worked out once per launch rather than at every placement.
+struct PrivateLayout {
+  uint64_t base = 0;        // KernelLaunch::pds_base
+  uint64_t area_bytes = 0;  // of one workgroup: W * T * pds_bytes_per_thread
+  uint64_t warp_bytes = 0;  // T * pds_bytes_per_thread
+  uint64_t areas_per_sm = 0;
+  bool one_per_workgroup = false;  // area = workgroup id, else sm * areas_per_sm + slot
+  uint32_t of_warp(uint32_t linear, uint32_t sm, uint32_t slot, uint32_t warp) const {
+    const uint64_t area = one_per_workgroup ? linear : sm * areas_per_sm + slot;
+    return static_cast<uint32_t>(base + area * area_bytes + warp * warp_bytes);
+  }
+};
+PrivateLayout private_layout(const KernelLaunch& launch, const DeviceConfig& config);
+
 // What all SMs of one launch share.
 struct LaunchShared {
   LaunchShared(const KernelLaunch& l, const RunOptions& o, const DeviceConfig& c)
@@ -48,6 +63,7 @@ struct LaunchShared {
   const RunOptions& options;
   const DeviceConfig& config;
   uint32_t lds_stride = 0;  // local memory bytes per workgroup slot
+  PrivateLayout private_memory;
   // Every SM stops at its next warp switch: the launch was cancelled, the host failed, or
   // (with the cycle model) a fault happened. Without the cycle model, a warp's fault stops
   // only its workgroup slot, and the launch ends with the round (Device::run). Every host
@@ -187,6 +203,7 @@ class alignas(kCacheLine) Sm {
   std::vector<std::unique_ptr<Warp>> all_warps_;  // every warp this SM ever created
   std::vector<Warp*> warp_pool_;                  // the free ones, reused across workgroups
   std::vector<std::unique_ptr<WorkgroupState>> groups_;
+  std::vector<std::unique_ptr<WorkgroupState>> group_pool_;  // retired, reused by place()
   std::vector<Resident> resident_;  // in admission order; the scheduler goes round
   size_t cursor_ = 0;
   uint64_t next_group_ = 0, group_step_ = 1, groups_end_ = 0;  // workgroups not yet admitted
