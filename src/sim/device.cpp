@@ -413,9 +413,11 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     const double now = Seconds(std::chrono::steady_clock::now() - started).count();
     if (now < next_report) return;
     next_report = now + options.progress_interval;
+    uint64_t retired = 0;
+    for (const Sm* slot : active) retired += slot->retired();
     std::lock_guard lock(shared.mutex);
     options.on_progress({launch.kernel_name, shared.executed.load(std::memory_order_relaxed),
-                         shared.retired.load(std::memory_order_relaxed), groups, now});
+                         retired, groups, now});
   };
   if (options.timing) {
     // The cycle model advances every SM together, one cycle at a time, on this thread: the

@@ -1,8 +1,39 @@
 #include "host_pool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace ventus::sim {
+
+namespace {
+
+// How long a thread that waits for the pool polls before it sleeps: longer than the serial
+// work between two rounds of a launch (a few microseconds) and than the host's usual gap
+// between two short launches, so that neither pays a futex wake and the scheduler's latency
+// in putting the sleeper back on a core (tens of microseconds, more in a virtual machine);
+// short enough that a device with nothing to do goes to sleep at once for the user's eye.
+constexpr std::chrono::microseconds kPoll{50};
+
+// Polls until done() holds or kPoll has passed; whether it holds.
+template <class Done>
+bool poll(Done done) {
+  const auto until = std::chrono::steady_clock::now() + kPoll;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      _mm_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= until) return done();
+  }
+}
+
+}  // namespace
 
 HostPool::~HostPool() {
   stopping_.store(true, std::memory_order_relaxed);
@@ -35,6 +66,12 @@ void HostPool::run(unsigned helpers, const std::function<void()>& work) {
   work();
   // Close the job, then wait for the helpers that joined it to leave.
   uint32_t s = state_.fetch_or(kClosed, std::memory_order_acq_rel) | kClosed;
+  if (left(s) != joined(s)) {
+    poll([&] {
+      s = state_.load(std::memory_order_acquire);
+      return left(s) == joined(s);
+    });
+  }
   while (left(s) != joined(s)) {
     state_.wait(s, std::memory_order_acquire);
     s = state_.load(std::memory_order_acquire);
@@ -43,7 +80,8 @@ void HostPool::run(unsigned helpers, const std::function<void()>& work) {
 
 void HostPool::serve(uint32_t seen) {
   while (true) {
-    generation_.wait(seen, std::memory_order_acquire);
+    if (!poll([&] { return generation_.load(std::memory_order_acquire) != seen; }))
+      generation_.wait(seen, std::memory_order_acquire);
     seen = generation_.load(std::memory_order_acquire);
     if (stopping_.load(std::memory_order_relaxed)) return;
     join();

@@ -37,6 +37,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   free_vgprs_ = config_.vgprs_per_sm;
   used_slots_ = 0;
   stats_ = {};
+  retired_ = 0;
   // Code that may have changed is decoded afresh, so a launch sees every store made before
   // it (Device::run clears the local memory).
   cache_.begin_launch();
@@ -147,7 +148,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
 }
 
 void Sm::retire(WorkgroupState* group) {
-  shared_->retired.fetch_add(1, std::memory_order_relaxed);
+  ++retired_;
   const KernelLaunch& l = shared_->launch;
   const uint32_t W = l.warps_per_workgroup;
   // Drop its warps from the round, keeping the cursor on the same next warp.

@@ -69,9 +69,10 @@ struct LaunchShared {
   // only its workgroup slot, and the launch ends with the round (Device::run). Every host
   // thread reads it at every warp switch: what the threads write lies on other cache lines.
   alignas(kCacheLine) std::atomic<bool> stop{false};
-  // For RunOptions::on_progress: updated once per round and per retired workgroup.
+  // For RunOptions::on_progress: updated once per round (the workgroups done are counted
+  // per Sm, Sm::retired: a counter that every host thread bumped at every retired workgroup
+  // cost the threads a cache line moved between cores each time).
   alignas(kCacheLine) std::atomic<uint64_t> executed{0};
-  alignas(kCacheLine) std::atomic<uint64_t> retired{0};
   alignas(kCacheLine) std::mutex mutex;  // fault, print handler, trace sink, host_error
   std::optional<Fault> fault;
   uint32_t fault_workgroup = 0;  // the linear id of fault's workgroup
@@ -128,6 +129,9 @@ class alignas(kCacheLine) Sm {
   void deliver_print(const PendingPrint& p);
   void clear_prints() { prints_.clear(); }
   const LaunchStats& stats() const { return stats_; }
+  // The workgroups of this launch that ended here (read between rounds, or by the cycle
+  // model's thread).
+  uint64_t retired() const { return retired_; }
 
   // The cycle model's access (src/timing): it decides which warp runs in which cycle and
   // executes one instruction at a time; everything functional stays here.
@@ -215,6 +219,7 @@ class alignas(kCacheLine) Sm {
   std::vector<PendingPrint> prints_;
   LaunchShared* shared_ = nullptr;
   LaunchStats stats_;
+  uint64_t retired_ = 0;
   // The translating tier for this launch (LaunchShared::translator; null: interpret) and
   // this SM's index of its blocks: how often each pc started one, and the block once it is
   // translated and fits this SM's decoded code (refused: interpret from that pc); compiling:
