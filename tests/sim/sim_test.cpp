@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <set>
 
 #include "sim_harness.h"
+#include "ventus/timing.h"
 
 namespace ventus::test {
 namespace {
@@ -165,6 +167,56 @@ TEST(SimCsr, ValuesAtDispatch) {
         EXPECT_EQ(words[13], (3u << 5) | 7u);
       }
     }
+  }
+}
+
+// With more workgroups than the device holds, a workgroup's private area is its slot's:
+// CSR_PDS = pds_base + (sm * (workgroups an SM holds) + slot) * W * T * pdsSize + warp * T
+// * pdsSize, worked out here from the configuration (2 workgroups of 2 warps per SM). Device::run
+// gives every launch its layout once (PrivateLayout): the slot rounds and the cycle model, which
+// places by its own rule, must both follow it, and a workgroup reusing a slot gets its area.
+TEST(SimWarp, PrivateMemoryOfAWorkgroupIsItsSlotsArea) {
+  constexpr uint32_t kGroups = 10, kWarps = 2, kThreads = 4, kPdsBytes = 64;
+  sim::DeviceConfig config;
+  config.num_sms = 2;
+  config.max_workgroups_per_sm = 2;
+  for (const bool with_timing : {false, true}) {
+    Fixture f(config);
+    load_program(f.device, R"(
+    csrr t0, gidx
+    slli t0, t0, 1
+    csrr t1, wid
+    add t0, t0, t1
+    slli t0, t0, 3
+    li s0, 0x90000000
+    add s0, s0, t0
+    csrr t0, pds
+    sw t0, 0(s0)
+    csrr t0, wgid
+    sw t0, 4(s0)
+    endprg x0, x0, x0
+)");
+    sim::KernelLaunch l = launch_of(kWarps, kThreads, kGroups);
+    l.pds_base = 0x91000000;
+    l.pds_bytes_per_thread = kPdsBytes;
+    sim::RunOptions options;
+    const timing::Config timing;
+    if (with_timing) options.timing = &timing;
+    const auto r = f.device.run(l, options);
+    ASSERT_TRUE(r.ok()) << fault_text(r);
+    const auto words = read_words(f.device, kOut, kGroups * kWarps * 2);
+    std::set<uint32_t> areas;
+    for (uint32_t g = 0; g < kGroups; ++g)
+      for (uint32_t w = 0; w < kWarps; ++w) {
+        const uint32_t pds = words[(g * kWarps + w) * 2], slot = words[(g * kWarps + w) * 2 + 1];
+        ASSERT_LT(slot, 2u) << g;
+        const uint32_t sm = g % config.num_sms, area = sm * 2 + slot;
+        EXPECT_EQ(pds,
+                  0x91000000u + area * kWarps * kThreads * kPdsBytes + w * kThreads * kPdsBytes)
+            << "workgroup " << g << " warp " << w << (with_timing ? " (timing)" : "");
+        areas.insert(area);
+      }
+    EXPECT_EQ(areas.size(), 4u);  // every slot of both SMs, reused
   }
 }
 
