@@ -15,7 +15,7 @@ namespace {
 // work between two rounds of a launch (a few microseconds) and than the host's usual gap
 // between two short launches, so that neither pays a futex wake and the scheduler's latency
 // in putting the sleeper back on a core (tens of microseconds, more in a virtual machine);
-// short enough that a device with nothing to do goes to sleep at once for the user's eye.
+// short enough that the threads of a device with nothing to do are asleep almost at once.
 constexpr std::chrono::microseconds kPoll{50};
 
 // Polls until done() holds or kPoll has passed; whether it holds.

@@ -27,7 +27,8 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   group_step_ = step;
   groups_end_ = end;
   resident_.clear();
-  for (auto& group : groups_) group_pool_.push_back(std::move(group));  // a faulted launch's
+  // What a faulted launch left behind.
+  for (auto& group : groups_) group_pool_.push_back(std::move(group));
   groups_.clear();
   warp_pool_.clear();
   for (auto& w : all_warps_) warp_pool_.push_back(w.get());
