@@ -56,7 +56,7 @@ struct LaunchShared {
   // For RunOptions::on_progress: updated once per round and per retired workgroup.
   alignas(kCacheLine) std::atomic<uint64_t> executed{0};
   alignas(kCacheLine) std::atomic<uint64_t> retired{0};
-  alignas(kCacheLine) std::mutex mutex;  // fault, print handler, trace sink, host_error
+  alignas(kCacheLine) std::mutex mutex;  // fault, print handler, host_error
   std::optional<Fault> fault;
   uint32_t fault_workgroup = 0;  // the linear id of fault's workgroup
   // An exception a worker caught outside any warp (reported when no fault was); kept as it

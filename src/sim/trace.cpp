@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <string_view>
 
 #include "ventus/isa.h"
 
@@ -126,17 +129,16 @@ const std::string& TraceState::instruction_text(const CachedInsn& entry, uint32_
   return t.text;
 }
 
-const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const CachedInsn& entry,
-                                     uint32_t pc, uint32_t sm, uint32_t workgroup) {
+void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, const CachedInsn& entry,
+                       uint32_t pc, uint32_t sm, uint32_t workgroup) {
   mem.log = nullptr;
   const std::string& text = instruction_text(entry, pc);
   // The longest line this instruction can give: the words "core", "wg", "warp" and their
-  // numbers; pc and text; 63 scalar registers; the vector rows; the accesses; the mask.
+  // numbers; pc and text; 63 scalar registers; the vector rows; the accesses; the mask; '\n'.
   constexpr size_t kRow = 18 + 11 + 9 * kMaxLanes, kAccess = 8 + 11 + 11;
   const size_t longest =
-      64 + text.size() + 63 * 15 + (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 16;
-  if (buffer_.size() < longest) buffer_.resize(longest);
-  char* p = buffer_.data();
+      64 + text.size() + 63 * 15 + (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 17;
+  char* p = sink.room(longest);
   p = put_decimal(put_text(p, "core "), sm);
   p = put_decimal(put_text(p, " wg "), workgroup);
   p = put_decimal(put_text(p, " warp "), w.warp_in_group);
@@ -165,8 +167,32 @@ const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const Cac
     p = a.size == 4 ? put_word(p, a.value) : put_0x(put_text(p, " "), a.value, 2 * a.size);
   }
   if (w.mask != mask_) p = put_word(put_text(p, " simt"), w.mask);
-  line_.assign(buffer_.data(), p);
-  return line_;
+  *p++ = '\n';
+  sink.commit(p);
+}
+
+namespace {
+
+class LineSink final : public TraceSink {
+ public:
+  explicit LineSink(std::function<void(std::string_view)> receive) : receive_(std::move(receive)) {}
+  char* room(size_t bytes) override {
+    if (line_.size() < bytes) line_.resize(bytes);
+    return line_.data();
+  }
+  void commit(const char* end) override {
+    receive_(std::string_view(line_.data(), static_cast<size_t>(end - line_.data()) - 1));
+  }
+
+ private:
+  std::function<void(std::string_view)> receive_;
+  std::vector<char> line_;
+};
+
+}  // namespace
+
+std::shared_ptr<TraceSink> trace_lines(std::function<void(std::string_view line)> receive) {
+  return std::make_shared<LineSink>(std::move(receive));
 }
 
 }  // namespace ventus::sim

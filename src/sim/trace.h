@@ -9,6 +9,7 @@
 
 #include "decode_cache.h"
 #include "memsys.h"
+#include "ventus/device.h"
 #include "warp.h"
 
 namespace ventus::sim {
@@ -18,11 +19,10 @@ class TraceState {
   // Snapshot of what the instruction can change (every scalar register, the vector
   // registers its row can write, the SIMT mask); starts recording memory accesses.
   void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry);
-  // The line for the instruction that just ran at pc (valid until the next call); stops
-  // recording.
-  const std::string& after(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc,
-                           uint32_t sm, uint32_t workgroup);
-  // The memory the instruction accessed (valid after after()).
+  // Writes the line of the instruction that just ran at pc into sink; stops recording.
+  void after(TraceSink& sink, const Warp& w, MemorySystem& mem, const CachedInsn& entry,
+             uint32_t pc, uint32_t sm, uint32_t workgroup);
+  // The memory the instruction accessed (valid once it ran, until the next before()).
   const std::vector<MemAccess>& accesses() const { return accesses_; }
 
  private:
@@ -35,8 +35,6 @@ class TraceState {
   unsigned v_first_ = 0, v_end_ = 0;
   uint32_t mask_ = 0;
   std::vector<MemAccess> accesses_;
-  std::vector<char> buffer_;  // the line as it is written
-  std::string line_;
   struct Text {
     uint64_t word;
     uint32_t prefix_word;
