@@ -16,18 +16,28 @@ namespace ventus::sim {
 
 class TraceState {
  public:
-  // Snapshot of what the instruction can change (every scalar register, the vector
-  // registers its row can write, the SIMT mask); starts recording memory accesses.
-  void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry);
-  // Writes the line of the instruction that just ran at pc into sink; stops recording.
-  void after(TraceSink& sink, const Warp& w, MemorySystem& mem, const CachedInsn& entry,
-             uint32_t pc, uint32_t sm, uint32_t workgroup);
+  // Before the instruction at pc runs: a snapshot of what it can change (every scalar
+  // register, the vector registers its row can write, the SIMT mask); starts recording
+  // memory accesses.
+  void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc);
+  // After it ran: writes its line into sink; stops recording.
+  void after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32_t sm, uint32_t workgroup);
   // The memory the instruction accessed (valid once it ran, until the next before()).
   const std::vector<MemAccess>& accesses() const { return accesses_; }
 
  private:
-  // "(<words>) <disassembly>" of the instruction at a pc, formatted once per pc and words.
-  const std::string& instruction_text(const CachedInsn& entry, uint32_t pc);
+  // What is formatted once per pc and instruction: "0x<pc> (<words>) <disassembly>" and the
+  // vector registers the instruction can write.
+  struct Text {
+    uint64_t word = 0;
+    uint32_t prefix_word = 0;
+    uint8_t prefixed = 0;
+    VectorRegisters written;
+    uint32_t size = 0;  // of the text, which is followed by kPad bytes for chunked copies
+    std::string text;
+  };
+  static constexpr size_t kPad = 16;
+  Text& instruction_text(const CachedInsn& entry, uint32_t pc);
 
   uint32_t x_[kNumXRegs] = {};
   // The vector registers [v_first_, v_end_) as they were before the instruction.
@@ -35,12 +45,7 @@ class TraceState {
   unsigned v_first_ = 0, v_end_ = 0;
   uint32_t mask_ = 0;
   std::vector<MemAccess> accesses_;
-  struct Text {
-    uint64_t word;
-    uint32_t prefix_word;
-    uint8_t prefixed;
-    std::string text;
-  };
+  const Text* text_ = nullptr;  // the instruction's, from before()
   std::unordered_map<uint32_t, Text> texts_;
   // A direct-mapped index in front of texts_ (whose elements do not move), by pc.
   struct Recent {
@@ -49,6 +54,14 @@ class TraceState {
   };
   static constexpr unsigned kRecent = 1024;
   Recent recent_[kRecent];
+  // "core <sm> wg <workgroup> warp <warp>: " of the last line, which the next line of the
+  // same warp repeats.
+  struct Header {
+    uint32_t sm = ~0u, workgroup = ~0u, warp = ~0u;
+    uint32_t size = 0;
+    char text[48] = {};
+  };
+  Header header_;
 };
 
 }  // namespace ventus::sim
