@@ -255,7 +255,7 @@ JitMode jit_mode_from_environment();
 
 struct RunOptions {
   std::shared_ptr<TraceSink> trace;  // null: no trace
-  PrintHandler on_print;  // empty: CSR_PRINT writes are only recorded
+  PrintHandler on_print;             // empty: CSR_PRINT writes are only recorded
   // Called about every progress_interval seconds while the launch runs, from a simulating
   // thread (keep it short); empty: never.
   ProgressHandler on_progress;

@@ -86,8 +86,8 @@ class Context {
   sim::LaunchStats last_stats() const;
   std::optional<sim::Fault> last_fault() const;
 
-  void set_print_sink(TextSink sink);           // empty: stdout
-  void emit_print_text(std::string_view text);  // to the print sink
+  void set_print_sink(TextSink sink);                         // empty: stdout
+  void emit_print_text(std::string_view text);                // to the print sink
   void set_trace_sink(std::shared_ptr<sim::TraceSink> sink);  // null: no trace
   // Progress of later launches, every `interval` seconds while one runs; empty: none.
   void set_progress_handler(sim::ProgressHandler handler, double interval);

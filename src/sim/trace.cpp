@@ -71,8 +71,8 @@ inline char* put_hex_row(char* p, const uint32_t* words, unsigned n) {
 using ChangedRegisters = uint32_t (*)(const uint32_t (*a)[kMaxLanes],
                                       const uint32_t (*b)[kMaxLanes], unsigned count);
 
-uint32_t changed_registers_baseline(const uint32_t (*a)[kMaxLanes],
-                                    const uint32_t (*b)[kMaxLanes], unsigned count) {
+uint32_t changed_registers_baseline(const uint32_t (*a)[kMaxLanes], const uint32_t (*b)[kMaxLanes],
+                                    unsigned count) {
   uint32_t changed = 0;
   for (unsigned r = 0; r < count; ++r) {
     lanes::U32x4 any = {};
@@ -88,8 +88,9 @@ uint32_t changed_registers_baseline(const uint32_t (*a)[kMaxLanes],
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) uint32_t changed_registers_avx2(
-    const uint32_t (*a)[kMaxLanes], const uint32_t (*b)[kMaxLanes], unsigned count) {
+__attribute__((target("avx2"))) uint32_t changed_registers_avx2(const uint32_t (*a)[kMaxLanes],
+                                                                const uint32_t (*b)[kMaxLanes],
+                                                                unsigned count) {
   static_assert(kMaxLanes % 8 == 0);
   uint32_t changed = 0;
   for (unsigned r = 0; r < count; ++r) {
@@ -167,8 +168,8 @@ TraceState::Text& TraceState::instruction_text(const CachedInsn& entry, uint32_t
   std::string text = std::string(words, p) + disassemble(entry, pc);
   const auto size = static_cast<uint32_t>(text.size());
   text.resize(size + kPad);
-  t = {word, entry.prefix_word, entry.prefixed, vector_registers_written(entry.insn), size,
-       std::move(text)};
+  t = {word, entry.prefix_word, entry.prefixed, vector_registers_written(entry.insn),
+       size, std::move(text)};
   return t;
 }
 
@@ -205,7 +206,8 @@ void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32
   }
   for (unsigned first = v_first_; first < v_end_; first += 32) {
     const unsigned count = std::min(v_end_ - first, 32u);
-    for (uint32_t bits = changed_registers(v_ + first, w.v + first, count); bits; bits &= bits - 1) {
+    for (uint32_t bits = changed_registers(v_ + first, w.v + first, count); bits;
+         bits &= bits - 1) {
       const unsigned r = first + static_cast<unsigned>(__builtin_ctz(bits));
       p = put_text(put_decimal(put_text(p, " v"), r), " [");
       p = put_text(put_hex8(put_text(p, "0x"), mask_), "]");
