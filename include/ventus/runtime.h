@@ -213,8 +213,8 @@ inline constexpr uint32_t kLocalDataAlign = 128;
 // workgroup's local memory.
 struct Arg {
   uint32_t bits = 0;
-  std::vector<uint8_t> data;  // by-value bytes (when set, instead of bits)
-  uint64_t local_bytes = 0;   // with is_local: bytes of local memory
+  std::vector<uint8_t> data;     // by-value bytes (when set, instead of bits)
+  uint64_t local_bytes = 0;      // with is_local: bytes of local memory
   bool is_local = false;
   bool is_buffer = false;  // bits is the address of Buffer buffer_id of buffer_device
   uint64_t buffer_device = 0;
@@ -339,9 +339,9 @@ inline Stats launch(Device& device, const Program& program, std::string_view ker
 }
 // launch(device, program, "saxpy", {n}, {64}, x, y, 2.0f, n)
 template <typename... Args>
-  requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...))
-Stats launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
-             const Range& local, const Args&... args) {
+requires(sizeof...(Args) > 0 && (std::is_constructible_v<Arg, const Args&> && ...)) Stats
+    launch(Device& device, const Program& program, std::string_view kernel, const Range& global,
+           const Range& local, const Args&... args) {
   const Arg list[] = {Arg(args)...};
   return launch_impl(device, program, kernel, global, local, list, {});
 }
