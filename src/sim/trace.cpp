@@ -140,7 +140,8 @@ char* put_0x(char* p, uint64_t value, unsigned digits) {
 }  // namespace
 
 void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc) {
-  std::memcpy(x_, w.x, sizeof x_);
+  x_rd_ = entry.insn.rd;
+  for (unsigned i = 0; i < 2; ++i) x_[i] = x_rd_ + i < kNumXRegs ? w.x[x_rd_ + i] : 0;
   text_ = &instruction_text(entry, pc);
   v_first_ = text_->written.first;
   v_end_ = text_->written.end;
@@ -195,15 +196,8 @@ void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32
   p += header_.size;
   for (size_t i = 0; i < text.size; i += kPad) std::memcpy(p + i, text.text.data() + i, kPad);
   p += text.size;
-  // The changed scalar registers as bits, 32 at a time (x0 never changes).
-  static_assert(kNumXRegs == 2 * kMaxLanes);
-  const auto differs = [](lanes::U32x4 a, lanes::U32x4 b) { return a != b; };
-  const uint64_t changed = lanes::where(w.x, x_, differs) |
-                           uint64_t{lanes::where(w.x + kMaxLanes, x_ + kMaxLanes, differs)} << 32;
-  for (uint64_t bits = changed; bits; bits &= bits - 1) {
-    const unsigned r = static_cast<unsigned>(__builtin_ctzll(bits));
-    p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
-  }
+  for (unsigned r = x_rd_; r < x_rd_ + 2 && r < kNumXRegs; ++r)
+    if (w.x[r] != x_[r - x_rd_]) p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
   for (unsigned first = v_first_; first < v_end_; first += 32) {
     const unsigned count = std::min(v_end_ - first, 32u);
     for (uint32_t bits = changed_registers(v_ + first, w.v + first, count); bits;

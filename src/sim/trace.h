@@ -16,9 +16,9 @@ namespace ventus::sim {
 
 class TraceState {
  public:
-  // Before the instruction at pc runs: a snapshot of what it can change (every scalar
-  // register, the vector registers its row can write, the SIMT mask); starts recording
-  // memory accesses.
+  // Before the instruction at pc runs: a snapshot of what it can change (the scalar
+  // registers at its rd field, the vector registers its row can write, the SIMT mask);
+  // starts recording memory accesses.
   void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc);
   // After it ran: writes its line into sink; stops recording.
   void after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32_t sm, uint32_t workgroup);
@@ -39,7 +39,11 @@ class TraceState {
   static constexpr size_t kPad = 16;
   Text& instruction_text(const CachedInsn& entry, uint32_t pc);
 
-  uint32_t x_[kNumXRegs] = {};
+  // x[rd] and x[rd + 1] (where they exist) as they were: the only scalar registers an
+  // instruction writes (Warp::write_x, write_x_pair; a PREFIX's modified scalar sources
+  // are put back before it completes).
+  unsigned x_rd_ = 0;
+  uint32_t x_[2] = {};
   // The vector registers [v_first_, v_end_) as they were before the instruction.
   uint32_t v_[kNumVRegs][kMaxLanes] = {};
   unsigned v_first_ = 0, v_end_ = 0;
