@@ -178,10 +178,10 @@ void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32
                        uint32_t workgroup) {
   mem.log = nullptr;
   const Text& text = *text_;
-  // The longest line this instruction can give: the header; the text (copied in chunks of
-  // kPad bytes); 63 scalar registers; the vector rows; the accesses; the mask; '\n'.
+  // The longest line this instruction can give: the header and the text (both copied in
+  // whole chunks); two scalar registers; the vector rows; the accesses; the mask; '\n'.
   constexpr size_t kRow = 18 + 11 + 9 * kMaxLanes, kAccess = 8 + 11 + 11;
-  const size_t longest = sizeof header_.text + text.size + kPad + 63 * 15 +
+  const size_t longest = sizeof header_.text + text.size + kPad + 2 * 15 +
                          (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 17;
   char* p = sink.room(longest);
   if (header_.sm != sm || header_.workgroup != workgroup || header_.warp != w.warp_in_group) {
@@ -196,6 +196,7 @@ void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32
   p += header_.size;
   for (size_t i = 0; i < text.size; i += kPad) std::memcpy(p + i, text.text.data() + i, kPad);
   p += text.size;
+  // x[rd] and x[rd + 1], the scalar registers an instruction can write (trace.h).
   for (unsigned r = x_rd_; r < x_rd_ + 2 && r < kNumXRegs; ++r)
     if (w.x[r] != x_[r - x_rd_]) p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
   for (unsigned first = v_first_; first < v_end_; first += 32) {

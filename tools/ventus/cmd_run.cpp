@@ -108,7 +108,8 @@ class TraceWriter final : public ventus::sim::TraceSink {
                       "instructions; the launch was stopped there",
                       file_.path(), limit_, lines_));
   }
-  void commit() {
+  // After a launch that succeeded: the whole log replaces the file.
+  void finish() {
     flush();
     file_.commit();
   }
@@ -281,7 +282,7 @@ void run(const RunArgs& a) {
     if (trace) trace->finish_after_failure();
     throw;
   }
-  if (trace) trace->commit();
+  if (trace) trace->finish();
   const std::optional<ventus::timing::LaunchTiming> launch_timing = device.last_timing();
   if (launch_timing) {
     timing.record(kernel, *launch_timing);
