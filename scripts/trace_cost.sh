@@ -1,6 +1,8 @@
 #!/bin/sh
-# The cost of the commit log (--trace) on the bench kernels: `ventus run` untraced, traced to
-# /dev/null and traced to a file, one host thread, best of REPEAT runs each. Two figures:
+# The cost of the commit log (--trace) on the bench kernels: `ventus run` untraced (the
+# default mode, which interprets unless VENTUS_JIT says otherwise, and with --jit on), traced
+# to /dev/null and traced to a file (traced launches always interpret), one host thread,
+# best of REPEAT runs each; ratios against the untraced default run. Two figures:
 # the launch's wall time from the run's summary (meaningful on a quiet machine), and its CPU
 # time: the process's task-clock (perf stat) less that of the same command on one workgroup
 # (assembling, loading and filling the buffers), which a busy machine does not inflate.
@@ -24,7 +26,11 @@ measure() {
   cpu=
   i=0
   trace=
-  [ "$sink" = none ] || trace="--trace $sink"
+  case $sink in
+    none) ;;
+    jit) trace="--jit on" ;;
+    *) trace="--trace $sink" ;;
+  esac
   while [ "$i" -lt "$repeat" ]; do
     # shellcheck disable=SC2086 # trace is two words or none
     t=$(perf stat -x, -e task-clock -o "$stat" "$ventus" run -g "$global" "$@" --host-threads 1 \
@@ -44,12 +50,13 @@ run_kernel() {  # name, global size, one workgroup's global size, then the other
   small=$3
   shift 3
   fixed=$(measure "$small" none "$@" | awk '{print $2}')
-  for sink in none /dev/null "$file"; do
+  for sink in none jit /dev/null "$file"; do
     r=$(measure "$global" "$sink" "$@")
     wall=${r% *}
     cpu=$(echo "${r#* } $fixed" | awk '{printf "%.4f", $1 - $2}')
     [ "$sink" = none ] && { base_wall=$wall; base_cpu=$cpu; }
     label=$sink
+    [ "$sink" = jit ] && label="untraced --jit on"
     [ "$sink" = "$file" ] && label="file ($(wc -c <"$file") bytes)"
     echo "$name $label: wall $wall s ($(echo "$wall $base_wall" | awk '{printf "%.1f", $1 / $2}')x)," \
       "cpu $cpu s ($(echo "$cpu $base_cpu" | awk '{printf "%.1f", $1 / $2}')x)"

@@ -207,8 +207,21 @@ struct LaunchResult {
   bool ok() const { return !fault; }
 };
 
-// Receives the commit log (--trace). Lines are already formatted (docs/trace.md).
-using TraceSink = std::function<void(const std::string& line)>;
+// Receives the commit log (--trace, docs/trace.md), one line per executed instruction in
+// execution order. The simulator formats each line straight into the sink's memory:
+// room(bytes) gives space for a line of at most `bytes` bytes, and commit(end) takes the
+// line written there, which ends just before `end` with its '\n'. Either may throw (a full
+// disk, a size limit): the launch then stops with a fault at that instruction, and a line
+// whose commit threw is not part of the log. A traced launch runs on one host thread, so
+// the calls never overlap.
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  virtual char* room(size_t bytes) = 0;
+  virtual void commit(const char* end) = 0;
+};
+// A sink that hands each line to `receive`, without its '\n' (the driver's callbacks).
+std::shared_ptr<TraceSink> trace_lines(std::function<void(std::string_view line)> receive);
 // Called when a warp writes CSR_PRINT: the device stops that warp until the handler returns,
 // as the host's polling loop would. value is what the warp wrote; the CSR reads 0 afterwards.
 struct PrintRequest {
@@ -241,8 +254,8 @@ std::optional<JitMode> parse_jit_mode(std::string_view text);  // "off", "on" or
 JitMode jit_mode_from_environment();
 
 struct RunOptions {
-  TraceSink trace;        // empty: no trace
-  PrintHandler on_print;  // empty: CSR_PRINT writes are only recorded
+  std::shared_ptr<TraceSink> trace;  // null: no trace
+  PrintHandler on_print;             // empty: CSR_PRINT writes are only recorded
   // Called about every progress_interval seconds while the launch runs, from a simulating
   // thread (keep it short); empty: never.
   ProgressHandler on_progress;

@@ -66,9 +66,11 @@ class Device {
   void read(uint32_t address, void* data, uint64_t bytes) const;
   size_t buffer_count() const;  // allocated buffers (for leak checks)
 
-  // Kernel printf output; empty: stdout. Trace: the commit log of later launches.
+  // Kernel printf output; empty: stdout. Trace: the commit log of later launches, a line at
+  // a time (without '\n'), or written straight into a sim::TraceSink; empty or null: none.
   void set_print_sink(TextSink sink);
   void set_trace_sink(TextSink sink);
+  void set_trace_sink(std::shared_ptr<sim::TraceSink> sink);
   // Called every `interval` seconds while a later launch runs (from a simulating thread).
   void set_progress_handler(sim::ProgressHandler handler, double interval = 2.0);
 

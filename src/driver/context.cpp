@@ -322,7 +322,7 @@ void Context::set_print_sink(TextSink sink) {
   print_sink_ = std::move(sink);
 }
 
-void Context::set_trace_sink(TextSink sink) {
+void Context::set_trace_sink(std::shared_ptr<sim::TraceSink> sink) {
   std::lock_guard lock(mutex_);
   trace_sink_ = std::move(sink);
 }
@@ -461,7 +461,7 @@ sim::LaunchResult Context::run_locked(const sim::KernelLaunch& launch, std::stop
   running_cancel_ = std::stop_source();
   sim::RunOptions options;
   options.cancel = running_cancel_.get_token();
-  if (trace_sink_) options.trace = [sink = trace_sink_](const std::string& line) { sink(line); };
+  options.trace = trace_sink_;
   options.on_print = [this](const sim::PrintRequest& r) { on_print(r); };
   options.on_progress = progress_handler_;
   options.progress_interval = progress_interval_;

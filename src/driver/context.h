@@ -86,9 +86,9 @@ class Context {
   sim::LaunchStats last_stats() const;
   std::optional<sim::Fault> last_fault() const;
 
-  void set_print_sink(TextSink sink);           // empty: stdout
-  void emit_print_text(std::string_view text);  // to the print sink
-  void set_trace_sink(TextSink sink);           // empty: no trace
+  void set_print_sink(TextSink sink);                         // empty: stdout
+  void emit_print_text(std::string_view text);                // to the print sink
+  void set_trace_sink(std::shared_ptr<sim::TraceSink> sink);  // null: no trace
   // Progress of later launches, every `interval` seconds while one runs; empty: none.
   void set_progress_handler(sim::ProgressHandler handler, double interval);
   // Later launches run with the cycle model of this configuration (docs/timing.md); nullopt:
@@ -164,7 +164,7 @@ class Context {
   std::optional<sim::JitMode> jit_;
   timing::TimelineSink* timeline_ = nullptr;
   TextSink print_sink_;
-  TextSink trace_sink_;
+  std::shared_ptr<sim::TraceSink> trace_sink_;
   sim::ProgressHandler progress_handler_;
   double progress_interval_ = 0.5;
   std::mutex print_mutex_;  // print requests arrive from several SM threads

@@ -347,9 +347,10 @@ int vt_ext_set_print_callback(vt_device_h hdevice, vt_ext_text_callback callback
 
 int vt_ext_set_trace_callback(vt_device_h hdevice, vt_ext_text_callback callback, void* user) {
   return guarded(hdevice, "vt_ext_set_trace_callback", [&] {
-    ventus::driver::TextSink sink;
+    std::shared_ptr<ventus::sim::TraceSink> sink;
     if (callback)
-      sink = [callback, user](std::string_view text) { callback(std::string(text).c_str(), user); };
+      sink = ventus::sim::trace_lines(
+          [callback, user](std::string_view text) { callback(std::string(text).c_str(), user); });
     context_of(hdevice).set_trace_sink(std::move(sink));
   });
 }

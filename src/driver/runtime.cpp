@@ -75,6 +75,9 @@ void Device::set_print_sink(TextSink sink) {
   context_->set_print_sink(std::move(sink));
 }
 void Device::set_trace_sink(TextSink sink) {
+  context_->set_trace_sink(sink ? sim::trace_lines(std::move(sink)) : nullptr);
+}
+void Device::set_trace_sink(std::shared_ptr<sim::TraceSink> sink) {
   context_->set_trace_sink(std::move(sink));
 }
 

@@ -360,15 +360,11 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       ctx.pc = pc + 4 * entry->prefixed;
       ctx.next_pc = ctx.pc + entry->length;
       const uint32_t mask_before = w.mask;
-      if constexpr (kTrace) trace_.before(w, memsys_, *entry);
+      if constexpr (kTrace) trace_.before(w, memsys_, *entry, pc);
       entry->fn(ctx, entry->insn);
       n += 1 + entry->prefixed;
       lanes += thread_instructions(*entry, mask_before);
-      if constexpr (kTrace) {
-        const std::string& line = trace_.after(w, memsys_, *entry, pc, index_, group.linear);
-        std::lock_guard lock(shared_->mutex);
-        shared_->options.trace(line);
-      }
+      if constexpr (kTrace) trace_.after(*shared_->options.trace, w, memsys_, index_, group.linear);
       if constexpr (!kTrace) {
         if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || jit::ends_block(*entry);
       }
@@ -549,7 +545,7 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
     ctx.pc = w.pc + 4 * entry.prefixed;
     ctx.next_pc = ctx.pc + entry.length;
     if (tracing)
-      trace_.before(w, memsys_, entry);
+      trace_.before(w, memsys_, entry, w.pc);
     else
       memsys_.log = accesses;
     entry.fn(ctx, entry.insn);
@@ -558,11 +554,9 @@ Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* acc
     stats_.thread_instructions += thread_instructions(entry, step.active_before);
     stats_.divergences += ctx.divergences;
     if (tracing) {
-      const std::string& line = trace_.after(w, memsys_, entry, w.pc, index_, group.linear);
       if (accesses)
         accesses->insert(accesses->end(), trace_.accesses().begin(), trace_.accesses().end());
-      std::lock_guard lock(shared_->mutex);
-      shared_->options.trace(line);
+      trace_.after(*shared_->options.trace, w, memsys_, index_, group.linear);
     }
     if (ctx.flow == Flow::Print) {
       ctx.flow = Flow::Next;

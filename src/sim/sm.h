@@ -73,7 +73,7 @@ struct LaunchShared {
   // per Sm, Sm::retired: a counter that every host thread bumped at every retired workgroup
   // cost the threads a cache line moved between cores each time).
   alignas(kCacheLine) std::atomic<uint64_t> executed{0};
-  alignas(kCacheLine) std::mutex mutex;  // fault, print handler, trace sink, host_error
+  alignas(kCacheLine) std::mutex mutex;  // fault, print handler, host_error
   std::optional<Fault> fault;
   uint32_t fault_workgroup = 0;  // the linear id of fault's workgroup
   // An exception a worker caught outside any warp (reported when no fault was); kept as it

@@ -3,8 +3,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <string_view>
 
 #include "ventus/isa.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace ventus::sim {
 namespace {
@@ -58,17 +65,53 @@ inline char* put_hex_row(char* p, const uint32_t* words, unsigned n) {
   return p;
 }
 
-// Whether two vector registers differ in any lane slot, four slots at a time.
-inline bool registers_differ(const uint32_t* a, const uint32_t* b) {
-  lanes::U32x4 any = {};
-  for (unsigned q = 0; q < kMaxLanes / 4; ++q) {
-    lanes::U32x4 x, y;
-    std::memcpy(&x, a + 4 * q, sizeof x);
-    std::memcpy(&y, b + 4 * q, sizeof y);
-    any |= x ^ y;
+// Bit k of the result: vector register k of the `count` (at most 32) at a and b differs in
+// some lane slot. Four slots per SSE2 step, or eight with AVX2 where the host has it (the
+// trace compares up to 16 registers per instruction).
+using ChangedRegisters = uint32_t (*)(const uint32_t (*a)[kMaxLanes],
+                                      const uint32_t (*b)[kMaxLanes], unsigned count);
+
+uint32_t changed_registers_baseline(const uint32_t (*a)[kMaxLanes], const uint32_t (*b)[kMaxLanes],
+                                    unsigned count) {
+  uint32_t changed = 0;
+  for (unsigned r = 0; r < count; ++r) {
+    lanes::U32x4 any = {};
+    for (unsigned q = 0; q < kMaxLanes / 4; ++q) {
+      lanes::U32x4 x, y;
+      std::memcpy(&x, a[r] + 4 * q, sizeof x);
+      std::memcpy(&y, b[r] + 4 * q, sizeof y);
+      any |= x ^ y;
+    }
+    changed |= uint32_t{(any[0] | any[1] | any[2] | any[3]) != 0} << r;
   }
-  return (any[0] | any[1] | any[2] | any[3]) != 0;
+  return changed;
 }
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) uint32_t changed_registers_avx2(const uint32_t (*a)[kMaxLanes],
+                                                                const uint32_t (*b)[kMaxLanes],
+                                                                unsigned count) {
+  static_assert(kMaxLanes % 8 == 0);
+  uint32_t changed = 0;
+  for (unsigned r = 0; r < count; ++r) {
+    __m256i any = _mm256_setzero_si256();
+    for (unsigned q = 0; q < kMaxLanes / 8; ++q) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[r] + 8 * q));
+      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b[r] + 8 * q));
+      any = _mm256_or_si256(any, _mm256_xor_si256(x, y));
+    }
+    changed |= uint32_t{_mm256_testz_si256(any, any) == 0} << r;
+  }
+  return changed;
+}
+#endif
+
+const ChangedRegisters changed_registers = [] {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) return &changed_registers_avx2;
+#endif
+  return &changed_registers_baseline;
+}();
 
 // " 0x" and eight digits.
 inline char* put_word(char* p, uint32_t value) {
@@ -96,66 +139,75 @@ char* put_0x(char* p, uint64_t value, unsigned digits) {
 
 }  // namespace
 
-void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry) {
-  std::memcpy(x_, w.x, sizeof x_);
-  const VectorRegisters written = vector_registers_written(entry.insn);
-  v_first_ = written.first;
-  v_end_ = written.end;
+void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc) {
+  x_rd_ = entry.insn.rd;
+  for (unsigned i = 0; i < 2; ++i) x_[i] = x_rd_ + i < kNumXRegs ? w.x[x_rd_ + i] : 0;
+  text_ = &instruction_text(entry, pc);
+  v_first_ = text_->written.first;
+  v_end_ = text_->written.end;
   std::memcpy(v_[v_first_], w.v[v_first_], (v_end_ - v_first_) * sizeof w.v[0]);
   mask_ = w.mask;
   accesses_.clear();
   mem.log = &accesses_;
 }
 
-const std::string& TraceState::instruction_text(const CachedInsn& entry, uint32_t pc) {
+TraceState::Text& TraceState::instruction_text(const CachedInsn& entry, uint32_t pc) {
   const uint64_t word = entry.length == 8 ? entry.insn.word() : entry.insn.raw;
   const auto current = [&](const Text& t) {
-    return !t.text.empty() && t.word == word && t.prefix_word == entry.prefix_word &&
+    return t.size != 0 && t.word == word && t.prefix_word == entry.prefix_word &&
            t.prefixed == entry.prefixed;
   };
   Recent& recent = recent_[(pc >> 2) % kRecent];
-  if (recent.text && recent.pc == pc && current(*recent.text)) return recent.text->text;
+  if (recent.text && recent.pc == pc && current(*recent.text)) return *recent.text;
   Text& t = texts_[pc];
   recent = {pc, &t};
-  if (current(t)) return t.text;
-  char words[40] = {'('};
-  char* p = words + 1;
+  if (current(t)) return t;
+  char words[64];
+  char* p = put_text(put_0x(words, pc, 8), " (");
   if (entry.prefixed) p = put_text(put_0x(p, entry.prefix_word, 8), " ");
   p = put_text(put_0x(p, word, entry.length == 8 ? 16 : 8), ") ");
-  t = {word, entry.prefix_word, entry.prefixed, std::string(words, p) + disassemble(entry, pc)};
-  return t.text;
+  std::string text = std::string(words, p) + disassemble(entry, pc);
+  const auto size = static_cast<uint32_t>(text.size());
+  text.resize(size + kPad);
+  t = {word, entry.prefix_word, entry.prefixed, vector_registers_written(entry.insn),
+       size, std::move(text)};
+  return t;
 }
 
-const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const CachedInsn& entry,
-                                     uint32_t pc, uint32_t sm, uint32_t workgroup) {
+void TraceState::after(TraceSink& sink, const Warp& w, MemorySystem& mem, uint32_t sm,
+                       uint32_t workgroup) {
   mem.log = nullptr;
-  const std::string& text = instruction_text(entry, pc);
-  // The longest line this instruction can give: the words "core", "wg", "warp" and their
-  // numbers; pc and text; 63 scalar registers; the vector rows; the accesses; the mask.
+  const Text& text = *text_;
+  // The longest line this instruction can give: the header and the text (both copied in
+  // whole chunks); two scalar registers; the vector rows; the accesses; the mask; '\n'.
   constexpr size_t kRow = 18 + 11 + 9 * kMaxLanes, kAccess = 8 + 11 + 11;
-  const size_t longest =
-      64 + text.size() + 63 * 15 + (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 16;
-  if (buffer_.size() < longest) buffer_.resize(longest);
-  char* p = buffer_.data();
-  p = put_decimal(put_text(p, "core "), sm);
-  p = put_decimal(put_text(p, " wg "), workgroup);
-  p = put_decimal(put_text(p, " warp "), w.warp_in_group);
-  p = put_text(put_word(put_text(p, ":"), pc), " ");
-  p = put_text(p, text);
-  // The changed scalar registers as bits, 32 at a time (x0 never changes).
-  static_assert(kNumXRegs == 2 * kMaxLanes);
-  const auto differs = [](lanes::U32x4 a, lanes::U32x4 b) { return a != b; };
-  const uint64_t changed = lanes::where(w.x, x_, differs) |
-                           uint64_t{lanes::where(w.x + kMaxLanes, x_ + kMaxLanes, differs)} << 32;
-  for (uint64_t bits = changed; bits; bits &= bits - 1) {
-    const unsigned r = static_cast<unsigned>(__builtin_ctzll(bits));
-    p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
+  const size_t longest = sizeof header_.text + text.size + kPad + 2 * 15 +
+                         (v_end_ - v_first_) * kRow + accesses_.size() * kAccess + 17;
+  char* p = sink.room(longest);
+  if (header_.sm != sm || header_.workgroup != workgroup || header_.warp != w.warp_in_group) {
+    Header h{sm, workgroup, w.warp_in_group};
+    char* end = put_decimal(put_text(h.text, "core "), sm);
+    end = put_decimal(put_text(end, " wg "), workgroup);
+    end = put_text(put_decimal(put_text(end, " warp "), w.warp_in_group), ": ");
+    h.size = static_cast<uint32_t>(end - h.text);
+    header_ = h;
   }
-  for (unsigned r = v_first_; r < v_end_; ++r) {
-    if (!registers_differ(v_[r], w.v[r])) continue;
-    p = put_text(put_decimal(put_text(p, " v"), r), " [");
-    p = put_text(put_hex8(put_text(p, "0x"), mask_), "]");
-    p = put_hex_row(p, w.v[r], w.lanes);
+  std::memcpy(p, header_.text, sizeof header_.text);
+  p += header_.size;
+  for (size_t i = 0; i < text.size; i += kPad) std::memcpy(p + i, text.text.data() + i, kPad);
+  p += text.size;
+  // x[rd] and x[rd + 1], the scalar registers an instruction can write (trace.h).
+  for (unsigned r = x_rd_; r < x_rd_ + 2 && r < kNumXRegs; ++r)
+    if (w.x[r] != x_[r - x_rd_]) p = put_word(put_decimal(put_text(p, " x"), r), w.x[r]);
+  for (unsigned first = v_first_; first < v_end_; first += 32) {
+    const unsigned count = std::min(v_end_ - first, 32u);
+    for (uint32_t bits = changed_registers(v_ + first, w.v + first, count); bits;
+         bits &= bits - 1) {
+      const unsigned r = first + static_cast<unsigned>(__builtin_ctz(bits));
+      p = put_text(put_decimal(put_text(p, " v"), r), " [");
+      p = put_text(put_hex8(put_text(p, "0x"), mask_), "]");
+      p = put_hex_row(p, w.v[r], w.lanes);
+    }
   }
   for (const MemAccess& a : accesses_) {
     p = put_text(p, a.store ? " st" : " ld");
@@ -165,8 +217,32 @@ const std::string& TraceState::after(const Warp& w, MemorySystem& mem, const Cac
     p = a.size == 4 ? put_word(p, a.value) : put_0x(put_text(p, " "), a.value, 2 * a.size);
   }
   if (w.mask != mask_) p = put_word(put_text(p, " simt"), w.mask);
-  line_.assign(buffer_.data(), p);
-  return line_;
+  *p++ = '\n';
+  sink.commit(p);
+}
+
+namespace {
+
+class LineSink final : public TraceSink {
+ public:
+  explicit LineSink(std::function<void(std::string_view)> receive) : receive_(std::move(receive)) {}
+  char* room(size_t bytes) override {
+    if (line_.size() < bytes) line_.resize(bytes);
+    return line_.data();
+  }
+  void commit(const char* end) override {
+    receive_(std::string_view(line_.data(), static_cast<size_t>(end - line_.data()) - 1));
+  }
+
+ private:
+  std::function<void(std::string_view)> receive_;
+  std::vector<char> line_;
+};
+
+}  // namespace
+
+std::shared_ptr<TraceSink> trace_lines(std::function<void(std::string_view line)> receive) {
+  return std::make_shared<LineSink>(std::move(receive));
 }
 
 }  // namespace ventus::sim

@@ -4,6 +4,10 @@
 // and pairs, vector registers alone, in LMUL=2 groups, widened, above v31 and in matrix
 // fragments (mma), four at a time (PREFIX_MEMORY), memory in every form, and change the
 // SIMT mask; a run that shows fewer or other effects than the reference fails.
+#include <fmt/format.h>
+
+#include <string_view>
+
 #include "cli.h"
 
 namespace ventus::test {
@@ -86,6 +90,35 @@ TEST_F(Trace, EqualsTheReferenceByteForByte) {
                     << "\n  expected: " << line_at(reference);
     }
   }
+}
+
+// ventus run writes the log in blocks of whole lines: a log of many blocks has every line
+// once, whole and in order (a loop of 100,000 iterations, about 11 MB).
+TEST_F(Trace, ALogOfManyBlocksHasEveryLineOnceAndWhole) {
+  const std::string count = write("count.s",
+                                  ".text\n.globl count\n.type count, @function\ncount:\n"
+                                  " li t0, 100000\n.Lloop:\n addi t0, t0, -1\n"
+                                  " bnez t0, .Lloop\n ret\n");
+  const CliResult r = run_ventus({"run", count, "-q", "--trace", path("t.log")});
+  ASSERT_EQ(r.status, 0) << r.describe();
+  const std::string trace = read_file_text(path("t.log"));
+  ASSERT_FALSE(trace.empty());
+  EXPECT_EQ(trace.back(), '\n');
+  uint32_t next = 99999;  // what the next addi leaves in t0
+  size_t branches = 0, lines = 0;
+  for (size_t at = 0; at < trace.size(); at = trace.find('\n', at) + 1) {
+    const std::string_view line(trace.data() + at, trace.find('\n', at) - at);
+    ++lines;
+    ASSERT_TRUE(line.starts_with("core 0 wg 0 warp 0: 0x8")) << "line " << lines << ": " << line;
+    if (line.find(" addi t0, t0, -1") != std::string_view::npos) {
+      ASSERT_TRUE(line.ends_with(fmt::format(" x5 {:#010x}", next))) << line;
+      --next;
+    }
+    branches += line.find(" bnez t0, ") != std::string_view::npos;
+  }
+  EXPECT_EQ(next, ~0u);  // all 100,000 iterations
+  EXPECT_EQ(branches, 100000u);
+  EXPECT_GT(trace.size(), 10u << 20);
 }
 
 }  // namespace

@@ -144,7 +144,8 @@ TEST(SimLimits, HostExceptionsOutsideWarpsAreFaultsOfTheLaunch) {
               "launch");
 
     sim::RunOptions tracing;
-    tracing.trace = [](const std::string&) { throw std::runtime_error("trace: disk full"); };
+    tracing.trace =
+        sim::trace_lines([](std::string_view) { throw std::runtime_error("trace: disk full"); });
     const sim::LaunchResult t = device.run(launch_of(1, 4, 4), tracing);
     EXPECT_NE(fault_text(t).find("pc 0x80000000 ["), std::string::npos) << fault_text(t);
     EXPECT_NE(fault_text(t).find("]: trace: disk full"), std::string::npos) << fault_text(t);

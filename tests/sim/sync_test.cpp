@@ -423,7 +423,7 @@ TEST(SimTrace, CommitLogLines) {
 )");
   std::vector<std::string> lines;
   sim::RunOptions options;
-  options.trace = [&](const std::string& line) { lines.push_back(line); };
+  options.trace = sim::trace_lines([&](std::string_view line) { lines.emplace_back(line); });
   const auto r = device.run(launch_of(1, 4), options);
   ASSERT_TRUE(r.ok()) << fault_text(r);
   ASSERT_EQ(lines.size(), 6u);
@@ -453,7 +453,7 @@ TEST(SimTrace, SixtyFourBitInstruction) {
 )");
   std::vector<std::string> lines;
   sim::RunOptions options;
-  options.trace = [&](const std::string& line) { lines.push_back(line); };
+  options.trace = sim::trace_lines([&](std::string_view line) { lines.emplace_back(line); });
   const auto r = device.run(launch_of(1, 4), options);
   ASSERT_TRUE(r.ok()) << fault_text(r);
   ASSERT_EQ(lines.size(), 4u);

@@ -73,29 +73,34 @@ struct RunArgs {
   std::string jit;  // empty: VENTUS_JIT decides
 };
 
-// The commit log, written as the kernel runs. Past the limit the launch stops: the sink
-// throws, the device reports it as the launch's fault, and run() names the limit; the file
-// keeps the whole lines written before it.
-class TraceWriter {
+// The commit log, written as the kernel runs: the simulator formats the lines into a block
+// of kBlock bytes, which goes to the file in one write. Past the limit the launch stops:
+// commit() throws, the device reports it as the launch's fault, and run() names the limit;
+// the file keeps the whole lines before it.
+class TraceWriter final : public ventus::sim::TraceSink {
  public:
   TraceWriter(OutputFile file, uint64_t limit) : file_(std::move(file)), limit_(limit) {}
-  void line(std::string_view text) {
-    if (file_.bytes_written() + text.size() + 1 > limit_) {
+  char* room(size_t bytes) override {
+    if (used_ + bytes > block_.size()) {
+      flush();
+      if (bytes > block_.size()) block_.resize(bytes);
+    }
+    return block_.data() + used_;
+  }
+  void commit(const char* end) override {
+    const size_t size = static_cast<size_t>(end - (block_.data() + used_));
+    if (bytes_ + size > limit_) {
       limit_reached_ = true;
       throw Error("the trace reached --trace-limit");
     }
-    try {
-      file_.write(text);
-      file_.write(std::string_view("\n"));
-    } catch (const Error& e) {
-      write_error_ = e.what();
-      throw;
-    }
+    used_ += size;
+    bytes_ += size;
     ++lines_;
   }
   // After a failed launch: the error the trace caused, if it did; else the trace is kept.
   void finish_after_failure() {
     if (!write_error_.empty()) throw Error(write_error_);
+    flush();
     file_.commit();
     if (limit_reached_)
       throw Error(
@@ -103,11 +108,31 @@ class TraceWriter {
                       "instructions; the launch was stopped there",
                       file_.path(), limit_, lines_));
   }
-  void commit() { file_.commit(); }
+  // After a launch that succeeded: the whole log replaces the file.
+  void finish() {
+    flush();
+    file_.commit();
+  }
 
  private:
+  // Large enough that write(2) calls cost nothing next to the copy into the file.
+  static constexpr size_t kBlock = size_t{1} << 20;
+
+  void flush() {
+    try {
+      file_.write(std::string_view(block_.data(), used_));
+    } catch (const Error& e) {
+      write_error_ = e.what();
+      throw;
+    }
+    used_ = 0;
+  }
+
   OutputFile file_;
   uint64_t limit_;
+  std::vector<char> block_ = std::vector<char>(kBlock);
+  size_t used_ = 0;     // bytes of whole lines in block_
+  uint64_t bytes_ = 0;  // of the whole log
   uint64_t lines_ = 0;
   bool limit_reached_ = false;
   std::string write_error_;
@@ -215,8 +240,9 @@ void run(const RunArgs& a) {
     if (!argument.path.empty()) inputs.push_back(argument.path);
   std::vector<OutputFile> dump_files;
   for (const auto& [index, path] : dumps) dump_files.emplace_back(path, "--dump", inputs);
-  std::optional<TraceWriter> trace;
-  if (!a.trace.empty()) trace.emplace(OutputFile(a.trace, "--trace", inputs), a.trace_limit);
+  std::shared_ptr<TraceWriter> trace;
+  if (!a.trace.empty())
+    trace = std::make_shared<TraceWriter>(OutputFile(a.trace, "--trace", inputs), a.trace_limit);
   cli::TimingSession timing(a.timing, inputs, cli::TimingSession::Entries::Launches);
 
   for (KernelArgument& argument : arguments) cli::load_contents(argument);
@@ -224,7 +250,7 @@ void run(const RunArgs& a) {
   rt::Device device(config);
   device.set_memcheck(a.memcheck);
   if (!a.jit.empty()) device.set_jit(ventus::sim::parse_jit_mode(a.jit));
-  if (trace) device.set_trace_sink([&trace](std::string_view line) { trace->line(line); });
+  if (trace) device.set_trace_sink(trace);
   if (timing.config()) {
     device.set_timing(*timing.config());
     device.set_timeline(timing.timeline());
@@ -256,7 +282,7 @@ void run(const RunArgs& a) {
     if (trace) trace->finish_after_failure();
     throw;
   }
-  if (trace) trace->commit();
+  if (trace) trace->finish();
   const std::optional<ventus::timing::LaunchTiming> launch_timing = device.last_timing();
   if (launch_timing) {
     timing.record(kernel, *launch_timing);

@@ -117,20 +117,30 @@ void OutputFile::fail(std::string_view doing, int error) {
 
 void OutputFile::write(std::string_view bytes) {
   if (fd_ < 0) throw Error(fmt::format("{} {}: written after an error or commit", what_, path_));
-  buffer_.append(bytes);
   written_ += bytes.size();
-  if (buffer_.size() >= (1 << 16)) flush();
+  if (bytes.size() >= kBlock) {
+    // A whole block already: written as it is, not copied.
+    flush();
+    write_all(bytes);
+    return;
+  }
+  buffer_.append(bytes);
+  if (buffer_.size() >= kBlock) flush();
 }
 
 void OutputFile::flush() {
+  write_all(buffer_);
+  buffer_.clear();
+}
+
+void OutputFile::write_all(std::string_view bytes) {
   size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail("write", n < 0 ? errno : EIO);
     done += static_cast<size_t>(n);
   }
-  buffer_.clear();
 }
 
 void OutputFile::finish() {

@@ -48,7 +48,10 @@ class OutputFile {
   const std::string& path() const { return path_; }
 
  private:
+  static constexpr size_t kBlock = size_t{1} << 16;  // bytes per write(2)
+
   void flush();
+  void write_all(std::string_view bytes);
   [[noreturn]] void fail(std::string_view doing, int error);
 
   std::string path_;    // as the user gave it
