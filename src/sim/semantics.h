@@ -58,6 +58,21 @@ SemanticsFn pair_semantics(isa::Op op);
 // vector_load/vector_store's fast path does (no commit log; the memory checker covers them);
 // nullptr otherwise (then the semantics run). Never throws.
 uint8_t* flat_word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store) noexcept;
+// The same for words that lie in several pages: host[lane] = the host memory of the word at
+// address[lane] for every active lane, when each is aligned in a mapped page of the flat
+// space that the fast path may use (no commit log, no memory checker); false otherwise.
+bool flat_word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, bool store,
+                        uint8_t** host) noexcept;
+// The translating tier's fast path of the scalar loads and stores (lb ... sw): the host
+// memory of the `size` bytes at address (x[rs1] + imm) when the access is aligned, within
+// the warp's stack where rs1 is sp, in a mapped page of local or global memory that a store
+// may write, and neither the commit log nor the memory checker is on; nullptr otherwise
+// (then the semantics run, and report any fault). Never throws.
+uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t size,
+                          bool store) noexcept;
+// The warp field that CSR `number` reads as it is (a per-warp CSR), or nullptr for a CSR
+// that is computed, constant or unknown. The translating tier inlines reads of these.
+const uint32_t* csr_field(const Warp& w, uint32_t number) noexcept;
 
 }  // namespace ventus::sim
 

@@ -175,10 +175,12 @@ struct ExecFault : std::runtime_error {
 inline constexpr unsigned kStackPointer = 2;  // sp (x2)
 
 // An sp-relative scalar access of `size` bytes at `address` must stay in the warp's stack.
+inline bool in_stack(const Warp& w, uint32_t address, unsigned size) {
+  return w.stack_end == 0 || (address >= w.stack_base && uint64_t{address} + size <= w.stack_end);
+}
 void stack_overflow(const Warp& w, uint32_t address, unsigned size, bool store);  // faults
 inline void check_stack(const Warp& w, uint32_t address, unsigned size, bool store) {
-  if (w.stack_end != 0 && (address < w.stack_base || uint64_t{address} + size > w.stack_end))
-    stack_overflow(w, address, size, store);
+  if (!in_stack(w, address, size)) stack_overflow(w, address, size, store);
 }
 
 // A register pair operand must start at an even register: role is "rd", "rs1", "vs1", ...

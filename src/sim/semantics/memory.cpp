@@ -408,6 +408,29 @@ uint8_t* flat_word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store) noexcep
   }
 }
 
+bool flat_word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, bool store,
+                        uint8_t** host) noexcept {
+  if (ctx.mem->log || ctx.mem->memcheck) return false;
+  uint32_t page = 0;
+  uint8_t* base = nullptr;  // of page
+  try {
+    for (uint32_t left = active; left != 0; left &= left - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(left));
+      const uint32_t a = address[lane];
+      if ((a & 3) != 0 || !span_in_space<Space::Flat>(a)) return false;
+      if (!base || (a >> 12) != page) {
+        page = a >> 12;
+        base = ctx.mem->page_span(a & ~(kPageSize - 1), a | (kPageSize - 1), store, false);
+        if (!base) return false;
+      }
+      host[lane] = base + (a & (kPageSize - 1));
+    }
+  } catch (...) {  // no memory for a page: the semantics report it
+    return false;
+  }
+  return true;
+}
+
 VT_SEM(VLE8_V) {
   unit_load(ctx, in, 1);
 }
