@@ -93,17 +93,15 @@ const WarpLayout& warp_layout() {
 }  // namespace
 
 // A block ends after the first instruction of these classes: their semantics may set
-// ctx.flow, next_pc or the SIMT mask (a CSR write may print). The call thunk checks every
-// called instruction anyway, so this decides only where blocks end, never what they do. An
-// inlined jal does not end it: the block goes on at the jump's target; nor does a CSR read,
-// which only writes rd (or faults, for an unknown CSR).
+// ctx.flow, next_pc or the SIMT mask. The call thunk checks every called instruction anyway
+// (a CSR write that prints leaves the block there), so this decides only where blocks end,
+// never what they do. An inlined jal does not end it: the block goes on at the jump's target.
 bool ends_block(const CachedInsn& entry) {
   if (entry.insn.op == Op::JAL) return !is_inlined(entry);
-  if (is_guarded(entry) || is_csr_read(entry)) return false;
+  if (is_guarded(entry)) return false;
   switch (isa::info(entry.insn.op).cls) {
     case isa::InsnClass::Jump:
     case isa::InsnClass::Branch:
-    case isa::InsnClass::Csr:
     case isa::InsnClass::VBranch:
     case isa::InsnClass::Join:
     case isa::InsnClass::Control:

@@ -145,8 +145,8 @@ bool is_inlined(const sim::CachedInsn& entry);
 // something (a branch taken, a vector branch some active lane takes, a join that pops the
 // SIMT stack).
 bool is_guarded(const sim::CachedInsn& entry);
-// Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it does
-// not end a block, and is inlined when the CSR is a warp field (sim::csr_field).
+// Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
+// inlined when the CSR is a warp field (sim::csr_field).
 bool is_csr_read(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).

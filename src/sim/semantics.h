@@ -65,9 +65,9 @@ bool flat_word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, boo
                         uint8_t** host) noexcept;
 // The translating tier's fast path of the scalar loads and stores (lb ... sw): the host
 // memory of the `size` bytes at address (x[rs1] + imm) when the access is aligned, within
-// the warp's stack where rs1 is sp, in a mapped page of local or global memory that a store
-// may write, and neither the commit log nor the memory checker is on; nullptr otherwise
-// (then the semantics run, and report any fault). Never throws.
+// the warp's stack where rs1 is sp, does not fault (MemorySystem::data_pointer), and neither
+// the commit log nor the memory checker is on; nullptr otherwise (then the semantics run,
+// and report any fault). Never throws.
 uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t size,
                           bool store) noexcept;
 // The warp field that CSR `number` reads as it is (a per-warp CSR), or nullptr for a CSR
