@@ -70,7 +70,7 @@ bool is_plain_semantics(const CachedInsn& entry) {
 
 // Byte offsets of the warp's fields the inline IR touches.
 struct WarpLayout {
-  uint64_t x, v, mask, lane_mask, vl, sew, lmul, rpc;
+  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds;
 };
 const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
@@ -79,9 +79,10 @@ const WarpLayout& warp_layout() {
       return static_cast<uint64_t>(static_cast<const char*>(field) -
                                    reinterpret_cast<const char*>(probe.get()));
     };
-    return WarpLayout{at(&probe->x),         at(&probe->v),       at(&probe->mask),
-                      at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
-                      at(&probe->vcfg.lmul), at(&probe->rpc)};
+    return WarpLayout{at(&probe->x),        at(&probe->v),         at(&probe->lanes),
+                      at(&probe->mask),     at(&probe->lane_mask), at(&probe->vcfg.vl),
+                      at(&probe->vcfg.sew), at(&probe->vcfg.lmul), at(&probe->rpc),
+                      at(&probe->csr_pds)};
   }();
   return layout;
 }
@@ -188,14 +189,14 @@ bool is_scalar_access(const CachedInsn& entry) {
 
 }  // namespace
 
-// vlw12.v and vsw12.v: inline when all active lanes' words lie in one page (flat_word_span)
-// or in several (flat_word_pointers), else their semantics run.
+// vlw12.v, vsw12.v (flat) and vlw.v, vsw.v (private): inline when all active lanes' words lie
+// in one page (word_span) or in several (word_pointers), else their semantics run.
 bool is_word_access(const CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
-  const unsigned data = in.op == Op::VLW12_V ? in.rd : in.rs2;
-  return is_plain_semantics(entry) && !entry.prefixed &&
-         (in.op == Op::VLW12_V || in.op == Op::VSW12_V) && in.rs1 < sim::kNumVRegs &&
-         data < sim::kNumVRegs;
+  const bool load = in.op == Op::VLW12_V || in.op == Op::VLW_V;
+  const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
+  return is_plain_semantics(entry) && !entry.prefixed && (load || store) &&
+         in.rs1 < sim::kNumVRegs && (load ? in.rd : in.rs2) < sim::kNumVRegs;
 }
 
 bool is_inlined(const CachedInsn& entry) {
@@ -548,11 +549,14 @@ class BlockEmitter {
   }
 
   // A branch not taken, a vector branch that no active lane takes, and a join that pops
-  // nothing do nothing: the block goes on. Otherwise the semantics run (a thunk call), and the
-  // block leaves when they changed the pc or the mask.
+  // nothing do nothing: the block goes on. A branch taken, and a vector branch that every
+  // active lane takes, only set next_pc to the target (semantics/scalar.cpp branch_if,
+  // semantics/control.cpp vbranch): the block returns kJumped. Otherwise the semantics run (a
+  // thunk call), and the block leaves when they changed the pc or the mask.
   void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
     const sim::Insn& in = entry.insn;
     llvm::Value* acts = nullptr;
+    llvm::Value* jumps = nullptr;
     if (in.op == Op::JOIN) {
       auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
       auto* pops = llvm::ConstantExpr::getIntToPtr(
@@ -562,6 +566,7 @@ class BlockEmitter {
       acts = b_.CreateICmpNE(call, b_.getInt32(0));
     } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
       acts = scalar_branch_taken(in);
+      jumps = b_.getTrue();
     } else {
       llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
       llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
@@ -574,13 +579,23 @@ class BlockEmitter {
         case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
         default: lanes = b_.CreateICmpUGE(a, c); break;
       }
-      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), load_field(layout_.mask));
+      llvm::Value* active = load_field(layout_.mask);
+      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
       acts = b_.CreateICmpNE(taken, b_.getInt32(0));
+      jumps = b_.CreateICmpEQ(taken, active);
     }
     auto* call = llvm::BasicBlock::Create(c_, "guarded_call", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "guarded_done", fn_);
     b_.CreateCondBr(acts, call, done);
     b_.SetInsertPoint(call);
+    if (jumps) {
+      auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
+      auto* diverges = llvm::BasicBlock::Create(c_, "diverges", fn_);
+      b_.CreateCondBr(jumps, jumped, diverges);
+      b_.SetInsertPoint(jumped);
+      finish(4 * (k + 1) + Block::kJumped);
+      b_.SetInsertPoint(diverges);
+    }
     emit_call(entry, pc, k);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
@@ -663,28 +678,45 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
-  // vlw12.v / vsw12.v (semantics/memory.cpp, thread_load and thread_store in the flat space):
-  // lane i of the SIMT-active lanes accesses the word at v[rs1][i] + imm. When flat_word_span
-  // finds their host memory (aligned, one page, what the semantics' own fast path takes), or
-  // else flat_word_pointers finds each lane's (several pages), a masked gather or scatter
-  // moves the words in lane order; otherwise the semantics run, which also report any fault.
+  // vlw12.v / vsw12.v, vlw.v / vsw.v (semantics/memory.cpp, thread_load and thread_store in
+  // the flat and the private space): lane i of the SIMT-active lanes accesses the word at
+  // a = v[rs1][i] + imm, at device address a (flat) or csr_pds + a * lanes + 4 * i (private,
+  // a aligned). When they are aligned and word_span finds their host memory (one page, what
+  // the semantics' own fast path takes), or else word_pointers finds each lane's (several
+  // pages), a masked gather or scatter moves the words in lane order; otherwise the semantics
+  // run, which also report any fault.
   void emit_word_access(const CachedInsn& entry, uint32_t pc, size_t k) {
     const sim::Insn& in = entry.insn;
-    const bool store = in.op == Op::VSW12_V;
+    const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
+    const bool is_private = in.op == Op::VLW_V || in.op == Op::VSW_V;
     llvm::Value* active = load_field(layout_.mask);
     llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
     llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
                                         splat(static_cast<uint32_t>(in.imm)));
+    llvm::Value* misaligned =
+        b_.CreateAnd(b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                             b_.CreateSelect(on, address, splat(0))),
+                     b_.getInt32(3));
+    if (is_private) {
+      std::vector<uint32_t> lane_bytes(sim::kMaxLanes);
+      for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) lane_bytes[lane] = 4 * lane;
+      llvm::Value* row = b_.CreateMul(address, b_.CreateVectorSplat(32, load_field(layout_.lanes)));
+      address = b_.CreateAdd(b_.CreateAdd(row, llvm::ConstantDataVector::get(c_, lane_bytes)),
+                             b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
+    }
     llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
                                               b_.CreateSelect(on, address, splat(~0u)));
     llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
                                               b_.CreateSelect(on, address, splat(0)));
     llvm::Value* bits = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
                                                 b_.CreateSelect(on, address, splat(0)));
-    // A misaligned lane makes lo misaligned: flat_word_span refuses it.
-    llvm::Value* first = b_.CreateOr(lo, b_.CreateAnd(bits, b_.getInt32(3)));
-    llvm::CallInst* base = call_helper(reinterpret_cast<uint64_t>(&sim::flat_word_span), ptr_,
-                                       {ctx_, first, hi, b_.getInt1(store)});
+    // A misaligned lane (address or device address) makes `first` misaligned: word_span
+    // refuses it, and so does the per-lane path.
+    misaligned = b_.CreateOr(misaligned, b_.CreateAnd(bits, b_.getInt32(3)));
+    llvm::Value* first = b_.CreateOr(lo, misaligned);
+    llvm::CallInst* base =
+        call_helper(reinterpret_cast<uint64_t>(&sim::word_span), ptr_,
+                    {ctx_, first, hi, b_.getInt1(store), b_.getInt1(is_private)});
     auto* one_page = llvm::BasicBlock::Create(c_, "words", fn_);
     auto* pages = llvm::BasicBlock::Create(c_, "words_pages", fn_);
     auto* paged = llvm::BasicBlock::Create(c_, "words_paged", fn_);
@@ -700,10 +732,13 @@ class BlockEmitter {
     b_.CreateBr(access);
 
     b_.SetInsertPoint(pages);
+    auto* each_lane = llvm::BasicBlock::Create(c_, "words_each_lane", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
+    b_.SetInsertPoint(each_lane);
     b_.CreateAlignedStore(address, lane_addresses_, llvm::Align(64));
-    llvm::CallInst* found =
-        call_helper(reinterpret_cast<uint64_t>(&sim::flat_word_pointers), b_.getInt1Ty(),
-                    {ctx_, lane_addresses_, active, b_.getInt1(store), lane_pointers_});
+    llvm::CallInst* found = call_helper(
+        reinterpret_cast<uint64_t>(&sim::word_pointers), b_.getInt1Ty(),
+        {ctx_, lane_addresses_, active, b_.getInt1(store), b_.getInt1(is_private), lane_pointers_});
     b_.CreateCondBr(found, paged, slow);
     b_.SetInsertPoint(paged);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
@@ -800,7 +835,7 @@ class BlockEmitter {
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
   llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
-  // flat_word_pointers' addresses and host pointers, one per lane.
+  // word_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
 };
 

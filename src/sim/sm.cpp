@@ -332,12 +332,12 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         // Translations start where blocks start: here, after a jump, or after an instruction
         // that ends blocks (jit::ends_block).
         if (jit_ && leader) {
+          leader = false;  // run_block asks for the block at each pc it goes on to
           const jit::Block* block = jit_block(pc);
           if (block && block->starts_within(limit - n)) {
-            if (run_block(*block, limit - n, ctx, group, pc, entry, n, lanes)) break;
+            if (run_block(block, limit, ctx, group, pc, entry, n, lanes)) break;
             continue;
           }
-          leader = false;
         }
       }
       entry = nullptr;  // a fetch fault has no entry
@@ -393,48 +393,59 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
+bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, WorkgroupState& group,
                    uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
   Warp& w = ctx.warp;
-  const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
-  uint64_t rounds = 0;
-  const uint32_t result = block.fn(&ctx, &w, &jit_error_, budget, &rounds);
-  const size_t done = result >> 2;
-  n += rounds * block.warp_before.back() + block.warp_before[done];
-  lanes += rounds * (block.scalar_lanes_before.back() + block.vector_before.back() * active) +
-           block.scalar_lanes_before[done] + block.vector_before[done] * active;
-  if (result & 1) {
-    pc = block.pcs[done];
-    entry = &block.insns[done];
-    std::rethrow_exception(std::exchange(jit_error_, nullptr));
-  }
-  if (done == 0) {  // the budget ended where a round would start
-    pc = block.pcs[0];
-    return false;
-  }
-  const size_t last = done - 1;
-  if (!(result & 2)) {
-    pc = block.next_pcs[last];
-    return false;
-  }
-  // The interpreter's steps after an instruction's semantics ran (run_warp).
-  pc = block.pcs[last];
-  entry = &block.insns[last];
-  if (ctx.flow == Flow::Print) {
-    ctx.flow = Flow::Next;
-    after_flow(w, group, Flow::Print, pc, entry);
-    if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
-      pc = ctx.next_pc;
-      return true;
+  for (;;) {
+    const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
+    uint64_t rounds = 0;
+    const uint32_t result = block->fn(&ctx, &w, &jit_error_, limit - n, &rounds);
+    const size_t done = result >> 2;
+    n += rounds * block->warp_before.back() + block->warp_before[done];
+    lanes += rounds * (block->scalar_lanes_before.back() + block->vector_before.back() * active) +
+             block->scalar_lanes_before[done] + block->vector_before[done] * active;
+    const uint32_t how = result & 3;
+    if (how == jit::Block::kFaulted) {
+      pc = block->pcs[done];
+      entry = &block->insns[done];
+      std::rethrow_exception(std::exchange(jit_error_, nullptr));
     }
+    if (done == 0) {  // the budget ended where a round would start
+      pc = block->pcs[0];
+      return false;
+    }
+    const size_t last = done - 1;
+    if (how == jit::Block::kWentOn) {
+      pc = block->next_pcs[last];
+    } else if (how == jit::Block::kJumped) {
+      pc = block->taken_pc(last);
+    } else {
+      // The interpreter's steps after an instruction's semantics ran (run_warp).
+      pc = block->pcs[last];
+      entry = &block->insns[last];
+      if (ctx.flow == Flow::Print) {
+        ctx.flow = Flow::Next;
+        after_flow(w, group, Flow::Print, pc, entry);
+        if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
+          pc = ctx.next_pc;
+          return true;
+        }
+      }
+      pc = ctx.next_pc;
+      if (ctx.flow != Flow::Next) {
+        const Flow flow = ctx.flow;
+        ctx.flow = Flow::Next;
+        w.pc = pc;
+        after_flow(w, group, flow);
+        return true;
+      }
+    }
+    // Where the interpreter would look for a block next (a block ends where one may start):
+    // the next block runs from here without going back through run_warp.
+    if (n >= limit) return false;
+    block = jit_block(pc);
+    if (!block || !block->starts_within(limit - n)) return false;
   }
-  pc = ctx.next_pc;
-  if (ctx.flow == Flow::Next) return false;
-  const Flow flow = ctx.flow;
-  ctx.flow = Flow::Next;
-  w.pc = pc;
-  after_flow(w, group, flow);
-  return true;
 }
 
 const jit::Block* Sm::jit_block(uint32_t pc) {

@@ -156,10 +156,12 @@ class alignas(kCacheLine) Sm {
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret).
   const jit::Block* jit_block(uint32_t pc);
-  // Runs a translated block from pc within `budget` warp instructions (its first one fits)
-  // and does what the interpreter does after the last one executed; true when the warp stops
-  // (barrier, end). A fault is rethrown with pc and entry at the faulting instruction.
-  bool run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
+  // Runs a translated block from pc while n < limit (its first entry fits), does what the
+  // interpreter does after the last one executed, and goes on with the block at the pc that
+  // follows, if any, until none is there or fits (jit_block was asked for that pc: the caller
+  // interprets from it); true when the warp stops (barrier, end, print request). A fault is
+  // rethrown with pc and entry at the faulting instruction.
+  bool run_block(const jit::Block* block, uint64_t limit, Exec& ctx, WorkgroupState& group,
                  uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print

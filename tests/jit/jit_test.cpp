@@ -21,10 +21,14 @@ namespace {
 
 constexpr uint32_t kOut = 0x90000000;
 constexpr uint32_t kOutBytes = 16 * 1024;
+// Private memory, where a loader maps it (load_with_private_memory).
+constexpr uint32_t kPrivate = 0xa0000000;
+constexpr uint32_t kPrivateBytes = 4 << 20;
 
 struct Outcome {
   sim::LaunchResult result;
-  std::vector<uint32_t> memory;  // the output buffer
+  std::vector<uint32_t> memory;          // the output buffer
+  std::vector<uint32_t> private_memory;  // where it is mapped
 };
 
 using Loader = void (*)(sim::Device&, const std::string&);
@@ -41,6 +45,8 @@ Outcome run(const std::string& program, Loader loader, const sim::KernelLaunch& 
   Outcome o;
   o.result = device.run(launch, options);
   o.memory = read_words(device, kOut, kOutBytes / 4);
+  if (device.memory().is_mapped(kPrivate, kPrivateBytes))
+    o.private_memory = read_words(device, kPrivate, kPrivateBytes / 4);
   return o;
 }
 
@@ -70,6 +76,7 @@ uint64_t expect_same(const std::string& program, Loader loader, const sim::Kerne
   EXPECT_EQ(a.workgroups, b.workgroups) << what;
   EXPECT_EQ(a.decodes, b.decodes) << what;
   EXPECT_TRUE(off.memory == forced.memory) << what << ": the output buffers differ";
+  EXPECT_TRUE(off.private_memory == forced.private_memory) << what << ": private memory differs";
   return translated;
 }
 
@@ -557,6 +564,76 @@ TEST(Jit, WordAccessesOverSeveralPagesMatchTheInterpreter) {
     const Outcome off = run(kernel, c.loader, launch_of(2, 30, 2), sim::JitMode::Off);
     EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
     EXPECT_GT(expect_same(kernel, c.loader, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+}
+
+// ---- Inline private word accesses (vlw.v, vsw.v) ----
+
+void load_with_private_memory(sim::Device& device, const std::string& source) {
+  device.memory().map(kPrivate, kPrivateBytes);
+  load_program(device, source);
+}
+
+// word_access_kernel through private memory: lane i's private address is (i & spread) << shift
+// (+ offset in the last round), which the hardware interleaves (csr_pds + a * lanes + 4 * i).
+std::string private_access_kernel(uint32_t spread, unsigned shift, int32_t offset) {
+  return "    li t1, " + std::to_string(offset) + "\n    li t2, " + std::to_string(spread) +
+         "\n    li t4, " + std::to_string(shift) + R"(
+    vid.v v0
+    vand.vx v9, v0, t2
+    vsll.vx v9, v9, t4
+    csrr t3, wid
+    vadd.vx v2, v0, t3
+    li t0, 3
+.Lloop:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, t1
+    vadd.vx v1, v9, t6
+    vadd.vi v2, v2, 5
+    vsw.v v2, 0(v1)
+    vlw.v v3, 0(v1)
+    vlw.v v4, 4(v1)
+    vxor.vv v5, v3, v4
+    vsw.v v5, 256(v1)
+    vadd.vv v6, v6, v5
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    li s1, 0x90000000
+    slli t3, t3, 7
+    add s1, s1, t3
+    vsll.vi v7, v0, 2
+    vadd.vx v7, v7, s1
+    vsw12.v v6, 0(v7)
+    endprg x0, x0, x0
+)";
+}
+
+// Lanes at one private address (consecutive words, one page), 64 bytes apart (each lane's word
+// 2 KiB from the next: several pages), misaligned, and past the mapped private memory.
+TEST(Jit, PrivateWordAccessesMatchTheInterpreter) {
+  struct Case {
+    uint32_t spread;
+    unsigned shift;
+    int32_t offset;
+    bool faults;
+    const char* what;
+  };
+  const Case cases[] = {
+      {0, 2, 0, false, "one address, one page"}, {0, 2, 1024, false, "one address, further on"},
+      {31, 6, 0, false, "several pages"},        {31, 6, 2, true, "misaligned"},
+      {0, 2, 1 << 20, true, "unmapped"},
+  };
+  sim::KernelLaunch launch = launch_of(2, 30, 2);
+  launch.pds_base = kPrivate;
+  launch.pds_bytes_per_thread = 4096;
+  ASSERT_LE(sim::private_memory_bytes(launch, sim::DeviceConfig{}), kPrivateBytes);
+  for (const Case& c : cases) {
+    const std::string kernel = private_access_kernel(c.spread, c.shift, c.offset);
+    const Outcome off = run(kernel, &load_with_private_memory, launch, sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, &load_with_private_memory, launch, c.what), 0u) << c.what;
   }
 }
 
