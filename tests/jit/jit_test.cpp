@@ -567,6 +567,52 @@ TEST(Jit, WordAccessesOverSeveralPagesMatchTheInterpreter) {
   }
 }
 
+// ---- Blocks that follow blocks: taken branches, chaining, budgets ----
+
+// A loop of three blocks that jump to each other: a scalar branch always taken, a vector
+// branch every active lane takes (no divergence: the join finds nothing to pop), and the back
+// edge; a CSR write and read inside a block. Each translated block goes on to the next without
+// the interpreter; the budget sweep ends the launch at every instruction of the run.
+const char* const kChainKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 6
+    add s0, s0, t6
+    li t0, 0
+    li t1, 6
+    vid.v v1
+.Lloop:
+    addi t0, t0, 1
+    vadd.vi v3, v3, 1
+    beq t0, t0, .Lb
+    addi t0, t0, 100
+.Lb:
+    vadd.vx v3, v3, t0
+    la t5, .Lc
+    setrpc zero, t5, 0
+    vbeq v1, v1, .Lc
+    vadd.vi v3, v3, 7
+.Lc:
+    join zero, zero, 0
+    csrw mscratch, t0
+    csrr t2, mscratch
+    add t3, t3, t2
+    sw t3, 0(s0)
+    blt t0, t1, .Lloop
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 64(v4)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, ChainedBlocksMatchTheInterpreter) {
+  EXPECT_GT(expect_same(kChainKernel, &load_assembly, launch_of(2, 32, 2), "chained blocks"), 0u);
+}
+
+TEST(Jit, BudgetStopsInsideChainedBlocks) {
+  EXPECT_GT(expect_same_for_budgets(kChainKernel, launch_of(2, 32), 1, 240), 0u);
+}
+
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
 
 void load_with_private_memory(sim::Device& device, const std::string& source) {
