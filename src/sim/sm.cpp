@@ -29,7 +29,10 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   resident_.clear();
   groups_.clear();  // what a faulted launch left behind
   warp_pool_.clear();
-  for (auto& w : all_warps_) warp_pool_.push_back(w.get());
+  for (auto& w : all_warps_) {
+    w->resumes_inside_block = false;  // where a faulted launch left it
+    warp_pool_.push_back(w.get());
+  }
   cursor_ = 0;
   free_warps_ = config_.warp_slots_per_sm;
   free_sgprs_ = config_.sgprs_per_sm;
@@ -325,17 +328,19 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
-  bool leader = true;  // a block may start at pc
+  // A block may start at pc. A turn that ended inside a block goes on interpreting to the
+  // next block start: translating a block from there would compile code already translated.
+  bool leader = !w.resumes_inside_block;
   try {
     while (n < limit) {
       if constexpr (!kTrace) {
         // Translations start where blocks start: here, after a jump, or after an instruction
         // that ends blocks (jit::ends_block).
         if (jit_ && leader) {
-          leader = false;  // run_block asks for the block at each pc it goes on to
+          leader = false;
           const jit::Block* block = jit_block(pc);
           if (block && block->starts_within(limit - n)) {
-            if (run_block(block, limit, ctx, group, pc, entry, n, lanes)) break;
+            if (run_block(block, limit, ctx, group, pc, entry, n, lanes, leader)) break;
             continue;
           }
         }
@@ -375,14 +380,17 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       pc = ctx.next_pc;
     }
     w.pc = pc;
+    w.resumes_inside_block = !leader;
   } catch (const ExecFault& e) {
     w.pc = pc;
+    w.resumes_inside_block = false;
     if constexpr (kTrace) memsys_.log = nullptr;
     report(w, group, pc, entry && entry->fn ? entry : nullptr, e.what());
   } catch (...) {
     // The host failed while this warp ran (no memory for a page or a print record, a trace
     // sink that throws): a fault at this instruction, never an exception out of a worker.
     w.pc = pc;
+    w.resumes_inside_block = false;
     if constexpr (kTrace) memsys_.log = nullptr;
     report(w, group, pc, entry && entry->fn ? entry : nullptr,
            describe_host_exception(std::current_exception(), "this instruction"));
@@ -394,7 +402,8 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
 }
 
 bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, WorkgroupState& group,
-                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
+                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes,
+                   bool& leader) {
   Warp& w = ctx.warp;
   for (;;) {
     const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
@@ -412,11 +421,16 @@ bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, Workgroup
     }
     if (done == 0) {  // the budget ended where a round would start
       pc = block->pcs[0];
+      leader = true;
       return false;
     }
     const size_t last = done - 1;
     if (how == jit::Block::kWentOn) {
       pc = block->next_pcs[last];
+      if (done < block->insns.size()) {  // the budget ended inside the block
+        leader = false;
+        return false;
+      }
     } else if (how == jit::Block::kJumped) {
       pc = block->taken_pc(last);
     } else {
@@ -428,6 +442,7 @@ bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, Workgroup
         after_flow(w, group, Flow::Print, pc, entry);
         if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
           pc = ctx.next_pc;
+          leader = true;
           return true;
         }
       }
@@ -436,13 +451,16 @@ bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, Workgroup
         const Flow flow = ctx.flow;
         ctx.flow = Flow::Next;
         w.pc = pc;
+        leader = true;
         after_flow(w, group, flow);
         return true;
       }
     }
     // Where the interpreter would look for a block next (a block ends where one may start):
     // the next block runs from here without going back through run_warp.
+    leader = true;
     if (n >= limit) return false;
+    leader = false;  // asked here
     block = jit_block(pc);
     if (!block || !block->starts_within(limit - n)) return false;
   }

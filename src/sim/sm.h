@@ -159,10 +159,12 @@ class alignas(kCacheLine) Sm {
   // Runs a translated block from pc while n < limit (its first entry fits), does what the
   // interpreter does after the last one executed, and goes on with the block at the pc that
   // follows, if any, until none is there or fits (jit_block was asked for that pc: the caller
-  // interprets from it); true when the warp stops (barrier, end, print request). A fault is
-  // rethrown with pc and entry at the faulting instruction.
+  // interprets from it); true when the warp stops (barrier, end, print request). leader:
+  // whether a block may start at the pc it leaves at, not yet asked for. A fault is rethrown
+  // with pc and entry at the faulting instruction.
   bool run_block(const jit::Block* block, uint64_t limit, Exec& ctx, WorkgroupState& group,
-                 uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
+                 uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes,
+                 bool& leader);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.

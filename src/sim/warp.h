@@ -130,6 +130,9 @@ struct Warp {
   std::vector<AsyncCopy> async_copies;
 
   WarpStatus status = WarpStatus::Ready;
+  // Its last turn ended inside a translated block's code (Sm::run_warp): the next one
+  // interprets up to where a block may start.
+  bool resumes_inside_block = false;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup
   // The start code's stack of this warp in local memory, [stack_base, stack_end)
   // (KernelLaunch::warp_stack_bytes); stack_end == 0: not checked.

@@ -849,9 +849,10 @@ void load_protected_assembly(sim::Device& device, const std::string& source) {
 
 // Every workgroup slot and host thread runs the same blocks: a launch of 16 workgroups (16
 // slots) on 2 host threads translates about what a launch of one workgroup does, and a
-// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a warp's turn
-// can end inside a block, and the next turn translates the block from there; where turns end
-// depends on the rounds.) Translations per slot would be 16 times as many.
+// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a block whose
+// code no warp had decoded entirely when it asked for it is translated at a later launch,
+// where the code is decoded; what is decoded when depends on where turns end.) Translations
+// per slot would be 16 times as many.
 TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
   const auto translations = [](uint32_t groups, unsigned host_threads, int launches) {
     sim::DeviceConfig config;
@@ -874,7 +875,7 @@ TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
   ASSERT_GT(one[0], 0u);
   const std::vector<uint64_t> many = translations(16, 2, 2);
   EXPECT_LT(many[0], 2 * one[0]);
-  EXPECT_LT(many[1], one[0] / 4);
+  EXPECT_LE(4 * many[1], one[0]);
 }
 
 // Code the host rewrites between launches runs as written, in read-only memory (a new

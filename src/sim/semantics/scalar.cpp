@@ -52,6 +52,8 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
       (rs1 == kStackPointer && !in_stack(ctx.warp, address, size)))
     return nullptr;
   try {
+    // page_span takes the common case (a mapped page without read-only data) first.
+    if (uint8_t* host = ctx.mem->page_span(address, address + size - 1, store, false)) return host;
     return ctx.mem->data_pointer(address, size, store);
   } catch (...) {  // a fault, or no memory for the page: the semantics report it
     return nullptr;
