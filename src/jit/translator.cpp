@@ -372,7 +372,7 @@ class BlockEmitter {
     ptr_ = llvm::PointerType::get(c_, 0);
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
     i64_ = b_.getInt64Ty();
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i64_, ptr_}, false);
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i64_, ptr_, i32_}, false);
     fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
@@ -393,10 +393,17 @@ class BlockEmitter {
   }
 
   void emit(const Block& block) {
+    // Where each entry starts: the function starts at entry `first` (its last argument).
+    std::vector<llvm::BasicBlock*> starts(block.insns.size());
+    for (auto*& start : starts) start = llvm::BasicBlock::Create(c_, "start", fn_);
     auto* round = llvm::BasicBlock::Create(c_, "round", fn_);
-    b_.CreateBr(round);
+    llvm::SwitchInst* first = b_.CreateSwitch(fn_->getArg(5), round, starts.size());
+    for (size_t k = 1; k < starts.size(); ++k)
+      first->addCase(b_.getInt32(static_cast<uint32_t>(k)), starts[k]);
     b_.SetInsertPoint(round);
     for (size_t k = 0; k < block.insns.size(); ++k) {
+      b_.CreateBr(starts[k]);
+      b_.SetInsertPoint(starts[k]);
       // The first entry of the first round fits (the caller checked).
       if (k > 0 || block.loops) stop_unless_fits(block, k);
       const CachedInsn& entry = block.insns[k];

@@ -38,8 +38,11 @@ struct Block {
   // branch that every active lane took without running its semantics (the warp goes on at
   // taken_pc(done - 1)). The mask is the same in every round: an entry that changes it
   // leaves.
+  // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
+  // round): then budget is what is left plus warp_before[first], as if entries 0 .. first - 1
+  // had run, and the partial round counts in *rounds as a round when the block loops.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
-                          uint64_t budget, uint64_t* rounds);
+                          uint64_t budget, uint64_t* rounds, uint32_t first);
   // The low two bits of Fn's result.
   static constexpr uint32_t kWentOn = 0, kFaulted = 1, kLeft = 2, kJumped = 3;
   Fn fn = nullptr;
@@ -59,8 +62,10 @@ struct Block {
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
   uint32_t first_byte = 0;
   uint64_t code_bytes = 0;
-  // Whether its first entry fits in `budget` warp instructions (then Fn may be called).
-  bool starts_within(uint64_t budget) const { return warp_before[1] <= budget; }
+  // Whether entry `first` fits in `budget` warp instructions (then Fn may start there).
+  bool starts_within(uint64_t budget, size_t first = 0) const {
+    return warp_before[first + 1] - warp_before[first] <= budget;
+  }
   // Where entry k, a branch, goes when taken (its own pc, after any prefix, plus imm).
   uint32_t taken_pc(size_t k) const {
     return pcs[k] + 4 * insns[k].prefixed + static_cast<uint32_t>(insns[k].insn.imm);

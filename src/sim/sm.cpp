@@ -30,7 +30,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   groups_.clear();  // what a faulted launch left behind
   warp_pool_.clear();
   for (auto& w : all_warps_) {
-    w->resumes_inside_block = false;  // where a faulted launch left it
+    w->resume_block = nullptr;  // where a faulted launch left it (its blocks may be gone)
     warp_pool_.push_back(w.get());
   }
   cursor_ = 0;
@@ -328,19 +328,31 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
-  // A block may start at pc. A turn that ended inside a block goes on interpreting to the
-  // next block start: translating a block from there would compile code already translated.
-  bool leader = !w.resumes_inside_block;
+  bool leader = true;  // a block may start at pc
+  // A turn that ended inside a block resumes it there (translating a block from there would
+  // compile code that is already translated).
+  const jit::Block* resume = std::exchange(w.resume_block, nullptr);
   try {
     while (n < limit) {
       if constexpr (!kTrace) {
         // Translations start where blocks start: here, after a jump, or after an instruction
         // that ends blocks (jit::ends_block).
+        if (resume) {
+          const jit::Block* block = std::exchange(resume, nullptr);
+          const uint32_t first = w.resume_entry;
+          if (block->pcs[first] == pc) {
+            leader = false;
+            if (block->starts_within(limit - n, first)) {
+              if (run_block(block, first, limit, ctx, group, pc, entry, n, lanes, leader)) break;
+              continue;
+            }
+          }
+        }
         if (jit_ && leader) {
           leader = false;
           const jit::Block* block = jit_block(pc);
           if (block && block->starts_within(limit - n)) {
-            if (run_block(block, limit, ctx, group, pc, entry, n, lanes, leader)) break;
+            if (run_block(block, 0, limit, ctx, group, pc, entry, n, lanes, leader)) break;
             continue;
           }
         }
@@ -380,17 +392,14 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       pc = ctx.next_pc;
     }
     w.pc = pc;
-    w.resumes_inside_block = !leader;
   } catch (const ExecFault& e) {
     w.pc = pc;
-    w.resumes_inside_block = false;
     if constexpr (kTrace) memsys_.log = nullptr;
     report(w, group, pc, entry && entry->fn ? entry : nullptr, e.what());
   } catch (...) {
     // The host failed while this warp ran (no memory for a page or a print record, a trace
     // sink that throws): a fault at this instruction, never an exception out of a worker.
     w.pc = pc;
-    w.resumes_inside_block = false;
     if constexpr (kTrace) memsys_.log = nullptr;
     report(w, group, pc, entry && entry->fn ? entry : nullptr,
            describe_host_exception(std::current_exception(), "this instruction"));
@@ -401,18 +410,21 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, WorkgroupState& group,
-                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes,
-                   bool& leader) {
+bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec& ctx,
+                   WorkgroupState& group, uint32_t& pc, const CachedInsn*& entry, uint64_t& n,
+                   uint64_t& lanes, bool& leader) {
   Warp& w = ctx.warp;
-  for (;;) {
+  for (;; first = 0) {
     const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
     uint64_t rounds = 0;
-    const uint32_t result = block->fn(&ctx, &w, &jit_error_, limit - n, &rounds);
+    const uint32_t result =
+        block->fn(&ctx, &w, &jit_error_, limit - n + block->warp_before[first], &rounds, first);
     const size_t done = result >> 2;
-    n += rounds * block->warp_before.back() + block->warp_before[done];
+    // Counted from entry 0 of the first round, less the entries before `first`.
+    n += rounds * block->warp_before.back() + block->warp_before[done] - block->warp_before[first];
     lanes += rounds * (block->scalar_lanes_before.back() + block->vector_before.back() * active) +
-             block->scalar_lanes_before[done] + block->vector_before[done] * active;
+             block->scalar_lanes_before[done] + block->vector_before[done] * active -
+             block->scalar_lanes_before[first] - block->vector_before[first] * active;
     const uint32_t how = result & 3;
     if (how == jit::Block::kFaulted) {
       pc = block->pcs[done];
@@ -427,7 +439,9 @@ bool Sm::run_block(const jit::Block* block, uint64_t limit, Exec& ctx, Workgroup
     const size_t last = done - 1;
     if (how == jit::Block::kWentOn) {
       pc = block->next_pcs[last];
-      if (done < block->insns.size()) {  // the budget ended inside the block
+      if (done < block->insns.size()) {  // the budget ended inside the block: resume there
+        w.resume_block = block;
+        w.resume_entry = static_cast<uint32_t>(done);
         leader = false;
         return false;
       }

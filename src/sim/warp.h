@@ -16,6 +16,10 @@
 #include <emmintrin.h>
 #endif
 
+namespace ventus::jit {
+struct Block;  // a translated block (src/jit/translator.h)
+}  // namespace ventus::jit
+
 namespace ventus::sim {
 
 inline constexpr unsigned kMaxLanes = 32;
@@ -130,9 +134,11 @@ struct Warp {
   std::vector<AsyncCopy> async_copies;
 
   WarpStatus status = WarpStatus::Ready;
-  // Its last turn ended inside a translated block's code (Sm::run_warp): the next one
-  // interprets up to where a block may start.
-  bool resumes_inside_block = false;
+  // Its last turn ended inside a translated block (Sm::run_block): the next one resumes it at
+  // entry resume_entry when the warp is still at that entry's pc. Set and read only while a
+  // launch runs (its blocks stay valid).
+  const jit::Block* resume_block = nullptr;
+  uint32_t resume_entry = 0;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup
   // The start code's stack of this warp in local memory, [stack_base, stack_end)
   // (KernelLaunch::warp_stack_bytes); stack_end == 0: not checked.
