@@ -463,7 +463,7 @@ TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
 // unless told), in a loop of 3 rounds: a is the output buffer in the first two rounds and
 // base + offset in the last (chosen without a branch: the loop is one block, translated at
 // its second round, so that the translation runs the last one). There the lanes' words lie in
-// one page (the inline path), cross into the next page or lie in several (flat_word_pointers),
+// one page (the inline path), cross into the next page or lie in several (word_pointers),
 // cross into unmapped memory or the null window, are misaligned (faults, which must name the
 // same pc, lane and message), or several lanes share one word (spread 3: the highest lane's
 // store wins).
@@ -534,7 +534,7 @@ TEST(Jit, WordAccessesMatchTheInterpreter) {
 // A program loaded with load_program whose code is read-only (load_protected).
 void load_protected_assembly(sim::Device& device, const std::string& source);
 
-// The lanes' words 512 bytes apart, so that one access spans four pages (flat_word_pointers'
+// The lanes' words 512 bytes apart, so that one access spans four pages (word_pointers'
 // path): all mapped, some unmapped, one lane misaligned, in local memory, in the null window,
 // and in the program's code (read-only: the store faults; writable: it is written, and a
 // later workgroup, whose SM decodes the code afresh, meets the words as illegal instructions
