@@ -16,6 +16,7 @@
 #include <bit>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -69,7 +70,7 @@ bool is_plain_semantics(const CachedInsn& entry) {
 
 // Byte offsets of the warp's fields the inline IR touches.
 struct WarpLayout {
-  uint64_t x, v, mask, lane_mask, vl, sew, lmul, rpc;
+  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds;
 };
 const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
@@ -78,9 +79,10 @@ const WarpLayout& warp_layout() {
       return static_cast<uint64_t>(static_cast<const char*>(field) -
                                    reinterpret_cast<const char*>(probe.get()));
     };
-    return WarpLayout{at(&probe->x),         at(&probe->v),       at(&probe->mask),
-                      at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
-                      at(&probe->vcfg.lmul), at(&probe->rpc)};
+    return WarpLayout{at(&probe->x),        at(&probe->v),         at(&probe->lanes),
+                      at(&probe->mask),     at(&probe->lane_mask), at(&probe->vcfg.vl),
+                      at(&probe->vcfg.sew), at(&probe->vcfg.lmul), at(&probe->rpc),
+                      at(&probe->csr_pds)};
   }();
   return layout;
 }
@@ -92,16 +94,15 @@ const WarpLayout& warp_layout() {
 }  // namespace
 
 // A block ends after the first instruction of these classes: their semantics may set
-// ctx.flow, next_pc or the SIMT mask (a CSR write may print). The call thunk checks every
-// called instruction anyway, so this decides only where blocks end, never what they do. An
-// inlined jal does not end it: the block goes on at the jump's target.
+// ctx.flow, next_pc or the SIMT mask. The call thunk checks every called instruction anyway
+// (a CSR write that prints leaves the block there), so this decides only where blocks end,
+// never what they do. An inlined jal does not end it: the block goes on at the jump's target.
 bool ends_block(const CachedInsn& entry) {
   if (entry.insn.op == Op::JAL) return !is_inlined(entry);
   if (is_guarded(entry)) return false;
   switch (isa::info(entry.insn.op).cls) {
     case isa::InsnClass::Jump:
     case isa::InsnClass::Branch:
-    case isa::InsnClass::Csr:
     case isa::InsnClass::VBranch:
     case isa::InsnClass::Join:
     case isa::InsnClass::Control:
@@ -135,19 +136,73 @@ uint64_t blocks_translated_in_process() {
   return translated_in_process.load(std::memory_order_relaxed);
 }
 
-// vlw12.v and vsw12.v: inline when all active lanes' words lie in one page (flat_word_span),
-// else their semantics run.
+// csrrs / csrrc with rs1 = x0 and csrrsi / csrrci with uimm = 0: they read the CSR into rd
+// and write nothing (semantics/csr.cpp).
+bool is_csr_read(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry) || entry.prefixed) return false;
+  switch (entry.insn.op) {
+    case Op::CSRRS:
+    case Op::CSRRC:
+    case Op::CSRRSI:
+    case Op::CSRRCI: return entry.insn.rs1 == 0;
+    default: return false;
+  }
+}
+
+namespace {
+
+// The CSR a csr instruction names.
+uint32_t csr_number(const sim::Insn& in) {
+  return static_cast<uint32_t>(in.imm) & 0xfff;
+}
+
+// The byte offset in Warp of the field CSR `number` reads as it is (sim::csr_field), or
+// nullopt.
+std::optional<uint64_t> csr_offset(uint32_t number) {
+  static const auto probe = std::make_unique<sim::Warp>();
+  const uint32_t* field = sim::csr_field(*probe, number);
+  if (!field) return std::nullopt;
+  return static_cast<uint64_t>(reinterpret_cast<const char*>(field) -
+                               reinterpret_cast<const char*>(probe.get()));
+}
+
+// The access size in bytes of a scalar load or store, else 0.
+unsigned scalar_access_size(Op op) {
+  switch (op) {
+    case Op::LB:
+    case Op::LBU:
+    case Op::SB: return 1;
+    case Op::LH:
+    case Op::LHU:
+    case Op::SH: return 2;
+    case Op::LW:
+    case Op::SW: return 4;
+    default: return 0;
+  }
+}
+
+// lb ... sw: inline through sim::scalar_data_span, else (a fault, the commit log, the memory
+// checker) their semantics run.
+bool is_scalar_access(const CachedInsn& entry) {
+  return is_plain_semantics(entry) && !entry.prefixed && scalar_access_size(entry.insn.op) != 0;
+}
+
+}  // namespace
+
+// vlw12.v, vsw12.v (flat) and vlw.v, vsw.v (private): inline when all active lanes' words lie
+// in one page (word_span) or in several (word_pointers), else their semantics run.
 bool is_word_access(const CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
-  const unsigned data = in.op == Op::VLW12_V ? in.rd : in.rs2;
-  return is_plain_semantics(entry) && !entry.prefixed &&
-         (in.op == Op::VLW12_V || in.op == Op::VSW12_V) && in.rs1 < sim::kNumVRegs &&
-         data < sim::kNumVRegs;
+  const bool load = in.op == Op::VLW12_V || in.op == Op::VLW_V;
+  const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
+  return is_plain_semantics(entry) && !entry.prefixed && (load || store) &&
+         in.rs1 < sim::kNumVRegs && (load ? in.rd : in.rs2) < sim::kNumVRegs;
 }
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
-  if (is_word_access(entry)) return true;
+  if (is_word_access(entry) || is_scalar_access(entry)) return true;
+  if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -172,6 +227,11 @@ bool is_inlined(const CachedInsn& entry) {
     case Op::SRA:
     case Op::OR:
     case Op::AND:
+    case Op::MUL:
+    case Op::VID_V:
+    case Op::VMV_V_V:
+    case Op::VMV_V_X:
+    case Op::VMV_V_I:
     case Op::VADD_VV:
     case Op::VADD_VX:
     case Op::VADD_VI:
@@ -312,7 +372,7 @@ class BlockEmitter {
     ptr_ = llvm::PointerType::get(c_, 0);
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
     i64_ = b_.getInt64Ty();
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i64_, ptr_}, false);
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i64_, ptr_, i32_}, false);
     fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
@@ -326,13 +386,24 @@ class BlockEmitter {
     rounds_ = b_.CreateAlloca(i64_);
     b_.CreateStore(fn_->getArg(3), budget_);
     b_.CreateStore(b_.getInt64(0), rounds_);
+    lane_addresses_ = b_.CreateAlloca(lanes_);
+    lane_addresses_->setAlignment(llvm::Align(64));
+    lane_pointers_ = b_.CreateAlloca(llvm::FixedVectorType::get(ptr_, sim::kMaxLanes));
+    lane_pointers_->setAlignment(llvm::Align(64));
   }
 
   void emit(const Block& block) {
+    // Where each entry starts: the function starts at entry `first` (its last argument).
+    std::vector<llvm::BasicBlock*> starts(block.insns.size());
+    for (auto*& start : starts) start = llvm::BasicBlock::Create(c_, "start", fn_);
     auto* round = llvm::BasicBlock::Create(c_, "round", fn_);
-    b_.CreateBr(round);
+    llvm::SwitchInst* first = b_.CreateSwitch(fn_->getArg(5), round, starts.size());
+    for (size_t k = 1; k < starts.size(); ++k)
+      first->addCase(b_.getInt32(static_cast<uint32_t>(k)), starts[k]);
     b_.SetInsertPoint(round);
     for (size_t k = 0; k < block.insns.size(); ++k) {
+      b_.CreateBr(starts[k]);
+      b_.SetInsertPoint(starts[k]);
       // The first entry of the first round fits (the caller checked).
       if (k > 0 || block.loops) stop_unless_fits(block, k);
       const CachedInsn& entry = block.insns[k];
@@ -342,6 +413,10 @@ class BlockEmitter {
         emit_guarded(entry, block.pcs[k], k);
       else if (!block.called[k] && is_word_access(entry))
         emit_word_access(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_scalar_access(entry))
+        emit_scalar_access(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_csr_read(entry))
+        write_x(entry.insn.rd, load_field(*csr_offset(csr_number(entry.insn))));
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
@@ -474,17 +549,21 @@ class BlockEmitter {
       case Op::SRA: r = b_.CreateAShr(a, shift_amount()); break;
       case Op::OR: r = b_.CreateOr(a, read_x(in.rs2)); break;
       case Op::AND: r = b_.CreateAnd(a, read_x(in.rs2)); break;
+      case Op::MUL: r = b_.CreateMul(a, read_x(in.rs2)); break;
       default: throw std::logic_error("JIT: no inline form for this scalar instruction");
     }
     write_x(in.rd, r);
   }
 
   // A branch not taken, a vector branch that no active lane takes, and a join that pops
-  // nothing do nothing: the block goes on. Otherwise the semantics run (a thunk call), and the
-  // block leaves when they changed the pc or the mask.
+  // nothing do nothing: the block goes on. A branch taken, and a vector branch that every
+  // active lane takes, only set next_pc to the target (semantics/scalar.cpp branch_if,
+  // semantics/control.cpp vbranch): the block returns kJumped. Otherwise the semantics run (a
+  // thunk call), and the block leaves when they changed the pc or the mask.
   void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
     const sim::Insn& in = entry.insn;
     llvm::Value* acts = nullptr;
+    llvm::Value* jumps = nullptr;
     if (in.op == Op::JOIN) {
       auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
       auto* pops = llvm::ConstantExpr::getIntToPtr(
@@ -494,6 +573,7 @@ class BlockEmitter {
       acts = b_.CreateICmpNE(call, b_.getInt32(0));
     } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
       acts = scalar_branch_taken(in);
+      jumps = b_.getTrue();
     } else {
       llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
       llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
@@ -506,13 +586,23 @@ class BlockEmitter {
         case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
         default: lanes = b_.CreateICmpUGE(a, c); break;
       }
-      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), load_field(layout_.mask));
+      llvm::Value* active = load_field(layout_.mask);
+      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
       acts = b_.CreateICmpNE(taken, b_.getInt32(0));
+      jumps = b_.CreateICmpEQ(taken, active);
     }
     auto* call = llvm::BasicBlock::Create(c_, "guarded_call", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "guarded_done", fn_);
     b_.CreateCondBr(acts, call, done);
     b_.SetInsertPoint(call);
+    if (jumps) {
+      auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
+      auto* diverges = llvm::BasicBlock::Create(c_, "diverges", fn_);
+      b_.CreateCondBr(jumps, jumped, diverges);
+      b_.SetInsertPoint(jumped);
+      finish(4 * (k + 1) + Block::kJumped);
+      b_.SetInsertPoint(diverges);
+    }
     emit_call(entry, pc, k);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
@@ -555,6 +645,15 @@ class BlockEmitter {
     }
     llvm::Value* r = nullptr;
     switch (in.op) {
+      case Op::VID_V: {  // the lane index
+        std::vector<uint32_t> index(sim::kMaxLanes);
+        for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) index[lane] = lane;
+        r = llvm::ConstantDataVector::get(c_, index);
+        break;
+      }
+      case Op::VMV_V_V:
+      case Op::VMV_V_X:
+      case Op::VMV_V_I: r = second; break;
       case Op::VADD_VV:
       case Op::VADD_VX:
       case Op::VADD_VI: r = b_.CreateAdd(a, second); break;
@@ -586,43 +685,82 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
-  // vlw12.v / vsw12.v (semantics/memory.cpp, thread_load and thread_store in the flat space):
-  // lane i of the SIMT-active lanes accesses the word at v[rs1][i] + imm. When flat_word_span
-  // finds their host memory (aligned, one page, what the semantics' own fast path takes),
-  // a masked gather or scatter moves the words in lane order; otherwise the semantics run,
-  // which also report any fault.
+  // vlw12.v / vsw12.v, vlw.v / vsw.v (semantics/memory.cpp, thread_load and thread_store in
+  // the flat and the private space): lane i of the SIMT-active lanes accesses the word at
+  // a = v[rs1][i] + imm, at device address a (flat) or csr_pds + a * lanes + 4 * i (private,
+  // a aligned). When they are aligned and word_span finds their host memory (one page, what
+  // the semantics' own fast path takes), or else word_pointers finds each lane's (several
+  // pages), a masked gather or scatter moves the words in lane order; otherwise the semantics
+  // run, which also report any fault.
   void emit_word_access(const CachedInsn& entry, uint32_t pc, size_t k) {
     const sim::Insn& in = entry.insn;
-    const bool store = in.op == Op::VSW12_V;
+    const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
+    const bool is_private = in.op == Op::VLW_V || in.op == Op::VSW_V;
     llvm::Value* active = load_field(layout_.mask);
     llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
     llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
                                         splat(static_cast<uint32_t>(in.imm)));
+    llvm::Value* misaligned =
+        b_.CreateAnd(b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                             b_.CreateSelect(on, address, splat(0))),
+                     b_.getInt32(3));
+    if (is_private) {
+      std::vector<uint32_t> lane_bytes(sim::kMaxLanes);
+      for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) lane_bytes[lane] = 4 * lane;
+      llvm::Value* row = b_.CreateMul(address, b_.CreateVectorSplat(32, load_field(layout_.lanes)));
+      address = b_.CreateAdd(b_.CreateAdd(row, llvm::ConstantDataVector::get(c_, lane_bytes)),
+                             b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
+    }
     llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
                                               b_.CreateSelect(on, address, splat(~0u)));
     llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
                                               b_.CreateSelect(on, address, splat(0)));
     llvm::Value* bits = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
                                                 b_.CreateSelect(on, address, splat(0)));
-    // A misaligned lane makes lo misaligned: flat_word_span refuses it.
-    llvm::Value* first = b_.CreateOr(lo, b_.CreateAnd(bits, b_.getInt32(3)));
-    auto* span_type = llvm::FunctionType::get(ptr_, {ptr_, i32_, i32_, b_.getInt1Ty()}, false);
-    auto* span = llvm::ConstantExpr::getIntToPtr(
-        b_.getInt64(reinterpret_cast<uint64_t>(&sim::flat_word_span)), ptr_);
-    llvm::CallInst* base = b_.CreateCall(span_type, span, {ctx_, first, hi, b_.getInt1(store)});
-    base->addFnAttr(llvm::Attribute::NoUnwind);
-    auto* fast = llvm::BasicBlock::Create(c_, "words", fn_);
+    // A misaligned lane (address or device address) makes `first` misaligned: word_span
+    // refuses it, and so does the per-lane path.
+    misaligned = b_.CreateOr(misaligned, b_.CreateAnd(bits, b_.getInt32(3)));
+    llvm::Value* first = b_.CreateOr(lo, misaligned);
+    llvm::CallInst* base =
+        call_helper(reinterpret_cast<uint64_t>(&sim::word_span), ptr_,
+                    {ctx_, first, hi, b_.getInt1(store), b_.getInt1(is_private)});
+    auto* one_page = llvm::BasicBlock::Create(c_, "words", fn_);
+    auto* pages = llvm::BasicBlock::Create(c_, "words_pages", fn_);
+    auto* paged = llvm::BasicBlock::Create(c_, "words_paged", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "words_call", fn_);
+    auto* access = llvm::BasicBlock::Create(c_, "words_access", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "words_done", fn_);
-    b_.CreateCondBr(b_.CreateIsNull(base), slow, fast);
+    b_.CreateCondBr(b_.CreateIsNull(base), pages, one_page);
+
+    b_.SetInsertPoint(one_page);
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+                                         llvm::FixedVectorType::get(i64_, 32));
+    llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
+    b_.CreateBr(access);
+
+    b_.SetInsertPoint(pages);
+    auto* each_lane = llvm::BasicBlock::Create(c_, "words_each_lane", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
+    b_.SetInsertPoint(each_lane);
+    b_.CreateAlignedStore(address, lane_addresses_, llvm::Align(64));
+    llvm::CallInst* found = call_helper(
+        reinterpret_cast<uint64_t>(&sim::word_pointers), b_.getInt1Ty(),
+        {ctx_, lane_addresses_, active, b_.getInt1(store), b_.getInt1(is_private), lane_pointers_});
+    b_.CreateCondBr(found, paged, slow);
+    b_.SetInsertPoint(paged);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    // Inactive lanes' pointers are left as they were: the masked access does not use them.
+    llvm::Value* per_lane = b_.CreateAlignedLoad(pointers_type, lane_pointers_, llvm::Align(64));
+    b_.CreateBr(access);
+
     b_.SetInsertPoint(slow);
     emit_call(entry, pc, k);
     b_.CreateBr(done);
 
-    b_.SetInsertPoint(fast);
-    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
-                                         llvm::FixedVectorType::get(i64_, 32));
-    llvm::Value* pointers = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
+    b_.SetInsertPoint(access);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 2);
+    pointers->addIncoming(in_page, one_page);
+    pointers->addIncoming(per_lane, paged);
     if (store) {
       llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
       b_.CreateMaskedScatter(data, pointers, llvm::Align(4), on);
@@ -635,10 +773,61 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
-  // 'v', 'x' or 'i': the second operand of a .vv, .vx or .vi row.
+  // lb ... sw (semantics/scalar.cpp, load and store): the bytes at x[rs1] + imm, through the
+  // host memory scalar_data_span finds; otherwise the semantics run, which also report any
+  // fault.
+  void emit_scalar_access(const CachedInsn& entry, uint32_t pc, size_t k) {
+    const sim::Insn& in = entry.insn;
+    const unsigned size = scalar_access_size(in.op);
+    const bool store = in.op == Op::SB || in.op == Op::SH || in.op == Op::SW;
+    llvm::Value* address = b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
+    llvm::CallInst* host =
+        call_helper(reinterpret_cast<uint64_t>(&sim::scalar_data_span), ptr_,
+                    {ctx_, address, b_.getInt32(in.rs1), b_.getInt32(size), b_.getInt1(store)});
+    auto* fast = llvm::BasicBlock::Create(c_, "scalar_access", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "scalar_access_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "scalar_access_done", fn_);
+    b_.CreateCondBr(b_.CreateIsNull(host), slow, fast);
+    b_.SetInsertPoint(slow);
+    emit_call(entry, pc, k);
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(fast);
+    llvm::Type* type = b_.getIntNTy(8 * size);
+    if (store) {
+      b_.CreateAlignedStore(b_.CreateTrunc(read_x(in.rs2), type), host, llvm::Align(size));
+    } else {
+      llvm::Value* raw = b_.CreateAlignedLoad(type, host, llvm::Align(size));
+      const bool is_signed = in.op == Op::LB || in.op == Op::LH;
+      write_x(in.rd, is_signed ? b_.CreateSExt(raw, i32_) : b_.CreateZExt(raw, i32_));
+    }
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // A call of a noexcept host function at `address`.
+  llvm::CallInst* call_helper(uint64_t address, llvm::Type* result,
+                              std::initializer_list<llvm::Value*> arguments) {
+    std::vector<llvm::Type*> types;
+    for (llvm::Value* argument : arguments) types.push_back(argument->getType());
+    auto* type = llvm::FunctionType::get(result, types, false);
+    auto* callee = llvm::ConstantExpr::getIntToPtr(b_.getInt64(address), ptr_);
+    llvm::CallInst* call = b_.CreateCall(type, callee, arguments);
+    call->addFnAttr(llvm::Attribute::NoUnwind);
+    // C++'s bool is a zero-extended byte.
+    for (unsigned i = 0; i < types.size(); ++i)
+      if (types[i]->isIntegerTy(1)) call->addParamAttr(i, llvm::Attribute::ZExt);
+    if (result->isIntegerTy(1)) call->addRetAttr(llvm::Attribute::ZExt);
+    return call;
+  }
+
+  // 'v', 'x' or 'i': the second operand of a .vv, .vx or .vi row (vmv.v.v, .v.x, .v.i: vs1,
+  // x[rs1], imm).
   static char form(Op op) {
     const std::string_view mnemonic = isa::info(op).mnemonic;
-    return mnemonic.ends_with(".vx") ? 'x' : mnemonic.ends_with(".vi") ? 'i' : 'v';
+    return mnemonic.ends_with(".vx") || mnemonic.ends_with(".v.x")   ? 'x'
+           : mnemonic.ends_with(".vi") || mnemonic.ends_with(".v.i") ? 'i'
+                                                                     : 'v';
   }
   llvm::Value* splat(uint32_t value) {
     return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
@@ -653,6 +842,8 @@ class BlockEmitter {
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
   llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
+  // word_pointers' addresses and host pointers, one per lane.
+  llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
 };
 
 // Whether the entry at pc is a guarded scalar branch whose target is start.

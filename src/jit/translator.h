@@ -34,10 +34,17 @@ struct Block {
   // round completed; faulted: insns[done] raised the exception left in *error. Without a
   // fault, insns[done - 1] is the last one executed (none when done is 0: the budget ended
   // at the start of a round); left: its semantics ran and changed the flow, next_pc or the
-  // SIMT mask (else the warp goes on at next_pcs[done - 1]). The mask is the same in every
-  // round: an entry that changes it leaves.
+  // SIMT mask (else the warp goes on at next_pcs[done - 1]). Both bits (jumped): it is a
+  // branch that every active lane took without running its semantics (the warp goes on at
+  // taken_pc(done - 1)). The mask is the same in every round: an entry that changes it
+  // leaves.
+  // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
+  // round): then budget is what is left plus warp_before[first], as if entries 0 .. first - 1
+  // had run, and the partial round counts in *rounds as a round when the block loops.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
-                          uint64_t budget, uint64_t* rounds);
+                          uint64_t budget, uint64_t* rounds, uint32_t first);
+  // The low two bits of Fn's result.
+  static constexpr uint32_t kWentOn = 0, kFaulted = 1, kLeft = 2, kJumped = 3;
   Fn fn = nullptr;
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
@@ -55,8 +62,14 @@ struct Block {
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
   uint32_t first_byte = 0;
   uint64_t code_bytes = 0;
-  // Whether its first entry fits in `budget` warp instructions (then Fn may be called).
-  bool starts_within(uint64_t budget) const { return warp_before[1] <= budget; }
+  // Whether entry `first` fits in `budget` warp instructions (then Fn may start there).
+  bool starts_within(uint64_t budget, size_t first = 0) const {
+    return warp_before[first + 1] - warp_before[first] <= budget;
+  }
+  // Where entry k, a branch, goes when taken (its own pc, after any prefix, plus imm).
+  uint32_t taken_pc(size_t k) const {
+    return pcs[k] + 4 * insns[k].prefixed + static_cast<uint32_t>(insns[k].insn.imm);
+  }
   // Whether an SM whose decode cache is `cache` may run this block: Runs when every
   // instruction is decoded there from the same words; NotDecodedYet when one is not decoded
   // there yet; OtherCode when one was decoded from other words (code written in between).
@@ -145,6 +158,9 @@ bool is_inlined(const sim::CachedInsn& entry);
 // something (a branch taken, a vector branch some active lane takes, a join that pops the
 // SIMT stack).
 bool is_guarded(const sim::CachedInsn& entry);
+// Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
+// inlined when the CSR is a warp field (sim::csr_field).
+bool is_csr_read(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
 bool ends_block(const sim::CachedInsn& entry);

@@ -31,7 +31,10 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   for (auto& group : groups_) group_pool_.push_back(std::move(group));
   groups_.clear();
   warp_pool_.clear();
-  for (auto& w : all_warps_) warp_pool_.push_back(w.get());
+  for (auto& w : all_warps_) {
+    w->resume_block = nullptr;  // where a faulted launch left it (its blocks may be gone)
+    warp_pool_.push_back(w.get());
+  }
   cursor_ = 0;
   free_warps_ = config_.warp_slots_per_sm;
   free_sgprs_ = config_.sgprs_per_sm;
@@ -341,18 +344,32 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
   bool leader = true;  // a block may start at pc
+  // A turn that ended inside a block resumes it there (translating a block from there would
+  // compile code that is already translated).
+  const jit::Block* resume = std::exchange(w.resume_block, nullptr);
   try {
     while (n < limit) {
       if constexpr (!kTrace) {
         // Translations start where blocks start: here, after a jump, or after an instruction
         // that ends blocks (jit::ends_block).
+        if (resume) {
+          const jit::Block* block = std::exchange(resume, nullptr);
+          const uint32_t first = w.resume_entry;
+          if (block->pcs[first] == pc) {
+            leader = false;
+            if (block->starts_within(limit - n, first)) {
+              if (run_block(block, first, limit, ctx, group, pc, entry, n, lanes, leader)) break;
+              continue;
+            }
+          }
+        }
         if (jit_ && leader) {
+          leader = false;
           const jit::Block* block = jit_block(pc);
           if (block && block->starts_within(limit - n)) {
-            if (run_block(*block, limit - n, ctx, group, pc, entry, n, lanes)) break;
+            if (run_block(block, 0, limit, ctx, group, pc, entry, n, lanes, leader)) break;
             continue;
           }
-          leader = false;
         }
       }
       entry = nullptr;  // a fetch fault has no entry
@@ -404,48 +421,74 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
-                   uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes) {
+bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec& ctx,
+                   WorkgroupState& group, uint32_t& pc, const CachedInsn*& entry, uint64_t& n,
+                   uint64_t& lanes, bool& leader) {
   Warp& w = ctx.warp;
-  const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
-  uint64_t rounds = 0;
-  const uint32_t result = block.fn(&ctx, &w, &jit_error_, budget, &rounds);
-  const size_t done = result >> 2;
-  n += rounds * block.warp_before.back() + block.warp_before[done];
-  lanes += rounds * (block.scalar_lanes_before.back() + block.vector_before.back() * active) +
-           block.scalar_lanes_before[done] + block.vector_before[done] * active;
-  if (result & 1) {
-    pc = block.pcs[done];
-    entry = &block.insns[done];
-    std::rethrow_exception(std::exchange(jit_error_, nullptr));
-  }
-  if (done == 0) {  // the budget ended where a round would start
-    pc = block.pcs[0];
-    return false;
-  }
-  const size_t last = done - 1;
-  if (!(result & 2)) {
-    pc = block.next_pcs[last];
-    return false;
-  }
-  // The interpreter's steps after an instruction's semantics ran (run_warp).
-  pc = block.pcs[last];
-  entry = &block.insns[last];
-  if (ctx.flow == Flow::Print) {
-    ctx.flow = Flow::Next;
-    after_flow(w, group, Flow::Print, pc, entry);
-    if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
-      pc = ctx.next_pc;
-      return true;
+  for (;; first = 0) {
+    const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
+    uint64_t rounds = 0;
+    const uint32_t result =
+        block->fn(&ctx, &w, &jit_error_, limit - n + block->warp_before[first], &rounds, first);
+    const size_t done = result >> 2;
+    // Counted from entry 0 of the first round, less the entries before `first`.
+    n += rounds * block->warp_before.back() + block->warp_before[done] - block->warp_before[first];
+    lanes += rounds * (block->scalar_lanes_before.back() + block->vector_before.back() * active) +
+             block->scalar_lanes_before[done] + block->vector_before[done] * active -
+             block->scalar_lanes_before[first] - block->vector_before[first] * active;
+    const uint32_t how = result & 3;
+    if (how == jit::Block::kFaulted) {
+      pc = block->pcs[done];
+      entry = &block->insns[done];
+      std::rethrow_exception(std::exchange(jit_error_, nullptr));
     }
+    if (done == 0) {  // the budget ended where a round would start
+      pc = block->pcs[0];
+      leader = true;
+      return false;
+    }
+    const size_t last = done - 1;
+    if (how == jit::Block::kWentOn) {
+      pc = block->next_pcs[last];
+      if (done < block->insns.size()) {  // the budget ended inside the block: resume there
+        w.resume_block = block;
+        w.resume_entry = static_cast<uint32_t>(done);
+        leader = false;
+        return false;
+      }
+    } else if (how == jit::Block::kJumped) {
+      pc = block->taken_pc(last);
+    } else {
+      // The interpreter's steps after an instruction's semantics ran (run_warp).
+      pc = block->pcs[last];
+      entry = &block->insns[last];
+      if (ctx.flow == Flow::Print) {
+        ctx.flow = Flow::Next;
+        after_flow(w, group, Flow::Print, pc, entry);
+        if (w.status == WarpStatus::AtHost) {  // the turn ends until the host served it
+          pc = ctx.next_pc;
+          leader = true;
+          return true;
+        }
+      }
+      pc = ctx.next_pc;
+      if (ctx.flow != Flow::Next) {
+        const Flow flow = ctx.flow;
+        ctx.flow = Flow::Next;
+        w.pc = pc;
+        leader = true;
+        after_flow(w, group, flow);
+        return true;
+      }
+    }
+    // Where the interpreter would look for a block next (a block ends where one may start):
+    // the next block runs from here without going back through run_warp.
+    leader = true;
+    if (n >= limit) return false;
+    leader = false;  // asked here
+    block = jit_block(pc);
+    if (!block || !block->starts_within(limit - n)) return false;
   }
-  pc = ctx.next_pc;
-  if (ctx.flow == Flow::Next) return false;
-  const Flow flow = ctx.flow;
-  ctx.flow = Flow::Next;
-  w.pc = pc;
-  after_flow(w, group, flow);
-  return true;
 }
 
 const jit::Block* Sm::jit_block(uint32_t pc) {

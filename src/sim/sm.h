@@ -176,11 +176,16 @@ class alignas(kCacheLine) Sm {
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret).
   const jit::Block* jit_block(uint32_t pc);
-  // Runs a translated block from pc within `budget` warp instructions (its first one fits)
-  // and does what the interpreter does after the last one executed; true when the warp stops
-  // (barrier, end). A fault is rethrown with pc and entry at the faulting instruction.
-  bool run_block(const jit::Block& block, uint64_t budget, Exec& ctx, WorkgroupState& group,
-                 uint32_t& pc, const CachedInsn*& entry, uint64_t& n, uint64_t& lanes);
+  // Runs a translated block from its entry `first` (at pc) while n < limit (that entry fits),
+  // does what the interpreter does after the last one executed, and goes on with the block at
+  // the pc that follows, if any, until none is there or fits (jit_block was asked for that
+  // pc: the caller interprets from it); true when the warp stops (barrier, end, print
+  // request). leader: whether a block may start at the pc it leaves at, not yet asked for.
+  // A turn that ends inside a block leaves it in Warp::resume_block. A fault is rethrown with
+  // pc and entry at the faulting instruction.
+  bool run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec& ctx,
+                 WorkgroupState& group, uint32_t& pc, const CachedInsn*& entry, uint64_t& n,
+                 uint64_t& lanes, bool& leader);
   void arrive_or_end(WorkgroupState& group);
   // What follows an instruction whose semantics asked for a flow other than Next: a print
   // request is served, a barrier or an end stops the warp. w.pc is already next_pc.

@@ -16,6 +16,10 @@
 #include <emmintrin.h>
 #endif
 
+namespace ventus::jit {
+struct Block;  // a translated block (src/jit/translator.h)
+}  // namespace ventus::jit
+
 namespace ventus::sim {
 
 inline constexpr unsigned kMaxLanes = 32;
@@ -130,6 +134,11 @@ struct Warp {
   std::vector<AsyncCopy> async_copies;
 
   WarpStatus status = WarpStatus::Ready;
+  // Its last turn ended inside a translated block (Sm::run_block): the next one resumes it at
+  // entry resume_entry when the warp is still at that entry's pc. Set and read only while a
+  // launch runs (its blocks stay valid).
+  const jit::Block* resume_block = nullptr;
+  uint32_t resume_entry = 0;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup
   // The start code's stack of this warp in local memory, [stack_base, stack_end)
   // (KernelLaunch::warp_stack_bytes); stack_end == 0: not checked.
@@ -175,10 +184,12 @@ struct ExecFault : std::runtime_error {
 inline constexpr unsigned kStackPointer = 2;  // sp (x2)
 
 // An sp-relative scalar access of `size` bytes at `address` must stay in the warp's stack.
+inline bool in_stack(const Warp& w, uint32_t address, unsigned size) {
+  return w.stack_end == 0 || (address >= w.stack_base && uint64_t{address} + size <= w.stack_end);
+}
 void stack_overflow(const Warp& w, uint32_t address, unsigned size, bool store);  // faults
 inline void check_stack(const Warp& w, uint32_t address, unsigned size, bool store) {
-  if (w.stack_end != 0 && (address < w.stack_base || uint64_t{address} + size > w.stack_end))
-    stack_overflow(w, address, size, store);
+  if (!in_stack(w, address, size)) stack_overflow(w, address, size, store);
 }
 
 // A register pair operand must start at an even register: role is "rd", "rs1", "vs1", ...

@@ -21,10 +21,14 @@ namespace {
 
 constexpr uint32_t kOut = 0x90000000;
 constexpr uint32_t kOutBytes = 16 * 1024;
+// Private memory, where a loader maps it (load_with_private_memory).
+constexpr uint32_t kPrivate = 0xa0000000;
+constexpr uint32_t kPrivateBytes = 4 << 20;
 
 struct Outcome {
   sim::LaunchResult result;
-  std::vector<uint32_t> memory;  // the output buffer
+  std::vector<uint32_t> memory;          // the output buffer
+  std::vector<uint32_t> private_memory;  // where it is mapped
 };
 
 using Loader = void (*)(sim::Device&, const std::string&);
@@ -41,6 +45,8 @@ Outcome run(const std::string& program, Loader loader, const sim::KernelLaunch& 
   Outcome o;
   o.result = device.run(launch, options);
   o.memory = read_words(device, kOut, kOutBytes / 4);
+  if (device.memory().is_mapped(kPrivate, kPrivateBytes))
+    o.private_memory = read_words(device, kPrivate, kPrivateBytes / 4);
   return o;
 }
 
@@ -70,6 +76,7 @@ uint64_t expect_same(const std::string& program, Loader loader, const sim::Kerne
   EXPECT_EQ(a.workgroups, b.workgroups) << what;
   EXPECT_EQ(a.decodes, b.decodes) << what;
   EXPECT_TRUE(off.memory == forced.memory) << what << ": the output buffers differ";
+  EXPECT_TRUE(off.private_memory == forced.private_memory) << what << ": private memory differs";
   return translated;
 }
 
@@ -452,31 +459,34 @@ TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
 
 // ---- Inline per-thread word accesses (vlw12.v, vsw12.v) ----
 
-// Lane i stores, loads and stores again words at a + 4 * (i & spread), in a loop of 3
-// rounds: a is the output buffer in the first two rounds (the block is translated by then)
-// and base + offset in the last. There the lanes' words lie in one page (the inline path),
-// cross into the next page (the semantics), cross into unmapped memory or the null window,
-// are misaligned (faults, which must name the same pc, lane and message), or several lanes
-// share one word (spread 3: the highest lane's store wins).
-std::string word_access_kernel(uint32_t base, int32_t offset, uint32_t spread) {
+// Lane i stores, loads and stores again words at a + (i & spread) << shift (4 bytes apart
+// unless told), in a loop of 3 rounds: a is the output buffer in the first two rounds and
+// base + offset in the last (chosen without a branch: the loop is one block, translated at
+// its second round, so that the translation runs the last one). There the lanes' words lie in
+// one page (the inline path), cross into the next page or lie in several (word_pointers),
+// cross into unmapped memory or the null window, are misaligned (faults, which must name the
+// same pc, lane and message), or several lanes share one word (spread 3: the highest lane's
+// store wins).
+std::string word_access_kernel(uint32_t base, int32_t offset, uint32_t spread, unsigned shift = 2) {
   return "    li s0, " + std::to_string(base) + "\n    li t1, " + std::to_string(offset) +
-         "\n    li t2, " + std::to_string(spread) + R"(
+         "\n    li t2, " + std::to_string(spread) + "\n    li t4, " + std::to_string(shift) +
+         R"(
     li s1, 0x90000000
+    add t5, s0, t1
+    sub t5, t5, s1
     vid.v v0
     vand.vx v9, v0, t2
-    vsll.vi v9, v9, 2
-    vadd.vx v10, v9, s0
-    vadd.vx v10, v10, t1
+    vsll.vx v9, v9, t4
     vadd.vx v9, v9, s1
     csrr t3, wid
     vadd.vx v2, v0, t3
     li t0, 3
 .Lloop:
-    vadd.vi v1, v9, 0
-    li t6, 1
-    bne t0, t6, .Lgo
-    vadd.vi v1, v10, 0
-.Lgo:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, t5
+    vadd.vx v1, v9, t6
     vadd.vi v2, v2, 5
     vsw12.v v2, 0(v1)
     vlw12.v v3, 0(v1)
@@ -521,6 +531,302 @@ TEST(Jit, WordAccessesMatchTheInterpreter) {
   }
 }
 
+// A program loaded with load_program whose code is read-only (load_protected).
+void load_protected_assembly(sim::Device& device, const std::string& source);
+
+// The lanes' words 512 bytes apart, so that one access spans four pages (word_pointers'
+// path): all mapped, some unmapped, one lane misaligned, in local memory, in the null window,
+// and in the program's code (read-only: the store faults; writable: it is written, and a
+// later workgroup, whose SM decodes the code afresh, meets the words as illegal instructions
+// or past the code's one page the lanes find unmapped memory).
+TEST(Jit, WordAccessesOverSeveralPagesMatchTheInterpreter) {
+  struct Case {
+    uint32_t base;
+    int32_t offset;
+    bool faults;
+    Loader loader;
+    const char* what;
+  };
+  const uint32_t local = static_cast<uint32_t>(sim::kLdsWindowBase);
+  const Case cases[] = {
+      {kOut, 0, false, &load_assembly, "four pages"},
+      {kOut, 4, false, &load_assembly, "four pages, one word on"},
+      {kOut, 4096, true, &load_assembly, "some pages unmapped"},
+      {kOut, 2, true, &load_assembly, "misaligned"},
+      {local, 64, false, &load_assembly, "local memory"},
+      {local - 4096, 0, true, &load_assembly, "below the local window"},
+      {0, 64, true, &load_assembly, "the null window"},
+      {sim::kCodeBase, 0, true, &load_protected_assembly, "read-only code"},
+      {sim::kCodeBase, 0, true, &load_assembly, "writable code"},
+  };
+  for (const Case& c : cases) {
+    const std::string kernel = word_access_kernel(c.base, c.offset, 31, 9);
+    const Outcome off = run(kernel, c.loader, launch_of(2, 30, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, c.loader, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+}
+
+// ---- Blocks that follow blocks: taken branches, chaining, budgets ----
+
+// A loop of three blocks that jump to each other: a scalar branch always taken, a vector
+// branch every active lane takes (no divergence: the join finds nothing to pop), and the back
+// edge; a CSR write and read inside a block. Each translated block goes on to the next without
+// the interpreter; the budget sweep ends the launch at every instruction of the run.
+const char* const kChainKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 6
+    add s0, s0, t6
+    li t0, 0
+    li t1, 6
+    vid.v v1
+.Lloop:
+    addi t0, t0, 1
+    vadd.vi v3, v3, 1
+    beq t0, t0, .Lb
+    addi t0, t0, 100
+.Lb:
+    vadd.vx v3, v3, t0
+    la t5, .Lc
+    setrpc zero, t5, 0
+    vbeq v1, v1, .Lc
+    vadd.vi v3, v3, 7
+.Lc:
+    join zero, zero, 0
+    csrw mscratch, t0
+    csrr t2, mscratch
+    add t3, t3, t2
+    sw t3, 0(s0)
+    blt t0, t1, .Lloop
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 64(v4)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, ChainedBlocksMatchTheInterpreter) {
+  EXPECT_GT(expect_same(kChainKernel, &load_assembly, launch_of(2, 32, 2), "chained blocks"), 0u);
+}
+
+TEST(Jit, BudgetStopsInsideChainedBlocks) {
+  EXPECT_GT(expect_same_for_budgets(kChainKernel, launch_of(2, 32), 1, 240), 0u);
+}
+
+// ---- Inline private word accesses (vlw.v, vsw.v) ----
+
+void load_with_private_memory(sim::Device& device, const std::string& source) {
+  device.memory().map(kPrivate, kPrivateBytes);
+  load_program(device, source);
+}
+
+// word_access_kernel through private memory: lane i's private address is (i & spread) << shift
+// (+ offset in the last round), which the hardware interleaves (csr_pds + a * lanes + 4 * i).
+std::string private_access_kernel(uint32_t spread, unsigned shift, int32_t offset) {
+  return "    li t1, " + std::to_string(offset) + "\n    li t2, " + std::to_string(spread) +
+         "\n    li t4, " + std::to_string(shift) + R"(
+    vid.v v0
+    vand.vx v9, v0, t2
+    vsll.vx v9, v9, t4
+    csrr t3, wid
+    vadd.vx v2, v0, t3
+    li t0, 3
+.Lloop:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, t1
+    vadd.vx v1, v9, t6
+    vadd.vi v2, v2, 5
+    vsw.v v2, 0(v1)
+    vlw.v v3, 0(v1)
+    vlw.v v4, 4(v1)
+    vxor.vv v5, v3, v4
+    vsw.v v5, 256(v1)
+    vadd.vv v6, v6, v5
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    li s1, 0x90000000
+    slli t3, t3, 7
+    add s1, s1, t3
+    vsll.vi v7, v0, 2
+    vadd.vx v7, v7, s1
+    vsw12.v v6, 0(v7)
+    endprg x0, x0, x0
+)";
+}
+
+// Lanes at one private address (consecutive words, one page), 64 bytes apart (each lane's word
+// 2 KiB from the next: several pages), misaligned, and past the mapped private memory.
+TEST(Jit, PrivateWordAccessesMatchTheInterpreter) {
+  struct Case {
+    uint32_t spread;
+    unsigned shift;
+    int32_t offset;
+    bool faults;
+    const char* what;
+  };
+  const Case cases[] = {
+      {0, 2, 0, false, "one address, one page"}, {0, 2, 1024, false, "one address, further on"},
+      {31, 6, 0, false, "several pages"},        {31, 6, 2, true, "misaligned"},
+      {0, 2, 1 << 20, true, "unmapped"},
+  };
+  sim::KernelLaunch launch = launch_of(2, 30, 2);
+  launch.pds_base = kPrivate;
+  launch.pds_bytes_per_thread = 4096;
+  ASSERT_LE(sim::private_memory_bytes(launch, sim::DeviceConfig{}), kPrivateBytes);
+  for (const Case& c : cases) {
+    const std::string kernel = private_access_kernel(c.spread, c.shift, c.offset);
+    const Outcome off = run(kernel, &load_with_private_memory, launch, sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, &load_with_private_memory, launch, c.what), 0u) << c.what;
+  }
+}
+
+// ---- Inline scalar loads and stores (lb ... sw) and CSR reads ----
+
+// Each warp stores a halfword, a byte and a word through `reg` and loads them back with every
+// load (sign and zero extension of negative values), in a loop of 3 rounds: reg is s0 in the
+// first two and s0 + offset in the last, where the accesses may fault (chosen without a
+// branch: the loop is one block, translated at its second round, so that the translation runs
+// the last one). The warp's sums of what it loaded are stored at the end.
+std::string scalar_access_kernel(const std::string& set_s0, int32_t offset,
+                                 const char* reg = "a0") {
+  std::string kernel = set_s0 + "\n    li t1, " + std::to_string(offset) + R"(
+    li s1, 0x90000000
+    csrr t3, wid
+    slli t3, t3, 6
+    add s1, s1, t3
+    li t4, 0x7f80ff81
+    li t0, 3
+.Lloop:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, t1
+    add REG, s0, t6
+    li t5, 0x01020304
+    add t4, t4, t5
+    sw t4, 0(REG)
+    sh t4, 4(REG)
+    sb t4, 7(REG)
+    lw a1, 0(REG)
+    lh a2, 4(REG)
+    lhu a3, 4(REG)
+    lb a4, 7(REG)
+    lbu a5, 7(REG)
+    lw a6, 4(REG)
+    add s3, s3, a1
+    xor s4, s4, a2
+    add s5, s5, a3
+    xor s6, s6, a4
+    add s7, s7, a5
+    xor s8, s8, a6
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw s3, 0(s1)
+    sw s4, 4(s1)
+    sw s5, 8(s1)
+    sw s6, 12(s1)
+    sw s7, 16(s1)
+    sw s8, 20(s1)
+    endprg x0, x0, x0
+)";
+  for (size_t at = kernel.find("REG"); at != std::string::npos; at = kernel.find("REG"))
+    kernel.replace(at, 3, reg);
+  return kernel;
+}
+
+TEST(Jit, ScalarAccessesMatchTheInterpreter) {
+  struct Case {
+    std::string set_s0;
+    int32_t offset;
+    bool faults;
+    Loader loader;
+    const char* what;
+    const char* reg = "a0";
+  };
+  const std::string out = "    li s0, " + std::to_string(kOut + 2048);
+  const std::string local = "    li s0, " + std::to_string(sim::kLdsWindowBase + 512);
+  // The warp's stack (launch.warp_stack_bytes = 256 from CSR_LDS on).
+  const std::string stack = R"(    csrr s0, CSR_LDS
+    csrr t3, wid
+    slli t3, t3, 8
+    add s0, s0, t3)";
+  const int32_t to_code = static_cast<int32_t>(sim::kCodeBase - (kOut + 2048));
+  const Case cases[] = {
+      {out, 0, false, &load_assembly, "global memory"},
+      {out, 4096 - 4, false, &load_assembly, "global memory, the next page"},
+      {out, kOutBytes, true, &load_assembly, "unmapped"},
+      {out, -4096, true, &load_assembly, "below the mapped buffer"},
+      {out, 2, true, &load_assembly, "a misaligned word"},
+      {out, 1, true, &load_assembly, "a misaligned word and halfword"},
+      {local, 256, false, &load_assembly, "local memory"},
+      {out, static_cast<int32_t>(64 - (kOut + 2048)), true, &load_assembly, "the null window"},
+      {out, to_code, true, &load_protected_assembly, "read-only code"},
+      // Written: the second workgroup (SM 1 decodes afresh) meets an illegal instruction.
+      {out, to_code, true, &load_assembly, "writable code"},
+      {stack, 0, false, &load_assembly, "sp in the stack", "sp"},
+      {stack, 248, false, &load_assembly, "sp at the stack's end", "sp"},
+      {stack, 252, true, &load_assembly, "sp past the stack's end", "sp"},
+      {stack, -8, true, &load_assembly, "sp below the stack", "sp"},
+      {stack, 252, false, &load_assembly, "a0 past the stack's end (not checked)"},
+  };
+  sim::KernelLaunch launch = launch_of(2, 32, 2);
+  launch.warp_stack_bytes = 256;
+  for (const Case& c : cases) {
+    const std::string kernel = scalar_access_kernel(c.set_s0, c.offset, c.reg);
+    const Outcome off = run(kernel, c.loader, launch, sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, c.loader, launch, c.what), 0u) << c.what;
+  }
+}
+
+// Every CSR a warp reads (the inlined per-warp fields, the computed and constant ones), in a
+// translated loop that changes vl, vtype, fflags, frm and CSR_RPC between reads; the reads
+// are summed per CSR and stored. An unknown CSR's read faults at its pc.
+TEST(Jit, CsrReadsMatchTheInterpreter) {
+  std::string reads;
+  int slot = 0;
+  for (const char* csr :
+       {"fflags",   "frm",      "fcsr",     "vstart",    "vxsat",   "vxrm",    "vcsr",
+        "mstatus",  "mtvec",    "mscratch", "vl",        "vtype",   "vlenb",   "CSR_TID",
+        "CSR_NUMW", "CSR_NUMT", "CSR_KNL",  "CSR_WGID",  "CSR_WID", "CSR_LDS", "CSR_PDS",
+        "CSR_GIDX", "CSR_GIDY", "CSR_GIDZ", "CSR_PRINT", "CSR_RPC", "CSR_GDS", "0x810",
+        "0x811",    "0x812",    "0x813"}) {
+    const std::string at = std::to_string(4 * slot++);
+    reads += "    csrr a1, " + std::string(csr) + "\n    lw a2, " + at +
+             "(s1)\n    add a2, a2, a1\n    sw a2, " + at + "(s1)\n";
+  }
+  const std::string kernel = R"(
+    li s1, 0x90000000
+    csrr t3, wid
+    slli t3, t3, 8
+    add s1, s1, t3
+    li t0, 3
+.Lloop:
+    addi t5, t0, 1
+    vsetvli t4, t5, e32, m1
+    csrw fflags, t0
+    csrw frm, t0
+    csrw mscratch, t5
+    setrpc zero, t5, 16
+)" + reads + R"(
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    li t5, 32
+    vsetvli t4, t5, e32, m1
+    csrr a1, 0x7ff
+    endprg x0, x0, x0
+)";
+  const Outcome off = run(kernel, &load_assembly, launch_of(2, 32, 3), sim::JitMode::Off);
+  ASSERT_TRUE(off.result.fault);
+  EXPECT_NE(off.result.fault->message.find("does not exist"), std::string::npos)
+      << fault_text(off.result);
+  EXPECT_NE(off.memory[1 + 64 * 0], 0u);  // frm, summed over the rounds
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32, 3), "CSR reads"), 0u);
+}
+
 // ---- One set of translations per device ----
 
 // The code section of a program loaded with load_program, made read-only as the driver makes
@@ -537,11 +843,16 @@ elf::Section load_protected(sim::Device& device, const std::string& source) {
   return {};
 }
 
+void load_protected_assembly(sim::Device& device, const std::string& source) {
+  load_protected(device, source);
+}
+
 // Every workgroup slot and host thread runs the same blocks: a launch of 16 workgroups (16
 // slots) on 2 host threads translates about what a launch of one workgroup does, and a
-// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a warp's turn
-// can end inside a block, and the next turn translates the block from there; where turns end
-// depends on the rounds.) Translations per slot would be 16 times as many.
+// second launch of the unchanged (read-only) code almost nothing. (Not exactly: a block whose
+// code no warp had decoded entirely when it asked for it is translated at a later launch,
+// where the code is decoded; what is decoded when depends on where turns end.) Translations
+// per slot would be 16 times as many.
 TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
   const auto translations = [](uint32_t groups, unsigned host_threads, int launches) {
     sim::DeviceConfig config;
@@ -564,7 +875,7 @@ TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
   ASSERT_GT(one[0], 0u);
   const std::vector<uint64_t> many = translations(16, 2, 2);
   EXPECT_LT(many[0], 2 * one[0]);
-  EXPECT_LT(many[1], one[0] / 4);
+  EXPECT_LE(4 * many[1], one[0]);
 }
 
 // Code the host rewrites between launches runs as written, in read-only memory (a new

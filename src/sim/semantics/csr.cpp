@@ -19,34 +19,12 @@ namespace csr = abi::csr;
 }
 
 uint32_t read_csr(const Warp& w, uint32_t number) {
+  if (const uint32_t* field = csr_field(w, number)) return *field;
   switch (number) {
-    case csr::FFLAGS: return w.fflags;
-    case csr::FRM: return w.frm;
     case csr::FCSR: return (w.frm << 5) | w.fflags;
     case csr::VSTART: return 0;
-    case csr::VXSAT: return w.vxsat;
-    case csr::VXRM: return w.vxrm;
     case csr::VCSR: return (w.vxrm << 1) | w.vxsat;
-    case csr::MSTATUS: return w.mstatus;
-    case csr::MTVEC: return w.mtvec;
-    case csr::MSCRATCH: return w.mscratch;
-    case csr::VL: return w.vcfg.vl;
-    case csr::VTYPE: return w.vcfg.vtype;
     case csr::VLENB: return 4 * w.lanes;
-    case csr::TID: return w.csr_tid;
-    case csr::NUMW: return w.csr_numw;
-    case csr::NUMT: return w.csr_numt;
-    case csr::KNL: return w.csr_knl;
-    case csr::WGID: return w.csr_wgid;
-    case csr::WID: return w.csr_wid;
-    case csr::LDS: return w.csr_lds;
-    case csr::PDS: return w.csr_pds;
-    case csr::GIDX: return w.csr_gid[0];
-    case csr::GIDY: return w.csr_gid[1];
-    case csr::GIDZ: return w.csr_gid[2];
-    case csr::PRINT: return w.print;
-    case csr::RPC: return w.rpc;
-    case csr::GDS: return w.csr_gds;
     case csr::GDS_BASE: return kGdsBase;
     case csr::GDS_LIMIT: return kGdsLimit;
     case csr::LDS_BASE: return kLdsBase;
@@ -103,6 +81,35 @@ void csr_op(Exec& ctx, const Insn& in, bool write, F f) {
 }
 
 }  // namespace
+
+const uint32_t* csr_field(const Warp& w, uint32_t number) noexcept {
+  switch (number) {
+    case csr::FFLAGS: return &w.fflags;
+    case csr::FRM: return &w.frm;
+    case csr::VXSAT: return &w.vxsat;
+    case csr::VXRM: return &w.vxrm;
+    case csr::MSTATUS: return &w.mstatus;
+    case csr::MTVEC: return &w.mtvec;
+    case csr::MSCRATCH: return &w.mscratch;
+    case csr::VL: return &w.vcfg.vl;
+    case csr::VTYPE: return &w.vcfg.vtype;
+    case csr::TID: return &w.csr_tid;
+    case csr::NUMW: return &w.csr_numw;
+    case csr::NUMT: return &w.csr_numt;
+    case csr::KNL: return &w.csr_knl;
+    case csr::WGID: return &w.csr_wgid;
+    case csr::WID: return &w.csr_wid;
+    case csr::LDS: return &w.csr_lds;
+    case csr::PDS: return &w.csr_pds;
+    case csr::GIDX: return &w.csr_gid[0];
+    case csr::GIDY: return &w.csr_gid[1];
+    case csr::GIDZ: return &w.csr_gid[2];
+    case csr::PRINT: return &w.print;
+    case csr::RPC: return &w.rpc;
+    case csr::GDS: return &w.csr_gds;
+    default: return nullptr;
+  }
+}
 
 VT_SEM(CSRRW) {
   const uint32_t v = ctx.warp.x[in.rs1];

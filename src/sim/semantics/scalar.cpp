@@ -46,6 +46,20 @@ inline void store(Exec& ctx, const Insn& in, unsigned size) {
 
 }  // namespace
 
+uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t size,
+                          bool store) noexcept {
+  if ((address & (size - 1)) != 0 || ctx.mem->log || ctx.mem->memcheck ||
+      (rs1 == kStackPointer && !in_stack(ctx.warp, address, size)))
+    return nullptr;
+  try {
+    // page_span takes the common case (a mapped page without read-only data) first.
+    if (uint8_t* host = ctx.mem->page_span(address, address + size - 1, store, false)) return host;
+    return ctx.mem->data_pointer(address, size, store);
+  } catch (...) {  // a fault, or no memory for the page: the semantics report it
+    return nullptr;
+  }
+}
+
 VT_SEM(LUI) {
   set_x(ctx, in.rd, static_cast<uint32_t>(in.imm) << 12);
 }
