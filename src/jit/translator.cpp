@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "emit_fp32.h"
 #include "semantics.h"
 
 namespace ventus::jit {
@@ -147,7 +148,7 @@ bool is_word_access(const CachedInsn& entry) {
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
-  if (is_word_access(entry)) return true;
+  if (is_word_access(entry) || is_fp32_inlined(entry)) return true;
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -342,6 +343,8 @@ class BlockEmitter {
         emit_guarded(entry, block.pcs[k], k);
       else if (!block.called[k] && is_word_access(entry))
         emit_word_access(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_fp32_inlined(entry))
+        emit_fp32(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])

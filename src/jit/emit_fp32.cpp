@@ -1,0 +1,377 @@
+#include "emit_fp32.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <optional>
+
+#include "fp32.h"
+#include "mxcsr.h"
+#include "warp.h"
+
+namespace ventus::jit {
+
+using isa::Op;
+
+namespace {
+
+// What an inlined row computes, with a = vs2 and b = vs1 or x[rs1] (vector_float.cpp).
+enum class Kind : uint8_t {
+  Add,
+  Sub,
+  ReverseSub,
+  Mul,
+  Div,
+  ReverseDiv,
+  Sqrt,
+  Fma,  // round under frm
+  Min,
+  Max,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge  // do not round
+};
+
+struct Row {
+  Kind kind;
+  bool scalar = false;  // .vf: b is x[rs1]
+  // The fma family: the addend is vs2 and the multiplicand the old vd (vfmadd..., else
+  // vfmacc...); the product and the addend negated.
+  bool addend_vs2 = false, negate_product = false, negate_addend = false;
+};
+
+bool rounds(Kind kind) {
+  return kind <= Kind::Fma;
+}
+
+std::optional<Row> row_of(Op op) {
+  switch (op) {
+#define VT_PAIR(ID, KIND)                          \
+  case Op::ID##_VV: return Row{Kind::KIND, false}; \
+  case Op::ID##_VF: return Row{Kind::KIND, true};
+    VT_PAIR(VFADD, Add)
+    VT_PAIR(VFSUB, Sub)
+    VT_PAIR(VFMUL, Mul)
+    VT_PAIR(VFDIV, Div)
+    VT_PAIR(VFMIN, Min)
+    VT_PAIR(VFMAX, Max)
+    VT_PAIR(VMFEQ, Eq)
+    VT_PAIR(VMFNE, Ne)
+    VT_PAIR(VMFLT, Lt)
+    VT_PAIR(VMFLE, Le)
+#undef VT_PAIR
+    case Op::VFRSUB_VF: return Row{Kind::ReverseSub, true};
+    case Op::VFRDIV_VF: return Row{Kind::ReverseDiv, true};
+    case Op::VMFGT_VF: return Row{Kind::Gt, true};
+    case Op::VMFGE_VF: return Row{Kind::Ge, true};
+    case Op::VFSQRT_V: return Row{Kind::Sqrt};
+#define VT_FMA(ID, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND)                                \
+  case Op::ID##_VV: return Row{Kind::Fma, false, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND}; \
+  case Op::ID##_VF: return Row{Kind::Fma, true, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND};
+      VT_FMA(VFMACC, false, false, false)
+      VT_FMA(VFNMACC, false, true, true)
+      VT_FMA(VFMSAC, false, false, true)
+      VT_FMA(VFNMSAC, false, true, false)
+      VT_FMA(VFMADD, true, false, false)
+      VT_FMA(VFNMADD, true, true, true)
+      VT_FMA(VFMSUB, true, false, true)
+      VT_FMA(VFNMSUB, true, true, false)
+#undef VT_FMA
+    default: return std::nullopt;
+  }
+}
+
+// Whether the host runs the rows that round: x86-64 arithmetic under MXCSR (mxcsr.h), and for
+// the fma family FMA3, which rounds once and raises NV for inf*0 with a quiet-NaN addend as
+// RISC-V does (without it LLVM would call fmaf).
+#if defined(__x86_64__)
+bool host_rounds(Kind kind) {
+  static const bool has_fma = __builtin_cpu_supports("fma");
+  return kind != Kind::Fma || has_fma;
+}
+#else
+bool host_rounds(Kind) {
+  return false;
+}
+#endif
+
+// Byte offsets of the warp's fields the inline code touches.
+struct Fields {
+  uint64_t x, v, mask, lane_mask, vl, sew, lmul, frm, fflags;
+};
+const Fields& fields() {
+  static const Fields offsets = [] {
+    const auto probe = std::make_unique<sim::Warp>();
+    const auto at = [&](const void* field) {
+      return static_cast<uint64_t>(static_cast<const char*>(field) -
+                                   reinterpret_cast<const char*>(probe.get()));
+    };
+    return Fields{at(&probe->x),         at(&probe->v),       at(&probe->mask),
+                  at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
+                  at(&probe->vcfg.lmul), at(&probe->frm),     at(&probe->fflags)};
+  }();
+  return offsets;
+}
+
+constexpr uint32_t kSignBit = 0x80000000u;
+constexpr uint32_t kInfinity = 0x7f800000u;
+constexpr uint32_t kQuietBit = 0x00400000u;
+constexpr uint32_t kOne = 0x3f800000u;  // 1.0f
+
+class Emitter {
+ public:
+  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp)
+      : b_(b), c_(b.getContext()), warp_(warp), f_(fields()), fn_(b.GetInsertBlock()->getParent()) {
+    i32_ = b_.getInt32Ty();
+    lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
+    floats_ = llvm::FixedVectorType::get(b_.getFloatTy(), sim::kMaxLanes);
+    bits_ = llvm::FixedVectorType::get(b_.getInt1Ty(), sim::kMaxLanes);
+  }
+
+  void emit(const sim::Insn& in, const Row& row, const std::function<void()>& emit_call) {
+    auto* fast = llvm::BasicBlock::Create(c_, "fp32", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "fp32_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "fp32_done", fn_);
+    llvm::Value* applies = b_.CreateAnd(b_.CreateICmpEQ(load(f_.sew), b_.getInt32(32)),
+                                        b_.CreateICmpEQ(load(f_.lmul), b_.getInt32(1)));
+    llvm::Value* frm = nullptr;
+    if (rounds(row.kind)) {
+      frm = load(f_.frm);
+      static_assert(fp::kRNE == 0 && fp::kRTZ == 1 && fp::kRDN == 2 && fp::kRUP == 3 &&
+                    fp::kRMM == 4);
+      applies = b_.CreateAnd(applies, b_.CreateICmpULT(frm, b_.getInt32(fp::kRMM)));
+    }
+    b_.CreateCondBr(applies, fast, slow);
+    b_.SetInsertPoint(slow);
+    emit_call();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(fast);
+    llvm::Value* on = b_.CreateBitCast(active_lanes(in.vm), bits_);
+    llvm::Value* a = row_value(in.rs2);
+    llvm::Value* second = nullptr;
+    if (row.kind != Kind::Sqrt)
+      second =
+          row.scalar ? b_.CreateVectorSplat(sim::kMaxLanes, read_x(in.rs1)) : row_value(in.rs1);
+    llvm::Value* result = nullptr;
+    if (rounds(row.kind)) {
+      llvm::Value* third = row.kind == Kind::Fma ? row_value(in.rs3) : nullptr;
+      result = rounded(row, frm, on, a, second, third);
+    } else if (row.kind == Kind::Min || row.kind == Kind::Max) {
+      result = min_max(row.kind == Kind::Min, on, a, second);
+    } else {
+      result = compare(row.kind, on, a, second);
+    }
+    llvm::Value* old = row_value(in.rd);
+    b_.CreateAlignedStore(b_.CreateSelect(on, result, old), v_row(in.rd), llvm::Align(4));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+ private:
+  llvm::Value* field(uint64_t offset) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), warp_, offset);
+  }
+  llvm::Value* load(uint64_t offset) {
+    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
+  }
+  llvm::Value* v_row(unsigned r) { return field(f_.v + 4 * sim::kMaxLanes * r); }
+  llvm::Value* row_value(unsigned r) {
+    return b_.CreateAlignedLoad(lanes_, v_row(r), llvm::Align(4));
+  }
+  llvm::Value* read_x(unsigned r) { return r == 0 ? b_.getInt32(0) : load(f_.x + 4 * r); }
+  llvm::Value* splat(uint32_t value) {
+    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
+  }
+
+  // Exec::active_lanes: SIMT-active lanes below vl, with vm == 0 only those whose v0 element
+  // has bit 0 set.
+  llvm::Value* active_lanes(uint8_t vm) {
+    llvm::Value* vl = load(f_.vl);
+    llvm::Value* vl_mask =
+        b_.CreateSelect(b_.CreateICmpUGE(vl, b_.getInt32(32)), b_.getInt32(~0u),
+                        b_.CreateSub(b_.CreateShl(b_.getInt32(1), vl), b_.getInt32(1)));
+    llvm::Value* active = b_.CreateAnd(load(f_.mask), vl_mask);
+    if (vm) return active;
+    llvm::Value* v0 = b_.CreateICmpNE(b_.CreateAnd(row_value(0), splat(1)), splat(0));
+    return b_.CreateAnd(active, b_.CreateAnd(b_.CreateBitCast(v0, i32_), load(f_.lane_mask)));
+  }
+
+  void accrue(llvm::Value* flags) {
+    llvm::Value* fflags = field(f_.fflags);
+    b_.CreateAlignedStore(b_.CreateOr(b_.CreateAlignedLoad(i32_, fflags, llvm::Align(4)), flags),
+                          fflags, llvm::Align(4));
+  }
+
+  // A stack slot for an MXCSR value, in the entry block (a slot made in a loop would grow
+  // the stack each round).
+  llvm::Value* mxcsr_slot() {
+    llvm::IRBuilder<> at(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    return at.CreateAlloca(i32_);
+  }
+  void mxcsr(llvm::Intrinsic::ID id, llvm::Value* slot) {
+    b_.CreateCall(llvm::Intrinsic::getDeclaration(fn_->getParent(), id), {slot});
+  }
+
+  // The rows that round: the operation on all 32 lanes under MXCSR set to frm (mxcsr.h), the
+  // host's own MXCSR saved before and restored after, its sticky flags accrued into fflags.
+  // Inactive lanes compute 0 op 1 or 0 * 1 + 0, exact in every mode: they raise nothing.
+  // The constrained intrinsics (dynamic rounding, strict exceptions, a strictfp function)
+  // keep LLVM from folding them at its own rounding mode or moving them across the MXCSR
+  // accesses. NaN results become the canonical NaN.
+  llvm::Value* rounded(const Row& row, llvm::Value* frm, llvm::Value* on, llvm::Value* a,
+                       llvm::Value* b, llvm::Value* old_vd) {
+    fn_->addFnAttr(llvm::Attribute::StrictFP);
+    const auto operand = [&](llvm::Value* lanes, uint32_t sign, uint32_t benign) {
+      if (sign) lanes = b_.CreateXor(lanes, splat(sign));
+      return b_.CreateBitCast(b_.CreateSelect(on, lanes, splat(benign)), floats_);
+    };
+    // frm 0..3 -> the rounding control field (two bits at bit 13), from a packed table.
+    uint32_t packed = 0;
+    for (uint32_t rm = 0; rm < 4; ++rm)
+      packed |= (fp::mxcsr::kRoundingControl[rm] >> 13) << (2 * rm);
+    llvm::Value* control = b_.CreateShl(
+        b_.CreateAnd(b_.CreateLShr(b_.getInt32(packed), b_.CreateShl(frm, 1)), b_.getInt32(3)), 13);
+    llvm::Value* saved = mxcsr_slot();
+    llvm::Value* mode = mxcsr_slot();
+    llvm::Value* raised = mxcsr_slot();
+    mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, saved);
+    b_.CreateStore(b_.CreateOr(control, b_.getInt32(fp::mxcsr::kAllMasked)), mode);
+    mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, mode);
+
+    llvm::IRBuilderBase::FastMathFlagGuard restore(b_);  // the builder's fp settings
+    b_.setIsFPConstrained(true);
+    b_.setDefaultConstrainedRounding(llvm::RoundingMode::Dynamic);
+    b_.setDefaultConstrainedExcept(llvm::fp::ebStrict);
+    const auto binary = [&](llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
+      return b_.CreateConstrainedFPBinOp(id, operand(x, 0, 0), operand(y, 0, kOne));
+    };
+    const auto call = [&](llvm::Intrinsic::ID id, std::initializer_list<llvm::Value*> args) {
+      return b_.CreateConstrainedFPCall(
+          llvm::Intrinsic::getDeclaration(fn_->getParent(), id, {floats_}), args);
+    };
+    llvm::Value* r = nullptr;
+    switch (row.kind) {
+      case Kind::Add: r = binary(llvm::Intrinsic::experimental_constrained_fadd, a, b); break;
+      case Kind::Sub: r = binary(llvm::Intrinsic::experimental_constrained_fsub, a, b); break;
+      case Kind::ReverseSub:
+        r = binary(llvm::Intrinsic::experimental_constrained_fsub, b, a);
+        break;
+      case Kind::Mul: r = binary(llvm::Intrinsic::experimental_constrained_fmul, a, b); break;
+      case Kind::Div: r = binary(llvm::Intrinsic::experimental_constrained_fdiv, a, b); break;
+      case Kind::ReverseDiv:
+        r = binary(llvm::Intrinsic::experimental_constrained_fdiv, b, a);
+        break;
+      case Kind::Sqrt:
+        r = call(llvm::Intrinsic::experimental_constrained_sqrt, {operand(a, 0, 0)});
+        break;
+      default: {  // Kind::Fma: x = b, y = vs2, z = the old vd
+        llvm::Value* multiplicand = row.addend_vs2 ? old_vd : a;
+        llvm::Value* addend = row.addend_vs2 ? a : old_vd;
+        r = call(llvm::Intrinsic::experimental_constrained_fma,
+                 {operand(b, row.negate_product ? kSignBit : 0, 0), operand(multiplicand, 0, kOne),
+                  operand(addend, row.negate_addend ? kSignBit : 0, 0)});
+        break;
+      }
+    }
+    mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, raised);
+    mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, saved);
+    llvm::Value* bits = b_.CreateLoad(i32_, raised);
+    llvm::Value* flags = b_.getInt32(0);
+    for (const fp::mxcsr::FlagBit& entry : fp::mxcsr::kFlags) {
+      llvm::Value* set = b_.CreateICmpNE(b_.CreateAnd(bits, entry.mxcsr_bit), b_.getInt32(0));
+      flags = b_.CreateOr(flags, b_.CreateSelect(set, b_.getInt32(entry.flag), b_.getInt32(0)));
+    }
+    accrue(flags);
+    llvm::Value* result = b_.CreateBitCast(r, lanes_);
+    return b_.CreateSelect(is_nan(result), splat(fp::kCanonicalNaN), result);
+  }
+
+  llvm::Value* is_nan(llvm::Value* x) {
+    return b_.CreateICmpUGT(b_.CreateAnd(x, splat(~kSignBit)), splat(kInfinity));
+  }
+  llvm::Value* is_snan(llvm::Value* x) {
+    return b_.CreateAnd(is_nan(x), b_.CreateICmpEQ(b_.CreateAnd(x, splat(kQuietBit)), splat(0)));
+  }
+  // A signed integer that orders non-NaN values as floats do, with -0 and +0 equal.
+  llvm::Value* order_key(llvm::Value* x) {
+    llvm::Value* magnitude = b_.CreateAnd(x, splat(~kSignBit));
+    return b_.CreateSelect(b_.CreateICmpSLT(x, splat(0)), b_.CreateNeg(magnitude), magnitude);
+  }
+  // fflags |= NV when any active lane has `invalid` set.
+  void accrue_invalid(llvm::Value* on, llvm::Value* invalid) {
+    llvm::Value* any =
+        b_.CreateICmpNE(b_.CreateBitCast(b_.CreateAnd(on, invalid), i32_), b_.getInt32(0));
+    accrue(b_.CreateSelect(any, b_.getInt32(fp::kNV), b_.getInt32(0)));
+  }
+
+  // fp::min / fp::max (minimumNumber, maximumNumber; -0 below +0) in integer operations.
+  llvm::Value* min_max(bool min, llvm::Value* on, llvm::Value* a, llvm::Value* b) {
+    accrue_invalid(on, b_.CreateOr(is_snan(a), is_snan(b)));
+    llvm::Value* ka = order_key(a);
+    llvm::Value* kb = order_key(b);
+    llvm::Value* a_wins = min ? b_.CreateICmpSLT(ka, kb) : b_.CreateICmpSGT(ka, kb);
+    llvm::Value* b_wins = min ? b_.CreateICmpSLT(kb, ka) : b_.CreateICmpSGT(kb, ka);
+    llvm::Value* tie = min ? b_.CreateOr(a, b) : b_.CreateAnd(a, b);
+    llvm::Value* ordered = b_.CreateSelect(a_wins, a, b_.CreateSelect(b_wins, b, tie));
+    llvm::Value* nan_a = is_nan(a);
+    llvm::Value* nan_b = is_nan(b);
+    return b_.CreateSelect(nan_a, b_.CreateSelect(nan_b, splat(fp::kCanonicalNaN), b),
+                           b_.CreateSelect(nan_b, a, ordered));
+  }
+
+  // fp::eq (quiet: NV for a signaling NaN), fp::lt and fp::le (signaling: NV for any NaN),
+  // as 0/1 lane values.
+  llvm::Value* compare(Kind kind, llvm::Value* on, llvm::Value* a, llvm::Value* b) {
+    llvm::Value* unordered = b_.CreateOr(is_nan(a), is_nan(b));
+    const bool quiet = kind == Kind::Eq || kind == Kind::Ne;
+    accrue_invalid(on, quiet ? b_.CreateOr(is_snan(a), is_snan(b)) : unordered);
+    llvm::Value* ka = order_key(a);
+    llvm::Value* kb = order_key(b);
+    llvm::Value* holds = nullptr;
+    switch (kind) {
+      case Kind::Eq:
+      case Kind::Ne: holds = b_.CreateICmpEQ(ka, kb); break;
+      case Kind::Lt: holds = b_.CreateICmpSLT(ka, kb); break;
+      case Kind::Le: holds = b_.CreateICmpSLE(ka, kb); break;
+      case Kind::Gt: holds = b_.CreateICmpSGT(ka, kb); break;
+      default: holds = b_.CreateICmpSGE(ka, kb); break;  // Kind::Ge
+    }
+    llvm::Value* result = b_.CreateAnd(b_.CreateNot(unordered), holds);
+    if (kind == Kind::Ne) result = b_.CreateNot(result);
+    return b_.CreateZExt(result, lanes_);
+  }
+
+  llvm::IRBuilder<>& b_;
+  llvm::LLVMContext& c_;
+  llvm::Value* warp_;
+  const Fields& f_;
+  llvm::Function* fn_;
+  llvm::Type* i32_ = nullptr;
+  llvm::FixedVectorType *lanes_ = nullptr, *floats_ = nullptr, *bits_ = nullptr;
+};
+
+}  // namespace
+
+bool is_fp32_inlined(const sim::CachedInsn& entry) {
+  const sim::Insn& in = entry.insn;
+  const std::optional<Row> row = row_of(in.op);
+  if (!row || entry.prefixed || in.abs || in.neg || in.pair) return false;
+  const auto vector = [](unsigned r) { return r < sim::kNumVRegs; };
+  const bool registers = vector(in.rd) && vector(in.rs2) &&
+                         (row->scalar ? in.rs1 < sim::kNumXRegs : vector(in.rs1)) &&
+                         (row->kind != Kind::Fma || vector(in.rs3));
+  return registers && (!rounds(row->kind) || host_rounds(row->kind));
+}
+
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
+               const std::function<void()>& emit_call) {
+  Emitter(b, warp).emit(in, *row_of(in.op), emit_call);
+}
+
+}  // namespace ventus::jit
