@@ -19,6 +19,7 @@ namespace {
 
 // What an inlined row computes, with a = vs2 and b = vs1 or x[rs1] (vector_float.cpp).
 enum class Kind : uint8_t {
+  // Round under frm; the host's MXCSR flags are theirs.
   Add,
   Sub,
   ReverseSub,
@@ -26,7 +27,15 @@ enum class Kind : uint8_t {
   Div,
   ReverseDiv,
   Sqrt,
-  Fma,  // round under frm
+  Fma,
+  FromInt,
+  FromUint,
+  // Round under frm; their flags are computed.
+  ToInt,
+  ToUint,
+  // Do not depend on frm.
+  ToIntRtz,
+  ToUintRtz,
   Min,
   Max,
   Eq,
@@ -34,7 +43,7 @@ enum class Kind : uint8_t {
   Lt,
   Le,
   Gt,
-  Ge  // do not round
+  Ge
 };
 
 struct Row {
@@ -45,8 +54,18 @@ struct Row {
   bool addend_vs2 = false, negate_product = false, negate_addend = false;
 };
 
-bool rounds(Kind kind) {
-  return kind <= Kind::Fma;
+bool uses_frm(Kind kind) {
+  return kind <= Kind::ToUint;
+}
+bool flags_from_host(Kind kind) {
+  return kind <= Kind::FromUint;
+}
+bool converts_to_integer(Kind kind) {
+  return kind >= Kind::ToInt && kind <= Kind::ToUintRtz;
+}
+// Only vs2 is read.
+bool is_unary(Kind kind) {
+  return kind == Kind::Sqrt || (kind >= Kind::FromInt && kind <= Kind::ToUintRtz);
 }
 
 std::optional<Row> row_of(Op op) {
@@ -70,6 +89,12 @@ std::optional<Row> row_of(Op op) {
     case Op::VMFGT_VF: return Row{Kind::Gt, true};
     case Op::VMFGE_VF: return Row{Kind::Ge, true};
     case Op::VFSQRT_V: return Row{Kind::Sqrt};
+    case Op::VFCVT_F_X_V: return Row{Kind::FromInt};
+    case Op::VFCVT_F_XU_V: return Row{Kind::FromUint};
+    case Op::VFCVT_X_F_V: return Row{Kind::ToInt};
+    case Op::VFCVT_XU_F_V: return Row{Kind::ToUint};
+    case Op::VFCVT_RTZ_X_F_V: return Row{Kind::ToIntRtz};
+    case Op::VFCVT_RTZ_XU_F_V: return Row{Kind::ToUintRtz};
 #define VT_FMA(ID, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND)                                \
   case Op::ID##_VV: return Row{Kind::Fma, false, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND}; \
   case Op::ID##_VF: return Row{Kind::Fma, true, ADDEND_VS2, NEG_PRODUCT, NEG_ADDEND};
@@ -86,19 +111,25 @@ std::optional<Row> row_of(Op op) {
   }
 }
 
-// Whether the host runs the rows that round: x86-64 arithmetic under MXCSR (mxcsr.h), and for
-// the fma family FMA3, which rounds once and raises NV for inf*0 with a quiet-NaN addend as
-// RISC-V does (without it LLVM would call fmaf).
+// Whether the host has what the row's inline form needs: for the rows that use frm, x86-64
+// arithmetic under MXCSR (mxcsr.h); for the fma family FMA3, which rounds once and raises NV
+// for inf*0 with a quiet-NaN addend as RISC-V does (LLVM would call fmaf without it); for
+// uint32 -> fp32 AVX-512's VCVTUDQ2PS (LLVM's AVX2 sequence gives -0 for 0 when rounding
+// down); for the conversions to integers SSE4.1's ROUNDPS (else LLVM calls rintf, truncf).
+bool host_has(Kind kind) {
 #if defined(__x86_64__)
-bool host_rounds(Kind kind) {
-  static const bool has_fma = __builtin_cpu_supports("fma");
-  return kind != Kind::Fma || has_fma;
-}
+  static const bool fma = __builtin_cpu_supports("fma");
+  static const bool avx512f = __builtin_cpu_supports("avx512f");
+  static const bool sse41 = __builtin_cpu_supports("sse4.1");
+  switch (kind) {
+    case Kind::Fma: return fma;
+    case Kind::FromUint: return avx512f;
+    default: return !converts_to_integer(kind) || sse41;
+  }
 #else
-bool host_rounds(Kind) {
-  return false;
-}
+  return !uses_frm(kind) && !converts_to_integer(kind);
 #endif
+}
 
 // Byte offsets of the warp's fields the inline code touches.
 struct Fields {
@@ -140,7 +171,7 @@ class Emitter {
     llvm::Value* applies = b_.CreateAnd(b_.CreateICmpEQ(load(f_.sew), b_.getInt32(32)),
                                         b_.CreateICmpEQ(load(f_.lmul), b_.getInt32(1)));
     llvm::Value* frm = nullptr;
-    if (rounds(row.kind)) {
+    if (uses_frm(row.kind)) {
       frm = load(f_.frm);
       static_assert(fp::kRNE == 0 && fp::kRTZ == 1 && fp::kRDN == 2 && fp::kRUP == 3 &&
                     fp::kRMM == 4);
@@ -155,11 +186,13 @@ class Emitter {
     llvm::Value* on = b_.CreateBitCast(active_lanes(in.vm), bits_);
     llvm::Value* a = row_value(in.rs2);
     llvm::Value* second = nullptr;
-    if (row.kind != Kind::Sqrt)
+    if (!is_unary(row.kind))
       second =
           row.scalar ? b_.CreateVectorSplat(sim::kMaxLanes, read_x(in.rs1)) : row_value(in.rs1);
     llvm::Value* result = nullptr;
-    if (rounds(row.kind)) {
+    if (converts_to_integer(row.kind)) {
+      result = to_integer(row.kind, frm, on, a);
+    } else if (flags_from_host(row.kind)) {
       llvm::Value* third = row.kind == Kind::Fma ? row_value(in.rs3) : nullptr;
       result = rounded(row, frm, on, a, second, third);
     } else if (row.kind == Kind::Min || row.kind == Kind::Max) {
@@ -218,19 +251,30 @@ class Emitter {
     b_.CreateCall(llvm::Intrinsic::getDeclaration(fn_->getParent(), id), {slot});
   }
 
-  // The rows that round: the operation on all 32 lanes under MXCSR set to frm (mxcsr.h), the
-  // host's own MXCSR saved before and restored after, its sticky flags accrued into fflags.
-  // Inactive lanes compute 0 op 1 or 0 * 1 + 0, exact in every mode: they raise nothing.
-  // The constrained intrinsics (dynamic rounding, strict exceptions, a strictfp function)
-  // keep LLVM from folding them at its own rounding mode or moving them across the MXCSR
-  // accesses. NaN results become the canonical NaN.
-  llvm::Value* rounded(const Row& row, llvm::Value* frm, llvm::Value* on, llvm::Value* a,
-                       llvm::Value* b, llvm::Value* old_vd) {
-    fn_->addFnAttr(llvm::Attribute::StrictFP);
-    const auto operand = [&](llvm::Value* lanes, uint32_t sign, uint32_t benign) {
-      if (sign) lanes = b_.CreateXor(lanes, splat(sign));
-      return b_.CreateBitCast(b_.CreateSelect(on, lanes, splat(benign)), floats_);
-    };
+  // The IR builder set for constrained fp operations (dynamic rounding, strict exceptions,
+  // in a strictfp function): LLVM neither folds them at its own rounding mode nor moves them
+  // across the MXCSR accesses.
+  class Constrained {
+   public:
+    explicit Constrained(Emitter& e) : guard_(e.b_) {
+      e.fn_->addFnAttr(llvm::Attribute::StrictFP);
+      e.b_.setIsFPConstrained(true);
+      e.b_.setDefaultConstrainedRounding(llvm::RoundingMode::Dynamic);
+      e.b_.setDefaultConstrainedExcept(llvm::fp::ebStrict);
+    }
+
+   private:
+    llvm::IRBuilderBase::FastMathFlagGuard guard_;  // the builder's fp settings, restored
+  };
+
+  llvm::Value* constrained_call(llvm::Intrinsic::ID id, std::initializer_list<llvm::Value*> args) {
+    return b_.CreateConstrainedFPCall(
+        llvm::Intrinsic::getDeclaration(fn_->getParent(), id, {floats_}), args);
+  }
+
+  // Emits body with MXCSR set to frm (mxcsr.h), the host's own MXCSR saved before and
+  // restored after; returns the RISC-V flags that the body raised.
+  llvm::Value* under_frm(llvm::Value* frm, const std::function<void()>& body) {
     // frm 0..3 -> the rounding control field (two bits at bit 13), from a packed table.
     uint32_t packed = 0;
     for (uint32_t rm = 0; rm < 4; ++rm)
@@ -243,42 +287,7 @@ class Emitter {
     mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, saved);
     b_.CreateStore(b_.CreateOr(control, b_.getInt32(fp::mxcsr::kAllMasked)), mode);
     mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, mode);
-
-    llvm::IRBuilderBase::FastMathFlagGuard restore(b_);  // the builder's fp settings
-    b_.setIsFPConstrained(true);
-    b_.setDefaultConstrainedRounding(llvm::RoundingMode::Dynamic);
-    b_.setDefaultConstrainedExcept(llvm::fp::ebStrict);
-    const auto binary = [&](llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
-      return b_.CreateConstrainedFPBinOp(id, operand(x, 0, 0), operand(y, 0, kOne));
-    };
-    const auto call = [&](llvm::Intrinsic::ID id, std::initializer_list<llvm::Value*> args) {
-      return b_.CreateConstrainedFPCall(
-          llvm::Intrinsic::getDeclaration(fn_->getParent(), id, {floats_}), args);
-    };
-    llvm::Value* r = nullptr;
-    switch (row.kind) {
-      case Kind::Add: r = binary(llvm::Intrinsic::experimental_constrained_fadd, a, b); break;
-      case Kind::Sub: r = binary(llvm::Intrinsic::experimental_constrained_fsub, a, b); break;
-      case Kind::ReverseSub:
-        r = binary(llvm::Intrinsic::experimental_constrained_fsub, b, a);
-        break;
-      case Kind::Mul: r = binary(llvm::Intrinsic::experimental_constrained_fmul, a, b); break;
-      case Kind::Div: r = binary(llvm::Intrinsic::experimental_constrained_fdiv, a, b); break;
-      case Kind::ReverseDiv:
-        r = binary(llvm::Intrinsic::experimental_constrained_fdiv, b, a);
-        break;
-      case Kind::Sqrt:
-        r = call(llvm::Intrinsic::experimental_constrained_sqrt, {operand(a, 0, 0)});
-        break;
-      default: {  // Kind::Fma: x = b, y = vs2, z = the old vd
-        llvm::Value* multiplicand = row.addend_vs2 ? old_vd : a;
-        llvm::Value* addend = row.addend_vs2 ? a : old_vd;
-        r = call(llvm::Intrinsic::experimental_constrained_fma,
-                 {operand(b, row.negate_product ? kSignBit : 0, 0), operand(multiplicand, 0, kOne),
-                  operand(addend, row.negate_addend ? kSignBit : 0, 0)});
-        break;
-      }
-    }
+    body();
     mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, raised);
     mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, saved);
     llvm::Value* bits = b_.CreateLoad(i32_, raised);
@@ -287,9 +296,100 @@ class Emitter {
       llvm::Value* set = b_.CreateICmpNE(b_.CreateAnd(bits, entry.mxcsr_bit), b_.getInt32(0));
       flags = b_.CreateOr(flags, b_.CreateSelect(set, b_.getInt32(entry.flag), b_.getInt32(0)));
     }
-    accrue(flags);
+    return flags;
+  }
+
+  // The rows whose flags are the host's: the operation on all 32 lanes under frm, its flags
+  // accrued into fflags. Inactive lanes compute 0 op 1, 0 * 1 + 0 or convert 0, exact in
+  // every mode: they raise nothing. NaN results become the canonical NaN.
+  llvm::Value* rounded(const Row& row, llvm::Value* frm, llvm::Value* on, llvm::Value* a,
+                       llvm::Value* b, llvm::Value* old_vd) {
+    const Constrained constrained(*this);
+    const auto operand = [&](llvm::Value* lanes, uint32_t sign, uint32_t benign) {
+      if (sign) lanes = b_.CreateXor(lanes, splat(sign));
+      return b_.CreateBitCast(b_.CreateSelect(on, lanes, splat(benign)), floats_);
+    };
+    const auto binary = [&](llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
+      return b_.CreateConstrainedFPBinOp(id, operand(x, 0, 0), operand(y, 0, kOne));
+    };
+    llvm::Value* r = nullptr;
+    accrue(under_frm(frm, [&] {
+      switch (row.kind) {
+        case Kind::Add: r = binary(llvm::Intrinsic::experimental_constrained_fadd, a, b); break;
+        case Kind::Sub: r = binary(llvm::Intrinsic::experimental_constrained_fsub, a, b); break;
+        case Kind::ReverseSub:
+          r = binary(llvm::Intrinsic::experimental_constrained_fsub, b, a);
+          break;
+        case Kind::Mul: r = binary(llvm::Intrinsic::experimental_constrained_fmul, a, b); break;
+        case Kind::Div: r = binary(llvm::Intrinsic::experimental_constrained_fdiv, a, b); break;
+        case Kind::ReverseDiv:
+          r = binary(llvm::Intrinsic::experimental_constrained_fdiv, b, a);
+          break;
+        case Kind::Sqrt:
+          r = constrained_call(llvm::Intrinsic::experimental_constrained_sqrt, {operand(a, 0, 0)});
+          break;
+        case Kind::FromInt:
+        case Kind::FromUint:
+          r = b_.CreateConstrainedFPCast(row.kind == Kind::FromInt
+                                             ? llvm::Intrinsic::experimental_constrained_sitofp
+                                             : llvm::Intrinsic::experimental_constrained_uitofp,
+                                         b_.CreateSelect(on, a, splat(0)), floats_);
+          break;
+        default: {  // Kind::Fma: x = b, y = vs2, z = the old vd
+          llvm::Value* multiplicand = row.addend_vs2 ? old_vd : a;
+          llvm::Value* addend = row.addend_vs2 ? a : old_vd;
+          r = constrained_call(
+              llvm::Intrinsic::experimental_constrained_fma,
+              {operand(b, row.negate_product ? kSignBit : 0, 0), operand(multiplicand, 0, kOne),
+               operand(addend, row.negate_addend ? kSignBit : 0, 0)});
+          break;
+        }
+      }
+    }));
     llvm::Value* result = b_.CreateBitCast(r, lanes_);
     return b_.CreateSelect(is_nan(result), splat(fp::kCanonicalNaN), result);
+  }
+
+  // fp::to_i32 / fp::to_u32: a rounded to an integral value (under frm, or toward zero; the
+  // host's flags are not used), then saturated where it is out of range or NaN (NV), else
+  // converted exactly; NX where the rounding changed an in-range value.
+  llvm::Value* to_integer(Kind kind, llvm::Value* frm, llvm::Value* on, llvm::Value* a) {
+    const Constrained constrained(*this);
+    llvm::Value* input = b_.CreateSelect(on, a, splat(0));
+    llvm::Value* x = b_.CreateBitCast(input, floats_);
+    llvm::Value* integral = nullptr;
+    if (frm) {
+      under_frm(frm, [&] {
+        integral = constrained_call(llvm::Intrinsic::experimental_constrained_rint, {x});
+      });
+    } else {
+      integral = constrained_call(llvm::Intrinsic::experimental_constrained_trunc, {x});
+    }
+    const bool is_signed = kind == Kind::ToInt || kind == Kind::ToIntRtz;
+    llvm::Value* bits = b_.CreateBitCast(integral, lanes_);
+    llvm::Value* key = order_key(bits);
+    // The first values out of range: 2^31 and below -2^31, or 2^32 and below -0.
+    const auto key_of = [](uint32_t value) {
+      const int32_t magnitude = static_cast<int32_t>(value & ~kSignBit);
+      return static_cast<uint32_t>(value & kSignBit ? -magnitude : magnitude);
+    };
+    llvm::Value* nan = is_nan(input);
+    llvm::Value* too_big =
+        b_.CreateICmpSGE(key, splat(key_of(is_signed ? 0x4f000000u : 0x4f800000u)));
+    llvm::Value* too_small = b_.CreateICmpSLT(key, splat(is_signed ? key_of(0xcf000000u) : 0));
+    llvm::Value* high = b_.CreateOr(nan, too_big);
+    llvm::Value* invalid = b_.CreateOr(high, too_small);
+    llvm::Value* in_range =
+        b_.CreateSelect(invalid, llvm::Constant::getNullValue(floats_), integral);
+    llvm::Value* converted =
+        b_.CreateConstrainedFPCast(is_signed ? llvm::Intrinsic::experimental_constrained_fptosi
+                                             : llvm::Intrinsic::experimental_constrained_fptoui,
+                                   in_range, lanes_);
+    llvm::Value* inexact = b_.CreateAnd(b_.CreateNot(invalid), b_.CreateICmpNE(bits, input));
+    accrue(b_.CreateOr(any_flag(on, invalid, fp::kNV), any_flag(on, inexact, fp::kNX)));
+    return b_.CreateSelect(
+        high, splat(is_signed ? INT32_MAX : UINT32_MAX),
+        b_.CreateSelect(too_small, splat(is_signed ? 0x80000000u : 0), converted));
   }
 
   llvm::Value* is_nan(llvm::Value* x) {
@@ -303,11 +403,14 @@ class Emitter {
     llvm::Value* magnitude = b_.CreateAnd(x, splat(~kSignBit));
     return b_.CreateSelect(b_.CreateICmpSLT(x, splat(0)), b_.CreateNeg(magnitude), magnitude);
   }
-  // fflags |= NV when any active lane has `invalid` set.
-  void accrue_invalid(llvm::Value* on, llvm::Value* invalid) {
+  // `flag` when any active lane has `raises` set, else 0.
+  llvm::Value* any_flag(llvm::Value* on, llvm::Value* raises, uint32_t flag) {
     llvm::Value* any =
-        b_.CreateICmpNE(b_.CreateBitCast(b_.CreateAnd(on, invalid), i32_), b_.getInt32(0));
-    accrue(b_.CreateSelect(any, b_.getInt32(fp::kNV), b_.getInt32(0)));
+        b_.CreateICmpNE(b_.CreateBitCast(b_.CreateAnd(on, raises), i32_), b_.getInt32(0));
+    return b_.CreateSelect(any, b_.getInt32(flag), b_.getInt32(0));
+  }
+  void accrue_invalid(llvm::Value* on, llvm::Value* invalid) {
+    accrue(any_flag(on, invalid, fp::kNV));
   }
 
   // fp::min / fp::max (minimumNumber, maximumNumber; -0 below +0) in integer operations.
@@ -366,7 +469,7 @@ bool is_fp32_inlined(const sim::CachedInsn& entry) {
   const bool registers = vector(in.rd) && vector(in.rs2) &&
                          (row->scalar ? in.rs1 < sim::kNumXRegs : vector(in.rs1)) &&
                          (row->kind != Kind::Fma || vector(in.rs3));
-  return registers && (!rounds(row->kind) || host_rounds(row->kind));
+  return registers && host_has(row->kind);
 }
 
 void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
