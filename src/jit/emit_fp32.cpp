@@ -149,6 +149,14 @@ const Fields& fields() {
   return offsets;
 }
 
+// warp->fflags |= flags.
+void accrue_fflags(llvm::IRBuilder<>& b, llvm::Value* warp, llvm::Value* flags) {
+  llvm::Value* fflags = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), warp, fields().fflags);
+  b.CreateAlignedStore(
+      b.CreateOr(b.CreateAlignedLoad(b.getInt32Ty(), fflags, llvm::Align(4)), flags), fflags,
+      llvm::Align(4));
+}
+
 constexpr uint32_t kSignBit = 0x80000000u;
 constexpr uint32_t kInfinity = 0x7f800000u;
 constexpr uint32_t kQuietBit = 0x00400000u;
@@ -156,8 +164,13 @@ constexpr uint32_t kOne = 0x3f800000u;  // 1.0f
 
 class Emitter {
  public:
-  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp)
-      : b_(b), c_(b.getContext()), warp_(warp), f_(fields()), fn_(b.GetInsertBlock()->getParent()) {
+  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp, MxcsrRun& run)
+      : run_(run),
+        b_(b),
+        c_(b.getContext()),
+        warp_(warp),
+        f_(fields()),
+        fn_(b.GetInsertBlock()->getParent()) {
     i32_ = b_.getInt32Ty();
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
     floats_ = llvm::FixedVectorType::get(b_.getFloatTy(), sim::kMaxLanes);
@@ -235,21 +248,7 @@ class Emitter {
     return b_.CreateAnd(active, b_.CreateAnd(b_.CreateBitCast(v0, i32_), load(f_.lane_mask)));
   }
 
-  void accrue(llvm::Value* flags) {
-    llvm::Value* fflags = field(f_.fflags);
-    b_.CreateAlignedStore(b_.CreateOr(b_.CreateAlignedLoad(i32_, fflags, llvm::Align(4)), flags),
-                          fflags, llvm::Align(4));
-  }
-
-  // A stack slot for an MXCSR value, in the entry block (a slot made in a loop would grow
-  // the stack each round).
-  llvm::Value* mxcsr_slot() {
-    llvm::IRBuilder<> at(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-    return at.CreateAlloca(i32_);
-  }
-  void mxcsr(llvm::Intrinsic::ID id, llvm::Value* slot) {
-    b_.CreateCall(llvm::Intrinsic::getDeclaration(fn_->getParent(), id), {slot});
-  }
+  void accrue(llvm::Value* flags) { accrue_fflags(b_, warp_, flags); }
 
   // The IR builder set for constrained fp operations (dynamic rounding, strict exceptions,
   // in a strictfp function): LLVM neither folds them at its own rounding mode nor moves them
@@ -272,36 +271,9 @@ class Emitter {
         llvm::Intrinsic::getDeclaration(fn_->getParent(), id, {floats_}), args);
   }
 
-  // Emits body with MXCSR set to frm (mxcsr.h), the host's own MXCSR saved before and
-  // restored after; returns the RISC-V flags that the body raised.
-  llvm::Value* under_frm(llvm::Value* frm, const std::function<void()>& body) {
-    // frm 0..3 -> the rounding control field (two bits at bit 13), from a packed table.
-    uint32_t packed = 0;
-    for (uint32_t rm = 0; rm < 4; ++rm)
-      packed |= (fp::mxcsr::kRoundingControl[rm] >> 13) << (2 * rm);
-    llvm::Value* control = b_.CreateShl(
-        b_.CreateAnd(b_.CreateLShr(b_.getInt32(packed), b_.CreateShl(frm, 1)), b_.getInt32(3)), 13);
-    llvm::Value* saved = mxcsr_slot();
-    llvm::Value* mode = mxcsr_slot();
-    llvm::Value* raised = mxcsr_slot();
-    mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, saved);
-    b_.CreateStore(b_.CreateOr(control, b_.getInt32(fp::mxcsr::kAllMasked)), mode);
-    mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, mode);
-    body();
-    mxcsr(llvm::Intrinsic::x86_sse_stmxcsr, raised);
-    mxcsr(llvm::Intrinsic::x86_sse_ldmxcsr, saved);
-    llvm::Value* bits = b_.CreateLoad(i32_, raised);
-    llvm::Value* flags = b_.getInt32(0);
-    for (const fp::mxcsr::FlagBit& entry : fp::mxcsr::kFlags) {
-      llvm::Value* set = b_.CreateICmpNE(b_.CreateAnd(bits, entry.mxcsr_bit), b_.getInt32(0));
-      flags = b_.CreateOr(flags, b_.CreateSelect(set, b_.getInt32(entry.flag), b_.getInt32(0)));
-    }
-    return flags;
-  }
-
   // The rows whose flags are the host's: the operation on all 32 lanes under frm, its flags
-  // accrued into fflags. Inactive lanes compute 0 op 1, 0 * 1 + 0 or convert 0, exact in
-  // every mode: they raise nothing. NaN results become the canonical NaN.
+  // accumulating in the run's MXCSR (MxcsrRun). Inactive lanes compute 0 op 1, 0 * 1 + 0 or convert
+  // 0, exact in every mode: they raise nothing. NaN results become the canonical NaN.
   llvm::Value* rounded(const Row& row, llvm::Value* frm, llvm::Value* on, llvm::Value* a,
                        llvm::Value* b, llvm::Value* old_vd) {
     const Constrained constrained(*this);
@@ -312,8 +284,9 @@ class Emitter {
     const auto binary = [&](llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
       return b_.CreateConstrainedFPBinOp(id, operand(x, 0, 0), operand(y, 0, kOne));
     };
+    run_.open(b_, frm);
     llvm::Value* r = nullptr;
-    accrue(under_frm(frm, [&] {
+    {
       switch (row.kind) {
         case Kind::Add: r = binary(llvm::Intrinsic::experimental_constrained_fadd, a, b); break;
         case Kind::Sub: r = binary(llvm::Intrinsic::experimental_constrained_fsub, a, b); break;
@@ -345,23 +318,24 @@ class Emitter {
           break;
         }
       }
-    }));
+    }
     llvm::Value* result = b_.CreateBitCast(r, lanes_);
     return b_.CreateSelect(is_nan(result), splat(fp::kCanonicalNaN), result);
   }
 
-  // fp::to_i32 / fp::to_u32: a rounded to an integral value (under frm, or toward zero; the
-  // host's flags are not used), then saturated where it is out of range or NaN (NV), else
-  // converted exactly; NX where the rounding changed an in-range value.
+  // fp::to_i32 / fp::to_u32: a rounded to an integral value (under frm, or toward zero), then
+  // saturated where it is out of range or NaN (NV), else converted exactly; NX where the
+  // rounding changed an in-range value. The flags are computed: what the host's rounding
+  // raises in the run's MXCSR is a subset of them (ROUNDPS: inexact where the value changed,
+  // invalid for a signaling NaN; the conversion sees only integral values in range).
   llvm::Value* to_integer(Kind kind, llvm::Value* frm, llvm::Value* on, llvm::Value* a) {
     const Constrained constrained(*this);
     llvm::Value* input = b_.CreateSelect(on, a, splat(0));
     llvm::Value* x = b_.CreateBitCast(input, floats_);
     llvm::Value* integral = nullptr;
     if (frm) {
-      under_frm(frm, [&] {
-        integral = constrained_call(llvm::Intrinsic::experimental_constrained_rint, {x});
-      });
+      run_.open(b_, frm);
+      integral = constrained_call(llvm::Intrinsic::experimental_constrained_rint, {x});
     } else {
       integral = constrained_call(llvm::Intrinsic::experimental_constrained_trunc, {x});
     }
@@ -450,6 +424,7 @@ class Emitter {
     return b_.CreateZExt(result, lanes_);
   }
 
+  MxcsrRun& run_;
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;
   llvm::Value* warp_;
@@ -460,6 +435,66 @@ class Emitter {
 };
 
 }  // namespace
+
+MxcsrRun::MxcsrRun(llvm::IRBuilder<>& b, llvm::Value* warp,
+                   const std::vector<sim::CachedInsn>& entries)
+    : warp_(warp) {
+  for (const sim::CachedInsn& entry : entries)
+    used_ |= is_fp32_inlined(entry) && uses_frm(row_of(entry.insn.op)->kind);
+  if (!used_) return;
+  b.GetInsertBlock()->getParent()->addFnAttr(llvm::Attribute::StrictFP);
+  is_open_ = b.CreateAlloca(b.getInt1Ty());
+  saved_ = b.CreateAlloca(b.getInt32Ty());
+  mode_ = b.CreateAlloca(b.getInt32Ty());
+  raised_ = b.CreateAlloca(b.getInt32Ty());
+  b.CreateStore(b.getFalse(), is_open_);
+}
+
+namespace {
+void call_mxcsr(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* slot) {
+  b.CreateCall(llvm::Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), id), {slot});
+}
+}  // namespace
+
+void MxcsrRun::open(llvm::IRBuilder<>& b, llvm::Value* frm) {
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  auto* set = llvm::BasicBlock::Create(b.getContext(), "mxcsr_set", fn);
+  auto* done = llvm::BasicBlock::Create(b.getContext(), "mxcsr_ready", fn);
+  b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), is_open_), done, set);
+  b.SetInsertPoint(set);
+  // frm 0..3 -> the rounding control field (two bits at bit 13), from a packed table.
+  uint32_t packed = 0;
+  for (uint32_t rm = 0; rm < 4; ++rm) packed |= (fp::mxcsr::kRoundingControl[rm] >> 13) << (2 * rm);
+  llvm::Value* control = b.CreateShl(
+      b.CreateAnd(b.CreateLShr(b.getInt32(packed), b.CreateShl(frm, 1)), b.getInt32(3)), 13);
+  call_mxcsr(b, llvm::Intrinsic::x86_sse_stmxcsr, saved_);
+  b.CreateStore(b.CreateOr(control, b.getInt32(fp::mxcsr::kAllMasked)), mode_);
+  call_mxcsr(b, llvm::Intrinsic::x86_sse_ldmxcsr, mode_);
+  b.CreateStore(b.getTrue(), is_open_);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+void MxcsrRun::close(llvm::IRBuilder<>& b) {
+  if (!used_) return;
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  auto* restore = llvm::BasicBlock::Create(b.getContext(), "mxcsr_restore", fn);
+  auto* done = llvm::BasicBlock::Create(b.getContext(), "mxcsr_restored", fn);
+  b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), is_open_), restore, done);
+  b.SetInsertPoint(restore);
+  call_mxcsr(b, llvm::Intrinsic::x86_sse_stmxcsr, raised_);
+  call_mxcsr(b, llvm::Intrinsic::x86_sse_ldmxcsr, saved_);
+  llvm::Value* bits = b.CreateLoad(b.getInt32Ty(), raised_);
+  llvm::Value* flags = b.getInt32(0);
+  for (const fp::mxcsr::FlagBit& entry : fp::mxcsr::kFlags) {
+    llvm::Value* raised = b.CreateICmpNE(b.CreateAnd(bits, entry.mxcsr_bit), b.getInt32(0));
+    flags = b.CreateOr(flags, b.CreateSelect(raised, b.getInt32(entry.flag), b.getInt32(0)));
+  }
+  accrue_fflags(b, warp_, flags);
+  b.CreateStore(b.getFalse(), is_open_);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
 
 bool is_fp32_inlined(const sim::CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
@@ -472,9 +507,9 @@ bool is_fp32_inlined(const sim::CachedInsn& entry) {
   return registers && host_has(row->kind);
 }
 
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
                const std::function<void()>& emit_call) {
-  Emitter(b, warp).emit(in, *row_of(in.op), emit_call);
+  Emitter(b, warp, run).emit(in, *row_of(in.op), emit_call);
 }
 
 }  // namespace ventus::jit

@@ -7,6 +7,7 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include <functional>
+#include <vector>
 
 #include "decode_cache.h"
 
@@ -14,16 +15,38 @@ namespace ventus::jit {
 
 // Whether emit_fp32 has an inline form for the entry (its semantics being the plain ones is
 // the caller's check): vfadd, vfsub, vfrsub, vfmul, vfdiv, vfrdiv, vfsqrt, the vfmacc/vfmadd
-// family, vfmin, vfmax and the compares, on registers the semantics accept without a fault.
-// The rows that round need a host with FMA (x86-64 with FMA3), or all but the fma family
-// otherwise.
+// family, vfmin, vfmax, the compares and vfcvt between fp32 and int32/uint32, on registers the
+// semantics accept without a fault, where the host has what the row needs (host_has in
+// emit_fp32.cpp).
 bool is_fp32_inlined(const sim::CachedInsn& entry);
+
+// The host's MXCSR while a translated block runs its fp32 rows. Setting it and reading its
+// flags cost tens of nanoseconds each (they wait for the fp operations before them), so it
+// is set to frm once, by the first row that rounds, and kept for the rows after it (frm
+// cannot change inside a block), their sticky flags accumulating; it is restored, the flags
+// accrued into fflags, before each semantics call (they, and whatever host code they run,
+// see the host's own MXCSR and the fflags so far) and before the block returns.
+class MxcsrRun {
+ public:
+  // At b's insert point in the function's entry block, for a block of these entries.
+  MxcsrRun(llvm::IRBuilder<>& b, llvm::Value* warp, const std::vector<sim::CachedInsn>& entries);
+  // Emits the restore at b's insert point, for when the run is open there (nothing for a
+  // block without rows that round).
+  void close(llvm::IRBuilder<>& b);
+  // Emits, for the row's fast path, MXCSR set to frm unless the run is open already.
+  void open(llvm::IRBuilder<>& b, llvm::Value* frm);
+
+ private:
+  llvm::Value* warp_;
+  bool used_ = false;
+  llvm::Value *is_open_ = nullptr, *saved_ = nullptr, *mode_ = nullptr, *raised_ = nullptr;
+};
 
 // Emits the entry at b's insert point for the warp at `warp` (a sim::Warp*): the inline form
 // when the warp is at SEW=32, LMUL=1 and, for the rows that round, frm is RNE, RTZ, RDN or
 // RUP; otherwise emit_call() emits the call of its semantics (which also fault for a reserved
-// frm). Leaves b after both.
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
+// frm; the caller closes the run first). Leaves b after both.
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
                const std::function<void()>& emit_call);
 
 }  // namespace ventus::jit

@@ -330,6 +330,7 @@ class BlockEmitter {
   }
 
   void emit(const Block& block) {
+    mxcsr_ = std::make_unique<MxcsrRun>(b_, warp_, block.insns);
     auto* round = llvm::BasicBlock::Create(c_, "round", fn_);
     b_.CreateBr(round);
     b_.SetInsertPoint(round);
@@ -344,7 +345,7 @@ class BlockEmitter {
       else if (!block.called[k] && is_word_access(entry))
         emit_word_access(entry, block.pcs[k], k);
       else if (!block.called[k] && is_fp32_inlined(entry))
-        emit_fp32(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
+        emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
@@ -375,6 +376,7 @@ class BlockEmitter {
 
   // Returns Block::Fn's result, with the rounds completed.
   void finish(size_t result) {
+    mxcsr_->close(b_);
     b_.CreateAlignedStore(b_.CreateLoad(i64_, rounds_), rounds_out_, llvm::Align(8));
     b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
   }
@@ -422,6 +424,7 @@ class BlockEmitter {
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
   void emit_call(const CachedInsn& entry, uint32_t pc, size_t k) {
+    mxcsr_->close(b_);
     auto* thunk_type = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
     auto* thunk = llvm::ConstantExpr::getIntToPtr(
         b_.getInt64(reinterpret_cast<uint64_t>(&call_semantics)), ptr_);
@@ -656,6 +659,7 @@ class BlockEmitter {
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
   llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
+  std::unique_ptr<MxcsrRun> mxcsr_;                    // closed before each call and return
 };
 
 // Whether the entry at pc is a guarded scalar branch whose target is start.

@@ -189,10 +189,12 @@ struct Args {
 // live from launch to launch while the inputs change.
 class Tier {
  public:
-  explicit Tier(sim::JitMode mode) : mode_(mode) {
+  explicit Tier(sim::JitMode mode, const std::string& program = kernel(),
+                sim::DeviceConfig config = {}, uint32_t warps = 2)
+      : mode_(mode), device_(config), warps_(warps) {
     device_.memory().map(kIn, kMapped);
     elf::Image image;
-    load_program(device_, kernel(), &image);
+    load_program(device_, program, &image);
     for (const elf::Section& s : image.sections)
       if (s.alloc && s.exec) device_.memory().protect(s.address, s.size, s.name);
   }
@@ -210,7 +212,7 @@ class Tier {
     EXPECT_TRUE(device_.memory().write(kOut, zeros.data(), zeros.size() * 4));
     sim::RunOptions options;
     options.jit = mode_;
-    const sim::LaunchResult r = device_.run(launch_of(2, 30), options);
+    const sim::LaunchResult r = device_.run(launch_of(warps_, 30), options);
     out = read_words(device_, kOut, kOutWords);
     return r;
   }
@@ -218,6 +220,7 @@ class Tier {
  private:
   sim::JitMode mode_;
   sim::Device device_;
+  uint32_t warps_;
 };
 
 std::string hex(uint32_t value) {
@@ -257,7 +260,7 @@ TEST(JitFp32, EveryInlinedRowMatchesTheInterpreter) {
       for (size_t w = 0; w < expected.size(); ++w) {
         const size_t lane = w % 33;
         ASSERT_EQ(expected[w], got[w])
-            << what << ", " << where(w) << std::hex
+            << what << ", " << where(w)
             << (lane < 32 && w < 2 * kRowCount * 33
                     ? "\n a " + hex(o.a[lane]) + " b " + hex(o.b[lane]) + " c " + hex(o.c[lane]) +
                           " f " + hex(with_scalar.scalar)
@@ -266,6 +269,79 @@ TEST(JitFp32, EveryInlinedRowMatchesTheInterpreter) {
     }
   }
   EXPECT_GT(jit::blocks_translated_in_process(), before);
+}
+
+// A block that loops over rounding rows keeps MXCSR set across its rounds (MxcsrRun) while
+// their values run into overflow and underflow round by round: 4 warps (the scheduling
+// quantum leaves and re-enters the block), every rounding mode, and budgets that stop the
+// launch inside the loop. Each warp stores its rows and the fflags accrued over the loop.
+const char* const kLoopKernel = R"(
+    li s0, 0x90000000
+    li s1, 0x90001000
+    csrr t6, wid
+    slli t6, t6, 10
+    add s1, s1, t6
+    vid.v v10
+    vsll.vi v10, v10, 2
+    vadd.vx v11, v10, s0
+    vadd.vx v12, v10, s1
+    vlw12.v v1, 0(v11)
+    vlw12.v v2, 128(v11)
+    vlw12.v v3, 256(v11)
+    vlw12.v v0, 384(v11)
+    lw t0, 640(s0)
+    csrw frm, t0
+    csrwi fflags, 0
+    li t0, 150
+.Lloop:
+    vfmul.vv v3, v3, v2
+    vfadd.vv v4, v4, v3
+    vfmacc.vv v5, v1, v3, v0.t
+    vmflt.vv v6, v3, v1
+    vfcvt.x.f.v v7, v4
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    csrr t1, fflags
+    vsw12.v v3, 0(v12)
+    vsw12.v v4, 128(v12)
+    vsw12.v v5, 256(v12)
+    vsw12.v v6, 384(v12)
+    vsw12.v v7, 512(v12)
+    sw t1, 640(s1)
+    endprg x0, x0, x0
+)";
+
+TEST(JitFp32, LoopingBlockKeepsTheRoundingModeAndFlags) {
+  Operands o{};
+  std::mt19937 random(7);
+  const uint32_t factors[] = {0x40000000, 0x3f000000, 0x3fc00000, 0x3f400000,
+                              0xbfc00001, 0x3f800000, 0x40400000, 0x3e800000};
+  for (unsigned i = 0; i < 32; ++i) {
+    o.a[i] = (static_cast<uint32_t>(random()) & 0x807fffffu) | 0x3f800000u;
+    o.b[i] = factors[i % 8];
+    o.c[i] = (static_cast<uint32_t>(random()) & 0x807fffffu) | ((100 + i) << 23);
+  }
+  for (const uint64_t budget : {uint64_t{0}, uint64_t{333}, uint64_t{1201}, uint64_t{2599}}) {
+    sim::DeviceConfig config;
+    if (budget) config.instruction_budget = budget;
+    Tier off(sim::JitMode::Off, kLoopKernel, config, 4);
+    Tier forced(sim::JitMode::Force, kLoopKernel, config, 4);
+    for (const uint32_t frm : {0u, 1u, 2u, 3u, 4u}) {
+      const std::string what = "budget " + std::to_string(budget) + ", frm " + std::to_string(frm);
+      std::vector<uint32_t> expected, got;
+      const sim::LaunchResult a = off.run(o, Args{frm, 0, 32, 0}, expected);
+      const sim::LaunchResult b = forced.run(o, Args{frm, 0, 32, 0}, got);
+      ASSERT_EQ(fault_text(a), fault_text(b)) << what;
+      EXPECT_EQ(budget != 0, a.fault.has_value()) << what;
+      EXPECT_EQ(a.stats.warp_instructions, b.stats.warp_instructions) << what;
+      EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
+      for (size_t w = 0; w < expected.size(); ++w)
+        ASSERT_EQ(expected[w], got[w]) << what << ", word " << w;
+      if (!budget) {
+        EXPECT_NE(expected[160], 0u) << what << ": the loop raised no flag";
+      }
+    }
+  }
 }
 
 // The rows the test above covers are the ones the translator inlines (on a host with all
