@@ -5,6 +5,10 @@
 #include <llvm/IR/Module.h>
 
 #include <memory>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <optional>
 
 #include "fp32.h"
@@ -446,7 +450,6 @@ MxcsrRun::MxcsrRun(llvm::IRBuilder<>& b, llvm::Value* warp,
   is_open_ = b.CreateAlloca(b.getInt1Ty());
   saved_ = b.CreateAlloca(b.getInt32Ty());
   mode_ = b.CreateAlloca(b.getInt32Ty());
-  raised_ = b.CreateAlloca(b.getInt32Ty());
   b.CreateStore(b.getFalse(), is_open_);
 }
 
@@ -475,6 +478,19 @@ void MxcsrRun::open(llvm::IRBuilder<>& b, llvm::Value* frm) {
   b.SetInsertPoint(done);
 }
 
+namespace {
+// The end of a run, out of line (a block has a close at every exit): the host's MXCSR back,
+// the run's sticky flags accrued.
+void restore_mxcsr(uint32_t saved, sim::Warp* warp) noexcept {
+#if defined(__x86_64__)
+  warp->fflags |= fp::mxcsr::to_flags(_mm_getcsr());
+  _mm_setcsr(saved);
+#else
+  (void)saved, (void)warp;  // never emitted: no row opens a run on this host
+#endif
+}
+}  // namespace
+
 void MxcsrRun::close(llvm::IRBuilder<>& b) {
   if (!used_) return;
   llvm::Function* fn = b.GetInsertBlock()->getParent();
@@ -482,15 +498,11 @@ void MxcsrRun::close(llvm::IRBuilder<>& b) {
   auto* done = llvm::BasicBlock::Create(b.getContext(), "mxcsr_restored", fn);
   b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), is_open_), restore, done);
   b.SetInsertPoint(restore);
-  call_mxcsr(b, llvm::Intrinsic::x86_sse_stmxcsr, raised_);
-  call_mxcsr(b, llvm::Intrinsic::x86_sse_ldmxcsr, saved_);
-  llvm::Value* bits = b.CreateLoad(b.getInt32Ty(), raised_);
-  llvm::Value* flags = b.getInt32(0);
-  for (const fp::mxcsr::FlagBit& entry : fp::mxcsr::kFlags) {
-    llvm::Value* raised = b.CreateICmpNE(b.CreateAnd(bits, entry.mxcsr_bit), b.getInt32(0));
-    flags = b.CreateOr(flags, b.CreateSelect(raised, b.getInt32(entry.flag), b.getInt32(0)));
-  }
-  accrue_fflags(b, warp_, flags);
+  auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getInt32Ty(), b.getPtrTy()}, false);
+  auto* callee = llvm::ConstantExpr::getIntToPtr(
+      b.getInt64(reinterpret_cast<uint64_t>(&restore_mxcsr)), b.getPtrTy());
+  llvm::CallInst* call = b.CreateCall(type, callee, {b.CreateLoad(b.getInt32Ty(), saved_), warp_});
+  call->addFnAttr(llvm::Attribute::NoUnwind);
   b.CreateStore(b.getFalse(), is_open_);
   b.CreateBr(done);
   b.SetInsertPoint(done);

@@ -39,7 +39,7 @@ class MxcsrRun {
  private:
   llvm::Value* warp_;
   bool used_ = false;
-  llvm::Value *is_open_ = nullptr, *saved_ = nullptr, *mode_ = nullptr, *raised_ = nullptr;
+  llvm::Value *is_open_ = nullptr, *saved_ = nullptr, *mode_ = nullptr;
 };
 
 // Emits the entry at b's insert point for the warp at `warp` (a sim::Warp*): the inline form
