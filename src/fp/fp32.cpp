@@ -298,14 +298,17 @@ namespace {
 
 #ifdef VENTUS_FP_HOST_SSE
 // Runs SSE scalar arithmetic under a RISC-V rounding mode (RNE/RTZ/RDN/RUP only) in the
-// MXCSR setting mxcsr.h describes, and translates the sticky MXCSR flags. NaN results are
+// MXCSR setting mxcsr.h describes, and translates the sticky MXCSR flags; the host's control
+// bits are put back after (mxcsr::needs_restore). NaN results are
 // canonicalised by the callers.
 class HostRounding {
  public:
   explicit HostRounding(uint32_t rm) : saved_(_mm_getcsr()) {
     _mm_setcsr(mxcsr::kAllMasked | mxcsr::kRoundingControl[rm]);
   }
-  ~HostRounding() { _mm_setcsr(saved_); }
+  ~HostRounding() {
+    if (mxcsr::needs_restore(saved_, _mm_getcsr())) _mm_setcsr(saved_);
+  }
   HostRounding(const HostRounding&) = delete;
   HostRounding& operator=(const HostRounding&) = delete;
 

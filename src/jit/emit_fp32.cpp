@@ -479,12 +479,13 @@ void MxcsrRun::open(llvm::IRBuilder<>& b, llvm::Value* frm) {
 }
 
 namespace {
-// The end of a run, out of line (a block has a close at every exit): the host's MXCSR back,
-// the run's sticky flags accrued.
+// The end of a run, out of line (a block has a close at every exit): the run's sticky flags
+// accrued, the host's control bits back (mxcsr::needs_restore).
 void restore_mxcsr(uint32_t saved, sim::Warp* warp) noexcept {
 #if defined(__x86_64__)
-  warp->fflags |= fp::mxcsr::to_flags(_mm_getcsr());
-  _mm_setcsr(saved);
+  const uint32_t current = _mm_getcsr();
+  warp->fflags |= fp::mxcsr::to_flags(current);
+  if (fp::mxcsr::needs_restore(saved, current)) _mm_setcsr(saved);
 #else
   (void)saved, (void)warp;  // never emitted: no row opens a run on this host
 #endif

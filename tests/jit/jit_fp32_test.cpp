@@ -11,6 +11,10 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <string>
 #include <vector>
 
@@ -343,6 +347,36 @@ TEST(JitFp32, LoopingBlockKeepsTheRoundingModeAndFlags) {
     }
   }
 }
+
+#if defined(__x86_64__)
+// The host's own rounding mode (an OpenCL host program may set one) neither leaks into the
+// simulated arithmetic nor is lost: results are those of a default host, and the host's MXCSR
+// control bits are the same after each launch (the runs put them back, mxcsr::needs_restore).
+TEST(JitFp32, TheHostsRoundingModeIsKept) {
+  const Operands o = operands(3);
+  const uint32_t host_default = _mm_getcsr();
+  std::vector<uint32_t> expected[2];
+  {
+    Tier off(sim::JitMode::Off);
+    off.run(o, Args{0, o.b[0], 32, 0}, expected[0]);
+    off.run(o, Args{3, o.b[0], 32, 0}, expected[1]);
+  }
+  for (const uint32_t host : {0x7f80u, 0x5f80u}) {  // RTZ, RUP
+    Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
+    for (Tier* tier : {&off, &forced}) {
+      for (const uint32_t frm : {0u, 3u}) {
+        std::vector<uint32_t> got;
+        _mm_setcsr(host);
+        tier->run(o, Args{frm, o.b[0], 32, 0}, got);
+        const uint32_t after = _mm_getcsr();
+        _mm_setcsr(host_default);
+        EXPECT_EQ(after & ~0x3fu, host) << "frm " << frm;
+        EXPECT_TRUE(got == expected[frm == 3]) << "host MXCSR " << host << ", frm " << frm;
+      }
+    }
+  }
+}
+#endif
 
 // The rows the test above covers are the ones the translator inlines (on a host with all
 // that emit_fp32 uses: FMA3, AVX-512, SSE4.1).
