@@ -5,11 +5,11 @@
 #include <llvm/IR/Module.h>
 
 #include <memory>
+#include <optional>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
-#include <optional>
 
 #include "fp32.h"
 #include "mxcsr.h"
@@ -118,8 +118,9 @@ std::optional<Row> row_of(Op op) {
 // Whether the host has what the row's inline form needs: for the rows that use frm, x86-64
 // arithmetic under MXCSR (mxcsr.h); for the fma family FMA3, which rounds once and raises NV
 // for inf*0 with a quiet-NaN addend as RISC-V does (LLVM would call fmaf without it); for
-// uint32 -> fp32 AVX-512's VCVTUDQ2PS (LLVM's AVX2 sequence gives -0 for 0 when rounding
-// down); for the conversions to integers SSE4.1's ROUNDPS (else LLVM calls rintf, truncf).
+// uint32 -> fp32 AVX-512's VCVTUDQ2PS (LLVM 15's AVX2 sequence adds a 2^23-biased low half to
+// a biased high half, which gives -0 for 0 when rounding down); for the conversions to integers
+// SSE4.1's ROUNDPS (else LLVM calls rintf, truncf).
 bool host_has(Kind kind) {
 #if defined(__x86_64__)
   static const bool fma = __builtin_cpu_supports("fma");
