@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "mxcsr.h"
 #include "rounding.h"
 
 #if defined(__x86_64__)
@@ -296,31 +297,22 @@ uint32_t fma(uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_t& flags) {
 namespace {
 
 #ifdef VENTUS_FP_HOST_SSE
-// Runs SSE scalar arithmetic under a RISC-V rounding mode (RNE/RTZ/RDN/RUP only) with all
-// exceptions masked, denormals honoured (no FTZ/DAZ), and translates the sticky MXCSR flags.
-// x86 detects tininess after rounding and signals masked underflow only when inexact, like
-// RISC-V; NaN results are canonicalised by the callers.
+// Runs SSE scalar arithmetic under a RISC-V rounding mode (RNE/RTZ/RDN/RUP only) in the
+// MXCSR setting mxcsr.h describes, and translates the sticky MXCSR flags; the host's control
+// bits are put back after (mxcsr::needs_restore). NaN results are
+// canonicalised by the callers.
 class HostRounding {
  public:
   explicit HostRounding(uint32_t rm) : saved_(_mm_getcsr()) {
-    static constexpr uint32_t kRoundingControl[4] = {0x0000, 0x6000, 0x2000, 0x4000};
-    _mm_setcsr(0x1f80u | kRoundingControl[rm]);
+    _mm_setcsr(mxcsr::kAllMasked | mxcsr::kRoundingControl[rm]);
   }
-  ~HostRounding() { _mm_setcsr(saved_); }
+  ~HostRounding() {
+    if (mxcsr::needs_restore(saved_, _mm_getcsr())) _mm_setcsr(saved_);
+  }
   HostRounding(const HostRounding&) = delete;
   HostRounding& operator=(const HostRounding&) = delete;
 
-  uint32_t flags() const {
-    const uint32_t mxcsr = _mm_getcsr();
-    static constexpr struct {
-      uint32_t mxcsr_bit, flag;
-    } kMap[] = {{0x01, kNV}, {0x04, kDZ}, {0x08, kOF}, {0x10, kUF}, {0x20, kNX}};
-    uint32_t flags = 0;
-    for (const auto& entry : kMap) {
-      if (mxcsr & entry.mxcsr_bit) flags |= entry.flag;
-    }
-    return flags;
-  }
+  uint32_t flags() const { return mxcsr::to_flags(_mm_getcsr()); }
 
  private:
   uint32_t saved_;
@@ -404,7 +396,7 @@ bool use_host(uint32_t active_mask, unsigned lanes, uint32_t rm) {
   m &= m - 1;
   m &= m - 1;
   m &= m - 1;
-  return rm < kRMM && m != 0;
+  return mxcsr::has_rounding_mode(rm) && m != 0;
 }
 #endif
 

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "emit_fp32.h"
 #include "semantics.h"
 
 namespace ventus::jit {
@@ -201,7 +202,7 @@ bool is_word_access(const CachedInsn& entry) {
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
-  if (is_word_access(entry) || is_scalar_access(entry)) return true;
+  if (is_word_access(entry) || is_scalar_access(entry) || is_fp32_inlined(entry)) return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
   switch (entry.insn.op) {
     case Op::LUI:
@@ -393,6 +394,7 @@ class BlockEmitter {
   }
 
   void emit(const Block& block) {
+    mxcsr_ = std::make_unique<MxcsrRun>(b_, warp_, block.insns);
     // Where each entry starts: the function starts at entry `first` (its last argument).
     std::vector<llvm::BasicBlock*> starts(block.insns.size());
     for (auto*& start : starts) start = llvm::BasicBlock::Create(c_, "start", fn_);
@@ -417,6 +419,8 @@ class BlockEmitter {
         emit_scalar_access(entry, block.pcs[k], k);
       else if (!block.called[k] && is_csr_read(entry))
         write_x(entry.insn.rd, load_field(*csr_offset(csr_number(entry.insn))));
+      else if (!block.called[k] && is_fp32_inlined(entry))
+        emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vector(entry.insn.op))
         emit_vector(entry, block.pcs[k], k);
       else if (!block.called[k])
@@ -447,6 +451,7 @@ class BlockEmitter {
 
   // Returns Block::Fn's result, with the rounds completed.
   void finish(size_t result) {
+    mxcsr_->close(b_);
     b_.CreateAlignedStore(b_.CreateLoad(i64_, rounds_), rounds_out_, llvm::Align(8));
     b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
   }
@@ -494,6 +499,7 @@ class BlockEmitter {
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
   void emit_call(const CachedInsn& entry, uint32_t pc, size_t k) {
+    mxcsr_->close(b_);
     auto* thunk_type = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
     auto* thunk = llvm::ConstantExpr::getIntToPtr(
         b_.getInt64(reinterpret_cast<uint64_t>(&call_semantics)), ptr_);
@@ -844,6 +850,7 @@ class BlockEmitter {
   llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
   // word_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
+  std::unique_ptr<MxcsrRun> mxcsr_;  // closed before each call and return
 };
 
 // Whether the entry at pc is a guarded scalar branch whose target is start.

@@ -1,7 +1,8 @@
 // The translating tier (docs/design.md, "Execution tiers"): hot straight-line blocks of
 // decoded instructions become host code through LLVM's ORC JIT. The common integer ALU
-// (scalar and 32-bit vector) is inlined as IR on the warp's state; every other instruction is
-// a call to its own semantics function, so a block does exactly what the interpreter does.
+// (scalar and 32-bit vector) and the common fp32 vector arithmetic (emit_fp32.h) are inlined
+// as IR on the warp's state; every other instruction is a call to its own semantics
+// function, so a block does exactly what the interpreter does.
 // Faults never unwind through translated code: the call thunk keeps the exception and the
 // block returns where it stopped; Sm::run_block rethrows it at that instruction's pc.
 // Translations belong to the device (all SMs and host threads share them); each SM keeps its
