@@ -418,7 +418,7 @@ class BlockEmitter {
       else if (!block.called[k] && is_scalar_access(entry))
         emit_scalar_access(entry, block.pcs[k], k);
       else if (!block.called[k] && is_csr_read(entry))
-        write_x(entry.insn.rd, load_field(*csr_offset(csr_number(entry.insn))));
+        emit_csr_read(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
         emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vector(entry.insn.op))
@@ -495,6 +495,13 @@ class BlockEmitter {
       case Op::BGEU: return b_.CreateICmpUGE(a, c);
       default: throw std::logic_error("JIT: not a scalar branch");
     }
+  }
+
+  // fflags is only up to date once an open MXCSR run has accrued its flags into it.
+  void emit_csr_read(const sim::Insn& in) {
+    const uint32_t number = csr_number(in);
+    if (number == abi::csr::FFLAGS) mxcsr_->close(b_);
+    write_x(in.rd, load_field(*csr_offset(number)));
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
