@@ -50,7 +50,9 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
-  jit_blocks_.clear();  // blocks may have been dropped since the last launch
+  // Blocks may have been dropped since the last launch, but the start counts stay: a program
+  // of many short launches (a sort's passes) gets hot over its launches, not within one.
+  for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
   jit_recent_.fill(nullptr);
   admit();
 }
