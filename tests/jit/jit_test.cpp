@@ -878,6 +878,28 @@ TEST(Jit, SlotsAndHostThreadsShareTheTranslations) {
   EXPECT_LE(4 * many[1], one[0]);
 }
 
+// With `on`, a block is translated once it has started often enough over the device's
+// launches, not within one: a program of many short launches (a sort's passes) gets its hot
+// blocks translated. kAluKernel starts `body` 3 times per launch of one warp, far below the
+// threshold, so a count kept for one launch only would never get there.
+TEST(Jit, ManyShortLaunchesGetTheirBlocksTranslated) {
+  sim::Device device{sim::DeviceConfig{}};
+  device.memory().map(kOut, kOutBytes);
+  load_protected(device, kAluKernel);
+  sim::RunOptions options;
+  options.jit = sim::JitMode::On;
+  const uint64_t before = jit::blocks_translated_in_process();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int launches = 0;
+  while (jit::blocks_translated_in_process() == before &&
+         std::chrono::steady_clock::now() < deadline) {
+    const sim::LaunchResult r = device.run(launch_of(1, 32), options);
+    ASSERT_FALSE(r.fault) << fault_text(r);
+    ++launches;
+  }
+  EXPECT_GT(jit::blocks_translated_in_process(), before) << launches << " launches";
+}
+
 // Code the host rewrites between launches runs as written, in read-only memory (a new
 // read-only generation) and in writable memory: a stale translation would give 24.
 TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
