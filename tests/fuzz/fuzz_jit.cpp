@@ -123,7 +123,8 @@ class ProgramWriter {
     static constexpr const char* kVV[] = {"vadd",  "vsub",  "vand",   "vor",   "vxor",  "vsll",
                                           "vsrl",  "vsra",  "vmul",   "vmulh", "vdivu", "vrem",
                                           "vminu", "vmax",  "vfadd",  "vfsub", "vfmul", "vfdiv",
-                                          "vfmin", "vfmax", "vfsgnjn"};
+                                          "vfmin", "vfmax", "vfsgnjn", "vfmacc", "vfnmsac",
+                                          "vmflt"};
     static constexpr const char* kVX[] = {"vadd", "vsub", "vand", "vxor", "vsll", "vsra", "vmul"};
     static constexpr const char* kVI[] = {"vadd", "vxor", "vsrl", "vand"};
     const unsigned n = 1 + pick(6);
