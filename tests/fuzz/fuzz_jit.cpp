@@ -120,15 +120,16 @@ class ProgramWriter {
   }
 
   void vector() {
-    static constexpr const char* kVV[] = {"vadd",  "vsub",  "vand",   "vor",   "vxor",  "vsll",
-                                          "vsrl",  "vsra",  "vmul",   "vmulh", "vdivu", "vrem",
-                                          "vminu", "vmax",  "vfadd",  "vfsub", "vfmul", "vfdiv",
-                                          "vfmin", "vfmax", "vfsgnjn", "vfmacc", "vfnmsac",
-                                          "vmflt"};
+    static constexpr const char* kVV[] = {
+        "vadd",  "vsub",  "vand",  "vor",   "vxor",    "vsll",   "vsrl",    "vsra",
+        "vmul",  "vmulh", "vdivu", "vrem",  "vminu",   "vmax",   "vfadd",   "vfsub",
+        "vfmul", "vfdiv", "vfmin", "vfmax", "vfsgnjn", "vfmacc", "vfnmsac", "vmflt"};
     static constexpr const char* kVX[] = {"vadd", "vsub", "vand", "vxor", "vsll", "vsra", "vmul"};
     static constexpr const char* kVI[] = {"vadd", "vxor", "vsrl", "vand"};
     const unsigned n = 1 + pick(6);
     for (unsigned i = 0; i < n; ++i) {
+      // fflags between fp rows: a translated block must have accrued the rows' flags by then.
+      if (pick(8) == 0) line(fmt::format("csrr x{}, fflags", x()));
       const char* mask = pick(4) == 0 ? ", v0.t" : "";
       switch (pick(4)) {
         case 0:
