@@ -459,6 +459,46 @@ TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
 
 // ---- Inline per-thread word accesses (vlw12.v, vsw12.v) ----
 
+// The loop of the word-access kernels: lane i's address is (i & t2) << t4, plus s1 when
+// `plus_s1`, plus the register `offset` in the last of three rounds; each round stores,
+// loads two words and stores again through `load` and `store`, summing into v6.
+std::string word_loop(bool plus_s1, const std::string& offset, const std::string& load,
+                      const std::string& store) {
+  std::string loop = R"(
+    vid.v v0
+    vand.vx v9, v0, t2
+    vsll.vx v9, v9, t4
+    PLUS_S1
+    csrr t3, wid
+    vadd.vx v2, v0, t3
+    li t0, 3
+.Lloop:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, OFFSET
+    vadd.vx v1, v9, t6
+    vadd.vi v2, v2, 5
+    STORE v2, 0(v1)
+    LOAD v3, 0(v1)
+    LOAD v4, 4(v1)
+    vxor.vv v5, v3, v4
+    STORE v5, 256(v1)
+    vadd.vv v6, v6, v5
+    addi t0, t0, -1
+    bnez t0, .Lloop
+)";
+  const auto substitute = [&](const std::string& name, const std::string& text) {
+    for (size_t at = loop.find(name); at != std::string::npos; at = loop.find(name, at))
+      loop.replace(at, name.size(), text);
+  };
+  substitute("PLUS_S1", plus_s1 ? "vadd.vx v9, v9, s1" : "");
+  substitute("OFFSET", offset);
+  substitute("STORE", store);
+  substitute("LOAD", load);
+  return loop;
+}
+
 // Lane i stores, loads and stores again words at a + (i & spread) << shift (4 bytes apart
 // unless told), in a loop of 3 rounds: a is the output buffer in the first two rounds and
 // base + offset in the last (chosen without a branch: the loop is one block, translated at
@@ -474,28 +514,8 @@ std::string word_access_kernel(uint32_t base, int32_t offset, uint32_t spread, u
     li s1, 0x90000000
     add t5, s0, t1
     sub t5, t5, s1
-    vid.v v0
-    vand.vx v9, v0, t2
-    vsll.vx v9, v9, t4
-    vadd.vx v9, v9, s1
-    csrr t3, wid
-    vadd.vx v2, v0, t3
-    li t0, 3
-.Lloop:
-    addi t6, t0, -1
-    seqz t6, t6
-    neg t6, t6
-    and t6, t6, t5
-    vadd.vx v1, v9, t6
-    vadd.vi v2, v2, 5
-    vsw12.v v2, 0(v1)
-    vlw12.v v3, 0(v1)
-    vlw12.v v4, 4(v1)
-    vxor.vv v5, v3, v4
-    vsw12.v v5, 256(v1)
-    vadd.vv v6, v6, v5
-    addi t0, t0, -1
-    bnez t0, .Lloop
+)" + word_loop(true, "t5", "vlw12.v", "vsw12.v") +
+         R"(
     vsll.vi v7, v0, 2
     vadd.vx v7, v7, s1
     vsw12.v v6, 1024(v7)
@@ -624,28 +644,8 @@ void load_with_private_memory(sim::Device& device, const std::string& source) {
 // (+ offset in the last round), which the hardware interleaves (csr_pds + a * lanes + 4 * i).
 std::string private_access_kernel(uint32_t spread, unsigned shift, int32_t offset) {
   return "    li t1, " + std::to_string(offset) + "\n    li t2, " + std::to_string(spread) +
-         "\n    li t4, " + std::to_string(shift) + R"(
-    vid.v v0
-    vand.vx v9, v0, t2
-    vsll.vx v9, v9, t4
-    csrr t3, wid
-    vadd.vx v2, v0, t3
-    li t0, 3
-.Lloop:
-    addi t6, t0, -1
-    seqz t6, t6
-    neg t6, t6
-    and t6, t6, t1
-    vadd.vx v1, v9, t6
-    vadd.vi v2, v2, 5
-    vsw.v v2, 0(v1)
-    vlw.v v3, 0(v1)
-    vlw.v v4, 4(v1)
-    vxor.vv v5, v3, v4
-    vsw.v v5, 256(v1)
-    vadd.vv v6, v6, v5
-    addi t0, t0, -1
-    bnez t0, .Lloop
+         "\n    li t4, " + std::to_string(shift) + "\n" + word_loop(false, "t1", "vlw.v", "vsw.v") +
+         R"(
     li s1, 0x90000000
     slli t3, t3, 7
     add s1, s1, t3
