@@ -14,6 +14,7 @@
 #include "fp32.h"
 #include "mxcsr.h"
 #include "warp.h"
+#include "warp_layout.h"
 
 namespace ventus::jit {
 
@@ -136,27 +137,9 @@ bool host_has(Kind kind) {
 #endif
 }
 
-// Byte offsets of the warp's fields the inline code touches.
-struct Fields {
-  uint64_t x, v, mask, lane_mask, vl, sew, lmul, frm, fflags;
-};
-const Fields& fields() {
-  static const Fields offsets = [] {
-    const auto probe = std::make_unique<sim::Warp>();
-    const auto at = [&](const void* field) {
-      return static_cast<uint64_t>(static_cast<const char*>(field) -
-                                   reinterpret_cast<const char*>(probe.get()));
-    };
-    return Fields{at(&probe->x),         at(&probe->v),       at(&probe->mask),
-                  at(&probe->lane_mask), at(&probe->vcfg.vl), at(&probe->vcfg.sew),
-                  at(&probe->vcfg.lmul), at(&probe->frm),     at(&probe->fflags)};
-  }();
-  return offsets;
-}
-
 // warp->fflags |= flags.
 void accrue_fflags(llvm::IRBuilder<>& b, llvm::Value* warp, llvm::Value* flags) {
-  llvm::Value* fflags = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), warp, fields().fflags);
+  llvm::Value* fflags = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), warp, warp_layout().fflags);
   b.CreateAlignedStore(
       b.CreateOr(b.CreateAlignedLoad(b.getInt32Ty(), fflags, llvm::Align(4)), flags), fflags,
       llvm::Align(4));
@@ -174,7 +157,7 @@ class Emitter {
         b_(b),
         c_(b.getContext()),
         warp_(warp),
-        f_(fields()),
+        f_(warp_layout()),
         fn_(b.GetInsertBlock()->getParent()) {
     i32_ = b_.getInt32Ty();
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
@@ -433,7 +416,7 @@ class Emitter {
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;
   llvm::Value* warp_;
-  const Fields& f_;
+  const WarpLayout& f_;
   llvm::Function* fn_;
   llvm::Type* i32_ = nullptr;
   llvm::FixedVectorType *lanes_ = nullptr, *floats_ = nullptr, *bits_ = nullptr;

@@ -22,6 +22,7 @@
 
 #include "emit_fp32.h"
 #include "semantics.h"
+#include "warp_layout.h"
 
 namespace ventus::jit {
 
@@ -67,25 +68,6 @@ uint32_t join_pops(const sim::Warp* warp, uint32_t pc) noexcept {
 bool is_plain_semantics(const CachedInsn& entry) {
   return entry.insn.op != Op::Count &&
          entry.fn == sim::kSemantics[static_cast<size_t>(entry.insn.op)];
-}
-
-// Byte offsets of the warp's fields the inline IR touches.
-struct WarpLayout {
-  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds;
-};
-const WarpLayout& warp_layout() {
-  static const WarpLayout layout = [] {
-    const auto probe = std::make_unique<sim::Warp>();
-    const auto at = [&](const void* field) {
-      return static_cast<uint64_t>(static_cast<const char*>(field) -
-                                   reinterpret_cast<const char*>(probe.get()));
-    };
-    return WarpLayout{at(&probe->x),        at(&probe->v),         at(&probe->lanes),
-                      at(&probe->mask),     at(&probe->lane_mask), at(&probe->vcfg.vl),
-                      at(&probe->vcfg.sew), at(&probe->vcfg.lmul), at(&probe->rpc),
-                      at(&probe->csr_pds)};
-  }();
-  return layout;
 }
 
 [[noreturn]] void llvm_failed(const char* what, llvm::Error error) {
@@ -137,6 +119,18 @@ uint64_t blocks_translated_in_process() {
   return translated_in_process.load(std::memory_order_relaxed);
 }
 
+const WarpLayout& warp_layout() {
+  static const WarpLayout layout = [] {
+    const auto probe = std::make_unique<sim::Warp>();
+    const auto at = [&](const void* field) { return offset_in(*probe, field); };
+    return WarpLayout{at(&probe->x),        at(&probe->v),         at(&probe->lanes),
+                      at(&probe->mask),     at(&probe->lane_mask), at(&probe->vcfg.vl),
+                      at(&probe->vcfg.sew), at(&probe->vcfg.lmul), at(&probe->rpc),
+                      at(&probe->csr_pds),  at(&probe->frm),       at(&probe->fflags)};
+  }();
+  return layout;
+}
+
 // csrrs / csrrc with rs1 = x0 and csrrsi / csrrci with uimm = 0: they read the CSR into rd
 // and write nothing (semantics/csr.cpp).
 bool is_csr_read(const CachedInsn& entry) {
@@ -163,8 +157,7 @@ std::optional<uint64_t> csr_offset(uint32_t number) {
   static const auto probe = std::make_unique<sim::Warp>();
   const uint32_t* field = sim::csr_field(*probe, number);
   if (!field) return std::nullopt;
-  return static_cast<uint64_t>(reinterpret_cast<const char*>(field) -
-                               reinterpret_cast<const char*>(probe.get()));
+  return offset_in(*probe, field);
 }
 
 // The access size in bytes of a scalar load or store, else 0.
@@ -507,14 +500,11 @@ class BlockEmitter {
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
   void emit_call(const CachedInsn& entry, uint32_t pc, size_t k) {
     mxcsr_->close(b_);
-    auto* thunk_type = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
-    auto* thunk = llvm::ConstantExpr::getIntToPtr(
-        b_.getInt64(reinterpret_cast<uint64_t>(&call_semantics)), ptr_);
     auto* entry_pointer =
         llvm::ConstantExpr::getIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(&entry)), ptr_);
-    llvm::CallInst* status = b_.CreateCall(
-        thunk_type, thunk, {ctx_, entry_pointer, b_.getInt32(pc + 4 * entry.prefixed), error_});
-    status->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::CallInst* status =
+        call_helper(reinterpret_cast<uint64_t>(&call_semantics), i32_,
+                    {ctx_, entry_pointer, b_.getInt32(pc + 4 * entry.prefixed), error_});
     auto* next = llvm::BasicBlock::Create(c_, "next", fn_);
     auto* faulted = llvm::BasicBlock::Create(c_, "faulted", fn_);
     auto* left = llvm::BasicBlock::Create(c_, "left", fn_);
@@ -578,11 +568,8 @@ class BlockEmitter {
     llvm::Value* acts = nullptr;
     llvm::Value* jumps = nullptr;
     if (in.op == Op::JOIN) {
-      auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
-      auto* pops = llvm::ConstantExpr::getIntToPtr(
-          b_.getInt64(reinterpret_cast<uint64_t>(&join_pops)), ptr_);
-      llvm::CallInst* call = b_.CreateCall(type, pops, {warp_, b_.getInt32(pc)});
-      call->addFnAttr(llvm::Attribute::NoUnwind);
+      llvm::CallInst* call =
+          call_helper(reinterpret_cast<uint64_t>(&join_pops), i32_, {warp_, b_.getInt32(pc)});
       acts = b_.CreateICmpNE(call, b_.getInt32(0));
     } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
       acts = scalar_branch_taken(in);
@@ -658,12 +645,7 @@ class BlockEmitter {
     }
     llvm::Value* r = nullptr;
     switch (in.op) {
-      case Op::VID_V: {  // the lane index
-        std::vector<uint32_t> index(sim::kMaxLanes);
-        for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) index[lane] = lane;
-        r = llvm::ConstantDataVector::get(c_, index);
-        break;
-      }
+      case Op::VID_V: r = lane_times(1); break;
       case Op::VMV_V_V:
       case Op::VMV_V_X:
       case Op::VMV_V_I: r = second; break;
@@ -718,10 +700,8 @@ class BlockEmitter {
                                              b_.CreateSelect(on, address, splat(0))),
                      b_.getInt32(3));
     if (is_private) {
-      std::vector<uint32_t> lane_bytes(sim::kMaxLanes);
-      for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) lane_bytes[lane] = 4 * lane;
       llvm::Value* row = b_.CreateMul(address, b_.CreateVectorSplat(32, load_field(layout_.lanes)));
-      address = b_.CreateAdd(b_.CreateAdd(row, llvm::ConstantDataVector::get(c_, lane_bytes)),
+      address = b_.CreateAdd(b_.CreateAdd(row, lane_times(4)),
                              b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
     }
     llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
@@ -841,6 +821,12 @@ class BlockEmitter {
     return mnemonic.ends_with(".vx") || mnemonic.ends_with(".v.x")   ? 'x'
            : mnemonic.ends_with(".vi") || mnemonic.ends_with(".v.i") ? 'i'
                                                                      : 'v';
+  }
+  // factor * i in lane i.
+  llvm::Constant* lane_times(uint32_t factor) {
+    std::vector<uint32_t> values(sim::kMaxLanes);
+    for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) values[lane] = factor * lane;
+    return llvm::ConstantDataVector::get(c_, values);
   }
   llvm::Value* splat(uint32_t value) {
     return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
