@@ -14,7 +14,7 @@
 #include "fp32.h"
 #include "mxcsr.h"
 #include "warp.h"
-#include "warp_layout.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 
@@ -157,23 +157,21 @@ class Emitter {
         b_(b),
         c_(b.getContext()),
         warp_(warp),
-        f_(warp_layout()),
+        w_(b, warp),
         fn_(b.GetInsertBlock()->getParent()) {
     i32_ = b_.getInt32Ty();
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
     floats_ = llvm::FixedVectorType::get(b_.getFloatTy(), sim::kMaxLanes);
-    bits_ = llvm::FixedVectorType::get(b_.getInt1Ty(), sim::kMaxLanes);
   }
 
   void emit(const sim::Insn& in, const Row& row, const std::function<void()>& emit_call) {
     auto* fast = llvm::BasicBlock::Create(c_, "fp32", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "fp32_call", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "fp32_done", fn_);
-    llvm::Value* applies = b_.CreateAnd(b_.CreateICmpEQ(load(f_.sew), b_.getInt32(32)),
-                                        b_.CreateICmpEQ(load(f_.lmul), b_.getInt32(1)));
+    llvm::Value* applies = w_.is_sew32_lmul1();
     llvm::Value* frm = nullptr;
     if (uses_frm(row.kind)) {
-      frm = load(f_.frm);
+      frm = w_.load(w_.layout().frm);
       static_assert(fp::kRNE == 0 && fp::kRTZ == 1 && fp::kRDN == 2 && fp::kRUP == 3 &&
                     fp::kRMM == 4);
       applies = b_.CreateAnd(applies, b_.CreateICmpULT(frm, b_.getInt32(fp::kRMM)));
@@ -184,58 +182,29 @@ class Emitter {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(fast);
-    llvm::Value* on = b_.CreateBitCast(active_lanes(in.vm), bits_);
-    llvm::Value* a = row_value(in.rs2);
+    llvm::Value* on = w_.lane_bits(w_.active_lanes(in.vm));
+    llvm::Value* a = w_.read_v(in.rs2);
     llvm::Value* second = nullptr;
     if (!is_unary(row.kind))
       second =
-          row.scalar ? b_.CreateVectorSplat(sim::kMaxLanes, read_x(in.rs1)) : row_value(in.rs1);
+          row.scalar ? b_.CreateVectorSplat(sim::kMaxLanes, w_.read_x(in.rs1)) : w_.read_v(in.rs1);
     llvm::Value* result = nullptr;
     if (converts_to_integer(row.kind)) {
       result = to_integer(row.kind, frm, on, a);
     } else if (flags_from_host(row.kind)) {
-      llvm::Value* third = row.kind == Kind::Fma ? row_value(in.rs3) : nullptr;
+      llvm::Value* third = row.kind == Kind::Fma ? w_.read_v(in.rs3) : nullptr;
       result = rounded(row, frm, on, a, second, third);
     } else if (row.kind == Kind::Min || row.kind == Kind::Max) {
       result = min_max(row.kind == Kind::Min, on, a, second);
     } else {
       result = compare(row.kind, on, a, second);
     }
-    llvm::Value* old = row_value(in.rd);
-    b_.CreateAlignedStore(b_.CreateSelect(on, result, old), v_row(in.rd), llvm::Align(4));
+    w_.write_lanes(in.rd, on, result);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
 
  private:
-  llvm::Value* field(uint64_t offset) {
-    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), warp_, offset);
-  }
-  llvm::Value* load(uint64_t offset) {
-    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
-  }
-  llvm::Value* v_row(unsigned r) { return field(f_.v + 4 * sim::kMaxLanes * r); }
-  llvm::Value* row_value(unsigned r) {
-    return b_.CreateAlignedLoad(lanes_, v_row(r), llvm::Align(4));
-  }
-  llvm::Value* read_x(unsigned r) { return r == 0 ? b_.getInt32(0) : load(f_.x + 4 * r); }
-  llvm::Value* splat(uint32_t value) {
-    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
-  }
-
-  // Exec::active_lanes: SIMT-active lanes below vl, with vm == 0 only those whose v0 element
-  // has bit 0 set.
-  llvm::Value* active_lanes(uint8_t vm) {
-    llvm::Value* vl = load(f_.vl);
-    llvm::Value* vl_mask =
-        b_.CreateSelect(b_.CreateICmpUGE(vl, b_.getInt32(32)), b_.getInt32(~0u),
-                        b_.CreateSub(b_.CreateShl(b_.getInt32(1), vl), b_.getInt32(1)));
-    llvm::Value* active = b_.CreateAnd(load(f_.mask), vl_mask);
-    if (vm) return active;
-    llvm::Value* v0 = b_.CreateICmpNE(b_.CreateAnd(row_value(0), splat(1)), splat(0));
-    return b_.CreateAnd(active, b_.CreateAnd(b_.CreateBitCast(v0, i32_), load(f_.lane_mask)));
-  }
-
   void accrue(llvm::Value* flags) { accrue_fflags(b_, warp_, flags); }
 
   // The IR builder set for constrained fp operations (dynamic rounding, strict exceptions,
@@ -266,8 +235,8 @@ class Emitter {
                        llvm::Value* b, llvm::Value* old_vd) {
     const Constrained constrained(*this);
     const auto operand = [&](llvm::Value* lanes, uint32_t sign, uint32_t benign) {
-      if (sign) lanes = b_.CreateXor(lanes, splat(sign));
-      return b_.CreateBitCast(b_.CreateSelect(on, lanes, splat(benign)), floats_);
+      if (sign) lanes = b_.CreateXor(lanes, w_.splat(sign));
+      return b_.CreateBitCast(b_.CreateSelect(on, lanes, w_.splat(benign)), floats_);
     };
     const auto binary = [&](llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
       return b_.CreateConstrainedFPBinOp(id, operand(x, 0, 0), operand(y, 0, kOne));
@@ -294,7 +263,7 @@ class Emitter {
           r = b_.CreateConstrainedFPCast(row.kind == Kind::FromInt
                                              ? llvm::Intrinsic::experimental_constrained_sitofp
                                              : llvm::Intrinsic::experimental_constrained_uitofp,
-                                         b_.CreateSelect(on, a, splat(0)), floats_);
+                                         b_.CreateSelect(on, a, w_.splat(0)), floats_);
           break;
         default: {  // Kind::Fma: x = b, y = vs2, z = the old vd
           llvm::Value* multiplicand = row.addend_vs2 ? old_vd : a;
@@ -308,7 +277,7 @@ class Emitter {
       }
     }
     llvm::Value* result = b_.CreateBitCast(r, lanes_);
-    return b_.CreateSelect(is_nan(result), splat(fp::kCanonicalNaN), result);
+    return b_.CreateSelect(is_nan(result), w_.splat(fp::kCanonicalNaN), result);
   }
 
   // fp::to_i32 / fp::to_u32: a rounded to an integral value (under frm, or toward zero), then
@@ -318,7 +287,7 @@ class Emitter {
   // invalid for a signaling NaN; the conversion sees only integral values in range).
   llvm::Value* to_integer(Kind kind, llvm::Value* frm, llvm::Value* on, llvm::Value* a) {
     const Constrained constrained(*this);
-    llvm::Value* input = b_.CreateSelect(on, a, splat(0));
+    llvm::Value* input = b_.CreateSelect(on, a, w_.splat(0));
     llvm::Value* x = b_.CreateBitCast(input, floats_);
     llvm::Value* integral = nullptr;
     if (frm) {
@@ -337,8 +306,8 @@ class Emitter {
     };
     llvm::Value* nan = is_nan(input);
     llvm::Value* too_big =
-        b_.CreateICmpSGE(key, splat(key_of(is_signed ? 0x4f000000u : 0x4f800000u)));
-    llvm::Value* too_small = b_.CreateICmpSLT(key, splat(is_signed ? key_of(0xcf000000u) : 0));
+        b_.CreateICmpSGE(key, w_.splat(key_of(is_signed ? 0x4f000000u : 0x4f800000u)));
+    llvm::Value* too_small = b_.CreateICmpSLT(key, w_.splat(is_signed ? key_of(0xcf000000u) : 0));
     llvm::Value* high = b_.CreateOr(nan, too_big);
     llvm::Value* invalid = b_.CreateOr(high, too_small);
     llvm::Value* in_range =
@@ -350,20 +319,21 @@ class Emitter {
     llvm::Value* inexact = b_.CreateAnd(b_.CreateNot(invalid), b_.CreateICmpNE(bits, input));
     accrue(b_.CreateOr(any_flag(on, invalid, fp::kNV), any_flag(on, inexact, fp::kNX)));
     return b_.CreateSelect(
-        high, splat(is_signed ? INT32_MAX : UINT32_MAX),
-        b_.CreateSelect(too_small, splat(is_signed ? 0x80000000u : 0), converted));
+        high, w_.splat(is_signed ? INT32_MAX : UINT32_MAX),
+        b_.CreateSelect(too_small, w_.splat(is_signed ? 0x80000000u : 0), converted));
   }
 
   llvm::Value* is_nan(llvm::Value* x) {
-    return b_.CreateICmpUGT(b_.CreateAnd(x, splat(~kSignBit)), splat(kInfinity));
+    return b_.CreateICmpUGT(b_.CreateAnd(x, w_.splat(~kSignBit)), w_.splat(kInfinity));
   }
   llvm::Value* is_snan(llvm::Value* x) {
-    return b_.CreateAnd(is_nan(x), b_.CreateICmpEQ(b_.CreateAnd(x, splat(kQuietBit)), splat(0)));
+    return b_.CreateAnd(is_nan(x),
+                        b_.CreateICmpEQ(b_.CreateAnd(x, w_.splat(kQuietBit)), w_.splat(0)));
   }
   // A signed integer that orders non-NaN values as floats do, with -0 and +0 equal.
   llvm::Value* order_key(llvm::Value* x) {
-    llvm::Value* magnitude = b_.CreateAnd(x, splat(~kSignBit));
-    return b_.CreateSelect(b_.CreateICmpSLT(x, splat(0)), b_.CreateNeg(magnitude), magnitude);
+    llvm::Value* magnitude = b_.CreateAnd(x, w_.splat(~kSignBit));
+    return b_.CreateSelect(b_.CreateICmpSLT(x, w_.splat(0)), b_.CreateNeg(magnitude), magnitude);
   }
   // `flag` when any active lane has `raises` set, else 0.
   llvm::Value* any_flag(llvm::Value* on, llvm::Value* raises, uint32_t flag) {
@@ -386,7 +356,7 @@ class Emitter {
     llvm::Value* ordered = b_.CreateSelect(a_wins, a, b_.CreateSelect(b_wins, b, tie));
     llvm::Value* nan_a = is_nan(a);
     llvm::Value* nan_b = is_nan(b);
-    return b_.CreateSelect(nan_a, b_.CreateSelect(nan_b, splat(fp::kCanonicalNaN), b),
+    return b_.CreateSelect(nan_a, b_.CreateSelect(nan_b, w_.splat(fp::kCanonicalNaN), b),
                            b_.CreateSelect(nan_b, a, ordered));
   }
 
@@ -416,10 +386,10 @@ class Emitter {
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;
   llvm::Value* warp_;
-  const WarpLayout& f_;
+  WarpIr w_;
   llvm::Function* fn_;
   llvm::Type* i32_ = nullptr;
-  llvm::FixedVectorType *lanes_ = nullptr, *floats_ = nullptr, *bits_ = nullptr;
+  llvm::FixedVectorType *lanes_ = nullptr, *floats_ = nullptr;
 };
 
 }  // namespace

@@ -21,8 +21,9 @@
 #include <string>
 
 #include "emit_fp32.h"
+#include "emit_vint.h"
 #include "semantics.h"
-#include "warp_layout.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 
@@ -195,7 +196,9 @@ bool is_word_access(const CachedInsn& entry) {
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
-  if (is_word_access(entry) || is_scalar_access(entry) || is_fp32_inlined(entry)) return true;
+  if (is_word_access(entry) || is_scalar_access(entry) || is_fp32_inlined(entry) ||
+      is_vint_inlined(entry))
+    return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
   switch (entry.insn.op) {
     case Op::LUI:
@@ -221,34 +224,7 @@ bool is_inlined(const CachedInsn& entry) {
     case Op::SRA:
     case Op::OR:
     case Op::AND:
-    case Op::MUL:
-    case Op::VID_V:
-    case Op::VMV_V_V:
-    case Op::VMV_V_X:
-    case Op::VMV_V_I:
-    case Op::VADD_VV:
-    case Op::VADD_VX:
-    case Op::VADD_VI:
-    case Op::VSUB_VV:
-    case Op::VSUB_VX:
-    case Op::VAND_VV:
-    case Op::VAND_VX:
-    case Op::VAND_VI:
-    case Op::VOR_VV:
-    case Op::VOR_VX:
-    case Op::VOR_VI:
-    case Op::VXOR_VV:
-    case Op::VXOR_VX:
-    case Op::VXOR_VI:
-    case Op::VSLL_VV:
-    case Op::VSLL_VX:
-    case Op::VSLL_VI:
-    case Op::VSRL_VV:
-    case Op::VSRL_VX:
-    case Op::VSRL_VI:
-    case Op::VSRA_VV:
-    case Op::VSRA_VX:
-    case Op::VSRA_VI: return true;
+    case Op::MUL: return true;
     default: return false;
   }
 }
@@ -414,8 +390,8 @@ class BlockEmitter {
         emit_csr_read(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
         emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
-      else if (!block.called[k] && is_vector(entry.insn.op))
-        emit_vector(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_vint_inlined(entry))
+        emit_vint(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k]);
       else
@@ -425,8 +401,6 @@ class BlockEmitter {
   }
 
  private:
-  static bool is_vector(Op op) { return isa::info(op).cls == isa::InsnClass::Vector; }
-
   llvm::Value* field(uint64_t offset) {
     return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), warp_, offset);
   }
@@ -608,78 +582,6 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
-  // vec::binary for SEW = 32 and LMUL = 1 (any other configuration calls the semantics):
-  // vd[i] = op(vs2[i], vs1[i] | x[rs1] | imm) on the lanes Exec::active_lanes gives.
-  void emit_vector(const CachedInsn& entry, uint32_t pc, size_t k) {
-    const sim::Insn& in = entry.insn;
-    auto* fast = llvm::BasicBlock::Create(c_, "vector", fn_);
-    auto* slow = llvm::BasicBlock::Create(c_, "vector_call", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "vector_done", fn_);
-    llvm::Value* plain = b_.CreateAnd(b_.CreateICmpEQ(load_field(layout_.sew), b_.getInt32(32)),
-                                      b_.CreateICmpEQ(load_field(layout_.lmul), b_.getInt32(1)));
-    b_.CreateCondBr(plain, fast, slow);
-    b_.SetInsertPoint(slow);
-    emit_call(entry, pc, k);
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(fast);
-    llvm::Value* vl = load_field(layout_.vl);
-    llvm::Value* vl_mask =
-        b_.CreateSelect(b_.CreateICmpUGE(vl, b_.getInt32(32)), b_.getInt32(~0u),
-                        b_.CreateSub(b_.CreateShl(b_.getInt32(1), vl), b_.getInt32(1)));
-    llvm::Value* active = b_.CreateAnd(load_field(layout_.mask), vl_mask);
-    if (!in.vm) {
-      llvm::Value* v0 = b_.CreateAlignedLoad(lanes_, v_row(0), llvm::Align(4));
-      llvm::Value* bits = b_.CreateICmpNE(b_.CreateAnd(v0, splat(1)), splat(0));
-      llvm::Value* v0_mask =
-          b_.CreateAnd(b_.CreateBitCast(bits, i32_), load_field(layout_.lane_mask));
-      active = b_.CreateAnd(active, v0_mask);
-    }
-    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
-    llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
-    llvm::Value* second = nullptr;
-    switch (form(in.op)) {
-      case 'v': second = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)); break;
-      case 'x': second = b_.CreateVectorSplat(sim::kMaxLanes, read_x(in.rs1)); break;
-      default: second = splat(static_cast<uint32_t>(in.imm)); break;
-    }
-    llvm::Value* r = nullptr;
-    switch (in.op) {
-      case Op::VID_V: r = lane_times(1); break;
-      case Op::VMV_V_V:
-      case Op::VMV_V_X:
-      case Op::VMV_V_I: r = second; break;
-      case Op::VADD_VV:
-      case Op::VADD_VX:
-      case Op::VADD_VI: r = b_.CreateAdd(a, second); break;
-      case Op::VSUB_VV:
-      case Op::VSUB_VX: r = b_.CreateSub(a, second); break;
-      case Op::VAND_VV:
-      case Op::VAND_VX:
-      case Op::VAND_VI: r = b_.CreateAnd(a, second); break;
-      case Op::VOR_VV:
-      case Op::VOR_VX:
-      case Op::VOR_VI: r = b_.CreateOr(a, second); break;
-      case Op::VXOR_VV:
-      case Op::VXOR_VX:
-      case Op::VXOR_VI: r = b_.CreateXor(a, second); break;
-      case Op::VSLL_VV:
-      case Op::VSLL_VX:
-      case Op::VSLL_VI: r = b_.CreateShl(a, b_.CreateAnd(second, splat(31))); break;
-      case Op::VSRL_VV:
-      case Op::VSRL_VX:
-      case Op::VSRL_VI: r = b_.CreateLShr(a, b_.CreateAnd(second, splat(31))); break;
-      case Op::VSRA_VV:
-      case Op::VSRA_VX:
-      case Op::VSRA_VI: r = b_.CreateAShr(a, b_.CreateAnd(second, splat(31))); break;
-      default: throw std::logic_error("JIT: no inline form for this vector instruction");
-    }
-    llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
-    b_.CreateAlignedStore(b_.CreateSelect(on, r, old), v_row(in.rd), llvm::Align(4));
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
   // vlw12.v / vsw12.v, vlw.v / vsw.v (semantics/memory.cpp, thread_load and thread_store in
   // the flat and the private space): lane i of the SIMT-active lanes accesses the word at
   // a = v[rs1][i] + imm, at device address a (flat) or csr_pds + a * lanes + 4 * i (private,
@@ -701,7 +603,7 @@ class BlockEmitter {
                      b_.getInt32(3));
     if (is_private) {
       llvm::Value* row = b_.CreateMul(address, b_.CreateVectorSplat(32, load_field(layout_.lanes)));
-      address = b_.CreateAdd(b_.CreateAdd(row, lane_times(4)),
+      address = b_.CreateAdd(b_.CreateAdd(row, lane_times(c_, 4)),
                              b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
     }
     llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
@@ -814,20 +716,6 @@ class BlockEmitter {
     return call;
   }
 
-  // 'v', 'x' or 'i': the second operand of a .vv, .vx or .vi row (vmv.v.v, .v.x, .v.i: vs1,
-  // x[rs1], imm).
-  static char form(Op op) {
-    const std::string_view mnemonic = isa::info(op).mnemonic;
-    return mnemonic.ends_with(".vx") || mnemonic.ends_with(".v.x")   ? 'x'
-           : mnemonic.ends_with(".vi") || mnemonic.ends_with(".v.i") ? 'i'
-                                                                     : 'v';
-  }
-  // factor * i in lane i.
-  llvm::Constant* lane_times(uint32_t factor) {
-    std::vector<uint32_t> values(sim::kMaxLanes);
-    for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) values[lane] = factor * lane;
-    return llvm::ConstantDataVector::get(c_, values);
-  }
   llvm::Value* splat(uint32_t value) {
     return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
   }
