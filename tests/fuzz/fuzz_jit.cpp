@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "random_program.h"
@@ -121,24 +122,52 @@ class ProgramWriter {
 
   void vector() {
     static constexpr const char* kVV[] = {
-        "vadd",  "vsub",  "vand",  "vor",   "vxor",    "vsll",   "vsrl",    "vsra",
-        "vmul",  "vmulh", "vdivu", "vrem",  "vminu",   "vmax",   "vfadd",   "vfsub",
-        "vfmul", "vfdiv", "vfmin", "vfmax", "vfsgnjn", "vfmacc", "vfnmsac", "vmflt"};
-    static constexpr const char* kVX[] = {"vadd", "vsub", "vand", "vxor", "vsll", "vsra", "vmul"};
-    static constexpr const char* kVI[] = {"vadd", "vxor", "vsrl", "vand"};
+        "vadd",  "vsub",   "vand",    "vor",   "vxor",   "vsll",    "vsrl",   "vsra",    "vmul",
+        "vmulh", "vmulhu", "vmulhsu", "vdivu", "vdiv",   "vremu",   "vrem",   "vminu",   "vmin",
+        "vmaxu", "vmax",   "vmseq",   "vmsne", "vmsltu", "vmslt",   "vmsleu", "vmsle",   "vfadd",
+        "vfsub", "vfmul",  "vfdiv",   "vfmin", "vfmax",  "vfsgnjn", "vfmacc", "vfnmsac", "vmflt"};
+    static constexpr const char* kVX[] = {"vadd",  "vsub",   "vrsub", "vand",   "vxor",  "vsll",
+                                          "vsra",  "vmul",   "vmulh", "vdivu",  "vdiv",  "vremu",
+                                          "vrem",  "vminu",  "vmax",  "vmseq",  "vmsne", "vmsltu",
+                                          "vmslt", "vmsleu", "vmsle", "vmsgtu", "vmsgt"};
+    static constexpr const char* kVI[] = {"vadd",  "vrsub",  "vxor",  "vsrl",   "vand", "vmseq",
+                                          "vmsne", "vmsleu", "vmsle", "vmsgtu", "vmsgt"};
+    static constexpr const char* kMultiplyAdd[] = {"vmacc", "vnmsac", "vmadd", "vnmsub"};
     const unsigned n = 1 + pick(6);
     for (unsigned i = 0; i < n; ++i) {
       // fflags between fp rows: a translated block must have accrued the rows' flags by then.
       if (pick(8) == 0) line(fmt::format("csrr x{}, fflags", x()));
       const char* mask = pick(4) == 0 ? ", v0.t" : "";
-      switch (pick(4)) {
+      switch (pick(8)) {
         case 0:
           line(
               fmt::format("{}.vx v{}, v{}, x{}{}", kVX[pick(std::size(kVX))], v(), v(), x(), mask));
           break;
-        case 1:
-          line(fmt::format("{}.vi v{}, v{}, {}{}", kVI[pick(std::size(kVI))], v(), v(),
-                           static_cast<int>(pick(16)), mask));
+        case 1: {
+          const std::string_view row = kVI[pick(std::size(kVI))];
+          const int imm = static_cast<int>(pick(32)) - (row == "vsrl" ? 0 : 16);  // uimm5, simm5
+          line(fmt::format("{}.vi v{}, v{}, {}{}", row, v(), v(), imm, mask));
+          break;
+        }
+        case 2: {
+          const char* row = kMultiplyAdd[pick(std::size(kMultiplyAdd))];
+          if (pick(2))
+            line(fmt::format("{}.vv v{}, v{}, v{}{}", row, v(), v(), v(), mask));
+          else
+            line(fmt::format("{}.vx v{}, x{}, v{}{}", row, v(), x(), v(), mask));
+          break;
+        }
+        case 3:
+          switch (pick(5)) {
+            case 0: line(fmt::format("vmerge.vvm v{}, v{}, v{}, v0", v(), v(), v())); break;
+            case 1: line(fmt::format("vmerge.vxm v{}, v{}, x{}, v0", v(), v(), x())); break;
+            case 2:
+              line(fmt::format("vmerge.vim v{}, v{}, {}, v0", v(), v(),
+                               static_cast<int>(pick(32)) - 16));
+              break;
+            case 3: line(fmt::format("vmv.x.s x{}, v{}", x(), v())); break;
+            default: line(fmt::format("vmv.s.x v{}, x{}", v(), x()));
+          }
           break;
         default:
           line(
