@@ -64,6 +64,9 @@ struct Row {
   Src src;
 };
 
+bool is_division(Kind kind) {
+  return kind >= Kind::Divu && kind <= Kind::Rem;
+}
 bool is_multiply_add(Kind kind) {
   return kind >= Kind::Macc && kind <= Kind::Nmsub;
 }
@@ -177,6 +180,10 @@ class Emitter {
     // merge and the mask-less moves ignore vm (vmerge's vm = 0 names v0 as the selector).
     llvm::Value* on = w_.lane_bits(w_.active_lanes(row.kind == Kind::Merge ? 1 : in.vm));
     llvm::Value* a = w_.read_v(in.rs2);
+    if (row.src == Src::X && is_division(row.kind)) {
+      w_.write_lanes(in.rd, on, divide_by_scalar(row.kind, a, w_.read_x(in.rs1)));
+      return;
+    }
     llvm::Value* second = nullptr;
     switch (row.src) {
       case Src::V: second = w_.read_v(in.rs1); break;
@@ -260,6 +267,42 @@ class Emitter {
       case Kind::Remu: return b_.CreateSelect(by_zero, a, b_.CreateURem(a, divisor));
       default: return b_.CreateSelect(by_zero, a, b_.CreateSRem(a, divisor));  // Kind::Rem
     }
+  }
+
+  // The .vx division rows: every lane divides by the same x, so that instead of 32 host
+  // divisions one 64-bit division gives a reciprocal for vector multiplies. For 32-bit n and
+  // 1 < d < 2^32, n / d is the high 64 bits of n * M with M = floor((2^64 - 1) / d) + 1
+  // (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019); M wraps to 0 for
+  // d = 1, whose quotient is n. The signed rows divide the magnitudes (|INT_MIN| = 2^31 as an
+  // unsigned word) and give the quotient the sign of a ^ x; the remainders are a - q * x. So
+  // INT_MIN / -1 = 2^31 / 1 = INT_MIN with remainder 0, and a zero x selects divide()'s
+  // results.
+  llvm::Value* divide_by_scalar(Kind kind, llvm::Value* a, llvm::Value* x) {
+    const bool is_signed = kind == Kind::Div || kind == Kind::Rem;
+    llvm::Type* i64 = b_.getInt64Ty();
+    auto* wide = llvm::FixedVectorType::get(i64, sim::kMaxLanes);
+    const auto magnitude = [&](llvm::Value* v) {
+      return b_.CreateSelect(b_.CreateICmpSLT(v, llvm::Constant::getNullValue(v->getType())),
+                             b_.CreateNeg(v), v);
+    };
+    llvm::Value* d = is_signed ? magnitude(x) : x;
+    llvm::Value* by_zero = b_.CreateICmpEQ(x, b_.getInt32(0));
+    llvm::Value* safe = b_.CreateZExt(b_.CreateSelect(by_zero, b_.getInt32(1), d), i64);
+    llvm::Value* m = b_.CreateAdd(b_.CreateUDiv(b_.getInt64(~uint64_t{0}), safe), b_.getInt64(1));
+    llvm::Value* m_high = b_.CreateVectorSplat(sim::kMaxLanes, b_.CreateLShr(m, 32));
+    llvm::Value* m_low =
+        b_.CreateVectorSplat(sim::kMaxLanes, b_.CreateAnd(m, b_.getInt64(0xffffffffu)));
+    llvm::Value* n = is_signed ? magnitude(a) : a;
+    llvm::Value* n_wide = b_.CreateZExt(n, wide);
+    llvm::Value* sum =
+        b_.CreateAdd(b_.CreateMul(n_wide, m_high), b_.CreateLShr(b_.CreateMul(n_wide, m_low), 32));
+    llvm::Value* q = b_.CreateTrunc(b_.CreateLShr(sum, 32), w_.lanes());
+    q = b_.CreateSelect(b_.CreateICmpEQ(d, b_.getInt32(1)), n, q);
+    llvm::Value* xs = b_.CreateVectorSplat(sim::kMaxLanes, x);
+    if (is_signed)
+      q = b_.CreateSelect(b_.CreateICmpSLT(b_.CreateXor(a, xs), w_.splat(0)), b_.CreateNeg(q), q);
+    if (kind == Kind::Divu || kind == Kind::Div) return b_.CreateSelect(by_zero, w_.splat(~0u), q);
+    return b_.CreateSelect(by_zero, a, b_.CreateSub(a, b_.CreateMul(q, xs)));
   }
 
   llvm::IRBuilder<>& b_;

@@ -274,6 +274,31 @@ std::string where(size_t word) {
   return runs()[run] + (word % 33 == 32 ? ": x result" : ": lane " + std::to_string(word % 33));
 }
 
+// Runs the rows in both tiers and compares every output word.
+void expect_same(Tier& off, Tier& forced, const Operands& o, uint32_t scalar, const Config& config,
+                 const std::string& what) {
+  std::vector<uint32_t> expected, got;
+  const sim::LaunchResult a = off.run(o, scalar, config, expected);
+  const sim::LaunchResult b = forced.run(o, scalar, config, got);
+  ASSERT_FALSE(a.fault.has_value()) << what << ": " << fault_text(a);
+  ASSERT_EQ(fault_text(a), fault_text(b)) << what;
+  EXPECT_EQ(a.stats.warp_instructions, b.stats.warp_instructions) << what;
+  EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
+  for (size_t w = 0; w < expected.size(); ++w) {
+    const size_t lane = w % 33;
+    ASSERT_EQ(expected[w], got[w])
+        << what << ", " << where(w)
+        << (lane < 32 && w < kRunCount * 33
+                ? "\n a " + hex(o.a[lane]) + " b " + hex(o.b[lane]) + " c " + hex(o.c[lane])
+                : "");
+  }
+}
+
+std::string describe(unsigned set, const Config& config, uint32_t scalar) {
+  return "set " + std::to_string(set) + ", vl " + std::to_string(config.vl) + ", vtype " +
+         std::to_string(config.vtype) + ", x " + hex(scalar);
+}
+
 TEST(JitVint, EveryInlinedRowMatchesTheInterpreter) {
   Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
   const uint64_t before = jit::blocks_translated_in_process();
@@ -284,28 +309,37 @@ TEST(JitVint, EveryInlinedRowMatchesTheInterpreter) {
          {Config{32, 16}, Config{19, 16}, Config{0, 16}, Config{32, 8}, Config{13, 0}}) {
       for (const uint32_t scalar :
            {0u, 0xffffffffu, 0x80000000u, static_cast<uint32_t>(random())}) {
-        std::vector<uint32_t> expected, got;
-        const sim::LaunchResult a = off.run(o, scalar, config, expected);
-        const sim::LaunchResult b = forced.run(o, scalar, config, got);
-        const std::string what = "set " + std::to_string(set) + ", vl " +
-                                 std::to_string(config.vl) + ", vtype " +
-                                 std::to_string(config.vtype) + ", x " + hex(scalar);
-        ASSERT_FALSE(a.fault.has_value()) << what << ": " << fault_text(a);
-        ASSERT_EQ(fault_text(a), fault_text(b)) << what;
-        EXPECT_EQ(a.stats.warp_instructions, b.stats.warp_instructions) << what;
-        EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
-        for (size_t w = 0; w < expected.size(); ++w) {
-          const size_t lane = w % 33;
-          ASSERT_EQ(expected[w], got[w])
-              << what << ", " << where(w)
-              << (lane < 32 && w < kRunCount * 33
-                      ? "\n a " + hex(o.a[lane]) + " b " + hex(o.b[lane]) + " c " + hex(o.c[lane])
-                      : "");
-        }
+        expect_same(off, forced, o, scalar, config, describe(set, config, scalar));
+        if (HasFatalFailure()) return;
       }
     }
   }
   EXPECT_GT(jit::blocks_translated_in_process(), before);
+}
+
+// The .vx division rows divide by a reciprocal of x (emit_vint.cpp, divide_by_scalar): every
+// divisor 1..24, powers of two, the signed and unsigned limits and their neighbours, values
+// whose reciprocals round badly (3, 7, 641, 0xaaaaaaab), and random ones, against specials,
+// random dividends and small ones.
+TEST(JitVint, DivisionByAScalarMatchesTheInterpreter) {
+  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
+  std::vector<uint32_t> divisors = {0x80,       0x10000,    0x7fffffff, 0x80000000, 0x80000001,
+                                    0xffffffff, 0xfffffffe, 0xfffffff9, 0x55555555, 0xaaaaaaab,
+                                    641,        6700417,    0x0000ffff, 0x00010001, 0xfffffc00};
+  for (uint32_t d = 1; d <= 24; ++d) divisors.push_back(d);
+  std::mt19937 random(5);
+  for (int i = 0; i < 12; ++i) {
+    divisors.push_back(static_cast<uint32_t>(random()));
+    divisors.push_back(static_cast<uint32_t>(random()) >> (random() % 31));
+  }
+  const Config config{32, 16};
+  for (const unsigned set : {0u, 3u, 4u}) {
+    const Operands o = operands(set);
+    for (const uint32_t divisor : divisors) {
+      expect_same(off, forced, o, divisor, config, describe(set, config, divisor));
+      if (HasFatalFailure()) return;
+    }
+  }
 }
 
 // The rows the test above covers are the ones the translator inlines.
