@@ -143,11 +143,7 @@ class Emitter {
     auto* fast = llvm::BasicBlock::Create(c_, "vint", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "vint_call", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "vint_done", fn_);
-    // vmv.x.s reads vs2 alone whatever LMUL.
-    llvm::Value* applies = row.kind == Kind::ToX
-                               ? b_.CreateICmpEQ(w_.load(w_.layout().sew), b_.getInt32(32))
-                               : w_.is_sew32_lmul1();
-    b_.CreateCondBr(applies, fast, slow);
+    b_.CreateCondBr(w_.is_sew32_lmul1(), fast, slow);
     b_.SetInsertPoint(slow);
     emit_call();
     b_.CreateBr(done);

@@ -19,7 +19,7 @@ namespace ventus::jit {
 bool is_vint_inlined(const sim::CachedInsn& entry);
 
 // Emits the entry at b's insert point for the warp at `warp` (a sim::Warp*): the inline form
-// when the warp is at SEW=32 and LMUL=1 (vmv.x.s: SEW=32, whatever LMUL), else emit_call()
+// when the warp is at SEW=32 and LMUL=1, else emit_call()
 // emits the call of its semantics. Leaves b after both.
 void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
                const std::function<void()>& emit_call);
