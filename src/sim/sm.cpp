@@ -44,7 +44,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   retired_ = 0;
   // Code that may have changed is decoded afresh, so a launch sees every store made before
   // it (Device::run clears the local memory).
-  cache_.begin_launch();
+  cache_.begin_launch(shared.launch.threads_per_warp);
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
