@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "translator.h"
 #include "ventus/disasm.h"
 
 namespace ventus::sim {
@@ -171,6 +172,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
     if (!decoded || is_prefix(decoded->op)) {
       e.insn.raw = next;  // 0 when the prefix is the last mapped word
       e.fn = &prefix_without_instruction;
+      e.ends_block = jit::ends_block(e);
       entry = e;
       return;
     }
@@ -186,6 +188,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
            : prefix                        ? prefixed_semantics(*prefix, e.insn)
                                            : kSemantics[static_cast<size_t>(decoded->op)];
   }
+  e.ends_block = jit::ends_block(e);
   entry = e;
 }
 
@@ -205,6 +208,7 @@ void DecodeCache::decode_long(CachedInsn& entry, uint32_t pc, uint32_t low) {
     e.insn.raw_hi = high;
     e.fn = &illegal_instruction;
   }
+  e.ends_block = jit::ends_block(e);
   entry = e;
 }
 

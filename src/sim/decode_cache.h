@@ -25,6 +25,9 @@ struct CachedInsn {
   uint8_t prefixed = 0;      // 1: this pc holds a prefix; the instruction itself is at pc + 4
   uint8_t length = 4;        // bytes of the instruction itself: 4, or 8 for a 64-bit word
   uint8_t counts_lanes = 0;  // vector class: a thread instruction per active lane
+  // jit::ends_block(*this), worked out once: the interpreter asks after every instruction
+  // it runs while translation is on (whether a block may start after it).
+  uint8_t ends_block = 0;
 };
 
 class DecodeCache {

@@ -385,7 +385,7 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       lanes += thread_instructions(*entry, mask_before);
       if constexpr (kTrace) trace_.after(*shared_->options.trace, w, memsys_, index_, group.linear);
       if constexpr (!kTrace) {
-        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || jit::ends_block(*entry);
+        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || entry->ends_block;
       }
       if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;
