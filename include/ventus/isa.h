@@ -15,7 +15,7 @@
 namespace ventus::isa {
 
 enum class Op : uint16_t {
-#define VT_INSN(id, mn, match, mask, ops, cls) id,
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) id,
 #include "ventus/instructions.def"
 #undef VT_INSN
   Count
@@ -143,7 +143,7 @@ namespace detail {
 // Marks an operand of a row's syntax that the instruction reads and writes (OperandRole).
 inline constexpr char kTiedMarker = '+';
 inline constexpr std::string_view kRowSyntax[] = {
-#define VT_INSN(id, mn, match, mask, ops, cls) ops,
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) ops,
 #include "ventus/instructions.def"
 #undef VT_INSN
 };
@@ -187,6 +187,29 @@ constexpr Field field(Op op, std::string_view name) {
   throw "the row has no field of this name";
 }
 
+// How many vector registers a row's destination covers, counted from vd: the registers its
+// semantics can write (docs/vector.md, docs/isa.md). The commit log compares these and an SM
+// clears them when it reuses a warp. Rows that write no vector register have None.
+enum class VectorGroup : uint8_t {
+  None,
+  One,       // vd alone whatever vtype (per-thread loads, 64-bit compute rows)
+  Lmul,      // LMUL registers (the RVV rows)
+  Wide,      // a 2*SEW result: 2*LMUL registers (register pairs) at SEW=32, LMUL below
+  Fragment,  // an mma D fragment of `words` 32-bit words, word w in register vd + w / lanes
+  // The same, with kWarpGroupRows times the words when the row's wg field is 1 (mma64).
+  WarpGroupFragment,
+};
+struct VectorDestination {
+  VectorGroup group = VectorGroup::None;
+  uint16_t words = 0;  // Fragment, WarpGroupFragment
+};
+// The vector register file: v0..v255 (regext reaches beyond v31).
+inline constexpr unsigned kNumVectorRegisters = 256;
+// LMUL 1 and 2 are the groupings Ventus has ("RV32V register state: only LMUL = 1 and 2").
+inline constexpr unsigned kMaxLmul = 2;
+// mma64's warp-group form (wg=1) multiplies a matrix this many times taller (docs/isa.md).
+inline constexpr unsigned kWarpGroupRows = 4;
+
 struct InsnInfo {
   Op op;
   std::string_view mnemonic;
@@ -195,8 +218,25 @@ struct InsnInfo {
   unsigned length;          // bytes: instruction_length(match)
   std::string_view syntax;  // the operands string of the row
   InsnClass cls;
+  VectorDestination destination;
   std::vector<OperandSlot> operands;  // parsed from syntax once
 };
+
+struct Decoded;
+// What the size of a destination group depends on: the warp's vtype and threads.
+struct VectorShape {
+  unsigned lmul = kMaxLmul, sew = 32;
+  unsigned lanes = 1;
+};
+// The widest groups of any vtype the simulator accepts, for warps of `lanes` threads.
+constexpr VectorShape widest_shape(unsigned lanes) {
+  return {kMaxLmul, 32, lanes};
+}
+// The number of vector registers from in.rd on that the instruction (its prefix folded in:
+// a register pair writes 2, PREFIX_MEMORY's width mem_words) can write under shape, cut at
+// the end of the register file; 0 when it writes none. Its semantics write no other vector
+// register (tests/sim/writes_test.cpp runs every row to hold them to it).
+unsigned vector_registers_written(const Decoded& in, const VectorShape& shape);
 
 // All rows in table order, indexed by Op.
 std::span<const InsnInfo> instructions();
@@ -339,9 +379,9 @@ std::optional<Decoded> decode(uint64_t word, const RegExt& ext = {});
 std::optional<Decoded> decode(uint64_t word, const PrefixInfo& prefix);
 
 // CSRs: the device ABI's table (include/ventus/abi.def).
-using abi::CsrInfo;
 using abi::csr_by_name;
 using abi::csr_by_number;
+using abi::CsrInfo;
 using abi::csrs;
 
 // Register names.

@@ -251,7 +251,7 @@ std::string format_instruction(Op op, std::span<const OperandValue> values, bool
       if (v.number != 0) bad("the mask operand is v0");
     } else if (is_register_kind(s.kind) && s.width == 0) {
       // Registers beyond the 5-bit field take a regext prefix, which the assembler adds.
-      const int64_t limit = is_vector_register_kind(s.kind) ? 256 : 64;
+      const int64_t limit = is_vector_register_kind(s.kind) ? kNumVectorRegisters : 64;
       if (v.number < 0 || v.number >= limit) bad(fmt::format("no register number {}", v.number));
       if (is_pair_register_kind(s.kind) && v.number % 2 != 0)
         bad(fmt::format("register pair {} is odd", v.number));

@@ -19,7 +19,26 @@ struct RawRow {
   uint64_t match, mask;
   const char* syntax;
   InsnClass cls;
+  VectorDestination destination;
 };
+
+// The DEST column of instructions.def.
+namespace dest {
+constexpr VectorDestination One{VectorGroup::One}, Lmul{VectorGroup::Lmul}, Wide{VectorGroup::Wide};
+constexpr VectorDestination Fragment(unsigned words) {
+  return {VectorGroup::Fragment, static_cast<uint16_t>(words)};
+}
+constexpr VectorDestination WarpGroupFragment(unsigned words) {
+  return {VectorGroup::WarpGroupFragment, static_cast<uint16_t>(words)};
+}
+// The column's value: what the row gives, or no vector destination.
+constexpr VectorDestination of() {
+  return {};
+}
+constexpr VectorDestination of(VectorDestination d) {
+  return d;
+}
+}  // namespace dest
 
 // A row's MATCH/MASK as 64 bits: whole for a 64-bit row, the low word of a 32-bit one (whose
 // macros may compute in int, sign-extending bit 31).
@@ -31,9 +50,14 @@ constexpr uint64_t row_bits(T match, T value) {
 }
 
 constexpr RawRow kRows[] = {
-#define VT_INSN(id, mn, match, mask, ops, cls)                                                \
-  {Op::id,        mn, row_bits<uint64_t>(match, match), row_bits<uint64_t>(match, mask), ops, \
-   InsnClass::cls},
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) \
+  {Op::id,                                          \
+   mn,                                              \
+   row_bits<uint64_t>(match, match),                \
+   row_bits<uint64_t>(match, mask),                 \
+   ops,                                             \
+   InsnClass::cls,                                  \
+   dest::of(__VA_OPT__(dest::__VA_ARGS__))},
 #include "ventus/instructions.def"
 #undef VT_INSN
 };
@@ -91,6 +115,18 @@ std::vector<OperandSlot> parse_syntax(std::string_view syntax, std::string_view 
   return slots;
 }
 
+// A row names a destination group exactly when one of its operands writes a vector register.
+void check_destination(const InsnInfo& row) {
+  const bool writes_vector = std::any_of(row.operands.begin(), row.operands.end(), [](auto& s) {
+    return writes(s.role) && is_vector_register_kind(s.kind);
+  });
+  if (writes_vector != (row.destination.group != VectorGroup::None))
+    throw std::logic_error(fmt::format(
+        "instruction table row {}: {}", row.mnemonic,
+        writes_vector ? "writes a vector register but names no destination group (DEST)"
+                      : "names a destination group (DEST) but writes no vector register"));
+}
+
 struct Tables {
   std::vector<InsnInfo> rows;
   std::unordered_map<std::string_view, Op> by_mnemonic;
@@ -100,10 +136,17 @@ struct Tables {
   Tables() {
     rows.reserve(kNumOps);
     for (const RawRow& r : kRows) {
-      InsnInfo info{
-          r.op,     r.mnemonic, r.match, r.mask, instruction_length(static_cast<uint32_t>(r.match)),
-          r.syntax, r.cls,      {}};
+      InsnInfo info{r.op,
+                    r.mnemonic,
+                    r.match,
+                    r.mask,
+                    instruction_length(static_cast<uint32_t>(r.match)),
+                    r.syntax,
+                    r.cls,
+                    r.destination,
+                    {}};
       info.operands = parse_syntax(r.syntax, r.mnemonic);
+      check_destination(info);
       rows.push_back(std::move(info));
       by_mnemonic.emplace(r.mnemonic, r.op);
       by_opcode[r.match & 0x7f].push_back(static_cast<uint16_t>(r.op));
@@ -145,6 +188,30 @@ Decoded decode_long(const InsnInfo& r, uint64_t word) {
 }
 
 }  // namespace
+
+unsigned vector_registers_written(const Decoded& in, const VectorShape& shape) {
+  if (in.op == Op::Count) return 0;  // not an instruction
+  const VectorDestination& d = info(in.op).destination;
+  unsigned regs = 0;
+  switch (d.group) {
+    case VectorGroup::None: return 0;
+    case VectorGroup::One: regs = in.mem_words; break;
+    case VectorGroup::Lmul: regs = shape.lmul; break;
+    case VectorGroup::Wide: regs = shape.sew == 32 ? 2 * shape.lmul : shape.lmul; break;
+    case VectorGroup::Fragment:
+    case VectorGroup::WarpGroupFragment: {
+      static constexpr Field kWarpGroup = field(Op::MMA64_M8N8K8_F32_F32, "wg");
+      const unsigned words = d.group == VectorGroup::WarpGroupFragment && kWarpGroup.get(in.word())
+                                 ? kWarpGroupRows * d.words
+                                 : d.words;
+      regs = (words + shape.lanes - 1) / std::max(shape.lanes, 1u);
+      break;
+    }
+  }
+  // The 64-bit pair form of a row writes the pair vd, vd + 1 whatever vtype.
+  if (in.pair) regs = 2;
+  return std::min(regs, in.rd < kNumVectorRegisters ? kNumVectorRegisters - in.rd : 0u);
+}
 
 std::span<const InsnInfo> instructions() {
   return tables().rows;
@@ -348,7 +415,8 @@ std::optional<unsigned> parse_xreg(std::string_view name) {
 }
 
 std::optional<unsigned> parse_vreg(std::string_view name) {
-  if (name.size() > 1 && name[0] == 'v') return parse_number_suffix(name.substr(1), 256);
+  if (name.size() > 1 && name[0] == 'v')
+    return parse_number_suffix(name.substr(1), kNumVectorRegisters);
   return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "translator.h"
 #include "ventus/disasm.h"
 
 namespace ventus::sim {
@@ -97,44 +98,9 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
   return kSemantics[static_cast<size_t>(in.op)];
 }
 
-// Which vector registers a row can write: none; a group starting at its vd (LMUL=2,
-// widening, register pairs and PREFIX_MEMORY's four words multiply to at most kGroupBound
-// registers); or any register (matrix fragments, whose size follows from the shape and the
-// warp's threads).
-enum class VectorWrites : uint8_t { None, Group, Any };
-constexpr unsigned kGroupBound = 16;
-
-const std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)>& vector_writes() {
-  static const auto table = [] {
-    std::array<VectorWrites, static_cast<size_t>(isa::Op::Count)> t{};
-    for (const isa::InsnInfo& row : isa::instructions()) {
-      VectorWrites w = VectorWrites::None;
-      for (const isa::OperandSlot& slot : row.operands)
-        if (isa::writes(slot.role) && isa::is_vector_register_kind(slot.kind))
-          w = VectorWrites::Group;
-      if (row.cls == isa::InsnClass::Matrix) w = VectorWrites::Any;
-      t[static_cast<size_t>(row.op)] = w;
-    }
-    return t;
-  }();
-  return table;
-}
-
 }  // namespace
 
-VectorRegisters vector_registers_written(const Insn& in) {
-  switch (vector_writes()[static_cast<size_t>(in.op)]) {
-    case VectorWrites::None: break;
-    case VectorWrites::Group: {
-      const unsigned first = std::min<unsigned>(in.rd, kNumVRegs);
-      return {first, std::min(first + kGroupBound, kNumVRegs)};
-    }
-    case VectorWrites::Any: return {0, kNumVRegs};
-  }
-  return {};
-}
-
-void DecodeCache::begin_launch() {
+void DecodeCache::begin_launch(unsigned lanes) {
   const uint64_t generation = memory_.read_only_generation();
   if (generation != generation_) {
     pages_.clear();
@@ -153,12 +119,18 @@ void DecodeCache::begin_launch() {
   last_page_number_ = ~0u;
   last_page_ = nullptr;
   decodes_ = 0;
+  if (lanes < fewest_lanes_) {
+    // Kept instructions may now write more registers.
+    fewest_lanes_ = lanes;
+    for (const auto& page : pages_)
+      for (const CachedInsn& entry : page.second->slots)
+        if (entry.fn) note_vector_writes(entry.insn);
+  }
 }
 
 void DecodeCache::note_vector_writes(const Insn& in) {
-  const VectorRegisters written = vector_registers_written(in);
-  for (unsigned r = written.first; r < written.end; ++r)
-    vector_writes_[r / 64] |= uint64_t{1} << (r % 64);
+  const unsigned end = in.rd + isa::vector_registers_written(in, isa::widest_shape(fewest_lanes_));
+  for (unsigned r = in.rd; r < end; ++r) vector_writes_[r / 64] |= uint64_t{1} << (r % 64);
 }
 
 void DecodeCache::select_page(uint32_t pc) {
@@ -200,6 +172,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
     if (!decoded || is_prefix(decoded->op)) {
       e.insn.raw = next;  // 0 when the prefix is the last mapped word
       e.fn = &prefix_without_instruction;
+      e.ends_block = jit::ends_block(e);
       entry = e;
       return;
     }
@@ -215,6 +188,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
            : prefix                        ? prefixed_semantics(*prefix, e.insn)
                                            : kSemantics[static_cast<size_t>(decoded->op)];
   }
+  e.ends_block = jit::ends_block(e);
   entry = e;
 }
 
@@ -234,6 +208,7 @@ void DecodeCache::decode_long(CachedInsn& entry, uint32_t pc, uint32_t low) {
     e.insn.raw_hi = high;
     e.fn = &illegal_instruction;
   }
+  e.ends_block = jit::ends_block(e);
   entry = e;
 }
 

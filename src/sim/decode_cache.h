@@ -25,27 +25,24 @@ struct CachedInsn {
   uint8_t prefixed = 0;      // 1: this pc holds a prefix; the instruction itself is at pc + 4
   uint8_t length = 4;        // bytes of the instruction itself: 4, or 8 for a 64-bit word
   uint8_t counts_lanes = 0;  // vector class: a thread instruction per active lane
+  // jit::ends_block(*this), worked out once: the interpreter asks after every instruction
+  // it runs while translation is on (whether a block may start after it).
+  uint8_t ends_block = 0;
 };
-
-// The vector registers [first, end) an instruction can write, from its row's operand roles
-// (the commit log shows the ones that changed; an SM zeroes only these when it reuses a warp).
-struct VectorRegisters {
-  unsigned first = 0, end = 0;
-};
-VectorRegisters vector_registers_written(const Insn& in);
 
 class DecodeCache {
  public:
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
 
-  // At the start of a launch: keeps the decoded pages of unchanged read-only memory and
-  // drops the rest.
-  void begin_launch();
+  // At the start of a launch of warps of `lanes` threads: keeps the decoded pages of
+  // unchanged read-only memory and drops the rest.
+  void begin_launch(unsigned lanes);
   // Instructions decoded since the launch began.
   uint64_t decodes() const { return decodes_; }
   // Calls f(first, end) for each run [first, end) of vector registers that an instruction
-  // this cache ever decoded can write, in increasing order. A warp that only ran such
-  // instructions holds zero in every other register.
+  // this cache ever decoded can write (its destination group under any vtype, for the
+  // fewest threads per warp of any launch: isa::vector_registers_written), in increasing
+  // order. A warp that only ran such instructions holds zero in every other register.
   template <class F>
   void each_vector_register_run(F&& f) const {
     for (unsigned r = next_vector_write(0, true); r < kNumVRegs;) {
@@ -99,9 +96,12 @@ class DecodeCache {
   Page* last_page_ = nullptr;
   uint64_t generation_ = ~uint64_t{0};  // Memory::read_only_generation() of pages_
   uint64_t decodes_ = 0;
-  // vector_registers_written of every decoded instruction, as bits; never cleared (warps
+  // The registers every decoded instruction can write, as bits; never cleared (warps
   // outlive launches and dropped pages).
   uint64_t vector_writes_[kNumVRegs / 64] = {};
+  // The fewest threads per warp of any launch so far (an mma fragment covers more registers
+  // in narrower warps).
+  unsigned fewest_lanes_ = kMaxLanes;
 };
 
 // The instruction text of an entry, for faults and the trace ("regext ...; vadd.vx ...").

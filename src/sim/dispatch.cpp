@@ -4,7 +4,7 @@
 namespace ventus::sim {
 
 const SemanticsFn kSemantics[isa::kNumOps] = {
-#define VT_INSN(id, mn, match, mask, ops, cls) &sem::id,
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) &sem::id,
 #include "ventus/instructions.def"
 #undef VT_INSN
 };

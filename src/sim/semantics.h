@@ -17,7 +17,7 @@ namespace ventus::sim {
 using SemanticsFn = void (*)(Exec& ctx, const Insn& in);
 
 namespace sem {
-#define VT_INSN(id, mn, match, mask, ops, cls) void id(Exec& ctx, const Insn& in);
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) void id(Exec& ctx, const Insn& in);
 #include "ventus/instructions.def"
 #undef VT_INSN
 }  // namespace sem

@@ -44,7 +44,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   retired_ = 0;
   // Code that may have changed is decoded afresh, so a launch sees every store made before
   // it (Device::run clears the local memory).
-  cache_.begin_launch();
+  cache_.begin_launch(shared.launch.threads_per_warp);
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
@@ -385,7 +385,7 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       lanes += thread_instructions(*entry, mask_before);
       if constexpr (kTrace) trace_.after(*shared_->options.trace, w, memsys_, index_, group.linear);
       if constexpr (!kTrace) {
-        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || jit::ends_block(*entry);
+        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || entry->ends_block;
       }
       if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;

@@ -143,8 +143,8 @@ void TraceState::before(const Warp& w, MemorySystem& mem, const CachedInsn& entr
   x_rd_ = entry.insn.rd;
   for (unsigned i = 0; i < 2; ++i) x_[i] = x_rd_ + i < kNumXRegs ? w.x[x_rd_ + i] : 0;
   text_ = &instruction_text(entry, pc);
-  v_first_ = text_->written.first;
-  v_end_ = text_->written.end;
+  v_first_ = entry.insn.rd;
+  v_end_ = v_first_ + isa::vector_registers_written(entry.insn, {w.vcfg.lmul, w.vcfg.sew, w.lanes});
   std::memcpy(v_[v_first_], w.v[v_first_], (v_end_ - v_first_) * sizeof w.v[0]);
   mask_ = w.mask;
   accesses_.clear();
@@ -169,8 +169,7 @@ TraceState::Text& TraceState::instruction_text(const CachedInsn& entry, uint32_t
   std::string text = std::string(words, p) + disassemble(entry, pc);
   const auto size = static_cast<uint32_t>(text.size());
   text.resize(size + kPad);
-  t = {word, entry.prefix_word, entry.prefixed, vector_registers_written(entry.insn),
-       size, std::move(text)};
+  t = {word, entry.prefix_word, entry.prefixed, size, std::move(text)};
   return t;
 }
 

@@ -17,7 +17,8 @@ namespace ventus::sim {
 class TraceState {
  public:
   // Before the instruction at pc runs: a snapshot of what it can change (the scalar
-  // registers at its rd field, the vector registers its row can write, the SIMT mask);
+  // registers at its rd field, its destination group of vector registers under the warp's
+  // vtype (isa::vector_registers_written), the SIMT mask);
   // starts recording memory accesses.
   void before(const Warp& w, MemorySystem& mem, const CachedInsn& entry, uint32_t pc);
   // After it ran: writes its line into sink; stops recording.
@@ -26,13 +27,11 @@ class TraceState {
   const std::vector<MemAccess>& accesses() const { return accesses_; }
 
  private:
-  // What is formatted once per pc and instruction: "0x<pc> (<words>) <disassembly>" and the
-  // vector registers the instruction can write.
+  // What is formatted once per pc and instruction: "0x<pc> (<words>) <disassembly>".
   struct Text {
     uint64_t word = 0;
     uint32_t prefix_word = 0;
     uint8_t prefixed = 0;
-    VectorRegisters written;
     uint32_t size = 0;  // of the text, which is followed by kPad bytes for chunked copies
     std::string text;
   };
@@ -41,7 +40,7 @@ class TraceState {
 
   // x[rd] and x[rd + 1] (where they exist) as they were: the only scalar registers an
   // instruction writes (Warp::write_x, write_x_pair; a PREFIX's modified scalar sources
-  // are put back before it completes).
+  // are put back before it completes; tests/sim/writes_test.cpp holds every row to it).
   unsigned x_rd_ = 0;
   uint32_t x_[2] = {};
   // The vector registers [v_first_, v_end_) as they were before the instruction.

@@ -23,8 +23,8 @@ struct Block;  // a translated block (src/jit/translator.h)
 namespace ventus::sim {
 
 inline constexpr unsigned kMaxLanes = 32;
-inline constexpr unsigned kNumXRegs = 64;   // architectural scalar registers (regext: x32..x63)
-inline constexpr unsigned kNumVRegs = 256;  // architectural vector registers (regext: v32..v255)
+inline constexpr unsigned kNumXRegs = 64;  // architectural scalar registers (regext: x32..x63)
+inline constexpr unsigned kNumVRegs = isa::kNumVectorRegisters;  // regext: v32..v255
 
 // Lane-mask helpers for the hot paths (the branches, v0.t masks and the thread-instruction
 // count), written so that the baseline x86-64 build gets vector code and no library calls.

@@ -258,6 +258,43 @@ TEST(SimWarp, RegistersStartAtZeroInAReusedWarp) {
   EXPECT_EQ(read_words(f.device, kOut, ones.size()), std::vector<uint32_t>(ones.size(), 0));
 }
 
+// The same for a widened group under LMUL=2: vwmulu.vv at e32, m2 writes two register pairs
+// (v8..v11), and the next program, which only stores them, finds them zero.
+TEST(SimWarp, AWideGroupStartsAtZeroInAReusedWarp) {
+  Fixture f;
+  load_program(f.device, R"(
+    li t0, 0x5a5a5a5a
+    vsetvli t1, zero, e32, m2, ta, ma
+    vmv.v.x v2, t0
+    vwmulu.vv v8, v2, v2
+    endprg x0, x0, x0
+)");
+  const auto dirty = f.device.run(launch_of(2, 8, 4));
+  ASSERT_TRUE(dirty.ok()) << fault_text(dirty);
+  const std::vector<uint32_t> ones(4 * 2 * 4 * 8, ~0u);
+  ASSERT_TRUE(f.device.memory().write(kOut, ones.data(), ones.size() * 4));
+  load_program(f.device, R"(
+    csrr t0, gidx
+    csrr t1, wid
+    slli t0, t0, 1
+    add t0, t0, t1
+    slli t0, t0, 7
+    li s0, 0x90000000
+    add s0, s0, t0
+    vse32.v v8, (s0)
+    addi s0, s0, 32
+    vse32.v v9, (s0)
+    addi s0, s0, 32
+    vse32.v v10, (s0)
+    addi s0, s0, 32
+    vse32.v v11, (s0)
+    endprg x0, x0, x0
+)");
+  const auto clean = f.device.run(launch_of(2, 8, 4));
+  ASSERT_TRUE(clean.ok()) << fault_text(clean);
+  EXPECT_EQ(read_words(f.device, kOut, ones.size()), std::vector<uint32_t>(ones.size(), 0));
+}
+
 // vblt with 3, 6 and 4 of 8 lanes taken: the path with fewer lanes runs first, the taken
 // one on a tie. Each path appends a digit to s1 (1 = taken, 2 = fall-through) and sets v3.
 TEST(SimSimt, FewerLanesFirstAndReconvergence) {

@@ -37,7 +37,7 @@ using isa::OperandKind;
 #define VT_ROW_Matrix(id)
 #define VT_ROW_Unsupported(id)
 inline const std::map<isa::Op, sim::SemanticsFn> kVectorSemantics = {
-#define VT_INSN(id, mn, match, mask, ops, cls) VT_ROW_##cls(id)
+#define VT_INSN(id, mn, match, mask, ops, cls, ...) VT_ROW_##cls(id)
 #include "ventus/instructions.def"
 #undef VT_INSN
 };

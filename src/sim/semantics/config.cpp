@@ -11,7 +11,7 @@ namespace {
 void configure(Exec& ctx, const Insn& in, uint32_t vtype, bool avl_given, uint32_t avl) {
   Warp& w = ctx.warp;
   const uint32_t vlmul = vtype & 7, vsew = (vtype >> 3) & 7;
-  if (vsew > 2 || vlmul > 1 || (vtype >> 8) != 0)
+  if (vsew > 2 || (1u << vlmul) > isa::kMaxLmul || (vtype >> 8) != 0)
     fault(fmt::format("unsupported vtype {:#x} ({}): Ventus supports e8/e16/e32 with m1 or m2",
                       vtype, isa::format_vtype(vtype)));
   w.vcfg.vtype = vtype;

@@ -71,9 +71,6 @@ struct MmaConfig {
   IntOverflow overflow = IntOverflow::Wrap;
 };
 
-// The warp-group form (mma64 wg=1) multiplies a matrix this many times taller (docs/isa.md).
-constexpr unsigned kWarpGroupRows = 4;
-
 // One matrix operand in registers: `elements` elements of `bits` bits packed into 32-bit
 // words in the operand's storage order, word w at register base + w / T, lane w % T.
 class Fragment {
@@ -94,8 +91,8 @@ class Fragment {
   // Faults when this group (written) overlaps `source` (read).
   void must_not_overlap(const Fragment& source) const {
     if (first() <= source.last() && source.first() <= last())
-      fault(role_ + " v" + std::to_string(first()) + "..v" + std::to_string(last()) +
-            " overlaps " + source.role_ + " v" + std::to_string(source.first()) + "..v" +
+      fault(role_ + " v" + std::to_string(first()) + "..v" + std::to_string(last()) + " overlaps " +
+            source.role_ + " v" + std::to_string(source.first()) + "..v" +
             std::to_string(source.last()));
   }
 
@@ -144,9 +141,10 @@ std::vector<uint32_t> read_local(Exec& ctx, unsigned reg, unsigned lines, unsign
     for (unsigned byte = 0; byte < line_bytes; ++byte) {
       const uint32_t at = address + l * stride + byte;
       if (at < kLdsWindowBase || at >= kLdsWindowEnd)
-        fault(fmt::format("{} (descriptor v{}: address {:#010x}, stride {}) reads byte {:#010x}, "
-                          "outside local memory",
-                          role, reg, address, stride, at));
+        fault(
+            fmt::format("{} (descriptor v{}: address {:#010x}, stride {}) reads byte {:#010x}, "
+                        "outside local memory",
+                        role, reg, address, stride, at));
       line[byte] = *ctx.mem->data_pointer(at, 1, false);
     }
     for (unsigned e = 0; e < per_line; ++e) {
@@ -222,7 +220,9 @@ void multiply_accumulate(Exec& ctx, const MmaConfig& cfg, std::vector<uint32_t> 
   std::vector<uint32_t> dv(m * n);
   for (unsigned i = 0; i < m; ++i) {
     for (unsigned j = 0; j < n; ++j) {
-      const auto a_at = [&](unsigned kk) { return av[cfg.a_column_major ? kk * m + i : i * k + kk]; };
+      const auto a_at = [&](unsigned kk) {
+        return av[cfg.a_column_major ? kk * m + i : i * k + kk];
+      };
       const auto b_at = [&](unsigned kk) { return bv[cfg.b_row_major ? kk * n + j : j * k + kk]; };
       if (cfg.acc == Acc::F32) {
         uint32_t acc = cv[i * n + j];
@@ -287,20 +287,22 @@ void mma64(Exec& ctx, const Insn& in, Elem ab, Acc acc, Shape shape) {
     fault("sparse MMA is not supported (mma64 with sp=" + std::to_string(sp) + ")");
   const bool group = kWg.get(word) != 0, a_in_registers = !group || kA.get(word) != 0;
   if (!group && kA.get(word) != 0)
-    fault("mma64: a=1 (A from registers) belongs to the warp-group form (wg=1); the warp form "
-          "always reads A from registers");
+    fault(
+        "mma64: a=1 (A from registers) belongs to the warp-group form (wg=1); the warp form "
+        "always reads A from registers");
   MmaConfig cfg{ab, acc, shape};
   cfg.a_column_major = kAl.get(word) != 0;
   cfg.b_row_major = kBl.get(word) != 0;
   const uint32_t rd = kRd.get(word);
   if (acc == Acc::S32) {
     if (rd > 1)
-      fault("mma64: rd=" + std::to_string(rd) + " is reserved for integer C/D (0 saturate, 1 wrap)");
+      fault("mma64: rd=" + std::to_string(rd) +
+            " is reserved for integer C/D (0 saturate, 1 wrap)");
     cfg.overflow = rd == 0 ? IntOverflow::Saturate : IntOverflow::Wrap;
   } else {
     cfg.rm = rd;  // 00 rn, 01 rz, 10 rm, 11 rp: the RISC-V codes RNE, RTZ, RDN, RUP
   }
-  if (group) cfg.shape.m *= kWarpGroupRows;
+  if (group) cfg.shape.m *= isa::kWarpGroupRows;
   const auto [m, n, k] = cfg.shape;
   const unsigned bits = element_bits(ab), acc_bits = accumulator_bits(acc);
   const unsigned a_reg = kVs1.get(word), b_reg = kVs2.get(word);
@@ -329,13 +331,9 @@ void mma64(Exec& ctx, const Insn& in, Elem ab, Acc acc, Shape shape) {
 }  // namespace
 
 // One body per row: the row's types and shape (the same for mma and mma64).
-#define VT_MMA_SEM(SUFFIX, ab, acc, m, n, k)           \
-  VT_SEM(MMA_##SUFFIX) {                               \
-    mma(ctx, in, Elem::ab, Acc::acc, {m, n, k});       \
-  }                                                    \
-  VT_SEM(MMA64_##SUFFIX) {                             \
-    mma64(ctx, in, Elem::ab, Acc::acc, {m, n, k});     \
-  }
+#define VT_MMA_SEM(SUFFIX, ab, acc, m, n, k)                            \
+  VT_SEM(MMA_##SUFFIX) { mma(ctx, in, Elem::ab, Acc::acc, {m, n, k}); } \
+  VT_SEM(MMA64_##SUFFIX) { mma64(ctx, in, Elem::ab, Acc::acc, {m, n, k}); }
 VT_MMA_SEM(M8N8K8_F32_F32, F32, F32, 8, 8, 8)
 VT_MMA_SEM(M16N8K8_F32_F32, F32, F32, 16, 8, 8)
 VT_MMA_SEM(M16N8K16_F32_F32, F32, F32, 16, 8, 16)

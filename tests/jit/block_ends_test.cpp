@@ -1,0 +1,44 @@
+// The decode cache keeps jit::ends_block of every entry (CachedInsn::ends_block), which the
+// interpreter reads after each instruction to know where a translated block may start: it
+// must be what jit::ends_block says, for every row, alone and after each kind of prefix.
+#include <gtest/gtest.h>
+
+#include "decode_cache.h"
+#include "translator.h"
+
+namespace ventus {
+namespace {
+
+TEST(JitBlockEnds, TheDecodeCacheKeepsWhatEndsBlockSays) {
+  constexpr uint32_t kCode = sim::kCodeBase;
+  sim::Memory memory;
+  memory.map(kCode, 4096);
+  const isa::Op prefixes[] = {isa::Op::Count, isa::Op::REGEXT, isa::Op::REGPAIR, isa::Op::PREFIX,
+                              isa::Op::PREFIX_MEMORY};
+  unsigned ends = 0, goes_on = 0;
+  for (const isa::InsnInfo& row : isa::instructions()) {
+    for (const isa::Op prefix : prefixes) {
+      uint32_t code[3] = {static_cast<uint32_t>(row.match), static_cast<uint32_t>(row.match >> 32),
+                          0};
+      if (prefix != isa::Op::Count) {
+        if (row.length == 8) continue;
+        code[1] = code[0];
+        code[0] = static_cast<uint32_t>(isa::info(prefix).match);
+      }
+      ASSERT_TRUE(memory.write(kCode, code, sizeof code));
+      sim::DecodeCache cache(memory);
+      cache.begin_launch(32);
+      const sim::CachedInsn& entry = cache.at(kCode);
+      EXPECT_EQ(entry.ends_block != 0, jit::ends_block(entry))
+          << row.mnemonic << " after "
+          << (prefix == isa::Op::Count ? "no prefix" : isa::info(prefix).mnemonic);
+      (entry.ends_block ? ends : goes_on)++;
+    }
+  }
+  // Both answers occur (branches end blocks, ALU rows do not).
+  EXPECT_GT(ends, 0u);
+  EXPECT_GT(goes_on, 0u);
+}
+
+}  // namespace
+}  // namespace ventus
