@@ -92,7 +92,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     // A retired workgroup's state, reset to a new one's but keeping its list's memory.
     group = std::move(group_pool_.back());
     group_pool_.pop_back();
-    std::vector<Warp*> warps = std::move(group->warps);
+    LineVector<Warp*> warps = std::move(group->warps);
     warps.clear();
     *group = WorkgroupState{};
     group->warps = std::move(warps);
