@@ -16,11 +16,6 @@ using sim::CachedInsn;
 
 namespace {
 
-bool is_plain(const CachedInsn& entry) {
-  return entry.insn.op != Op::Count && !entry.prefixed &&
-         entry.fn == sim::kSemantics[static_cast<size_t>(entry.insn.op)];
-}
-
 // The access size in bytes of a scalar load or store, else 0.
 unsigned scalar_access_size(Op op) {
   switch (op) {
@@ -301,13 +296,13 @@ class MemoryIr {
 }  // namespace
 
 bool is_scalar_access(const CachedInsn& entry) {
-  return is_plain(entry) && scalar_access_size(entry.insn.op) != 0;
+  return !entry.prefixed && scalar_access_size(entry.insn.op) != 0;
 }
 
 bool is_thread_access(const CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
   const ThreadAccess row = thread_access(in.op);
-  return is_plain(entry) && row.size != 0 && in.rs1 < sim::kNumVRegs &&
+  return !entry.prefixed && row.size != 0 && in.rs1 < sim::kNumVRegs &&
          (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
 }
 

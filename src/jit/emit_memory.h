@@ -25,10 +25,11 @@ struct BlockValues {
   llvm::Value* lane_pointers;
 };
 
-// lb ... sw, not prefixed, with their plain semantics.
+// Whether the emitters below have an inline form for the entry (its semantics being the
+// plain ones is the caller's check, as for is_fp32_inlined): lb ... sw, not prefixed.
 bool is_scalar_access(const sim::CachedInsn& entry);
 // The per-thread vector accesses vlb12.v ... vsw12.v (flat) and vlb.v ... vsw.v (private),
-// not prefixed, with their plain semantics, on registers their semantics accept.
+// not prefixed, on registers their semantics accept.
 bool is_thread_access(const sim::CachedInsn& entry);
 
 // Emits the access at b's insert point; emit_call() emits the call of its semantics for the
