@@ -302,6 +302,8 @@ class Memory {
     uint8_t* p = pages_[addr >> 12].load(std::memory_order_acquire);
     return p == zero_page() ? materialize(addr >> 12) : p;
   }
+  // Whether `page` (from page()) is the shared zero page of mapped pages nothing wrote yet.
+  static bool is_zero_page(const uint8_t* page) { return page == zero_page(); }
   uint64_t mapped_bytes() const;
 
   // Read-only ranges (the loaded program's code and read-only data): kernel stores into

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "emit_fp32.h"
+#include "emit_memory.h"
 #include "emit_vint.h"
 #include "semantics.h"
 #include "warp_ir.h"
@@ -124,10 +125,11 @@ const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
     const auto probe = std::make_unique<sim::Warp>();
     const auto at = [&](const void* field) { return offset_in(*probe, field); };
-    return WarpLayout{at(&probe->x),        at(&probe->v),         at(&probe->lanes),
-                      at(&probe->mask),     at(&probe->lane_mask), at(&probe->vcfg.vl),
-                      at(&probe->vcfg.sew), at(&probe->vcfg.lmul), at(&probe->rpc),
-                      at(&probe->csr_pds),  at(&probe->frm),       at(&probe->fflags)};
+    return WarpLayout{at(&probe->x),          at(&probe->v),         at(&probe->lanes),
+                      at(&probe->mask),       at(&probe->lane_mask), at(&probe->vcfg.vl),
+                      at(&probe->vcfg.sew),   at(&probe->vcfg.lmul), at(&probe->rpc),
+                      at(&probe->csr_pds),    at(&probe->frm),       at(&probe->fflags),
+                      at(&probe->stack_base), at(&probe->stack_end)};
   }();
   return layout;
 }
@@ -161,42 +163,11 @@ std::optional<uint64_t> csr_offset(uint32_t number) {
   return offset_in(*probe, field);
 }
 
-// The access size in bytes of a scalar load or store, else 0.
-unsigned scalar_access_size(Op op) {
-  switch (op) {
-    case Op::LB:
-    case Op::LBU:
-    case Op::SB: return 1;
-    case Op::LH:
-    case Op::LHU:
-    case Op::SH: return 2;
-    case Op::LW:
-    case Op::SW: return 4;
-    default: return 0;
-  }
-}
-
-// lb ... sw: inline through sim::scalar_data_span, else (a fault, the commit log, the memory
-// checker) their semantics run.
-bool is_scalar_access(const CachedInsn& entry) {
-  return is_plain_semantics(entry) && !entry.prefixed && scalar_access_size(entry.insn.op) != 0;
-}
-
 }  // namespace
-
-// vlw12.v, vsw12.v (flat) and vlw.v, vsw.v (private): inline when all active lanes' words lie
-// in one page (word_span) or in several (word_pointers), else their semantics run.
-bool is_word_access(const CachedInsn& entry) {
-  const sim::Insn& in = entry.insn;
-  const bool load = in.op == Op::VLW12_V || in.op == Op::VLW_V;
-  const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
-  return is_plain_semantics(entry) && !entry.prefixed && (load || store) &&
-         in.rs1 < sim::kNumVRegs && (load ? in.rd : in.rs2) < sim::kNumVRegs;
-}
 
 bool is_inlined(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
-  if (is_word_access(entry) || is_scalar_access(entry) || is_fp32_inlined(entry) ||
+  if (is_thread_access(entry) || is_scalar_access(entry) || is_fp32_inlined(entry) ||
       is_vint_inlined(entry))
     return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
@@ -382,10 +353,10 @@ class BlockEmitter {
         emit_loop_back(block, round);
       else if (is_guarded(entry))
         emit_guarded(entry, block.pcs[k], k);
-      else if (!block.called[k] && is_word_access(entry))
-        emit_word_access(entry, block.pcs[k], k);
+      else if (!block.called[k] && is_thread_access(entry))
+        emit_thread_access(values(), entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_scalar_access(entry))
-        emit_scalar_access(entry, block.pcs[k], k);
+        emit_scalar_access(values(), entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_csr_read(entry))
         emit_csr_read(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
@@ -582,139 +553,12 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
-  // vlw12.v / vsw12.v, vlw.v / vsw.v (semantics/memory.cpp, thread_load and thread_store in
-  // the flat and the private space): lane i of the SIMT-active lanes accesses the word at
-  // a = v[rs1][i] + imm, at device address a (flat) or csr_pds + a * lanes + 4 * i (private,
-  // a aligned). When they are aligned and word_span finds their host memory (one page, what
-  // the semantics' own fast path takes), or else word_pointers finds each lane's (several
-  // pages), a masked gather or scatter moves the words in lane order; otherwise the semantics
-  // run, which also report any fault.
-  void emit_word_access(const CachedInsn& entry, uint32_t pc, size_t k) {
-    const sim::Insn& in = entry.insn;
-    const bool store = in.op == Op::VSW12_V || in.op == Op::VSW_V;
-    const bool is_private = in.op == Op::VLW_V || in.op == Op::VSW_V;
-    llvm::Value* active = load_field(layout_.mask);
-    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
-    llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
-                                        splat(static_cast<uint32_t>(in.imm)));
-    llvm::Value* misaligned =
-        b_.CreateAnd(b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
-                                             b_.CreateSelect(on, address, splat(0))),
-                     b_.getInt32(3));
-    if (is_private) {
-      llvm::Value* row = b_.CreateMul(address, b_.CreateVectorSplat(32, load_field(layout_.lanes)));
-      address = b_.CreateAdd(b_.CreateAdd(row, lane_times(c_, 4)),
-                             b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
-    }
-    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
-                                              b_.CreateSelect(on, address, splat(~0u)));
-    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
-                                              b_.CreateSelect(on, address, splat(0)));
-    llvm::Value* bits = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
-                                                b_.CreateSelect(on, address, splat(0)));
-    // A misaligned lane (address or device address) makes `first` misaligned: word_span
-    // refuses it, and so does the per-lane path.
-    misaligned = b_.CreateOr(misaligned, b_.CreateAnd(bits, b_.getInt32(3)));
-    llvm::Value* first = b_.CreateOr(lo, misaligned);
-    llvm::CallInst* base =
-        call_helper(reinterpret_cast<uint64_t>(&sim::word_span), ptr_,
-                    {ctx_, first, hi, b_.getInt1(store), b_.getInt1(is_private)});
-    auto* one_page = llvm::BasicBlock::Create(c_, "words", fn_);
-    auto* pages = llvm::BasicBlock::Create(c_, "words_pages", fn_);
-    auto* paged = llvm::BasicBlock::Create(c_, "words_paged", fn_);
-    auto* slow = llvm::BasicBlock::Create(c_, "words_call", fn_);
-    auto* access = llvm::BasicBlock::Create(c_, "words_access", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "words_done", fn_);
-    b_.CreateCondBr(b_.CreateIsNull(base), pages, one_page);
-
-    b_.SetInsertPoint(one_page);
-    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
-                                         llvm::FixedVectorType::get(i64_, 32));
-    llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
-    b_.CreateBr(access);
-
-    b_.SetInsertPoint(pages);
-    auto* each_lane = llvm::BasicBlock::Create(c_, "words_each_lane", fn_);
-    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
-    b_.SetInsertPoint(each_lane);
-    b_.CreateAlignedStore(address, lane_addresses_, llvm::Align(64));
-    llvm::CallInst* found = call_helper(
-        reinterpret_cast<uint64_t>(&sim::word_pointers), b_.getInt1Ty(),
-        {ctx_, lane_addresses_, active, b_.getInt1(store), b_.getInt1(is_private), lane_pointers_});
-    b_.CreateCondBr(found, paged, slow);
-    b_.SetInsertPoint(paged);
-    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
-    // Inactive lanes' pointers are left as they were: the masked access does not use them.
-    llvm::Value* per_lane = b_.CreateAlignedLoad(pointers_type, lane_pointers_, llvm::Align(64));
-    b_.CreateBr(access);
-
-    b_.SetInsertPoint(slow);
-    emit_call(entry, pc, k);
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(access);
-    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 2);
-    pointers->addIncoming(in_page, one_page);
-    pointers->addIncoming(per_lane, paged);
-    if (store) {
-      llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
-      b_.CreateMaskedScatter(data, pointers, llvm::Align(4), on);
-    } else {
-      llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
-      llvm::Value* loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
-      b_.CreateAlignedStore(loaded, v_row(in.rd), llvm::Align(4));
-    }
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
-  // lb ... sw (semantics/scalar.cpp, load and store): the bytes at x[rs1] + imm, through the
-  // host memory scalar_data_span finds; otherwise the semantics run, which also report any
-  // fault.
-  void emit_scalar_access(const CachedInsn& entry, uint32_t pc, size_t k) {
-    const sim::Insn& in = entry.insn;
-    const unsigned size = scalar_access_size(in.op);
-    const bool store = in.op == Op::SB || in.op == Op::SH || in.op == Op::SW;
-    llvm::Value* address = b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
-    llvm::CallInst* host =
-        call_helper(reinterpret_cast<uint64_t>(&sim::scalar_data_span), ptr_,
-                    {ctx_, address, b_.getInt32(in.rs1), b_.getInt32(size), b_.getInt1(store)});
-    auto* fast = llvm::BasicBlock::Create(c_, "scalar_access", fn_);
-    auto* slow = llvm::BasicBlock::Create(c_, "scalar_access_call", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "scalar_access_done", fn_);
-    b_.CreateCondBr(b_.CreateIsNull(host), slow, fast);
-    b_.SetInsertPoint(slow);
-    emit_call(entry, pc, k);
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(fast);
-    llvm::Type* type = b_.getIntNTy(8 * size);
-    if (store) {
-      b_.CreateAlignedStore(b_.CreateTrunc(read_x(in.rs2), type), host, llvm::Align(size));
-    } else {
-      llvm::Value* raw = b_.CreateAlignedLoad(type, host, llvm::Align(size));
-      const bool is_signed = in.op == Op::LB || in.op == Op::LH;
-      write_x(in.rd, is_signed ? b_.CreateSExt(raw, i32_) : b_.CreateZExt(raw, i32_));
-    }
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
   // A call of a noexcept host function at `address`.
   llvm::CallInst* call_helper(uint64_t address, llvm::Type* result,
                               std::initializer_list<llvm::Value*> arguments) {
-    std::vector<llvm::Type*> types;
-    for (llvm::Value* argument : arguments) types.push_back(argument->getType());
-    auto* type = llvm::FunctionType::get(result, types, false);
-    auto* callee = llvm::ConstantExpr::getIntToPtr(b_.getInt64(address), ptr_);
-    llvm::CallInst* call = b_.CreateCall(type, callee, arguments);
-    call->addFnAttr(llvm::Attribute::NoUnwind);
-    // C++'s bool is a zero-extended byte.
-    for (unsigned i = 0; i < types.size(); ++i)
-      if (types[i]->isIntegerTy(1)) call->addParamAttr(i, llvm::Attribute::ZExt);
-    if (result->isIntegerTy(1)) call->addRetAttr(llvm::Attribute::ZExt);
-    return call;
+    return call_host(b_, address, result, arguments);
   }
+  BlockValues values() { return {b_, ctx_, warp_, lane_addresses_, lane_pointers_}; }
 
   llvm::Value* splat(uint32_t value) {
     return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
@@ -729,7 +573,7 @@ class BlockEmitter {
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
   llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
-  // word_pointers' addresses and host pointers, one per lane.
+  // thread_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
   std::unique_ptr<MxcsrRun> mxcsr_;  // closed before each call and return
 };

@@ -1,5 +1,6 @@
 // Where translated code finds a warp's state: byte offsets of the sim::Warp fields that the
-// inline IR of the translator and of the fp32 rows (emit_fp32.cpp) load and store.
+// inline IR of the translator, the fp32 rows (emit_fp32.cpp) and the memory accesses
+// (emit_memory.cpp) load and store.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,8 @@
 namespace ventus::jit {
 
 struct WarpLayout {
-  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds, frm, fflags;
+  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds, frm, fflags, stack_base,
+      stack_end;
 };
 const WarpLayout& warp_layout();
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -15,6 +16,27 @@ namespace ventus::sim {
 // A constant rather than std::hardware_destructive_interference_size, whose value may differ
 // between compilers and so is not meant for a library's layout.
 constexpr size_t kCacheLine = 64;
+
+// Allocates blocks that start at a cache line and fill whole lines. The state of a workgroup
+// slot that changes as it places and retires workgroups (its lists of warps and workgroups,
+// WorkgroupState) lives in such blocks, so that it shares no cache line with another slot's,
+// which another host thread may be changing at the same time: heap blocks of a few dozen
+// bytes, allocated by whichever thread ran a slot first, otherwise lie side by side.
+template <class T>
+struct LineAllocator {
+  using value_type = T;
+  LineAllocator() = default;
+  template <class U>
+  LineAllocator(const LineAllocator<U>&) {}  // NOLINT: rebinding, as std::allocator does
+  T* allocate(size_t n) {
+    const size_t bytes = (n * sizeof(T) + kCacheLine - 1) / kCacheLine * kCacheLine;
+    return static_cast<T*>(::operator new(bytes, std::align_val_t{kCacheLine}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{kCacheLine}); }
+  friend bool operator==(const LineAllocator&, const LineAllocator&) { return true; }
+};
+template <class T>
+using LineVector = std::vector<T, LineAllocator<T>>;
 
 class HostPool {
  public:

@@ -91,6 +91,28 @@ class LocalMemory {
   std::mutex mutex_;
 };
 
+// The host memory of whole pages that the translating tier's fast paths (scalar_data_span,
+// thread_pointers, and the inline scalar accesses that look here first) found open to every
+// aligned access of their kind: MemorySystem::whole_page. Direct-mapped by page number, one
+// table for loads and one for stores. A load's entry is never the shared zero page (the
+// first store gives the page its own memory). Pages are mapped, protected and unmapped, and
+// local memory freed, only between launches, so each SM empties its cache at the start of
+// a launch (Sm::start); nothing is cached while the commit log or the memory checker is on.
+struct PageCache {
+  static constexpr uint32_t kEntries = 64;
+  static constexpr uint32_t kNoPage = ~0u;  // no page number is this large
+  struct Entry {
+    uint32_t page = kNoPage;  // device address >> 12
+    uint8_t* host = nullptr;  // the page's first byte
+  };
+  Entry load[kEntries];
+  Entry store[kEntries];
+  Entry& entry(uint32_t address, bool for_store) {
+    return (for_store ? store : load)[(address >> 12) % kEntries];
+  }
+  void clear() { *this = PageCache{}; }
+};
+
 class MemorySystem {
  public:
   static constexpr uint8_t kScalarLane = 0xff;
@@ -177,6 +199,20 @@ class MemorySystem {
     return page ? page + (first & (kPageSize - 1)) : nullptr;
   }
 
+  // The host memory of the page of `address`, when page_span would give it for the whole
+  // page (so for every aligned access in it); global_only: not in the LDS window. Looked up
+  // in and added to page_cache. Only for callers that checked that neither the commit log
+  // nor the memory checker is on.
+  uint8_t* whole_page(uint32_t address, bool store, bool global_only) {
+    if (global_only && address >= kLdsWindowBase && address < kLdsWindowEnd) return nullptr;
+    PageCache::Entry& cached = page_cache.entry(address, store);
+    if (cached.page == address >> 12) return cached.host;
+    uint8_t* host =
+        page_span(address & ~(kPageSize - 1), address | (kPageSize - 1), store, global_only);
+    if (host && (store || !global_.is_zero_page(host))) cached = {address >> 12, host};
+    return host;
+  }
+
   void record(uint32_t address, uint32_t value, uint8_t lane, uint8_t size, bool store) const {
     if (log) log->push_back({address, address, value, lane, size, store});
   }
@@ -199,6 +235,9 @@ class MemorySystem {
   // on, exec is the instruction executing (whose warp and pc a report names).
   Memchecker* memcheck = nullptr;
   const Exec* exec = nullptr;
+
+  // whole_page's pages (Exec::pages points here: translated code reads it).
+  PageCache page_cache;
 
  private:
   // Loads may read the shared zero page of a mapped page nothing wrote yet; stores need the

@@ -52,18 +52,21 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in);
 // prefix), or nullptr when the row has none (semantics/pair.cpp).
 SemanticsFn pair_semantics(isa::Op op);
 
-// The translating tier's fast path of the per-thread word accesses (vlw12.v, vsw12.v in the
-// flat space; vlw.v, vsw.v in private memory, private_space): the host memory of the word at
-// lo when the active lanes' words [lo, hi + 4) (device addresses: private ones interleaved)
-// are aligned, lie in one mapped page and may skip the per-lane path as
-// vector_load/vector_store's fast path does (no commit log; the memory checker covers them,
-// never for private memory); nullptr otherwise (then the semantics run). Never throws.
-uint8_t* word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store, bool private_space) noexcept;
-// The same for words that lie in several pages: host[lane] = the host memory of the word at
-// device address address[lane] for every active lane, when each is aligned in a mapped page
-// of the space that the fast path may use (no commit log, no memory checker); false otherwise.
-bool word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, bool store,
-                   bool private_space, uint8_t** host) noexcept;
+// The translating tier's fast path of the per-thread accesses of `size` bytes (vlb12.v ...
+// vsw12.v in the flat space; vlb.v ... vsw.v in private memory, private_space): the host
+// memory of the access at lo when the active lanes' accesses [lo, hi + size) (device
+// addresses: private ones interleaved) are aligned, lie in one mapped page and may skip the
+// per-lane path as vector_load/vector_store's fast path does (no commit log; the memory
+// checker covers them, never for private memory); nullptr otherwise (then the semantics
+// run). Never throws.
+uint8_t* thread_span(Exec& ctx, uint32_t lo, uint32_t hi, unsigned size, bool store,
+                     bool private_space) noexcept;
+// The same for accesses that lie in several pages: host[lane] = the host memory of the access
+// at device address address[lane] for every active lane, when each is aligned in a mapped
+// page of the space that the fast path may use (no commit log, no memory checker; the pages
+// go through MemorySystem::whole_page); false otherwise.
+bool thread_pointers(Exec& ctx, const uint32_t* address, uint32_t active, unsigned size, bool store,
+                     bool private_space, uint8_t** host) noexcept;
 // The translating tier's fast path of the scalar loads and stores (lb ... sw): the host
 // memory of the `size` bytes at address (x[rs1] + imm) when the access is aligned, within
 // the warp's stack where rs1 is sp, does not fault (MemorySystem::data_pointer), and neither

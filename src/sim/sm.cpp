@@ -23,6 +23,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   defer_prints_ = !shared.options.timing;
   faulted_ = false;
   prints_.clear();
+  memsys_.page_cache.clear();
   next_group_ = first;
   group_step_ = step;
   groups_end_ = end;
@@ -91,7 +92,7 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     // A retired workgroup's state, reset to a new one's but keeping its list's memory.
     group = std::move(group_pool_.back());
     group_pool_.pop_back();
-    std::vector<Warp*> warps = std::move(group->warps);
+    LineVector<Warp*> warps = std::move(group->warps);
     warps.clear();
     *group = WorkgroupState{};
     group->warps = std::move(warps);
@@ -340,7 +341,7 @@ inline uint64_t thread_instructions(const CachedInsn& entry, uint32_t mask_befor
 
 template <bool kTrace>
 uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
-  Exec ctx{w, &group, &memsys_};
+  Exec ctx{w, &group, &memsys_, &memsys_.page_cache};
   memsys_.exec = &ctx;
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
@@ -578,7 +579,7 @@ bool Sm::charge_instruction(const Warp& w, WorkgroupState& group) {
 }
 
 Sm::Step Sm::execute(Warp& w, WorkgroupState& group, std::vector<MemAccess>* accesses) {
-  Exec ctx{w, &group, &memsys_};
+  Exec ctx{w, &group, &memsys_, &memsys_.page_cache};
   memsys_.exec = &ctx;
   Step step;
   step.pc = w.pc;

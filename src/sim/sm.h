@@ -26,7 +26,9 @@
 
 namespace ventus::sim {
 
-struct WorkgroupState {
+// Aligned to cache lines: a slot changes its workgroups' counts at every warp's turn, and
+// the workgroups of other slots run on other host threads (LineAllocator).
+struct alignas(kCacheLine) WorkgroupState {
   uint32_t id[3] = {0, 0, 0};
   uint32_t linear = 0;   // x + gx * (y + gy * z)
   uint32_t slot = 0;     // CSR_WGID; its local memory is slot * lds_stride
@@ -35,7 +37,7 @@ struct WorkgroupState {
   // Warp instructions its warps executed: the instruction budget is per workgroup, like a
   // hardware watchdog's, so a launch of many short workgroups is never refused as hung.
   uint64_t executed = 0;
-  std::vector<Warp*> warps;
+  LineVector<Warp*> warps;
 };
 
 // Where a checked launch's warps find their private memory (private_memory_of_warp's rule),
@@ -148,7 +150,7 @@ class alignas(kCacheLine) Sm {
   // The decoded instruction at pc (ExecFault for a misaligned or unmapped pc).
   const CachedInsn& decoded(uint32_t pc) { return cache_.at(pc); }
   // The workgroups resident now, in admission order.
-  const std::vector<std::unique_ptr<WorkgroupState>>& groups() const { return groups_; }
+  const LineVector<std::unique_ptr<WorkgroupState>>& groups() const { return groups_; }
   // A workgroup whose warps all ended leaves (the model decides when): the SM admits the
   // next ones that fit.
   void finish(WorkgroupState* group) { retire(group); }
@@ -209,11 +211,12 @@ class alignas(kCacheLine) Sm {
   MemorySystem memsys_;
   std::optional<Memchecker> memcheck_;  // of the launch, with RunOptions::memcheck
   DecodeCache cache_;
+  // The lists that change as workgroups come and go are LineVectors (LineAllocator).
   std::vector<std::unique_ptr<Warp>> all_warps_;  // every warp this SM ever created
-  std::vector<Warp*> warp_pool_;                  // the free ones, reused across workgroups
-  std::vector<std::unique_ptr<WorkgroupState>> groups_;
-  std::vector<std::unique_ptr<WorkgroupState>> group_pool_;  // retired, reused by place()
-  std::vector<Resident> resident_;  // in admission order; the scheduler goes round
+  LineVector<Warp*> warp_pool_;                   // the free ones, reused across workgroups
+  LineVector<std::unique_ptr<WorkgroupState>> groups_;
+  LineVector<std::unique_ptr<WorkgroupState>> group_pool_;  // retired, reused by place()
+  LineVector<Resident> resident_;  // in admission order; the scheduler goes round
   size_t cursor_ = 0;
   uint64_t next_group_ = 0, group_step_ = 1, groups_end_ = 0;  // workgroups not yet admitted
   uint32_t free_warps_ = 0, free_sgprs_ = 0, free_vgprs_ = 0;

@@ -211,12 +211,14 @@ enum class Flow : uint8_t {
 
 struct WorkgroupState;  // owned by the SM (src/sim/sm.h); opaque to ALU semantics
 class MemorySystem;     // global + local + private address translation (src/sim/memsys.h)
+struct PageCache;       // MemorySystem::whole_page's pages (src/sim/memsys.h)
 
 // The execution context of one instruction.
 struct Exec {
   Warp& warp;
   WorkgroupState* group = nullptr;
   MemorySystem* mem = nullptr;
+  PageCache* pages = nullptr;  // &mem->page_cache where translated code runs (Sm::run_warp)
   uint32_t pc = 0;
   uint32_t next_pc = 0;  // pre-set to pc + 4
   Flow flow = Flow::Next;

@@ -205,11 +205,15 @@ class ProgramWriter {
     line("vsrl.vi v20, v20, 2");
     line("vsll.vi v20, v20, 2");
     line("vadd.vx v20, v20, x16");
-    if (pick(2)) {
-      line(fmt::format("vlw12.v v{}, 0(v20)", v()));
-    } else {
-      line(fmt::format("vsw12.v v{}, 0(v20)", v()));
-    }
+    // Words, halfwords and bytes at an offset in the lanes' words: now and then a misaligned
+    // halfword (a fault, at the same pc in both tiers).
+    static constexpr const char* kThreadLoads[] = {"vlw12", "vlh12", "vlhu12", "vlb12", "vlbu12"};
+    static constexpr const char* kThreadStores[] = {"vsw12", "vsh12", "vsh12", "vsb12", "vsb12"};
+    static constexpr uint32_t kOffsets[] = {0, 2, 2, 3, 3};  // the aligned offsets, as a mask
+    const uint32_t width = pick(5);
+    const uint32_t offset = pick(4) & (width != 0 && pick(16) == 0 ? 3 : kOffsets[width]);
+    line(fmt::format("{}.v v{}, {}(v20)", (pick(2) ? kThreadLoads : kThreadStores)[width], v(),
+                     offset));
   }
 
   // if/else on a per-lane condition; both paths reconverge at the join.

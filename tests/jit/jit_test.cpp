@@ -683,6 +683,240 @@ TEST(Jit, PrivateWordAccessesMatchTheInterpreter) {
   }
 }
 
+// ---- Inline per-thread byte and halfword accesses (vlb12.v ... vsh12.v, vlb.v ... vsh.v) ----
+
+// Lane i stores a halfword, a byte and a word at a + 4..5, a + 7 and a + 0..3, then loads
+// them back with every load row (sign and zero extension of values with their high bits set),
+// where a = (i & spread) << shift, plus `base` (flat rows) and, in the last of three rounds,
+// plus `offset` (chosen without a branch: the loop is one block, translated at its second
+// round, so that the translation runs the last one). Lanes 4 bytes apart overlap (the highest
+// lane's store wins); the first access of a round is the halfword store, so that an odd
+// offset makes it fault (an offset of 2, the word store after it). suffix: "12" (flat) or ""
+// (private). The lanes' sums and xors of what they loaded are stored at the end.
+std::string subword_kernel(const std::string& suffix, uint32_t base, int32_t offset,
+                           uint32_t spread, unsigned shift) {
+  std::string kernel = "    li s0, " + std::to_string(base) + "\n    li t1, " +
+                       std::to_string(offset) + "\n    li t2, " + std::to_string(spread) +
+                       "\n    li t4, " + std::to_string(shift) + R"(
+    vid.v v0
+    vand.vx v9, v0, t2
+    vsll.vx v9, v9, t4
+    vadd.vx v9, v9, s0
+    csrr t3, wid
+    li a0, 0x9e3779b9
+    vmul.vx v2, v0, a0
+    vadd.vx v2, v2, t3
+    li t0, 3
+.Lloop:
+    addi t6, t0, -1
+    seqz t6, t6
+    neg t6, t6
+    and t6, t6, t1
+    vadd.vx v1, v9, t6
+    vadd.vx v2, v2, a0
+    vxor.vx v11, v2, a0
+    vsh@.v v11, 4(v1)
+    vsb@.v v2, 7(v1)
+    vsw@.v v2, 0(v1)
+    vlb@.v v3, 1(v1)
+    vlbu@.v v4, 7(v1)
+    vlh@.v v5, 2(v1)
+    vlhu@.v v8, 4(v1)
+    vlh@.v v10, 4(v1)
+    vlbu@.v v12, 3(v1)
+    vlw@.v v14, 4(v1)
+    vadd.vv v6, v6, v3
+    vxor.vv v13, v13, v4
+    vadd.vv v6, v6, v5
+    vxor.vv v13, v13, v8
+    vadd.vv v6, v6, v10
+    vxor.vv v13, v13, v12
+    vadd.vv v6, v6, v14
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    li s1, 0x90000000
+    slli t3, t3, 8
+    add s1, s1, t3
+    vsll.vi v7, v0, 2
+    vadd.vx v7, v7, s1
+    vsw12.v v6, 1024(v7)
+    vsw12.v v13, 1152(v7)
+    endprg x0, x0, x0
+)";
+  for (size_t at = kernel.find('@'); at != std::string::npos; at = kernel.find('@'))
+    kernel.replace(at, 1, suffix);
+  return kernel;
+}
+
+TEST(Jit, ByteAndHalfwordAccessesMatchTheInterpreter) {
+  struct Case {
+    uint32_t base;
+    int32_t offset;
+    uint32_t spread;
+    unsigned shift;
+    bool faults;
+    Loader loader;
+    const char* what;
+  };
+  const uint32_t local = static_cast<uint32_t>(sim::kLdsWindowBase);
+  const Case cases[] = {
+      {kOut, 0, 31, 2, false, &load_assembly, "one page, overlapping lanes"},
+      {kOut, 0, 31, 3, false, &load_assembly, "one page"},
+      {kOut, 4096 - 64, 31, 3, false, &load_assembly, "across a page boundary"},
+      {kOut, 0, 31, 9, false, &load_assembly, "four pages"},
+      {kOut, 8, 3, 3, false, &load_assembly, "lanes sharing bytes"},
+      {kOut, kOutBytes - 64, 31, 3, true, &load_assembly, "into unmapped memory"},
+      {kOut, 1, 31, 3, true, &load_assembly, "a misaligned halfword"},
+      {kOut, 2, 31, 3, true, &load_assembly, "a misaligned word"},
+      {kOut, 1, 31, 9, true, &load_assembly, "a misaligned halfword, four pages"},
+      {local, 64, 31, 3, false, &load_assembly, "local memory"},
+      {local, 64, 31, 9, false, &load_assembly, "local memory, four pages"},
+      {kOut, static_cast<int32_t>(64 - kOut), 31, 3, true, &load_assembly, "the null window"},
+      {kOut, static_cast<int32_t>(sim::kCodeBase - kOut), 31, 3, true, &load_protected_assembly,
+       "read-only code"},
+  };
+  for (const Case& c : cases) {
+    const std::string kernel = subword_kernel("12", c.base, c.offset, c.spread, c.shift);
+    const Outcome off = run(kernel, c.loader, launch_of(2, 30, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, c.loader, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+  // Private memory: lane i's private address a is interleaved (csr_pds + (a & ~3) * lanes +
+  // (a & 3) + 4 * i).
+  const Case private_cases[] = {
+      {0, 0, 0, 2, false, nullptr, "private, one address"},
+      {0, 0, 31, 3, false, nullptr, "private, one page"},
+      {0, 0, 31, 6, false, nullptr, "private, several pages"},
+      {0, 1, 31, 3, true, nullptr, "private, a misaligned halfword"},
+      {0, 2, 31, 3, true, nullptr, "private, a misaligned word"},
+      {0, 1 << 20, 0, 2, true, nullptr, "private, unmapped"},
+  };
+  sim::KernelLaunch launch = launch_of(2, 30, 2);
+  launch.pds_base = kPrivate;
+  launch.pds_bytes_per_thread = 4096;
+  for (const Case& c : private_cases) {
+    const std::string kernel = subword_kernel("", c.base, c.offset, c.spread, c.shift);
+    const Outcome off = run(kernel, &load_with_private_memory, launch, sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, &load_with_private_memory, launch, c.what), 0u) << c.what;
+  }
+}
+
+// Two pages per warp from here, which nothing writes before the warp's own stores.
+constexpr uint32_t kFresh = 0x90010000;
+
+void load_with_fresh_pages(sim::Device& device, const std::string& source) {
+  device.memory().map(kFresh, 4 * 8192);
+  load_program(device, source);
+}
+
+// A page that is mapped but that nothing wrote yet is read from the shared zero page: the
+// first store gives it its own memory, and a later load must find that, not the zero page
+// (MemorySystem::whole_page never caches it). Each warp loads from its two fresh pages in a
+// loop (scalar, and per-thread with lanes 256 bytes apart: thread_pointers' path), then
+// stores there and loads again; the warps after the first run all of it translated.
+TEST(Jit, LoadsOfAPageNothingWroteSeeItsFirstStore) {
+  const std::string kernel = "    li s0, " + std::to_string(kFresh) + R"(
+    csrr t3, wid
+    slli t4, t3, 13
+    add s0, s0, t4
+    vid.v v0
+    vsll.vi v1, v0, 8
+    vadd.vx v1, v1, s0
+    li t0, 3
+.Lloop:
+    lw a1, 256(s0)
+    vlw12.v v3, 4(v1)
+    add s3, s3, a1
+    vadd.vv v5, v5, v3
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    addi t5, t3, 7
+    sw t5, 256(s0)
+    vadd.vx v7, v0, t5
+    vsw12.v v7, 4(v1)
+    lw a1, 256(s0)
+    vlw12.v v3, 4(v1)
+    add s3, s3, a1
+    vadd.vv v5, v5, v3
+    li s1, 0x90000000
+    slli t4, t3, 8
+    add s1, s1, t4
+    sw s3, 0(s1)
+    vsll.vi v7, v0, 2
+    vadd.vx v7, v7, s1
+    vsw12.v v5, 1024(v7)
+    endprg x0, x0, x0
+)";
+  const Outcome off = run(kernel, &load_with_fresh_pages, launch_of(4, 32), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_GT(expect_same(kernel, &load_with_fresh_pages, launch_of(4, 32), "zero pages"), 0u);
+}
+
+// MemorySystem::whole_page's cache lasts one launch: between launches the host unmaps a
+// buffer and maps another at its address, whose pages are new memory (the freed pages given
+// to another buffer first), and local memory starts zeroed again. The second launch must read
+// the new memory, with translation as without.
+TEST(Jit, CachedPagesDoNotOutliveALaunch) {
+  const uint32_t buffer = kOut + 0x10000, other = kOut + 0x20000;
+  const std::string kernel = "    li s0, " + std::to_string(buffer) + R"(
+    li s2, 0x70000100
+    csrr t3, wid
+    vid.v v0
+    vsll.vi v1, v0, 8
+    vadd.vx v2, v1, s0
+    vsll.vi v1, v0, 2
+    vadd.vx v3, v1, s2
+    li t0, 2
+.Lloop:
+    lw a1, 0(s0)
+    lw a2, 0(s2)
+    vlw12.v v4, 0(v2)
+    vlw12.v v5, 0(v3)
+    add s3, s3, a1
+    add s4, s4, a2
+    vadd.vv v6, v6, v4
+    vadd.vv v6, v6, v5
+    addi a3, a1, 1
+    sw a3, 0(s2)
+    vadd.vi v5, v5, 3
+    vsw12.v v5, 0(v3)
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    li s1, 0x90000000
+    slli t4, t3, 8
+    add s1, s1, t4
+    sw s3, 0(s1)
+    sw s4, 4(s1)
+    vadd.vx v7, v1, s1
+    vsw12.v v6, 1024(v7)
+    endprg x0, x0, x0
+)";
+  const auto both_launches = [&](sim::JitMode mode) {
+    sim::Device device;
+    device.memory().map(kOut, kOutBytes);
+    load_program(device, kernel);
+    const std::vector<uint32_t> first(2048, 5), second(2048, 9);
+    device.memory().map(buffer, 8192);
+    EXPECT_TRUE(device.memory().write(buffer, first.data(), 8192));
+    sim::RunOptions options;
+    options.jit = mode;
+    std::vector<std::vector<uint32_t>> outputs;
+    for (int launch = 0; launch < 2; ++launch) {
+      const sim::LaunchResult result = device.run(launch_of(2, 32, 2), options);
+      EXPECT_FALSE(result.fault) << fault_text(result);
+      outputs.push_back(read_words(device, kOut, kOutBytes / 4));
+      device.memory().unmap(buffer, 8192);
+      device.memory().map(other, 8192);  // takes the freed pages, if it can
+      EXPECT_TRUE(device.memory().write(other, first.data(), 8192));
+      device.memory().map(buffer, 8192);
+      EXPECT_TRUE(device.memory().write(buffer, second.data(), 8192));
+    }
+    return outputs;
+  };
+  EXPECT_TRUE(both_launches(sim::JitMode::Off) == both_launches(sim::JitMode::Force));
+}
+
 // ---- Inline scalar loads and stores (lb ... sw) and CSR reads ----
 
 // Each warp stores a halfword, a byte and a word through `reg` and loads them back with every

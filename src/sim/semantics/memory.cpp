@@ -397,20 +397,21 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in) {
   });
 }
 
-uint8_t* word_span(Exec& ctx, uint32_t lo, uint32_t hi, bool store, bool private_space) noexcept {
-  if ((lo & 3) != 0 || (hi & 3) != 0 || (lo >> 12) != (hi >> 12)) return nullptr;
-  if (private_space ? !span_allowed<Space::Private>(ctx, lo, hi, 4)
-                    : !span_allowed<Space::Flat>(ctx, lo, hi, 4))
+uint8_t* thread_span(Exec& ctx, uint32_t lo, uint32_t hi, unsigned size, bool store,
+                     bool private_space) noexcept {
+  if (((lo | hi) & (size - 1)) != 0 || (lo >> 12) != (hi >> 12)) return nullptr;
+  if (private_space ? !span_allowed<Space::Private>(ctx, lo, hi, size)
+                    : !span_allowed<Space::Flat>(ctx, lo, hi, size))
     return nullptr;
   try {
-    return ctx.mem->page_span(lo, hi + 3, store, private_space);
+    return ctx.mem->page_span(lo, hi + size - 1, store, private_space);
   } catch (...) {  // no memory for the page: the semantics report it
     return nullptr;
   }
 }
 
-bool word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, bool store,
-                   bool private_space, uint8_t** host) noexcept {
+bool thread_pointers(Exec& ctx, const uint32_t* address, uint32_t active, unsigned size, bool store,
+                     bool private_space, uint8_t** host) noexcept {
   if (ctx.mem->log || ctx.mem->memcheck) return false;
   uint32_t page = 0;
   uint8_t* base = nullptr;  // of page
@@ -418,10 +419,10 @@ bool word_pointers(Exec& ctx, const uint32_t* address, uint32_t active, bool sto
     for (uint32_t left = active; left != 0; left &= left - 1) {
       const unsigned lane = static_cast<unsigned>(std::countr_zero(left));
       const uint32_t a = address[lane];
-      if ((a & 3) != 0 || (!private_space && !span_in_space<Space::Flat>(a))) return false;
+      if ((a & (size - 1)) != 0 || (!private_space && !span_in_space<Space::Flat>(a))) return false;
       if (!base || (a >> 12) != page) {
         page = a >> 12;
-        base = ctx.mem->page_span(a & ~(kPageSize - 1), a | (kPageSize - 1), store, private_space);
+        base = ctx.mem->whole_page(a, store, private_space);
         if (!base) return false;
       }
       host[lane] = base + (a & (kPageSize - 1));

@@ -52,8 +52,10 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
       (rs1 == kStackPointer && !in_stack(ctx.warp, address, size)))
     return nullptr;
   try {
-    // page_span takes the common case (a mapped page without read-only data) first.
-    if (uint8_t* host = ctx.mem->page_span(address, address + size - 1, store, false)) return host;
+    // whole_page takes the common case (a mapped page without read-only data) first: an
+    // aligned access of at most 4 bytes lies in one page, and may use it when its page may.
+    if (uint8_t* page = ctx.mem->whole_page(address, store, false))
+      return page + (address & (kPageSize - 1));
     return ctx.mem->data_pointer(address, size, store);
   } catch (...) {  // a fault, or no memory for the page: the semantics report it
     return nullptr;

@@ -1,0 +1,335 @@
+#include "emit_memory.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <memory>
+#include <vector>
+
+#include "memsys.h"
+#include "semantics.h"
+#include "warp_layout.h"
+
+namespace ventus::jit {
+
+using isa::Op;
+using sim::CachedInsn;
+
+namespace {
+
+// The access size in bytes of a scalar load or store, else 0.
+unsigned scalar_access_size(Op op) {
+  switch (op) {
+    case Op::LB:
+    case Op::LBU:
+    case Op::SB: return 1;
+    case Op::LH:
+    case Op::LHU:
+    case Op::SH: return 2;
+    case Op::LW:
+    case Op::SW: return 4;
+    default: return 0;
+  }
+}
+
+// A per-thread access as semantics/memory.cpp's thread_load / thread_store do it.
+struct ThreadAccess {
+  unsigned size = 0;  // 0: not one
+  bool store = false, is_signed = false, is_private = false;
+};
+
+ThreadAccess thread_access(Op op) {
+  switch (op) {
+    case Op::VLB12_V: return {1, false, true, false};
+    case Op::VLH12_V: return {2, false, true, false};
+    case Op::VLW12_V: return {4, false, false, false};
+    case Op::VLBU12_V: return {1, false, false, false};
+    case Op::VLHU12_V: return {2, false, false, false};
+    case Op::VSB12_V: return {1, true, false, false};
+    case Op::VSH12_V: return {2, true, false, false};
+    case Op::VSW12_V: return {4, true, false, false};
+    case Op::VLB_V: return {1, false, true, true};
+    case Op::VLH_V: return {2, false, true, true};
+    case Op::VLW_V: return {4, false, false, true};
+    case Op::VLBU_V: return {1, false, false, true};
+    case Op::VLHU_V: return {2, false, false, true};
+    case Op::VSB_V: return {1, true, false, true};
+    case Op::VSH_V: return {2, true, false, true};
+    case Op::VSW_V: return {4, true, false, true};
+    default: return {};
+  }
+}
+
+// Where translated code finds MemorySystem::whole_page's cache: Exec::pages and the layout of
+// sim::PageCache.
+struct PageCacheLayout {
+  uint64_t pages;  // of Exec::pages in sim::Exec
+  uint64_t load = offsetof(sim::PageCache, load), store = offsetof(sim::PageCache, store);
+  uint64_t entry = sizeof(sim::PageCache::Entry);
+  uint64_t page = offsetof(sim::PageCache::Entry, page),
+           host = offsetof(sim::PageCache::Entry, host);
+};
+
+const PageCacheLayout& page_cache_layout() {
+  static const PageCacheLayout layout = [] {
+    const auto warp = std::make_unique<sim::Warp>();
+    const sim::Exec probe{*warp};
+    return PageCacheLayout{static_cast<uint64_t>(reinterpret_cast<const char*>(&probe.pages) -
+                                                 reinterpret_cast<const char*>(&probe))};
+  }();
+  return layout;
+}
+
+class MemoryIr {
+ public:
+  explicit MemoryIr(const BlockValues& values)
+      : v_(values), b_(values.b), c_(b_.getContext()), layout_(warp_layout()) {
+    i32_ = b_.getInt32Ty();
+    i64_ = b_.getInt64Ty();
+    ptr_ = llvm::PointerType::get(c_, 0);
+    lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
+    fn_ = b_.GetInsertBlock()->getParent();
+  }
+
+  // lb ... sw (semantics/scalar.cpp, load and store): the bytes at x[rs1] + imm. An aligned
+  // access (within the warp's stack where rs1 is sp) whose page whole_page has cached uses
+  // it at once; the others ask scalar_data_span, which caches the page; when it refuses, the
+  // semantics run, which also report any fault.
+  void scalar(const sim::Insn& in, const std::function<void()>& emit_call) {
+    const unsigned size = scalar_access_size(in.op);
+    const bool store = in.op == Op::SB || in.op == Op::SH || in.op == Op::SW;
+    llvm::Value* address = b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
+    llvm::Value* may_cache = b_.CreateICmpEQ(b_.CreateAnd(address, size - 1), b_.getInt32(0));
+    if (in.rs1 == sim::kStackPointer) {  // sim::in_stack
+      llvm::Value* end = load_field(layout_.stack_end);
+      llvm::Value* inside = b_.CreateAnd(
+          b_.CreateICmpUGE(address, load_field(layout_.stack_base)),
+          b_.CreateICmpULE(b_.CreateAdd(b_.CreateZExt(address, i64_), b_.getInt64(size)),
+                           b_.CreateZExt(end, i64_)));
+      may_cache =
+          b_.CreateAnd(may_cache, b_.CreateOr(b_.CreateICmpEQ(end, b_.getInt32(0)), inside));
+    }
+    const PageCacheLayout& cache = page_cache_layout();
+    llvm::Value* page = b_.CreateLShr(address, 12);
+    llvm::Value* pages = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.getInt64(store ? cache.store : cache.load),
+        b_.CreateMul(
+            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
+            b_.getInt64(cache.entry)));
+    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
+    llvm::Value* cached_page = b_.CreateAlignedLoad(
+        i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
+    llvm::Value* hit = b_.CreateAnd(may_cache, b_.CreateICmpEQ(cached_page, page));
+    auto* cached = llvm::BasicBlock::Create(c_, "scalar_cached", fn_);
+    auto* lookup = llvm::BasicBlock::Create(c_, "scalar_lookup", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "scalar_access_call", fn_);
+    auto* access = llvm::BasicBlock::Create(c_, "scalar_access", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "scalar_access_done", fn_);
+    b_.CreateCondBr(hit, cached, lookup);
+
+    b_.SetInsertPoint(cached);
+    llvm::Value* base = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.host), llvm::Align(8));
+    llvm::Value* in_cached = b_.CreateInBoundsGEP(
+        b_.getInt8Ty(), base, b_.CreateZExt(b_.CreateAnd(address, sim::kPageSize - 1), i64_));
+    b_.CreateBr(access);
+
+    b_.SetInsertPoint(lookup);
+    llvm::CallInst* found =
+        call_host(b_, reinterpret_cast<uint64_t>(&sim::scalar_data_span), ptr_,
+                  {v_.ctx, address, b_.getInt32(in.rs1), b_.getInt32(size), b_.getInt1(store)});
+    b_.CreateCondBr(b_.CreateIsNull(found), slow, access);
+
+    b_.SetInsertPoint(slow);
+    emit_call();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(access);
+    llvm::PHINode* host = b_.CreatePHI(ptr_, 2);
+    host->addIncoming(in_cached, cached);
+    host->addIncoming(found, lookup);
+    llvm::Type* type = b_.getIntNTy(8 * size);
+    if (store) {
+      b_.CreateAlignedStore(b_.CreateTrunc(read_x(in.rs2), type), host, llvm::Align(size));
+    } else {
+      llvm::Value* raw = b_.CreateAlignedLoad(type, host, llvm::Align(size));
+      const bool is_signed = in.op == Op::LB || in.op == Op::LH;
+      write_x(in.rd, is_signed ? b_.CreateSExt(raw, i32_) : b_.CreateZExt(raw, i32_));
+    }
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // vlb12.v ... vsw12.v, vlb.v ... vsw.v (semantics/memory.cpp, thread_load and thread_store
+  // in the flat and the private space): lane i of the SIMT-active lanes accesses the `size`
+  // bytes at a = v[rs1][i] + imm, at device address a (flat) or csr_pds + (a & ~3) * lanes +
+  // (a & 3) + 4 * i (private). When they are aligned and thread_span finds their host memory
+  // (one page, what the semantics' own fast path takes), or else thread_pointers finds each
+  // lane's (several pages), a masked gather or scatter moves them in lane order (loads sign-
+  // or zero-extended, stores truncated); otherwise the semantics run, which also report any
+  // fault.
+  void thread(const sim::Insn& in, const std::function<void()>& emit_call) {
+    const ThreadAccess row = thread_access(in.op);
+    const unsigned size = row.size;
+    llvm::Value* active = load_field(layout_.mask);
+    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
+    llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
+                                        splat(static_cast<uint32_t>(in.imm)));
+    const auto or_of_active = [&](llvm::Value* lanes) {
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                     b_.CreateSelect(on, lanes, splat(0)));
+    };
+    llvm::Value* misaligned = b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1));
+    if (row.is_private) {
+      llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(address, splat(~3u)),
+                                            b_.CreateVectorSplat(32, load_field(layout_.lanes)));
+      address = b_.CreateAdd(
+          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(4)),
+          b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
+    }
+    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
+                                              b_.CreateSelect(on, address, splat(~0u)));
+    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
+                                              b_.CreateSelect(on, address, splat(0)));
+    // A misaligned lane (address or device address) makes `first` misaligned: thread_span
+    // refuses it, and so does the per-lane path.
+    misaligned =
+        b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
+    llvm::Value* first = b_.CreateOr(lo, misaligned);
+    llvm::CallInst* base = call_host(
+        b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
+        {v_.ctx, first, hi, b_.getInt32(size), b_.getInt1(row.store), b_.getInt1(row.is_private)});
+    auto* one_page = llvm::BasicBlock::Create(c_, "thread_access_page", fn_);
+    auto* pages = llvm::BasicBlock::Create(c_, "thread_access_pages", fn_);
+    auto* each_lane = llvm::BasicBlock::Create(c_, "thread_access_each_lane", fn_);
+    auto* paged = llvm::BasicBlock::Create(c_, "thread_access_paged", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "thread_access_call", fn_);
+    auto* access = llvm::BasicBlock::Create(c_, "thread_access", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "thread_access_done", fn_);
+    b_.CreateCondBr(b_.CreateIsNull(base), pages, one_page);
+
+    b_.SetInsertPoint(one_page);
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+                                         llvm::FixedVectorType::get(i64_, 32));
+    llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
+    b_.CreateBr(access);
+
+    b_.SetInsertPoint(pages);
+    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
+    b_.SetInsertPoint(each_lane);
+    b_.CreateAlignedStore(address, v_.lane_addresses, llvm::Align(64));
+    llvm::CallInst* found =
+        call_host(b_, reinterpret_cast<uint64_t>(&sim::thread_pointers), b_.getInt1Ty(),
+                  {v_.ctx, v_.lane_addresses, active, b_.getInt32(size), b_.getInt1(row.store),
+                   b_.getInt1(row.is_private), v_.lane_pointers});
+    b_.CreateCondBr(found, paged, slow);
+    b_.SetInsertPoint(paged);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    // Inactive lanes' pointers are left as they were: the masked access does not use them.
+    llvm::Value* per_lane = b_.CreateAlignedLoad(pointers_type, v_.lane_pointers, llvm::Align(64));
+    b_.CreateBr(access);
+
+    b_.SetInsertPoint(slow);
+    emit_call();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(access);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 2);
+    pointers->addIncoming(in_page, one_page);
+    pointers->addIncoming(per_lane, paged);
+    auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
+    if (row.store) {
+      llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+      b_.CreateMaskedScatter(b_.CreateTrunc(data, elements), pointers, llvm::Align(size), on);
+    } else {
+      llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
+      llvm::Value* loaded = nullptr;
+      if (size == 4) {
+        loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
+      } else {
+        llvm::Value* raw = b_.CreateMaskedGather(elements, pointers, llvm::Align(size), on);
+        loaded = b_.CreateSelect(
+            on, row.is_signed ? b_.CreateSExt(raw, lanes_) : b_.CreateZExt(raw, lanes_), old);
+      }
+      b_.CreateAlignedStore(loaded, v_row(in.rd), llvm::Align(4));
+    }
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+ private:
+  llvm::Value* field(uint64_t offset) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.warp, offset);
+  }
+  llvm::Value* load_field(uint64_t offset) {
+    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
+  }
+  llvm::Value* read_x(unsigned r) {
+    if (r == 0) return b_.getInt32(0);
+    return load_field(layout_.x + 4 * r);
+  }
+  void write_x(unsigned r, llvm::Value* value) {
+    if (r != 0) b_.CreateAlignedStore(value, field(layout_.x + 4 * r), llvm::Align(4));
+  }
+  llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
+  llvm::Value* splat(uint32_t value) {
+    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
+  }
+  // factor * i in lane i.
+  llvm::Constant* lane_times(uint32_t factor) {
+    std::vector<uint32_t> values(sim::kMaxLanes);
+    for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) values[lane] = factor * lane;
+    return llvm::ConstantDataVector::get(c_, values);
+  }
+
+  const BlockValues& v_;
+  llvm::IRBuilder<>& b_;
+  llvm::LLVMContext& c_;
+  const WarpLayout& layout_;
+  llvm::Type *i32_ = nullptr, *i64_ = nullptr;
+  llvm::PointerType* ptr_ = nullptr;
+  llvm::FixedVectorType* lanes_ = nullptr;
+  llvm::Function* fn_ = nullptr;
+};
+
+}  // namespace
+
+bool is_scalar_access(const CachedInsn& entry) {
+  return !entry.prefixed && scalar_access_size(entry.insn.op) != 0;
+}
+
+bool is_thread_access(const CachedInsn& entry) {
+  const sim::Insn& in = entry.insn;
+  const ThreadAccess row = thread_access(in.op);
+  return !entry.prefixed && row.size != 0 && in.rs1 < sim::kNumVRegs &&
+         (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
+}
+
+void emit_scalar_access(const BlockValues& values, const sim::Insn& in,
+                        const std::function<void()>& emit_call) {
+  MemoryIr(values).scalar(in, emit_call);
+}
+
+void emit_thread_access(const BlockValues& values, const sim::Insn& in,
+                        const std::function<void()>& emit_call) {
+  MemoryIr(values).thread(in, emit_call);
+}
+
+llvm::CallInst* call_host(llvm::IRBuilder<>& b, uint64_t address, llvm::Type* result,
+                          std::initializer_list<llvm::Value*> arguments) {
+  std::vector<llvm::Type*> types;
+  for (llvm::Value* argument : arguments) types.push_back(argument->getType());
+  auto* type = llvm::FunctionType::get(result, types, false);
+  auto* callee = llvm::ConstantExpr::getIntToPtr(b.getInt64(address),
+                                                 llvm::PointerType::get(b.getContext(), 0));
+  llvm::CallInst* call = b.CreateCall(type, callee, arguments);
+  call->addFnAttr(llvm::Attribute::NoUnwind);
+  // C++'s bool is a zero-extended byte.
+  for (unsigned i = 0; i < types.size(); ++i)
+    if (types[i]->isIntegerTy(1)) call->addParamAttr(i, llvm::Attribute::ZExt);
+  if (result->isIntegerTy(1)) call->addRetAttr(llvm::Attribute::ZExt);
+  return call;
+}
+
+}  // namespace ventus::jit
