@@ -93,12 +93,12 @@ for suite in "${suites[@]}"; do
   exe=$(find "$work/build/test_conformance" -name "$target" -type f -perm -u+x | head -1)
   declare -A summary seconds
   for platform in "${platforms[@]}"; do
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
     jit=()
     [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     log=$work/logs/$suite.$platform
     start=$(date +%s)
-    (cd "$(dirname "$exe")" && env "${jit[@]}" OCL_ICD_VENDORS=$icd timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
+    (cd "$(dirname "$exe")" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))
     summary[$platform]=$(summarize "$log")

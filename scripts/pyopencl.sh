@@ -58,13 +58,13 @@ notes=""
 for file in "${files[@]}"; do
   declare -A summary seconds
   for platform in "${platforms[@]}"; do
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
     jit=()
     [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     log=$work/logs/${file%.py}.$platform
     start=$(date +%s)
     # A private compiler cache per platform: PyOpenCL's cache must not hide a build failure.
-    (cd "$tests" && env "${jit[@]}" OCL_ICD_VENDORS=$icd XDG_CACHE_HOME=$work/cache.$platform \
+    (cd "$tests" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" "XDG_CACHE_HOME=$work/cache.$platform" \
        timeout "$timeout_s" nice -n 15 /usr/bin/python3 -m pytest -v -p no:cacheprovider "$file" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))

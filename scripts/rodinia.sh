@@ -137,23 +137,24 @@ row() { # benchmark input, then a result and a time per platform
   printf ' %9s' "${@:$((${#platforms[@]} + 1))}"
   echo
 }
-header=() times=()
-for platform in "${platforms[@]}"; do header+=("$platform"); times+=("${platform}_s"); done
+header=() times=() none=() builds=()
+for platform in "${platforms[@]}"; do
+  header+=("$platform") times+=("${platform}_s") none+=(-) builds+=(build)
+done
 row benchmark input "${header[@]}" "${times[@]}"
-dashes() { for _ in "${platforms[@]}" "${platforms[@]}"; do printf -- '- '; done; }
 notes=""
 while IFS='|' read -r name dir exe args; do
   [ -n "$name" ] || continue
   [ -z "$wanted" ] || [[ $wanted == *" $name "* ]] || continue
   if [ "$args" = - ]; then
-    row "$name" "no input" $(dashes)
+    row "$name" "no input" "${none[@]}" "${none[@]}"
     notes+="$name: no input: $(missing_input "$name")"$'\n'
     continue
   fi
   src=$work/src/opencl/$dir
   if ! (cd "$src" && nice -n 15 make OPENCL_INC=/usr/include OPENCL_LIB=/usr/lib/x86_64-linux-gnu \
           OPENCL_DIR=/usr > "$work/logs/$name.build" 2>&1) || [ ! -x "$src/$exe" ]; then
-    row "$name" "$args" $(for _ in "${platforms[@]}"; do printf 'build '; done) $(for _ in "${platforms[@]}"; do printf -- '- '; done)
+    row "$name" "$args" "${builds[@]}" "${none[@]}"
     notes+="$name: build failed, see $work/logs/$name.build"$'\n'
     continue
   fi
@@ -163,12 +164,12 @@ while IFS='|' read -r name dir exe args; do
     rm -rf "$run" && mkdir -p "$(dirname "$run")" && cp -r "$src" "$run"
     make_inputs "$name" "$run"
     touch "$run/.start" && sleep 1 # files written by the run are newer than .start
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
     jit=()
     [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     start=$(date +%s.%N)
     # shellcheck disable=SC2086 # the arguments are a word list
-    (cd "$run" && env "${jit[@]}" OCL_ICD_VENDORS=$icd timeout "$timeout_s" nice -n 15 "./$exe" $args \
+    (cd "$run" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "./$exe" $args \
        > "$work/logs/$name.$platform.out" 2>&1)
     rc=$?
     seconds[$platform]=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
