@@ -14,7 +14,9 @@
 # replaces every suite's arguments (e.g. CTS_ARGS='-w -[512] -f' runs math_brute_force's double
 # functions only, on one block of inputs each).
 # Environment: VENTUS_BUILD_DIR (default build), POCL_ICD (default /etc/OpenCL/vendors/pocl.icd),
-# TIMEOUT per suite run in seconds (default 1800), WORK (default ${TMPDIR:-/tmp}/ventus-cts).
+# TIMEOUT per suite run in seconds (default 1800), WORK (default ${TMPDIR:-/tmp}/ventus-cts),
+# VENTUS_JIT_MODES (e.g. "off on force": Ventus runs once per translation mode, VENTUS_JIT, in
+# a column each, and every sub-test whose result differs between the modes is listed).
 # See docs/conformance.md.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -f "$1/test_conformance/CMakeLists.txt" ]; then
@@ -64,7 +66,18 @@ summarize() { # $1 = log: prints pass/fail/skip
   esac
 }
 
-printf '%-18s %-22s %-22s %8s %8s\n' suite "pocl pass/fail/skip" "ventus pass/fail/skip" pocl_s ventus_s
+# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
+platforms=(pocl)
+if [ -n "${VENTUS_JIT_MODES:-}" ]; then
+  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
+else
+  platforms+=(ventus)
+fi
+ventus_platforms=("${platforms[@]:1}")
+printf '%-18s' suite
+for platform in "${platforms[@]}"; do printf ' %-22s' "$platform pass/fail/skip"; done
+for platform in "${platforms[@]}"; do printf ' %8s' "${platform}_s"; done
+echo
 notes=""
 for suite in "${suites[@]}"; do
   target=test_$suite
@@ -73,29 +86,47 @@ for suite in "${suites[@]}"; do
   case $suite in math_brute_force | conversions) args=(-w) ;; esac
   [ -n "${CTS_ARGS:-}" ] && read -ra args <<< "$CTS_ARGS"
   if ! nice -n 15 ninja -C "$work/build" -j1 "$target" > "$work/logs/$suite.build" 2>&1; then
-    printf '%-18s %-22s %-22s\n' "$suite" "build failed" "build failed"
+    printf '%-18s %-22s\n' "$suite" "build failed"
     notes+="$suite: build failed, see $work/logs/$suite.build"$'\n'
     continue
   fi
   exe=$(find "$work/build/test_conformance" -name "$target" -type f -perm -u+x | head -1)
   declare -A summary seconds
-  for platform in pocl ventus; do
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+  for platform in "${platforms[@]}"; do
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    jit=()
+    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     log=$work/logs/$suite.$platform
     start=$(date +%s)
-    (cd "$(dirname "$exe")" && OCL_ICD_VENDORS=$icd timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
+    (cd "$(dirname "$exe")" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))
     summary[$platform]=$(summarize "$log")
     [ $rc -eq 124 ] && summary[$platform]+=" timeout"
     [ $rc -gt 128 ] && [ $rc -ne 124 ] && summary[$platform]+=" crash($rc)"
   done
-  printf '%-18s %-22s %-22s %8s %8s\n' "$suite" "${summary[pocl]}" "${summary[ventus]}" \
-    "${seconds[pocl]}" "${seconds[ventus]}"
-  for t in $(grep -oE '^[A-Za-z0-9_]+ passed$' "$work/logs/$suite.pocl" | cut -d' ' -f1); do
-    grep -qxE "$t passed" "$work/logs/$suite.ventus" ||
-      notes+="$suite/$t: passes on pocl, $(grep -qxE "$t FAILED" "$work/logs/$suite.ventus" && echo FAILED || echo 'not reached or not supported') on ventus"$'\n'
+  printf '%-18s' "$suite"
+  for platform in "${platforms[@]}"; do printf ' %-22s' "${summary[$platform]}"; done
+  for platform in "${platforms[@]}"; do printf ' %8s' "${seconds[$platform]}"; done
+  echo
+  for platform in "${ventus_platforms[@]}"; do
+    for t in $(grep -oE '^[A-Za-z0-9_]+ passed$' "$work/logs/$suite.pocl" | cut -d' ' -f1); do
+      grep -qxE "$t passed" "$work/logs/$suite.$platform" ||
+        notes+="$suite/$t: passes on pocl, $(grep -qxE "$t FAILED" "$work/logs/$suite.$platform" && echo FAILED || echo 'not reached or not supported') on $platform"$'\n'
+    done
   done
+  # Translation must not change a result: a sub-test that passed in one mode and failed in
+  # another (not one cut off by the timeout in one of them) is a translator bug.
+  if [ ${#ventus_platforms[@]} -gt 1 ]; then
+    for t in $(cat "${ventus_platforms[@]/#/$work/logs/$suite.}" | grep -oE '^[A-Za-z0-9_]+ (passed|FAILED)$' | cut -d' ' -f1 | sort -u); do
+      verdicts=""
+      for platform in "${ventus_platforms[@]}"; do
+        verdicts+=" $(grep -oxE "$t (passed|FAILED)" "$work/logs/$suite.$platform" | cut -d' ' -f2 | head -1)"
+      done
+      [[ $verdicts == *passed* && $verdicts == *FAILED* ]] &&
+        notes+="$suite/$t: differs between translation modes (${VENTUS_JIT_MODES}:$verdicts)"$'\n'
+    done
+  fi
 done
 [ -z "$notes" ] || printf '\n%s' "$notes"
 echo "logs: $work/logs"

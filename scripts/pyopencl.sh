@@ -10,7 +10,9 @@
 # Counts come from pytest -v's per-test lines, so a file stopped by the timeout still shows
 # what ran before it (and "timeout"). Every test that passes on pocl and not on Ventus is listed.
 # Environment: VENTUS_BUILD_DIR (default build), POCL_ICD (default /etc/OpenCL/vendors/pocl.icd),
-# TIMEOUT per file and platform in seconds (default 900), WORK (default ${TMPDIR:-/tmp}/ventus-pyopencl).
+# TIMEOUT per file and platform in seconds (default 900), WORK (default ${TMPDIR:-/tmp}/ventus-pyopencl),
+# VENTUS_JIT_MODES (e.g. "off on force": Ventus runs once per translation mode, VENTUS_JIT, in a
+# column each, and every test whose result differs between the modes is listed).
 # See docs/conformance.md.
 set -uo pipefail
 if [ $# -lt 1 ] || ! ls "$1"/test_*.py > /dev/null 2>&1; then
@@ -40,16 +42,29 @@ results() { # $1 = pytest -v log
 }
 
 mkdir -p "$work/logs"
-printf '%-26s %-22s %-22s %8s %8s\n' file "pocl pass/fail/skip" "ventus pass/fail/skip" pocl_s ventus_s
+# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
+platforms=(pocl)
+if [ -n "${VENTUS_JIT_MODES:-}" ]; then
+  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
+else
+  platforms+=(ventus)
+fi
+ventus_platforms=("${platforms[@]:1}")
+printf '%-26s' file
+for platform in "${platforms[@]}"; do printf ' %-22s' "$platform pass/fail/skip"; done
+for platform in "${platforms[@]}"; do printf ' %8s' "${platform}_s"; done
+echo
 notes=""
 for file in "${files[@]}"; do
   declare -A summary seconds
-  for platform in pocl ventus; do
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+  for platform in "${platforms[@]}"; do
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    jit=()
+    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     log=$work/logs/${file%.py}.$platform
     start=$(date +%s)
     # A private compiler cache per platform: PyOpenCL's cache must not hide a build failure.
-    (cd "$tests" && OCL_ICD_VENDORS=$icd XDG_CACHE_HOME=$work/cache.$platform \
+    (cd "$tests" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" "XDG_CACHE_HOME=$work/cache.$platform" \
        timeout "$timeout_s" nice -n 15 /usr/bin/python3 -m pytest -v -p no:cacheprovider "$file" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))
@@ -57,13 +72,25 @@ for file in "${files[@]}"; do
     [ $rc -eq 124 ] && summary[$platform]+=" timeout"
     [ $rc -gt 128 ] && [ $rc -ne 124 ] && summary[$platform]+=" crash($rc)"
   done
-  printf '%-26s %-22s %-22s %8s %8s\n' "$file" "${summary[pocl]}" "${summary[ventus]}" \
-    "${seconds[pocl]}" "${seconds[ventus]}"
-  for platform in pocl ventus; do results "$work/logs/${file%.py}.$platform" > "$work/logs/${file%.py}.$platform.results"; done
+  printf '%-26s' "$file"
+  for platform in "${platforms[@]}"; do printf ' %-22s' "${summary[$platform]}"; done
+  for platform in "${platforms[@]}"; do printf ' %8s' "${seconds[$platform]}"; done
+  echo
+  for platform in "${platforms[@]}"; do results "$work/logs/${file%.py}.$platform" > "$work/logs/${file%.py}.$platform.results"; done
   # join needs both lists sorted alike; a test not run on ventus (timeout) shows as "not run".
-  notes+=$(LC_ALL=C join -a1 -e "not-run" -o 1.1,1.2,2.2 "$work/logs/${file%.py}.pocl.results" \
-             "$work/logs/${file%.py}.ventus.results" |
-           awk '$2 == "PASSED" && $3 != "PASSED" { printf "%s: passes on pocl, %s on ventus\n", $1, $3 }')$'\n'
+  for platform in "${ventus_platforms[@]}"; do
+    notes+=$(LC_ALL=C join -a1 -e "not-run" -o 1.1,1.2,2.2 "$work/logs/${file%.py}.pocl.results" \
+               "$work/logs/${file%.py}.$platform.results" |
+             awk -v p="$platform" '$2 == "PASSED" && $3 != "PASSED" { printf "%s: passes on pocl, %s on %s\n", $1, $3, p }')$'\n'
+  done
+  # Translation must not change a result: a test that ran in two modes with different outcomes
+  # is a translator bug.
+  for platform in "${ventus_platforms[@]:1}"; do
+    notes+=$(LC_ALL=C join -e "not-run" -o 1.1,1.2,2.2 "$work/logs/${file%.py}.${ventus_platforms[0]}.results" \
+               "$work/logs/${file%.py}.$platform.results" |
+             awk -v a="${ventus_platforms[0]}" -v b="$platform" \
+               '$2 != $3 { printf "%s: %s on %s, %s on %s (translation modes differ)\n", $1, $2, a, $3, b }')$'\n'
+  done
 done
 [ -z "${notes//$'\n'/}" ] || printf '\n%s' "$(grep -v '^$' <<< "$notes")"$'\n'
 echo "logs: $work/logs"

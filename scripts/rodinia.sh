@@ -11,7 +11,9 @@
 # "differs" (the first difference is printed under the table), "fails" (exit status, timeout),
 # "no input" (the program needs a data set from the Rodinia download; none is made up here).
 # Environment: VENTUS_BUILD_DIR (default build), POCL_ICD (default /etc/OpenCL/vendors/pocl.icd),
-# TIMEOUT per run in seconds (default 600), WORK (default ${TMPDIR:-/tmp}/ventus-rodinia).
+# TIMEOUT per run in seconds (default 600), WORK (default ${TMPDIR:-/tmp}/ventus-rodinia),
+# VENTUS_JIT_MODES (e.g. "off on force": Ventus runs once per translation mode, VENTUS_JIT, in a
+# column each; every mode's output must equal the first mode's byte for byte, else it is listed).
 # See docs/conformance.md.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -d "$1/opencl" ]; then
@@ -120,33 +122,54 @@ filter_stdout() {
 mkdir -p "$work/src" "$work/logs"
 cp -r "$rodinia/opencl" "$rodinia/common" "$work/src/" 2>/dev/null
 [ $# -gt 0 ] && wanted=" $* " || wanted=""
-printf '%-22s %-34s %-8s %-9s %9s %9s\n' benchmark input pocl ventus pocl_s ventus_s
+# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
+platforms=(pocl)
+if [ -n "${VENTUS_JIT_MODES:-}" ]; then
+  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
+else
+  platforms+=(ventus)
+fi
+ventus_platforms=("${platforms[@]:1}")
+row() { # benchmark input, then a result and a time per platform
+  printf '%-22s %-34s' "$1" "$2"
+  shift 2
+  printf ' %-13s' "${@:1:${#platforms[@]}}"
+  printf ' %9s' "${@:$((${#platforms[@]} + 1))}"
+  echo
+}
+header=() times=() none=() builds=()
+for platform in "${platforms[@]}"; do
+  header+=("$platform") times+=("${platform}_s") none+=(-) builds+=(build)
+done
+row benchmark input "${header[@]}" "${times[@]}"
 notes=""
 while IFS='|' read -r name dir exe args; do
   [ -n "$name" ] || continue
   [ -z "$wanted" ] || [[ $wanted == *" $name "* ]] || continue
   if [ "$args" = - ]; then
-    printf '%-22s %-34s %-8s %-9s %9s %9s\n' "$name" "no input" - - - -
+    row "$name" "no input" "${none[@]}" "${none[@]}"
     notes+="$name: no input: $(missing_input "$name")"$'\n'
     continue
   fi
   src=$work/src/opencl/$dir
   if ! (cd "$src" && nice -n 15 make OPENCL_INC=/usr/include OPENCL_LIB=/usr/lib/x86_64-linux-gnu \
           OPENCL_DIR=/usr > "$work/logs/$name.build" 2>&1) || [ ! -x "$src/$exe" ]; then
-    printf '%-22s %-34s %-8s %-9s %9s %9s\n' "$name" "$args" build build - -
+    row "$name" "$args" "${builds[@]}" "${none[@]}"
     notes+="$name: build failed, see $work/logs/$name.build"$'\n'
     continue
   fi
   declare -A status seconds
-  for platform in pocl ventus; do
+  for platform in "${platforms[@]}"; do
     run=$work/run/$platform/$name
     rm -rf "$run" && mkdir -p "$(dirname "$run")" && cp -r "$src" "$run"
     make_inputs "$name" "$run"
     touch "$run/.start" && sleep 1 # files written by the run are newer than .start
-    [ $platform = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
+    jit=()
+    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
     start=$(date +%s.%N)
     # shellcheck disable=SC2086 # the arguments are a word list
-    (cd "$run" && OCL_ICD_VENDORS=$icd timeout "$timeout_s" nice -n 15 "./$exe" $args \
+    (cd "$run" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "./$exe" $args \
        > "$work/logs/$name.$platform.out" 2>&1)
     rc=$?
     seconds[$platform]=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -155,26 +178,41 @@ while IFS='|' read -r name dir exe args; do
     elif [ $rc -ne 0 ]; then status[$platform]="rc=$rc"
     else status[$platform]=ok; fi
   done
-  result=${status[ventus]}
-  if [ "${status[pocl]}" = ok ] && [ "${status[ventus]}" = ok ]; then
-    result=same
-    for f in "$work/logs/$name.pocl.filtered" $(cd "$work/run/pocl/$name" && find . -type f -newer .start ! -name PD_OCL.txt | sort); do
-      if [[ $f == /* ]]; then ref=$f other=${f/.pocl./.ventus.} label=stdout
-      else ref=$work/run/pocl/$name/$f other=$work/run/ventus/$name/$f label=$f; fi
-      if [ ! -f "$other" ]; then verdict="differs: not written"
-      else verdict=$($compare "$ref" "$other"); fi
-      case $verdict in
-      same) ;;
-      close) [ $result = same ] && result=close ;;
-      *) result=differs; notes+="$name: $label $verdict"$'\n' ;;
-      esac
+  results=() times=()
+  for platform in "${ventus_platforms[@]}"; do
+    result=${status[$platform]}
+    if [ "${status[pocl]}" = ok ] && [ "${status[$platform]}" = ok ]; then
+      result=same
+      for f in "$work/logs/$name.pocl.filtered" $(cd "$work/run/pocl/$name" && find . -type f -newer .start ! -name PD_OCL.txt | sort); do
+        if [[ $f == /* ]]; then ref=$f other=${f/.pocl./.$platform.} label=stdout
+        else ref=$work/run/pocl/$name/$f other=$work/run/$platform/$name/$f label=$f; fi
+        if [ ! -f "$other" ]; then verdict="differs: not written"
+        else verdict=$($compare "$ref" "$other"); fi
+        case $verdict in
+        same) ;;
+        close) [ $result = same ] && result=close ;;
+        *) result=differs; notes+="$name: $label $verdict on $platform"$'\n' ;;
+        esac
+      done
+    elif [ "${status[$platform]}" != ok ]; then
+      result=fails
+      notes+="$name: $platform ${status[$platform]} (pocl ${status[pocl]}): $(grep -v '^$' "$work/logs/$name.$platform.out" | tail -1 | cut -c1-160)"$'\n'
+    fi
+    results+=("$result")
+  done
+  # Translation must not change a result: every mode writes what the first one wrote.
+  first=${ventus_platforms[0]}
+  for platform in "${ventus_platforms[@]:1}"; do
+    for f in "$work/logs/$name.$first.filtered" $(cd "$work/run/$first/$name" && find . -type f -newer .start ! -name PD_OCL.txt | sort); do
+      if [[ $f == /* ]]; then other=${f/.$first./.$platform.} label=stdout
+      else label=$f other=$work/run/$platform/$name/$f f=$work/run/$first/$name/$f; fi
+      cmp -s "$f" "$other" || notes+="$name: $label of $platform differs from $first's (translation modes differ)"$'\n'
     done
-  elif [ "${status[ventus]}" != ok ]; then
-    result=fails
-    notes+="$name: ventus ${status[ventus]} (pocl ${status[pocl]}): $(grep -v '^$' "$work/logs/$name.ventus.out" | tail -1 | cut -c1-160)"$'\n'
-  fi
-  printf '%-22s %-34s %-8s %-9s %9s %9s\n' "$name" "$args" "${status[pocl]}" "$result" \
-    "${seconds[pocl]}" "${seconds[ventus]}"
+    [ "${status[$platform]}" = "${status[$first]}" ] ||
+      notes+="$name: $platform ${status[$platform]}, $first ${status[$first]} (translation modes differ)"$'\n'
+  done
+  for platform in "${platforms[@]}"; do times+=("${seconds[$platform]}"); done
+  row "$name" "$args" "${status[pocl]}" "${results[@]}" "${times[@]}"
 done <<< "$benchmarks"
 [ -z "$notes" ] || printf '\n%s' "$notes"
 echo "logs: $work/logs"
