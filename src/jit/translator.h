@@ -30,8 +30,8 @@ namespace ventus::jit {
 struct Block {
   // Runs the entries in order while the next one fits in `budget` warp instructions (the
   // caller checks that the first one does). A block that loops (Block::loops) goes back to its
-  // first entry each time its last entry, a scalar branch to its start, is taken, and counts
-  // those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
+  // first entry each time its last entry, a scalar branch or a jal to its start, is taken, and
+  // counts those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
   // round completed; faulted: insns[done] raised the exception left in *error. Without a
   // fault, insns[done - 1] is the last one executed (none when done is 0: the budget ended
   // at the start of a round); left: its semantics ran and changed the flow, next_pc or the
@@ -57,7 +57,7 @@ struct Block {
   // per active lane each; the mask cannot change before the last executed entry).
   std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
   std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
-  // The last entry is a scalar branch to the block's start: the translation loops inside
+  // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
   // while it is taken (aluloop's body), rather than returning to the interpreter each round.
   bool loops = false;
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
