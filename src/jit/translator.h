@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -106,7 +107,17 @@ class Translator {
   // writable memory (which the host or a kernel may have written); translated read-only code
   // is kept from launch to launch. in_background: this launch's blocks are compiled on the
   // compile thread (started at the first one), else by the SM that asks for them.
-  void begin_launch(const sim::Memory& memory, bool in_background);
+  // every_core_busy: the launch simulates on as many host threads as the machine has cores,
+  // so the compile thread's CPU comes out of the launch: until end_launch, it compiles only
+  // while its compiles' CPU time stays within kCompileShare of the launch's time so far.
+  void begin_launch(const sim::Memory& memory, bool in_background, bool every_core_busy);
+  // After the launch: the compile thread compiles freely until the next begin_launch.
+  void end_launch();
+
+  // While every core simulates, compiles may take this share of the launch's wall time (one
+  // compile may overrun it, and it waits): the launch then runs at worst about this much
+  // slower than when interpreted, and every block queued gets compiled within a long launch.
+  static constexpr unsigned kCompileShare = 10;  // one tenth
 
   // The translation of the block at pc, translated from `cache` when there is none yet. No
   // block, settled: nothing worth translating starts there; not settled: not all of its
@@ -132,6 +143,12 @@ class Translator {
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
   uint64_t read_only_generation_ = ~uint64_t{0};
   bool in_background_ = false;  // this launch's (begin_launch)
+  // Compiles take at most a kCompileShare of the launch's time since launch_start_, counted
+  // in the compile thread's CPU time (spent_), while budgeted_ (every_core_busy, until
+  // end_launch).
+  bool budgeted_ = false;
+  std::chrono::steady_clock::time_point launch_start_;
+  std::chrono::nanoseconds spent_{0};
   // Blocks waiting for the compile thread (at most kMaxQueued) and the one it compiles;
   // compiling_: by start pc, where each of them appears once compiled. generation_ counts
   // begin_launch's drops: a compile that ends in a later generation is discarded.
