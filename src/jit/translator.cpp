@@ -896,6 +896,22 @@ bool same_words(const CachedInsn& a, const CachedInsn& b) {
 
 }  // namespace
 
+bool Block::same_code(const sim::Memory& memory) const {
+  const auto holds = [&](uint32_t address, uint32_t word) {
+    uint32_t now = 0;
+    return memory.read(address, &now, 4) && now == word;
+  };
+  for (size_t k = 0; k < insns.size(); ++k) {
+    const CachedInsn& entry = insns[k];
+    const bool same = entry.prefixed
+                          ? holds(pcs[k], entry.prefix_word) && holds(pcs[k] + 4, entry.insn.raw)
+                          : holds(pcs[k], entry.insn.raw) &&
+                                (entry.length != 8 || holds(pcs[k] + 4, entry.insn.raw_hi));
+    if (!same) return false;
+  }
+  return true;
+}
+
 Block::Fit Block::fit(const sim::DecodeCache& cache) const {
   for (size_t k = 0; k < insns.size(); ++k) {
     const CachedInsn* entry = cache.decoded_at(pcs[k]);
@@ -993,19 +1009,26 @@ void Translator::begin_launch(const sim::Memory& memory, bool in_background, boo
   budgeted_ = in_background_ && every_core_busy;
   launch_start_ = std::chrono::steady_clock::now();
   spent_ = std::chrono::nanoseconds{0};
+  // A block stays while its code is read-only and, when read-only memory may have changed,
+  // still holds the words it was translated from: a program loaded again (an OpenCL program
+  // built again) keeps its translations, where dropping them all recompiled every hot block.
   const uint64_t generation = memory.read_only_generation();
-  const auto from_read_only = [&](const Block* b) {
-    return !b || memory.is_read_only(b->first_byte, b->code_bytes);
+  const bool same_generation = generation == read_only_generation_;
+  const auto unchanged = [&](const Block* b) {
+    return !b || (memory.is_read_only(b->first_byte, b->code_bytes) &&
+                  (same_generation || b->same_code(memory)));
   };
-  const bool keep =
-      generation == read_only_generation_ &&
-      std::all_of(blocks_.begin(), blocks_.end(),
-                  [&](const auto& slot) { return from_read_only(slot.second.get()); }) &&
-      std::all_of(queue_.begin(), queue_.end(),
-                  [&](const auto& block) { return from_read_only(block.get()); }) &&
-      from_read_only(in_flight_);
+  const bool keep = std::all_of(blocks_.begin(), blocks_.end(),
+                                [&](const auto& slot) { return unchanged(slot.second.get()); }) &&
+                    std::all_of(queue_.begin(), queue_.end(),
+                                [&](const auto& block) { return unchanged(block.get()); }) &&
+                    unchanged(in_flight_);
   read_only_generation_ = generation;
-  if (keep) return;
+  if (keep) {
+    // A pc refused for new code may start a block now.
+    if (!same_generation) std::erase_if(blocks_, [](const auto& slot) { return !slot.second; });
+    return;
+  }
   ++generation_;  // the compile in flight, if any, is discarded when it ends
   blocks_.clear();
   queue_.clear();

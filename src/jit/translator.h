@@ -77,6 +77,8 @@ struct Block {
   // there yet; OtherCode when one was decoded from other words (code written in between).
   enum class Fit : uint8_t { Runs, NotDecodedYet, OtherCode };
   Fit fit(const sim::DecodeCache& cache) const;
+  // Whether memory holds the words the block was translated from, at the same pcs.
+  bool same_code(const sim::Memory& memory) const;
 };
 
 // What the translator says about a pc: a block, or none; settled: the answer holds for the
@@ -103,13 +105,14 @@ class Translator {
   Translator& operator=(const Translator&) = delete;
 
   // Before a launch, while no SM runs: drops every translation (and every queued or
-  // compiling block) when read-only memory changed since, or when any block came from
-  // writable memory (which the host or a kernel may have written); translated read-only code
-  // is kept from launch to launch. in_background: this launch's blocks are compiled on the
-  // compile thread (started at the first one), else by the SM that asks for them.
-  // every_core_busy: the launch simulates on as many host threads as the machine has cores,
-  // so the compile thread's CPU comes out of the launch: until end_launch, it compiles only
-  // while its compiles' CPU time stays within kCompileShare of the launch's time so far.
+  // compiling block) when any block came from writable memory (which the host or a kernel may
+  // have written) or, read-only memory having changed since, no longer holds its words
+  // (Block::same_code); translated read-only code is kept from launch to launch. in_background:
+  // this launch's blocks are compiled on the compile thread (started at the first one), else by the
+  // SM that asks for them. every_core_busy: the launch simulates on as many host threads as the
+  // machine has cores, so the compile thread's CPU comes out of the launch: until end_launch, it
+  // compiles only while its compiles' CPU time stays within kCompileShare of the launch's time so
+  // far.
   void begin_launch(const sim::Memory& memory, bool in_background, bool every_core_busy);
   // After the launch: the compile thread compiles freely until the next begin_launch.
   void end_launch();

@@ -944,6 +944,35 @@ TEST(Jit, ManyShortLaunchesGetTheirBlocksTranslated) {
   EXPECT_GT(jit::blocks_translated_in_process(), before) << launches << " launches";
 }
 
+// A program loaded again with the same words (as the OpenCL platform loads a program built
+// again) makes a new read-only generation, but its translations stay: the next launch
+// translates nothing and gives the same results. (RewrittenCodeIsTranslatedAfresh checks
+// that changed words are translated afresh.)
+TEST(Jit, TheSameCodeLoadedAgainKeepsItsTranslations) {
+  sim::Device device{sim::DeviceConfig{}};
+  device.memory().map(kOut, kOutBytes);
+  load_protected(device, kAluKernel);
+  sim::RunOptions options;
+  options.jit = sim::JitMode::Force;
+  // Until a launch translates nothing new (a block asked for before all of it was decoded is
+  // translated at a later launch).
+  for (int launch = 0; launch < 5; ++launch) {
+    const uint64_t before = jit::blocks_translated_in_process();
+    ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+    if (jit::blocks_translated_in_process() == before) break;
+  }
+  const std::vector<uint32_t> results = read_words(device, kOut, kOutBytes / 4);
+  const uint64_t generation = device.memory().read_only_generation();
+  load_protected(device, kAluKernel);
+  ASSERT_NE(device.memory().read_only_generation(), generation);
+  const std::vector<uint8_t> zeros(kOutBytes);
+  ASSERT_TRUE(device.memory().write(kOut, zeros.data(), zeros.size()));
+  const uint64_t before = jit::blocks_translated_in_process();
+  ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+  EXPECT_EQ(jit::blocks_translated_in_process(), before);
+  EXPECT_TRUE(read_words(device, kOut, kOutBytes / 4) == results);
+}
+
 // Code the host rewrites between launches runs as written, in read-only memory (a new
 // read-only generation) and in writable memory: a stale translation would give 24.
 TEST(Jit, RewrittenCodeIsTranslatedAfresh) {
