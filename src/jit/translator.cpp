@@ -289,8 +289,9 @@ struct Translator::Engine {
     if (tracker) llvm::consumeError(tracker->remove());
   }
 
-  // The passes a block's IR needs, rather than O2's whole pipeline, which cost about 4 times
-  // as much for code that ran no faster (docs/performance.md, "Compile cost"): the budget
+  // The passes a block's IR needs, rather than O2's whole pipeline, whose optimizing cost
+  // about 4 times as much (a third of a compile) for code that ran about as fast
+  // (docs/performance.md, "The translating tier by default"): the budget
   // and round counters into registers (SROA), repeated loads of warp fields and mask
   // computations (EarlyCSE), folding and the dead ends of the entry switch (InstCombine,
   // SimplifyCFG), and for a block that loops, register rows that stay in host registers
