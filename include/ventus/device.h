@@ -249,7 +249,7 @@ using ProgressHandler = std::function<void(const LaunchProgress&)>;
 // whose instructions are decoded (the differential tests use it). Results are the same.
 enum class JitMode : uint8_t { Off, On, Force };
 std::optional<JitMode> parse_jit_mode(std::string_view text);  // "off", "on" or "force"
-// The mode VENTUS_JIT names (unset or empty: Off); std::invalid_argument naming the variable
+// The mode VENTUS_JIT names (unset or empty: On); std::invalid_argument naming the variable
 // for any other text.
 JitMode jit_mode_from_environment();
 

@@ -15,7 +15,7 @@ std::optional<JitMode> parse_jit_mode(std::string_view text) {
 
 JitMode jit_mode_from_environment() {
   const char* text = std::getenv("VENTUS_JIT");
-  if (text == nullptr || *text == '\0') return JitMode::Off;
+  if (text == nullptr || *text == '\0') return JitMode::On;
   if (const auto mode = parse_jit_mode(text)) return *mode;
   throw std::invalid_argument(std::string("VENTUS_JIT=") + text +
                               " is not a translation mode (off, on or force)");

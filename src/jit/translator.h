@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -30,8 +31,8 @@ namespace ventus::jit {
 struct Block {
   // Runs the entries in order while the next one fits in `budget` warp instructions (the
   // caller checks that the first one does). A block that loops (Block::loops) goes back to its
-  // first entry each time its last entry, a scalar branch to its start, is taken, and counts
-  // those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
+  // first entry each time its last entry, a scalar branch or a jal to its start, is taken, and
+  // counts those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
   // round completed; faulted: insns[done] raised the exception left in *error. Without a
   // fault, insns[done - 1] is the last one executed (none when done is 0: the budget ended
   // at the start of a round); left: its semantics ran and changed the flow, next_pc or the
@@ -57,7 +58,7 @@ struct Block {
   // per active lane each; the mask cannot change before the last executed entry).
   std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
   std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
-  // The last entry is a scalar branch to the block's start: the translation loops inside
+  // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
   // while it is taken (aluloop's body), rather than returning to the interpreter each round.
   bool loops = false;
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
@@ -76,6 +77,8 @@ struct Block {
   // there yet; OtherCode when one was decoded from other words (code written in between).
   enum class Fit : uint8_t { Runs, NotDecodedYet, OtherCode };
   Fit fit(const sim::DecodeCache& cache) const;
+  // Whether memory holds the words the block was translated from, at the same pcs.
+  bool same_code(const sim::Memory& memory) const;
 };
 
 // What the translator says about a pc: a block, or none; settled: the answer holds for the
@@ -102,11 +105,22 @@ class Translator {
   Translator& operator=(const Translator&) = delete;
 
   // Before a launch, while no SM runs: drops every translation (and every queued or
-  // compiling block) when read-only memory changed since, or when any block came from
-  // writable memory (which the host or a kernel may have written); translated read-only code
-  // is kept from launch to launch. in_background: this launch's blocks are compiled on the
-  // compile thread (started at the first one), else by the SM that asks for them.
-  void begin_launch(const sim::Memory& memory, bool in_background);
+  // compiling block) when any block came from writable memory (which the host or a kernel may
+  // have written) or, read-only memory having changed since, no longer holds its words
+  // (Block::same_code); translated read-only code is kept from launch to launch. in_background:
+  // this launch's blocks are compiled on the compile thread (started at the first one), else by the
+  // SM that asks for them. every_core_busy: the launch simulates on as many host threads as the
+  // machine has cores, so the compile thread's CPU comes out of the launch: until end_launch, it
+  // compiles only while its compiles' CPU time stays within kCompileShare of the launch's time so
+  // far.
+  void begin_launch(const sim::Memory& memory, bool in_background, bool every_core_busy);
+  // After the launch: the compile thread compiles freely until the next begin_launch.
+  void end_launch();
+
+  // While every core simulates, compiles may take this share of the launch's wall time (one
+  // compile may overrun it, and it waits): the launch then runs at worst about this much
+  // slower than when interpreted, and every block queued gets compiled within a long launch.
+  static constexpr unsigned kCompileShare = 10;  // one tenth
 
   // The translation of the block at pc, translated from `cache` when there is none yet. No
   // block, settled: nothing worth translating starts there; not settled: not all of its
@@ -132,6 +146,12 @@ class Translator {
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
   uint64_t read_only_generation_ = ~uint64_t{0};
   bool in_background_ = false;  // this launch's (begin_launch)
+  // Compiles take at most a kCompileShare of the launch's time since launch_start_, counted
+  // in the compile thread's CPU time (spent_), while budgeted_ (every_core_busy, until
+  // end_launch).
+  bool budgeted_ = false;
+  std::chrono::steady_clock::time_point launch_start_;
+  std::chrono::nanoseconds spent_{0};
   // Blocks waiting for the compile thread (at most kMaxQueued) and the one it compiles;
   // compiling_: by start pc, where each of them appears once compiled. generation_ counts
   // begin_launch's drops: a compile that ends in a later generation is discarded.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <thread>
 #include <tuple>
 
 #include "host_pool.h"
@@ -374,7 +375,9 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     const JitMode mode = options.jit.value_or(jit_mode_from_environment());
     if (mode != JitMode::Off && !options.trace && !options.timing) {
       if (!impl_->translator) impl_->translator = std::make_unique<jit::Translator>();
-      impl_->translator->begin_launch(impl_->memory, mode == JitMode::On);
+      // The compile thread's CPU comes out of a launch that keeps every core busy.
+      const bool every_core_busy = config.host_threads >= std::thread::hardware_concurrency();
+      impl_->translator->begin_launch(impl_->memory, mode == JitMode::On, every_core_busy);
       shared.translator = impl_->translator.get();
       shared.jit_threshold = mode == JitMode::Force ? 0 : kJitThreshold;
     }
@@ -436,6 +439,7 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
         options.on_progress ? std::function<void()>(report_progress) : std::function<void()>(),
         stop_for_host_error);
   }
+  if (shared.translator) shared.translator->end_launch();
 
   for (Sm* sm : active) {
     const LaunchStats& s = sm->stats();

@@ -240,16 +240,27 @@ class ProgramWriter {
     text_ += skip + ":\n";
   }
 
-  // A counted loop (counters x17 and x18 by nesting; deeper loops become plain pieces).
+  // A counted loop (counters x17 and x18 by nesting; deeper loops become plain pieces),
+  // closed by a branch back to its top, or (as compilers often emit) tested at the top and
+  // closed by a jump (a translated block loops over either).
   void loop(unsigned depth) {
     if (loops_ == 2) return pieces(depth);
     const unsigned counter = 17 + loops_++;
     const std::string top = label();
     line(fmt::format("li x{}, {}", counter, 1 + pick(6)));
     text_ += top + ":\n";
-    pieces(depth);
-    line(fmt::format("addi x{}, x{}, -1", counter, counter));
-    line(fmt::format("bnez x{}, {}", counter, top));
+    if (pick(2) == 0) {
+      pieces(depth);
+      line(fmt::format("addi x{}, x{}, -1", counter, counter));
+      line(fmt::format("bnez x{}, {}", counter, top));
+    } else {
+      const std::string exit = label();
+      line(fmt::format("beqz x{}, {}", counter, exit));
+      pieces(depth);
+      line(fmt::format("addi x{}, x{}, -1", counter, counter));
+      line(fmt::format("j {}", top));
+      text_ += exit + ":\n";
+    }
     --loops_;
   }
 

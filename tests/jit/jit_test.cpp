@@ -457,6 +457,50 @@ TEST(Jit, FaultInALoopingBlockReportsTheSamePc) {
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32), "fault in a loop"), 0u);
 }
 
+// A loop entered from above that closes with a jump to its head and leaves through a
+// branch at the top, as compiled loops do (JUMP: `j`, or a jal that also links). The block
+// from the kernel's start ends at the jump back into it, and the loop's head starts a block
+// that loops: 3 blocks in all, where unrolling filled 64-instruction blocks from all over the
+// loop's body.
+std::string jump_loop_kernel(const std::string& jump) {
+  return R"(
+    li s0, 0x90000000
+    vid.v v0
+    li t0, 40
+    li t1, 0
+.Lloop:
+    beqz t0, .Ldone
+    addi t1, t1, 3
+    vadd.vx v1, v0, t1
+    vxor.vv v5, v5, v1
+    addi t0, t0, -1
+    )" + jump +
+         R"( .Lloop
+.Ldone:
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v5, 0(v9)
+    sw t1, 384(s0)
+    sw t3, 388(s0)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, LoopsClosedByAJumpLoopInOneBlock) {
+  for (const std::string jump : {"j", "jal t3,"}) {
+    const std::string kernel = jump_loop_kernel(jump);
+    const Outcome off = run(kernel, &load_assembly, launch_of(2, 32), sim::JitMode::Off);
+    ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+    EXPECT_EQ(off.memory[384 / 4], 3u * 40u) << jump;
+    EXPECT_EQ(expect_same(kernel, &load_assembly, launch_of(2, 32), jump), 3u) << jump;
+    // The budget ending at every instruction of the first rounds and of the last.
+    EXPECT_GT(expect_same_for_budgets(kernel, launch_of(1, 32), 1, 40) +
+                  expect_same_for_budgets(kernel, launch_of(1, 32), 235, 255),
+              0u)
+        << jump;
+  }
+}
+
 // ---- Inline per-thread word accesses (vlw12.v, vsw12.v) ----
 
 // The loop of the word-access kernels: lane i's address is (i & t2) << t4, plus s1 when
@@ -1132,6 +1176,35 @@ TEST(Jit, ManyShortLaunchesGetTheirBlocksTranslated) {
     ++launches;
   }
   EXPECT_GT(jit::blocks_translated_in_process(), before) << launches << " launches";
+}
+
+// A program loaded again with the same words (as the OpenCL platform loads a program built
+// again) makes a new read-only generation, but its translations stay: the next launch
+// translates nothing and gives the same results. (RewrittenCodeIsTranslatedAfresh checks
+// that changed words are translated afresh.)
+TEST(Jit, TheSameCodeLoadedAgainKeepsItsTranslations) {
+  sim::Device device{sim::DeviceConfig{}};
+  device.memory().map(kOut, kOutBytes);
+  load_protected(device, kAluKernel);
+  sim::RunOptions options;
+  options.jit = sim::JitMode::Force;
+  // Until a launch translates nothing new (a block asked for before all of it was decoded is
+  // translated at a later launch).
+  for (int launch = 0; launch < 5; ++launch) {
+    const uint64_t before = jit::blocks_translated_in_process();
+    ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+    if (jit::blocks_translated_in_process() == before) break;
+  }
+  const std::vector<uint32_t> results = read_words(device, kOut, kOutBytes / 4);
+  const uint64_t generation = device.memory().read_only_generation();
+  load_protected(device, kAluKernel);
+  ASSERT_NE(device.memory().read_only_generation(), generation);
+  const std::vector<uint8_t> zeros(kOutBytes);
+  ASSERT_TRUE(device.memory().write(kOut, zeros.data(), zeros.size()));
+  const uint64_t before = jit::blocks_translated_in_process();
+  ASSERT_FALSE(device.run(launch_of(2, 32), options).fault);
+  EXPECT_EQ(jit::blocks_translated_in_process(), before);
+  EXPECT_TRUE(read_words(device, kOut, kOutBytes / 4) == results);
 }
 
 // Code the host rewrites between launches runs as written, in read-only memory (a new

@@ -140,7 +140,7 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
   sub->add_option("--jit", a->jit_modes,
                   "translating tier: off, on (compiled in the background) or force; several "
                   "(--jit off,on) run each kernel "
-                  "once per mode (default: VENTUS_JIT, else off)")
+                  "once per mode (default: VENTUS_JIT, else on)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on", "force"}));
   ventus::cli::add_timing_options(sub, a->timing);

@@ -365,7 +365,7 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   sub->add_option("--jit", a->jit,
                   "translating tier: off, on (hot blocks, compiled in the background) or force "
                   "(every block, at once; for testing); "
-                  "default: VENTUS_JIT, else off; results are the same")
+                  "default: VENTUS_JIT, else on; results are the same")
       ->check(CLI::IsMember({"off", "on", "force"}));
   sub->add_option("--trace", a->trace, "write the commit log (docs/trace.md) to FILE");
   ventus::cli::add_number(
