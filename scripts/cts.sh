@@ -66,14 +66,8 @@ summarize() { # $1 = log: prints pass/fail/skip
   esac
 }
 
-# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
-platforms=(pocl)
-if [ -n "${VENTUS_JIT_MODES:-}" ]; then
-  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
-else
-  platforms+=(ventus)
-fi
-ventus_platforms=("${platforms[@]:1}")
+# pocl and Ventus (once per VENTUS_JIT_MODES mode): platforms, ventus_platforms, platform_env.
+source "$repo/scripts/platforms.sh"
 printf '%-18s' suite
 for platform in "${platforms[@]}"; do printf ' %-22s' "$platform pass/fail/skip"; done
 for platform in "${platforms[@]}"; do printf ' %8s' "${platform}_s"; done
@@ -93,12 +87,10 @@ for suite in "${suites[@]}"; do
   exe=$(find "$work/build/test_conformance" -name "$target" -type f -perm -u+x | head -1)
   declare -A summary seconds
   for platform in "${platforms[@]}"; do
-    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
-    jit=()
-    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
+    platform_env "$platform"
     log=$work/logs/$suite.$platform
     start=$(date +%s)
-    (cd "$(dirname "$exe")" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
+    (cd "$(dirname "$exe")" && env "${platform_vars[@]}" timeout "$timeout_s" nice -n 15 "$exe" "${args[@]}" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))
     summary[$platform]=$(summarize "$log")

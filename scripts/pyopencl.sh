@@ -42,14 +42,8 @@ results() { # $1 = pytest -v log
 }
 
 mkdir -p "$work/logs"
-# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
-platforms=(pocl)
-if [ -n "${VENTUS_JIT_MODES:-}" ]; then
-  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
-else
-  platforms+=(ventus)
-fi
-ventus_platforms=("${platforms[@]:1}")
+# pocl and Ventus (once per VENTUS_JIT_MODES mode): platforms, ventus_platforms, platform_env.
+source "$repo/scripts/platforms.sh"
 printf '%-26s' file
 for platform in "${platforms[@]}"; do printf ' %-22s' "$platform pass/fail/skip"; done
 for platform in "${platforms[@]}"; do printf ' %8s' "${platform}_s"; done
@@ -58,13 +52,11 @@ notes=""
 for file in "${files[@]}"; do
   declare -A summary seconds
   for platform in "${platforms[@]}"; do
-    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
-    jit=()
-    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
+    platform_env "$platform"
     log=$work/logs/${file%.py}.$platform
     start=$(date +%s)
     # A private compiler cache per platform: PyOpenCL's cache must not hide a build failure.
-    (cd "$tests" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" "XDG_CACHE_HOME=$work/cache.$platform" \
+    (cd "$tests" && env "${platform_vars[@]}" "XDG_CACHE_HOME=$work/cache.$platform" \
        timeout "$timeout_s" nice -n 15 /usr/bin/python3 -m pytest -v -p no:cacheprovider "$file" > "$log" 2>&1)
     rc=$?
     seconds[$platform]=$(($(date +%s) - start))

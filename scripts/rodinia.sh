@@ -122,14 +122,8 @@ filter_stdout() {
 mkdir -p "$work/src" "$work/logs"
 cp -r "$rodinia/opencl" "$rodinia/common" "$work/src/" 2>/dev/null
 [ $# -gt 0 ] && wanted=" $* " || wanted=""
-# The platforms run: pocl, then Ventus once, or once per translation mode (ventus-MODE).
-platforms=(pocl)
-if [ -n "${VENTUS_JIT_MODES:-}" ]; then
-  for mode in $VENTUS_JIT_MODES; do platforms+=("ventus-$mode"); done
-else
-  platforms+=(ventus)
-fi
-ventus_platforms=("${platforms[@]:1}")
+# pocl and Ventus (once per VENTUS_JIT_MODES mode): platforms, ventus_platforms, platform_env.
+source "$repo/scripts/platforms.sh"
 row() { # benchmark input, then a result and a time per platform
   printf '%-22s %-34s' "$1" "$2"
   shift 2
@@ -164,12 +158,10 @@ while IFS='|' read -r name dir exe args; do
     rm -rf "$run" && mkdir -p "$(dirname "$run")" && cp -r "$src" "$run"
     make_inputs "$name" "$run"
     touch "$run/.start" && sleep 1 # files written by the run are newer than .start
-    [ "$platform" = pocl ] && icd=$pocl_icd || icd=$ventus_icd
-    jit=()
-    [[ $platform == ventus-* ]] && jit=("VENTUS_JIT=${platform#ventus-}")
+    platform_env "$platform"
     start=$(date +%s.%N)
     # shellcheck disable=SC2086 # the arguments are a word list
-    (cd "$run" && env "${jit[@]}" "OCL_ICD_VENDORS=$icd" timeout "$timeout_s" nice -n 15 "./$exe" $args \
+    (cd "$run" && env "${platform_vars[@]}" timeout "$timeout_s" nice -n 15 "./$exe" $args \
        > "$work/logs/$name.$platform.out" 2>&1)
     rc=$?
     seconds[$platform]=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
