@@ -7,7 +7,7 @@
 
 #include "memsys.h"
 #include "semantics.h"
-#include "warp_layout.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 
@@ -79,10 +79,14 @@ const PageCacheLayout& page_cache_layout() {
   return layout;
 }
 
-class MemoryIr {
+class MemoryIr : WarpIr {
  public:
   explicit MemoryIr(const BlockValues& values)
-      : v_(values), b_(values.b), c_(b_.getContext()), layout_(warp_layout()) {
+      : WarpIr(values.b, values.warp),
+        v_(values),
+        b_(values.b),
+        c_(b_.getContext()),
+        layout_(warp_layout()) {
     i32_ = b_.getInt32Ty();
     i64_ = b_.getInt64Ty();
     ptr_ = llvm::PointerType::get(c_, 0);
@@ -100,9 +104,9 @@ class MemoryIr {
     llvm::Value* address = b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
     llvm::Value* may_cache = b_.CreateICmpEQ(b_.CreateAnd(address, size - 1), b_.getInt32(0));
     if (in.rs1 == sim::kStackPointer) {  // sim::in_stack
-      llvm::Value* end = load_field(layout_.stack_end);
+      llvm::Value* end = load(layout_.stack_end);
       llvm::Value* inside = b_.CreateAnd(
-          b_.CreateICmpUGE(address, load_field(layout_.stack_base)),
+          b_.CreateICmpUGE(address, load(layout_.stack_base)),
           b_.CreateICmpULE(b_.CreateAdd(b_.CreateZExt(address, i64_), b_.getInt64(size)),
                            b_.CreateZExt(end, i64_)));
       may_cache =
@@ -172,7 +176,7 @@ class MemoryIr {
   void thread(const sim::Insn& in, const std::function<void()>& emit_call) {
     const ThreadAccess row = thread_access(in.op);
     const unsigned size = row.size;
-    llvm::Value* active = load_field(layout_.mask);
+    llvm::Value* active = load(layout_.mask);
     llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
     llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
                                         splat(static_cast<uint32_t>(in.imm)));
@@ -183,10 +187,10 @@ class MemoryIr {
     llvm::Value* misaligned = b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1));
     if (row.is_private) {
       llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(address, splat(~3u)),
-                                            b_.CreateVectorSplat(32, load_field(layout_.lanes)));
+                                            b_.CreateVectorSplat(32, load(layout_.lanes)));
       address = b_.CreateAdd(
-          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(4)),
-          b_.CreateVectorSplat(32, load_field(layout_.csr_pds)));
+          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(c_, 4)),
+          b_.CreateVectorSplat(32, load(layout_.csr_pds)));
     }
     llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
                                               b_.CreateSelect(on, address, splat(~0u)));
@@ -259,30 +263,6 @@ class MemoryIr {
   }
 
  private:
-  llvm::Value* field(uint64_t offset) {
-    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.warp, offset);
-  }
-  llvm::Value* load_field(uint64_t offset) {
-    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
-  }
-  llvm::Value* read_x(unsigned r) {
-    if (r == 0) return b_.getInt32(0);
-    return load_field(layout_.x + 4 * r);
-  }
-  void write_x(unsigned r, llvm::Value* value) {
-    if (r != 0) b_.CreateAlignedStore(value, field(layout_.x + 4 * r), llvm::Align(4));
-  }
-  llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
-  llvm::Value* splat(uint32_t value) {
-    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
-  }
-  // factor * i in lane i.
-  llvm::Constant* lane_times(uint32_t factor) {
-    std::vector<uint32_t> values(sim::kMaxLanes);
-    for (uint32_t lane = 0; lane < sim::kMaxLanes; ++lane) values[lane] = factor * lane;
-    return llvm::ConstantDataVector::get(c_, values);
-  }
-
   const BlockValues& v_;
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;

@@ -343,6 +343,7 @@ class BlockEmitter {
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
     warp_ = fn_->getArg(1);
+    ir_.emplace(b_, warp_);
     error_ = fn_->getArg(2);
     rounds_out_ = fn_->getArg(4);
     fn_->addParamAttr(4, llvm::Attribute::NoAlias);
@@ -397,21 +398,6 @@ class BlockEmitter {
   }
 
  private:
-  llvm::Value* field(uint64_t offset) {
-    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), warp_, offset);
-  }
-  llvm::Value* read_x(unsigned r) {
-    if (r == 0) return b_.getInt32(0);
-    return b_.CreateAlignedLoad(i32_, field(layout_.x + 4 * r), llvm::Align(4));
-  }
-  void write_x(unsigned r, llvm::Value* value) {
-    if (r != 0) b_.CreateAlignedStore(value, field(layout_.x + 4 * r), llvm::Align(4));
-  }
-  llvm::Value* load_field(uint64_t offset) {
-    return b_.CreateAlignedLoad(i32_, field(offset), llvm::Align(4));
-  }
-  llvm::Value* v_row(unsigned r) { return field(layout_.v + 4 * sim::kMaxLanes * r); }
-
   // Returns Block::Fn's result, with the rounds completed.
   void finish(size_t result) {
     mxcsr_->close(b_);
@@ -455,8 +441,8 @@ class BlockEmitter {
   }
 
   llvm::Value* scalar_branch_taken(const sim::Insn& in) {
-    llvm::Value* a = read_x(in.rs1);
-    llvm::Value* c = read_x(in.rs2);
+    llvm::Value* a = ir_->read_x(in.rs1);
+    llvm::Value* c = ir_->read_x(in.rs2);
     switch (in.op) {
       case Op::BEQ: return b_.CreateICmpEQ(a, c);
       case Op::BNE: return b_.CreateICmpNE(a, c);
@@ -472,7 +458,7 @@ class BlockEmitter {
   void emit_csr_read(const sim::Insn& in) {
     const uint32_t number = csr_number(in);
     if (number == abi::csr::FFLAGS) mxcsr_->close(b_);
-    write_x(in.rd, load_field(*csr_offset(number)));
+    ir_->write_x(in.rd, ir_->load(*csr_offset(number)));
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
@@ -498,10 +484,10 @@ class BlockEmitter {
 
   // pc: the instruction's (inlined entries are never prefixed).
   void emit_scalar(const sim::Insn& in, uint32_t pc) {
-    llvm::Value* a = read_x(in.rs1);
+    llvm::Value* a = ir_->read_x(in.rs1);
     llvm::Value* imm = b_.getInt32(static_cast<uint32_t>(in.imm));
     llvm::Value* shamt = b_.getInt32(static_cast<uint32_t>(in.imm) & 31);
-    const auto shift_amount = [&] { return b_.CreateAnd(read_x(in.rs2), 31); };
+    const auto shift_amount = [&] { return b_.CreateAnd(ir_->read_x(in.rs2), 31); };
     llvm::Value* r = nullptr;
     switch (in.op) {
       case Op::LUI: r = b_.getInt32(static_cast<uint32_t>(in.imm) << 12); break;
@@ -509,7 +495,7 @@ class BlockEmitter {
       case Op::JAL: r = b_.getInt32(pc + 4); break;  // the block goes on at the target
       case Op::SETRPC:
         r = b_.CreateAdd(a, imm);
-        b_.CreateAlignedStore(r, field(layout_.rpc), llvm::Align(4));
+        b_.CreateAlignedStore(r, ir_->field(layout_.rpc), llvm::Align(4));
         break;
       case Op::ADDI: r = b_.CreateAdd(a, imm); break;
       case Op::SLTI: r = b_.CreateZExt(b_.CreateICmpSLT(a, imm), i32_); break;
@@ -520,20 +506,20 @@ class BlockEmitter {
       case Op::SLLI: r = b_.CreateShl(a, shamt); break;
       case Op::SRLI: r = b_.CreateLShr(a, shamt); break;
       case Op::SRAI: r = b_.CreateAShr(a, shamt); break;
-      case Op::ADD: r = b_.CreateAdd(a, read_x(in.rs2)); break;
-      case Op::SUB: r = b_.CreateSub(a, read_x(in.rs2)); break;
+      case Op::ADD: r = b_.CreateAdd(a, ir_->read_x(in.rs2)); break;
+      case Op::SUB: r = b_.CreateSub(a, ir_->read_x(in.rs2)); break;
       case Op::SLL: r = b_.CreateShl(a, shift_amount()); break;
-      case Op::SLT: r = b_.CreateZExt(b_.CreateICmpSLT(a, read_x(in.rs2)), i32_); break;
-      case Op::SLTU: r = b_.CreateZExt(b_.CreateICmpULT(a, read_x(in.rs2)), i32_); break;
-      case Op::XOR: r = b_.CreateXor(a, read_x(in.rs2)); break;
+      case Op::SLT: r = b_.CreateZExt(b_.CreateICmpSLT(a, ir_->read_x(in.rs2)), i32_); break;
+      case Op::SLTU: r = b_.CreateZExt(b_.CreateICmpULT(a, ir_->read_x(in.rs2)), i32_); break;
+      case Op::XOR: r = b_.CreateXor(a, ir_->read_x(in.rs2)); break;
       case Op::SRL: r = b_.CreateLShr(a, shift_amount()); break;
       case Op::SRA: r = b_.CreateAShr(a, shift_amount()); break;
-      case Op::OR: r = b_.CreateOr(a, read_x(in.rs2)); break;
-      case Op::AND: r = b_.CreateAnd(a, read_x(in.rs2)); break;
-      case Op::MUL: r = b_.CreateMul(a, read_x(in.rs2)); break;
+      case Op::OR: r = b_.CreateOr(a, ir_->read_x(in.rs2)); break;
+      case Op::AND: r = b_.CreateAnd(a, ir_->read_x(in.rs2)); break;
+      case Op::MUL: r = b_.CreateMul(a, ir_->read_x(in.rs2)); break;
       default: throw std::logic_error("JIT: no inline form for this scalar instruction");
     }
-    write_x(in.rd, r);
+    ir_->write_x(in.rd, r);
   }
 
   // A branch not taken, a vector branch that no active lane takes, and a join that pops
@@ -553,8 +539,8 @@ class BlockEmitter {
       acts = scalar_branch_taken(in);
       jumps = b_.getTrue();
     } else {
-      llvm::Value* a = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
-      llvm::Value* c = b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4));
+      llvm::Value* a = b_.CreateAlignedLoad(lanes_, ir_->v_row(in.rs2), llvm::Align(4));
+      llvm::Value* c = b_.CreateAlignedLoad(lanes_, ir_->v_row(in.rs1), llvm::Align(4));
       llvm::Value* lanes = nullptr;
       switch (in.op) {
         case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
@@ -564,7 +550,7 @@ class BlockEmitter {
         case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
         default: lanes = b_.CreateICmpUGE(a, c); break;
       }
-      llvm::Value* active = load_field(layout_.mask);
+      llvm::Value* active = ir_->load(layout_.mask);
       llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
       acts = b_.CreateICmpNE(taken, b_.getInt32(0));
       jumps = b_.CreateICmpEQ(taken, active);
@@ -593,10 +579,6 @@ class BlockEmitter {
   }
   BlockValues values() { return {b_, ctx_, warp_, lane_addresses_, lane_pointers_}; }
 
-  llvm::Value* splat(uint32_t value) {
-    return b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt32(value));
-  }
-
   llvm::LLVMContext& c_;
   llvm::IRBuilder<> b_;
   const WarpLayout& layout_;
@@ -609,6 +591,7 @@ class BlockEmitter {
   // thread_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
   std::unique_ptr<MxcsrRun> mxcsr_;  // closed before each call and return
+  std::optional<WarpIr> ir_;         // made once warp_ is known
 };
 
 // Whether the entry at pc, a guarded scalar branch or an inlined jal, goes to start when taken
