@@ -1,8 +1,8 @@
 #!/bin/sh
-# The cost of the commit log (--trace) on the bench kernels: `ventus run` untraced (the
-# default mode, which interprets unless VENTUS_JIT says otherwise, and with --jit on), traced
-# to /dev/null and traced to a file (traced launches always interpret), one host thread,
-# best of REPEAT runs each; ratios against the untraced default run. Two figures:
+# The cost of the commit log (--trace) on the bench kernels: `ventus run` untraced (with
+# --jit off, the interpreter, which is what a traced launch runs, and with --jit on, the
+# default), traced to /dev/null and traced to a file, one host thread, best of REPEAT runs
+# each; ratios against the untraced --jit off run. Two figures:
 # the launch's wall time from the run's summary (meaningful on a quiet machine), and its CPU
 # time: the process's task-clock (perf stat) less that of the same command on one workgroup
 # (assembling, loading and filling the buffers), which a busy machine does not inflate.
@@ -27,12 +27,12 @@ measure() {
   i=0
   trace=
   case $sink in
-    none) ;;
+    none) trace="--jit off" ;;
     jit) trace="--jit on" ;;
     *) trace="--trace $sink" ;;
   esac
   while [ "$i" -lt "$repeat" ]; do
-    # shellcheck disable=SC2086 # trace is two words or none
+    # shellcheck disable=SC2086 # trace is two words
     t=$(perf stat -x, -e task-clock -o "$stat" "$ventus" run -g "$global" "$@" --host-threads 1 \
       $trace | awk '$1 == "time" {print $2}')
     c=$(awk -F, '$3 == "task-clock" {print $1 / 1000}' "$stat")
@@ -56,6 +56,7 @@ run_kernel() {  # name, global size, one workgroup's global size, then the other
     cpu=$(echo "${r#* } $fixed" | awk '{printf "%.4f", $1 - $2}')
     [ "$sink" = none ] && { base_wall=$wall; base_cpu=$cpu; }
     label=$sink
+    [ "$sink" = none ] && label="untraced --jit off"
     [ "$sink" = jit ] && label="untraced --jit on"
     [ "$sink" = "$file" ] && label="file ($(wc -c <"$file") bytes)"
     echo "$name $label: wall $wall s ($(echo "$wall $base_wall" | awk '{printf "%.1f", $1 / $2}')x)," \
