@@ -91,6 +91,9 @@ bool is_plain_semantics(const CachedInsn& entry) {
 // (a CSR write that prints leaves the block there), so this decides only where blocks end,
 // never what they do. An inlined jal does not end it: the block goes on at the jump's target.
 bool ends_block(const CachedInsn& entry) {
+  // Not decoded (an illegal or truncated word, a prefix with no instruction after it): it has
+  // no row, and it faults when run.
+  if (entry.insn.op == Op::Count) return true;
   if (entry.insn.op == Op::JAL) return !is_inlined(entry);
   if (is_guarded(entry)) return false;
   switch (isa::info(entry.insn.op).cls) {

@@ -40,5 +40,26 @@ TEST(JitBlockEnds, TheDecodeCacheKeepsWhatEndsBlockSays) {
   EXPECT_GT(goes_on, 0u);
 }
 
+// Words that decode to no row (an illegal word, a prefix followed by another prefix) fault
+// when run, so they end blocks; they have no row whose class could say so (op is Op::Count:
+// reading its row overflowed the table, which the sanitizer build caught).
+TEST(JitBlockEnds, WordsThatDecodeToNoRowEndBlocks) {
+  constexpr uint32_t kCode = sim::kCodeBase;
+  sim::Memory memory;
+  memory.map(kCode, 4096);
+  const auto prefix = static_cast<uint32_t>(isa::info(isa::Op::REGEXT).match);
+  const uint32_t illegal[2] = {0, 0};
+  const uint32_t prefix_then_prefix[2] = {prefix, prefix};
+  for (const auto* code : {illegal, prefix_then_prefix}) {
+    ASSERT_TRUE(memory.write(kCode, code, 8));
+    sim::DecodeCache cache(memory);
+    cache.begin_launch(32);
+    const sim::CachedInsn& entry = cache.at(kCode);
+    EXPECT_EQ(entry.insn.op, isa::Op::Count);
+    EXPECT_TRUE(jit::ends_block(entry));
+    EXPECT_EQ(entry.ends_block, 1);
+  }
+}
+
 }  // namespace
 }  // namespace ventus
