@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "row_kernel.h"
 #include "semantics.h"
 #include "sim_harness.h"
 #include "translator.h"
@@ -25,9 +26,7 @@
 namespace ventus::test {
 namespace {
 
-constexpr uint32_t kIn = 0x90000000;   // a, b, c (32 words each), then the v0 mask's words
 constexpr uint32_t kArgs = kIn + 640;  // frm, the .vf scalar, vl, vtype (e32: 16, e16: 8)
-constexpr uint32_t kOut = 0x90001000;  // per row: 32 result words, then its fflags
 constexpr uint32_t kMapped = 32 * 1024;
 
 // Every inlined row, with vd = v4 (preset to c), vs2 = v1 (a), vs1 = v2 (b), f = a0.
@@ -54,17 +53,8 @@ constexpr size_t kRowCount = std::size(kRows);
 // Each row once unmasked and once under v0, its fflags read (and cleared) after it; then a
 // chain of rows in one block whose flags accrue together.
 std::string kernel() {
-  std::string s = R"(
-    li s0, 0x90000000
-    li s1, 0x90001000
-    vid.v v10
-    vsll.vi v10, v10, 2
-    vadd.vx v11, v10, s0
-    vadd.vx v12, v10, s1
-    vlw12.v v1, 0(v11)
-    vlw12.v v2, 128(v11)
-    vlw12.v v3, 256(v11)
-    vlw12.v v0, 384(v11)
+  std::string s = load_operands();
+  s += R"(
     lw t0, 640(s0)
     csrw frm, t0
     lw a0, 644(s0)

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "row_kernel.h"
 #include "semantics.h"
 #include "sim_harness.h"
 #include "translator.h"
@@ -22,9 +23,7 @@
 namespace ventus::test {
 namespace {
 
-constexpr uint32_t kIn = 0x90000000;   // a, b, c (32 words each), then the v0 mask's words
 constexpr uint32_t kArgs = kIn + 512;  // the .vx scalar, vl, vtype
-constexpr uint32_t kOut = 0x90001000;  // per row: 32 result words, then its x result
 constexpr uint32_t kMapped = 64 * 1024;
 
 struct Row {
@@ -134,17 +133,8 @@ std::vector<std::string> runs() {
 }
 
 std::string kernel() {
-  std::string s = R"(
-    li s0, 0x90000000
-    li s1, 0x90001000
-    vid.v v10
-    vsll.vi v10, v10, 2
-    vadd.vx v11, v10, s0
-    vadd.vx v12, v10, s1
-    vlw12.v v1, 0(v11)
-    vlw12.v v2, 128(v11)
-    vlw12.v v3, 256(v11)
-    vlw12.v v0, 384(v11)
+  std::string s = load_operands();
+  s += R"(
     lw a0, 512(s0)
     lw t2, 516(s0)
     lw s5, 520(s0)
