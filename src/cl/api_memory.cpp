@@ -171,7 +171,7 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
   if (context == nullptr) return set_error(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (cl_int s = check_flags(flags); s != CL_SUCCESS) return set_error(errcode_ret, s), nullptr;
   if (size == 0 || size > device_max_allocation()) {
-    context->notify_refusal(
+    context->notify_callback_only(
         fmt::format("clCreateBuffer: a size of {} bytes is not within 1..{} "
                     "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
                     size, device_max_allocation()));
@@ -202,7 +202,7 @@ cl_mem create_buffer(cl_context context_handle, cl_mem_flags flags, size_t size,
     }
   }
   if (!failure.empty()) {
-    context->notify_refusal(fmt::format("clCreateBuffer of {} bytes: {}", size, failure));
+    context->notify_callback_only(fmt::format("clCreateBuffer of {} bytes: {}", size, failure));
     return set_error(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE), nullptr;
   }
   attach(context);

@@ -588,7 +588,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel_handle, cl_uint 
   if (kernel == nullptr) return CL_INVALID_KERNEL;
   // A refusal also tells the context's pfn_notify which argument and why.
   auto refuse = [&](cl_int code, const std::string& why) {
-    kernel->program->context->notify_refusal(
+    kernel->program->context->notify_callback_only(
         fmt::format("clSetKernelArg of {}, argument {}: {}", kernel->info->name, arg_index, why));
     return code;
   };
@@ -735,7 +735,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   if (kernel->program->context != queue->context) return CL_INVALID_CONTEXT;
   // A launch refused for the kernel's needs also tells the context's pfn_notify why.
   auto refuse = [&](cl_int code, const std::string& why) {
-    queue->context->notify_refusal(
+    queue->context->notify_callback_only(
         fmt::format("clEnqueueNDRangeKernel of {}: {}", kernel->info->name, why));
     return code;
   };
@@ -827,7 +827,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   return submit(
       queue, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list, event_wait_list, event, false,
       [executable = kernel->executable, plan = std::move(plan), buffers = std::move(buffers),
-       context = Ref<Context>(queue->context)](Event& event) -> cl_int {
+       context = Ref<Context>(queue->context),
+       abandoned = options.cancel](Event& event) -> cl_int {
         for (const Ref<Mem>& b : buffers) pull_host_memory(b.get());
         _cl_device_id* device = the_device();
         try {
@@ -839,7 +840,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
             event.device_duration_ns = ns;
           }
         } catch (const std::exception& e) {
-          context->report(e.what());
+          if (abandoned.stop_requested())
+            context->notify_callback_only(e.what());
+          else
+            context->report(e.what());
           return CL_OUT_OF_RESOURCES;
         }
         for (const Ref<Mem>& b : buffers) push_host_memory(b.get());

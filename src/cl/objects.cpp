@@ -448,7 +448,7 @@ void Context::report(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
 
-void Context::notify_refusal(const std::string& message) {
+void Context::notify_callback_only(const std::string& message) {
   if (notify) notify(message.c_str(), nullptr, 0, notify_data);
 }
 

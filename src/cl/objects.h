@@ -192,9 +192,11 @@ struct Context : Typed<_cl_context, Kind::context> {
   // Reports an error that happened outside an API call (a kernel fault) to the
   // application's callback, and to stderr.
   void report(const std::string& message);
-  // Tells the application's callback why a call was refused (the call's error code says
-  // what); not on stderr: refusals are the application's to handle.
-  void notify_refusal(const std::string& message);
+  // Tells only the application's callback: why a call was refused (the call's error code
+  // says what; refusals are the application's to handle), or that a kernel of an abandoned
+  // context was cancelled (nobody waits for it: programs that exit without clFinish, such
+  // as PyOpenCL's at garbage collection, would print a line for each queued launch).
+  void notify_callback_only(const std::string& message);
 
   // Kernels nobody can wait for any more are cancelled: once the application holds
   // nothing of the context (no reference to it, to a queue of it or to an event of it, and
