@@ -737,11 +737,12 @@ bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
 }
 
 // Where a block goes on after the entry at pc (Block::next_pcs): the next instruction, an inlined
-// jal's target, and for a vector branch whose target is a join, the target. That is the idiom
-// of a loop over the active lanes (ventus cc's atomics: the one lane that takes the branch runs
-// first, to the join, which pops to the others at the branch's pc + 4), so the join's own next
-// entry is then that pc + 4 (resume_after_join carries it from the branch to the join): the
-// whole round of such a loop stays in one block.
+// jal's target, and for a vector branch to a join at pc + 8 with a jump back at pc + 4, the
+// join. That is a loop over the active lanes (ventus cc's atomics: each round, the one lane that
+// takes the branch runs first, to the join, which pops to the others at the jump back), so the
+// join's own next entry is then the jump (resume_after_join carries it from the branch to the
+// join): the whole round stays in one block that loops. Elsewhere (a kernel's early return, an
+// if) the branch's target is a join too, but the lanes usually fall through or all take it.
 constexpr uint64_t kNoResume = ~uint64_t{0};  // no pc
 uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCache& cache,
                        uint64_t& resume_after_join) {
@@ -751,12 +752,14 @@ uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCa
     return pc + static_cast<uint32_t>(entry.insn.imm);
   if (entry.insn.op == Op::JOIN && is_guarded(entry))
     return resume == kNoResume ? after : static_cast<uint32_t>(resume);
-  if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::VBranch) {
-    const uint32_t target = pc + static_cast<uint32_t>(entry.insn.imm);
-    const CachedInsn* join = cache.decoded_at(target);
-    if (join && join->insn.op == Op::JOIN && is_guarded(*join)) {
+  if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::VBranch &&
+      entry.insn.imm == 8) {
+    const CachedInsn* jump = cache.decoded_at(after);
+    const CachedInsn* join = cache.decoded_at(after + 4);
+    if (jump && jump->insn.op == Op::JAL && is_inlined(*jump) && jump->insn.imm <= 0 && join &&
+        join->insn.op == Op::JOIN && is_guarded(*join)) {
       resume_after_join = after;
-      return target;
+      return after + 4;
     }
   }
   return after;

@@ -54,6 +54,9 @@ void load_assembly(sim::Device& device, const std::string& source) {
   load_program(device, source);
 }
 
+// A program loaded with load_program whose code is read-only (load_protected).
+void load_protected_assembly(sim::Device& device, const std::string& source);
+
 // Runs the program both ways and compares everything; returns the forced run's blocks.
 uint64_t expect_same(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
                      const std::string& what,
@@ -546,6 +549,91 @@ TEST(Jit, FaultAfterASplitInsideTheBlockReportsTheSamePc) {
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(3, 30), "fault after a split"), 0u);
 }
 
+// Every amo*.w row (one of each family in .aq/.rl forms too) on a global word shared by every
+// warp and on a local word of the workgroup, in a loop, so that they run inline in translated
+// blocks; the old values they return go to memory. The sum of the amoadd.w increments is
+// checked against the count of executions, independently of either tier.
+std::string amo_kernel(const std::string& fault) {
+  return R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 6
+    add s0, s0, t6
+    li s1, 0x90003000
+    csrr s3, lds
+    addi s3, s3, 64
+    csrr a0, wid
+    addi a0, a0, 3
+    li t0, 20
+.Lloop:
+    sub t6, zero, t0
+    amoadd.w a1, a0, (s1)
+    amoswap.w.aq a2, t6, (s3)
+    amoxor.w.rl a3, t0, (s1)
+    amoand.w.aqrl a4, a0, (s3)
+    amoor.w a5, t0, (s3)
+    amomin.w a6, t6, (s1)
+    amomax.w a7, a0, (s1)
+    amominu.w t1, t0, (s3)
+    amomaxu.w t2, t6, (s3)
+    amominu.w t1, t6, (s1)
+    amomax.w t2, t6, (s3)
+    amoadd.w x0, a0, (s1)
+    li t3, 1
+    addi t5, s1, 4
+    amoadd.w zero, t3, (t5)
+)" + fault +
+         R"(
+    add t4, t4, a1
+    add t4, t4, a2
+    xor t4, t4, a3
+    add t4, t4, a4
+    add t4, t4, a5
+    add t4, t4, a6
+    add t4, t4, a7
+    add t4, t4, t1
+    add t4, t4, t2
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t4, 0(s0)
+    lw t5, 0(s3)
+    sw t5, 4(s0)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, AtomicsMatchTheInterpreter) {
+  constexpr uint32_t kWarps = 3, kGroups = 2;
+  const std::string kernel = amo_kernel("");
+  const Outcome off =
+      run(kernel, &load_assembly, launch_of(kWarps, 32, kGroups), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_EQ(off.memory[(0x3004) / 4], 20u * kWarps * kGroups);  // the amoadd.w of 1
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(kWarps, 32, kGroups), "atomics"), 0u);
+  EXPECT_GT(expect_same_for_budgets(kernel, launch_of(1, 32), 20, 80), 0u);
+}
+
+// An amo*.w whose address faults in a late round (misaligned, in the null window, unmapped
+// or in read-only code) faults at the same pc with the same message and counts.
+TEST(Jit, AtomicFaultsMatchTheInterpreter) {
+  const char* const faults[] = {
+      // misaligned: s1 + 2 after 10 rounds
+      "    li t3, 10\n    bne t0, t3, 1f\n    addi t5, s1, 2\n    amoadd.w t5, a0, (t5)\n1:\n",
+      // the null window
+      "    li t3, 7\n    bne t0, t3, 1f\n    li t5, 0x100\n    amoor.w t5, a0, (t5)\n1:\n",
+      // unmapped
+      "    li t3, 5\n    bne t0, t3, 1f\n    li t5, 0x9f000000\n    amoswap.w t5, a0, (t5)\n1:\n",
+      // the program's read-only code
+      "    li t3, 3\n    bne t0, t3, 1f\n    li t5, 0x80000000\n    amomaxu.w t5, a0, (t5)\n1:\n",
+  };
+  for (const char* fault : faults) {
+    const std::string kernel = amo_kernel(fault);
+    const Outcome off = run(kernel, &load_protected_assembly, launch_of(2, 32), sim::JitMode::Off);
+    ASSERT_TRUE(off.result.fault) << fault;
+    EXPECT_GT(expect_same(kernel, &load_protected_assembly, launch_of(2, 32), fault), 0u);
+  }
+}
+
 // One warp, a loop whose exit has not run yet while it loops: the loop's block ends after
 // its back-edge branch (the exit path is not decoded) and is translated at the second
 // iteration. A translator that waited for the exit path would translate nothing here.
@@ -786,9 +874,6 @@ TEST(Jit, WordAccessesMatchTheInterpreter) {
     EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30, 2), c.what), 0u) << c.what;
   }
 }
-
-// A program loaded with load_program whose code is read-only (load_protected).
-void load_protected_assembly(sim::Device& device, const std::string& source);
 
 // The lanes' words 512 bytes apart, so that one access spans four pages (word_pointers'
 // path): all mapped, some unmapped, one lane misaligned, in local memory, in the null window,
