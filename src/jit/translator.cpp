@@ -470,8 +470,8 @@ class BlockEmitter {
     llvm::Value* change = b_.CreateSub(b_.CreateZExt(b_.CreateCall(popcount, {after}), i64_),
                                        b_.CreateZExt(b_.CreateCall(popcount, {before}), i64_));
     llvm::Value* at = b_.CreateAdd(
-        b_.CreateMul(b_.CreateLoad(i64_, tally_[kRounds]), b_.getInt64(block.vector_before.back())),
-        b_.getInt64(block.vector_before[k + 1]));
+        b_.CreateMul(b_.CreateLoad(i64_, tally_[kRounds]), b_.getInt64(block.before.back().vector)),
+        b_.getInt64(block.before[k + 1].vector));
     add_to(tally_[kChange], change);
     add_to(tally_[kChangeAt], b_.CreateMul(change, at));
   }
@@ -485,7 +485,7 @@ class BlockEmitter {
     auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
     auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
     llvm::Value* left = b_.CreateLoad(i64_, budget_);
-    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.warp_before[k + 1])), stop, go_on);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, go_on);
     b_.SetInsertPoint(stop);
     finish(4 * k);
     b_.SetInsertPoint(go_on);
@@ -508,7 +508,7 @@ class BlockEmitter {
     }
     b_.SetInsertPoint(again);
     b_.CreateStore(
-        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.warp_before.back())), budget_);
+        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.before.back().warp)), budget_);
     add_to(tally_[kRounds], b_.getInt64(1));
     b_.CreateBr(round);
     b_.SetInsertPoint(done);
@@ -685,7 +685,7 @@ class BlockEmitter {
     add_to(tally_[kRepeats], b_.getInt64(1));
     llvm::Value* left = b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(1));
     b_.CreateStore(left, budget_);
-    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.warp_before[k + 1])), stop, join);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, join);
     b_.SetInsertPoint(stop);
     finish(4 * k);
     b_.SetInsertPoint(went);
@@ -921,9 +921,7 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   if (const auto found = compiling_.find(pc); found != compiling_.end())
     return {nullptr, false, &found->second};
   auto block = std::make_unique<Block>();
-  block->warp_before = {0};
-  block->scalar_lanes_before = {0};
-  block->vector_before = {0};
+  block->before = {Block::Before{}};
   bool complete = false;  // false: stopped early by code not decoded yet
   uint32_t at = pc, first = pc;
   uint64_t end = pc;
@@ -944,10 +942,10 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     block->pcs.push_back(at);
     block->called.push_back(!inline_it && !is_guarded(*entry));
     inlined += !block->called.back();
-    block->warp_before.push_back(block->warp_before.back() + 1 + entry->prefixed);
-    block->scalar_lanes_before.push_back(block->scalar_lanes_before.back() + entry->prefixed +
-                                         (entry->counts_lanes ? 0 : 1));
-    block->vector_before.push_back(block->vector_before.back() + entry->counts_lanes);
+    const Block::Before last = block->before.back();
+    block->before.push_back({last.warp + 1 + entry->prefixed,
+                             last.scalar_lanes + entry->prefixed + (entry->counts_lanes ? 0 : 1),
+                             last.vector + entry->counts_lanes});
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
     at = next_in_trace(*entry, at, cache, resume_after_join);

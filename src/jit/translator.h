@@ -36,7 +36,7 @@ struct Block {
   // splits the warp or a join pops inside the block (the block goes on when the warp goes on at
   // its next entry, else it leaves); change: the sum over these of the change d in active lanes;
   // change_at: the sum of d times where it applies, in vector entries from entry 0 of the first
-  // round (rounds completed * vector_before.back() + vector_before[k + 1] after entry k).
+  // round (rounds completed * before.back().vector + before[k + 1].vector after entry k).
   struct Tally {
     uint64_t rounds = 0;
     uint64_t repeats = 0;
@@ -54,7 +54,7 @@ struct Block {
   // Both bits (jumped): it is a branch that every active lane took without running its
   // semantics (the warp goes on at taken_pc(done - 1)).
   // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
-  // round): then budget is what is left plus warp_before[first], as if entries 0 .. first - 1
+  // round): then budget is what is left plus before[first].warp, as if entries 0 .. first - 1
   // had run, and the partial round counts in tally->rounds as a round when the block loops.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
                           uint64_t budget, Tally* tally, uint32_t first);
@@ -68,8 +68,12 @@ struct Block {
   std::vector<uint8_t> called;
   // Prefix sums over the first k entries, k = 0..size: warp instructions, thread
   // instructions of scalar entries and prefixes, and vector entries (one thread instruction
-  // per active lane each; Tally says where the mask changed).
-  std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
+  // per active lane each; Tally says where the mask changed). Side by side, so that
+  // Sm::run_block reads a block's counts from few cache lines.
+  struct Before {
+    uint64_t warp = 0, scalar_lanes = 0, vector = 0;
+  };
+  std::vector<Before> before;
   // Where each entry goes on when it runs in sequence: the next instruction, a jal's target, or
   // for a vector branch into a join and that join, the path the SIMT stack runs
   // (find_or_translate); a guarded entry that goes elsewhere leaves the block.
@@ -82,7 +86,7 @@ struct Block {
   uint64_t code_bytes = 0;
   // Whether entry `first` fits in `budget` warp instructions (then Fn may start there).
   bool starts_within(uint64_t budget, size_t first = 0) const {
-    return warp_before[first + 1] - warp_before[first] <= budget;
+    return before[first + 1].warp - before[first].warp <= budget;
   }
   // Where entry k, a branch, goes when taken (its own pc, after any prefix, plus imm).
   uint32_t taken_pc(size_t k) const {
