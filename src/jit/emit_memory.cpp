@@ -3,6 +3,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "memsys.h"
@@ -29,6 +30,30 @@ unsigned scalar_access_size(Op op) {
     case Op::SW: return 4;
     default: return 0;
   }
+}
+
+// The operation of an amo*.w row (any .aq/.rl form: semantics/atomic.cpp runs them all as the
+// plain one), or nullopt.
+std::optional<llvm::AtomicRMWInst::BinOp> amo_operation(Op op) {
+  using R = llvm::AtomicRMWInst;
+#define VT_AMO_CASE(ROW, OPERATION) \
+  case Op::ROW:                     \
+  case Op::ROW##_AQ:                \
+  case Op::ROW##_RL:                \
+  case Op::ROW##_AQRL: return R::OPERATION;
+  switch (op) {
+    VT_AMO_CASE(AMOSWAP_W, Xchg)
+    VT_AMO_CASE(AMOADD_W, Add)
+    VT_AMO_CASE(AMOXOR_W, Xor)
+    VT_AMO_CASE(AMOAND_W, And)
+    VT_AMO_CASE(AMOOR_W, Or)
+    VT_AMO_CASE(AMOMIN_W, Min)
+    VT_AMO_CASE(AMOMAX_W, Max)
+    VT_AMO_CASE(AMOMINU_W, UMin)
+    VT_AMO_CASE(AMOMAXU_W, UMax)
+    default: return std::nullopt;
+  }
+#undef VT_AMO_CASE
 }
 
 // A per-thread access as semantics/memory.cpp's thread_load / thread_store do it.
@@ -94,14 +119,19 @@ class MemoryIr : WarpIr {
     fn_ = b_.GetInsertBlock()->getParent();
   }
 
-  // lb ... sw (semantics/scalar.cpp, load and store): the bytes at x[rs1] + imm. An aligned
-  // access (within the warp's stack where rs1 is sp) whose page whole_page has cached uses
-  // it at once; the others ask scalar_data_span, which caches the page; when it refuses, the
-  // semantics run, which also report any fault.
+  // lb ... sw (semantics/scalar.cpp, load and store): the bytes at x[rs1] + imm; amo*.w
+  // (semantics/atomic.cpp, amo): the word at x[rs1], rd = old and old op x[rs2] stored, as one
+  // host atomic (atomicrmw, as the semantics' compare-and-swap loop on other host threads' SMs).
+  // An aligned access (within the warp's stack where rs1 is sp) whose page whole_page has
+  // cached uses it at once; the others ask scalar_data_span, which caches the page; when it
+  // refuses, the semantics run, which also report any fault.
   void scalar(const sim::Insn& in, const std::function<void()>& emit_call) {
-    const unsigned size = scalar_access_size(in.op);
-    const bool store = in.op == Op::SB || in.op == Op::SH || in.op == Op::SW;
-    llvm::Value* address = b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
+    const std::optional<llvm::AtomicRMWInst::BinOp> amo = amo_operation(in.op);
+    const unsigned size = amo ? 4 : scalar_access_size(in.op);
+    const bool store = amo || in.op == Op::SB || in.op == Op::SH || in.op == Op::SW;
+    llvm::Value* address =
+        amo ? read_x(in.rs1)
+            : b_.CreateAdd(read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm)));
     llvm::Value* may_cache = b_.CreateICmpEQ(b_.CreateAnd(address, size - 1), b_.getInt32(0));
     if (in.rs1 == sim::kStackPointer) {  // sim::in_stack
       llvm::Value* end = load(layout_.stack_end);
@@ -154,7 +184,10 @@ class MemoryIr : WarpIr {
     host->addIncoming(in_cached, cached);
     host->addIncoming(found, lookup);
     llvm::Type* type = b_.getIntNTy(8 * size);
-    if (store) {
+    if (amo) {
+      write_x(in.rd, b_.CreateAtomicRMW(*amo, host, read_x(in.rs2), llvm::MaybeAlign(4),
+                                        llvm::AtomicOrdering::AcquireRelease));
+    } else if (store) {
       b_.CreateAlignedStore(b_.CreateTrunc(read_x(in.rs2), type), host, llvm::Align(size));
     } else {
       llvm::Value* raw = b_.CreateAlignedLoad(type, host, llvm::Align(size));
@@ -276,7 +309,8 @@ class MemoryIr : WarpIr {
 }  // namespace
 
 bool is_scalar_access(const CachedInsn& entry) {
-  return !entry.prefixed && scalar_access_size(entry.insn.op) != 0;
+  return !entry.prefixed &&
+         (scalar_access_size(entry.insn.op) != 0 || amo_operation(entry.insn.op).has_value());
 }
 
 bool is_thread_access(const CachedInsn& entry) {

@@ -26,7 +26,8 @@ struct BlockValues {
 };
 
 // Whether the emitters below have an inline form for the entry (its semantics being the
-// plain ones is the caller's check, as for is_fp32_inlined): lb ... sw, not prefixed.
+// plain ones is the caller's check, as for is_fp32_inlined): lb ... sw and the amo*.w rows, not
+// prefixed.
 bool is_scalar_access(const sim::CachedInsn& entry);
 // The per-thread vector accesses vlb12.v ... vsw12.v (flat) and vlb.v ... vsw.v (private),
 // not prefixed, on registers their semantics accept.

@@ -18,6 +18,7 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -70,9 +71,43 @@ uint32_t call_semantics(sim::Exec* ctx, const CachedInsn* entry, uint32_t pc,
                                                                                         : kNext;
 }
 
-// Whether join at pc would pop the SIMT stack (its semantics would change the mask and pc).
-uint32_t join_pops(const sim::Warp* warp, uint32_t pc) noexcept {
-  return !warp->simt_stack.empty() && warp->simt_stack.back().rpc == pc;
+// What split_warp returns when the SIMT stack could not grow (no pc is this value).
+constexpr uint64_t kSplitFaulted = uint64_t{1} << 32;
+
+// A vector branch at pc whose taken lanes are some but not all of the active ones, in
+// translated code: the SIMT stack's push (sim::split_warp, as the semantics do it). Returns the
+// pc the warp goes on at (the mask is that path's), or kSplitFaulted with the exception (no
+// host memory for the stack) in *error.
+uint64_t split_warp(sim::Exec* ctx, uint32_t taken, uint32_t pc, uint32_t target,
+                    std::exception_ptr* error) noexcept {
+  ctx->pc = pc;
+  ctx->next_pc = pc + 4;
+  try {
+    sim::split_warp(*ctx, taken, target);
+  } catch (...) {
+    *error = std::current_exception();
+    return kSplitFaulted;
+  }
+  return ctx->next_pc;
+}
+
+// join at pc in translated code (sim::join_pops): where the warp goes on, pc + 4 unless the
+// join popped the SIMT stack.
+uint32_t join_next(sim::Warp* warp, uint32_t pc) noexcept {
+  uint32_t next = pc + 4;
+  sim::join_pops(*warp, pc, next);
+  return next;
+}
+
+// The byte offset of Exec::next_pc, where a block that leaves says where the warp goes on.
+uint64_t exec_next_pc_offset() {
+  static const uint64_t offset = [] {
+    const auto warp = std::make_unique<sim::Warp>();
+    const sim::Exec probe{*warp};
+    return static_cast<uint64_t>(reinterpret_cast<const char*>(&probe.next_pc) -
+                                 reinterpret_cast<const char*>(&probe));
+  }();
+  return offset;
 }
 
 bool is_plain_semantics(const CachedInsn& entry) {
@@ -116,8 +151,9 @@ bool is_guarded(const CachedInsn& entry) {
     case Op::VBLT:
     case Op::VBGE:
     case Op::VBLTU:
-    case Op::VBGEU: return entry.insn.rs1 < sim::kNumVRegs && entry.insn.rs2 < sim::kNumVRegs;
-    case Op::JOIN:
+    case Op::VBGEU:
+      return !entry.prefixed && entry.insn.rs1 < sim::kNumVRegs && entry.insn.rs2 < sim::kNumVRegs;
+    case Op::JOIN: return !entry.prefixed;
     case Op::BEQ:
     case Op::BNE:
     case Op::BLT:
@@ -348,14 +384,16 @@ class BlockEmitter {
     warp_ = fn_->getArg(1);
     ir_.emplace(b_, warp_);
     error_ = fn_->getArg(2);
-    rounds_out_ = fn_->getArg(4);
+    tally_out_ = fn_->getArg(4);
     fn_->addParamAttr(4, llvm::Attribute::NoAlias);
     b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "entry", fn_));
     // Promoted to registers by the optimizer.
     budget_ = b_.CreateAlloca(i64_);
-    rounds_ = b_.CreateAlloca(i64_);
     b_.CreateStore(fn_->getArg(3), budget_);
-    b_.CreateStore(b_.getInt64(0), rounds_);
+    for (llvm::AllocaInst*& field : tally_) {
+      field = b_.CreateAlloca(i64_);
+      b_.CreateStore(b_.getInt64(0), field);
+    }
     lane_addresses_ = b_.CreateAlloca(lanes_);
     lane_addresses_->setAlignment(llvm::Align(64));
     lane_pointers_ = b_.CreateAlloca(llvm::FixedVectorType::get(ptr_, sim::kMaxLanes));
@@ -380,8 +418,12 @@ class BlockEmitter {
       const CachedInsn& entry = block.insns[k];
       if (block.loops && k + 1 == block.insns.size())
         emit_loop_back(block, round);
+      else if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::Branch)
+        emit_branch(entry.insn, k);
+      else if (entry.insn.op == Op::JOIN && is_guarded(entry))
+        emit_join(block, k);
       else if (is_guarded(entry))
-        emit_guarded(entry, block.pcs[k], k);
+        emit_vbranch(block, k);
       else if (!block.called[k] && is_thread_access(entry))
         emit_thread_access(values(), entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_scalar_access(entry))
@@ -401,11 +443,40 @@ class BlockEmitter {
   }
 
  private:
-  // Returns Block::Fn's result, with the rounds completed.
+  // Returns Block::Fn's result, with the tally.
   void finish(size_t result) {
     mxcsr_->close(b_);
-    b_.CreateAlignedStore(b_.CreateLoad(i64_, rounds_), rounds_out_, llvm::Align(8));
+    static_assert(sizeof(Block::Tally) == kTallyFields * 8);
+    for (size_t i = 0; i < kTallyFields; ++i)
+      b_.CreateAlignedStore(b_.CreateLoad(i64_, tally_[i]),
+                            b_.CreateConstInBoundsGEP1_64(i64_, tally_out_, i), llvm::Align(8));
     b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
+  }
+
+  // Leaves after entries[k], with the warp going on at `next` (Block::kLeft).
+  void leave_at(llvm::Value* next, size_t k) {
+    b_.CreateAlignedStore(
+        next, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ctx_, exec_next_pc_offset()),
+        llvm::Align(4));
+    finish(4 * (k + 1) + Block::kLeft);
+  }
+
+  // Tally::change and change_at for a mask that changed from `before` to the warp's mask after
+  // entries[k].
+  void count_mask_change(const Block& block, llvm::Value* before, size_t k) {
+    llvm::Function* popcount =
+        llvm::Intrinsic::getDeclaration(fn_->getParent(), llvm::Intrinsic::ctpop, {i32_});
+    llvm::Value* after = ir_->load(layout_.mask);
+    llvm::Value* change = b_.CreateSub(b_.CreateZExt(b_.CreateCall(popcount, {after}), i64_),
+                                       b_.CreateZExt(b_.CreateCall(popcount, {before}), i64_));
+    llvm::Value* at = b_.CreateAdd(
+        b_.CreateMul(b_.CreateLoad(i64_, tally_[kRounds]), b_.getInt64(block.before.back().vector)),
+        b_.getInt64(block.before[k + 1].vector));
+    add_to(tally_[kChange], change);
+    add_to(tally_[kChangeAt], b_.CreateMul(change, at));
+  }
+  void add_to(llvm::AllocaInst* counter, llvm::Value* value) {
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, counter), value), counter);
   }
 
   // The caller's instruction limit: the block returns before entries[k] unless it fits in
@@ -414,7 +485,7 @@ class BlockEmitter {
     auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
     auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
     llvm::Value* left = b_.CreateLoad(i64_, budget_);
-    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.warp_before[k + 1])), stop, go_on);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, go_on);
     b_.SetInsertPoint(stop);
     finish(4 * k);
     b_.SetInsertPoint(go_on);
@@ -437,8 +508,8 @@ class BlockEmitter {
     }
     b_.SetInsertPoint(again);
     b_.CreateStore(
-        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.warp_before.back())), budget_);
-    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, rounds_), b_.getInt64(1)), rounds_);
+        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.before.back().warp)), budget_);
+    add_to(tally_[kRounds], b_.getInt64(1));
     b_.CreateBr(round);
     b_.SetInsertPoint(done);
   }
@@ -525,54 +596,109 @@ class BlockEmitter {
     ir_->write_x(in.rd, r);
   }
 
-  // A branch not taken, a vector branch that no active lane takes, and a join that pops
-  // nothing do nothing: the block goes on. A branch taken, and a vector branch that every
-  // active lane takes, only set next_pc to the target (semantics/scalar.cpp branch_if,
-  // semantics/control.cpp vbranch): the block returns kJumped. Otherwise the semantics run (a
-  // thunk call), and the block leaves when they changed the pc or the mask.
-  void emit_guarded(const CachedInsn& entry, uint32_t pc, size_t k) {
-    const sim::Insn& in = entry.insn;
-    llvm::Value* acts = nullptr;
-    llvm::Value* jumps = nullptr;
-    if (in.op == Op::JOIN) {
-      llvm::CallInst* call =
-          call_helper(reinterpret_cast<uint64_t>(&join_pops), i32_, {warp_, b_.getInt32(pc)});
-      acts = b_.CreateICmpNE(call, b_.getInt32(0));
-    } else if (isa::info(in.op).cls == isa::InsnClass::Branch) {
-      acts = scalar_branch_taken(in);
-      jumps = b_.getTrue();
-    } else {
-      llvm::Value* a = b_.CreateAlignedLoad(lanes_, ir_->v_row(in.rs2), llvm::Align(4));
-      llvm::Value* c = b_.CreateAlignedLoad(lanes_, ir_->v_row(in.rs1), llvm::Align(4));
-      llvm::Value* lanes = nullptr;
-      switch (in.op) {
-        case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
-        case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
-        case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
-        case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
-        case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
-        default: lanes = b_.CreateICmpUGE(a, c); break;
-      }
-      llvm::Value* active = ir_->load(layout_.mask);
-      llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
-      acts = b_.CreateICmpNE(taken, b_.getInt32(0));
-      jumps = b_.CreateICmpEQ(taken, active);
-    }
-    auto* call = llvm::BasicBlock::Create(c_, "guarded_call", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "guarded_done", fn_);
-    b_.CreateCondBr(acts, call, done);
-    b_.SetInsertPoint(call);
-    if (jumps) {
-      auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
-      auto* diverges = llvm::BasicBlock::Create(c_, "diverges", fn_);
-      b_.CreateCondBr(jumps, jumped, diverges);
-      b_.SetInsertPoint(jumped);
-      finish(4 * (k + 1) + Block::kJumped);
-      b_.SetInsertPoint(diverges);
-    }
-    emit_call(entry, pc, k);
-    b_.CreateBr(done);
+  // A scalar branch: not taken, the block goes on; taken, it only sets next_pc to the target
+  // (semantics/scalar.cpp branch_if) and the block returns kJumped.
+  void emit_branch(const sim::Insn& in, size_t k) {
+    auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "branch_done", fn_);
+    b_.CreateCondBr(scalar_branch_taken(in), jumped, done);
+    b_.SetInsertPoint(jumped);
+    finish(4 * (k + 1) + Block::kJumped);
     b_.SetInsertPoint(done);
+  }
+
+  // A vector branch (semantics/control.cpp vbranch): no active lane taken, the warp goes on at
+  // pc + 4; every one, at the target; some, sim::split_warp pushes the SIMT stack, changes the
+  // mask and picks the path that runs first. The block goes on where that is its next entry
+  // (next_pcs[k], under the new mask), and leaves otherwise (a jump to the target as kJumped).
+  void emit_vbranch(const Block& block, size_t k) {
+    const sim::Insn& in = block.insns[k].insn;
+    const uint32_t pc = block.pcs[k];
+    const uint32_t target = block.taken_pc(k);
+    const bool follows_target = block.next_pcs[k] == target;
+    llvm::Value* a = ir_->read_v(in.rs2);
+    llvm::Value* c = ir_->read_v(in.rs1);
+    llvm::Value* lanes = nullptr;
+    switch (in.op) {
+      case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
+      case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
+      case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
+      case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
+      case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
+      default: lanes = b_.CreateICmpUGE(a, c); break;
+    }
+    llvm::Value* active = ir_->load(layout_.mask);
+    llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
+    auto* none = llvm::BasicBlock::Create(c_, "none_taken", fn_);
+    auto* some = llvm::BasicBlock::Create(c_, "some_taken", fn_);
+    auto* all = llvm::BasicBlock::Create(c_, "all_taken", fn_);
+    auto* split = llvm::BasicBlock::Create(c_, "split", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "vbranch_done", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(taken, b_.getInt32(0)), none, some);
+    b_.SetInsertPoint(some);
+    b_.CreateCondBr(b_.CreateICmpEQ(taken, active), all, split);
+    b_.SetInsertPoint(none);
+    if (follows_target)
+      leave_at(b_.getInt32(pc + 4), k);
+    else
+      b_.CreateBr(done);
+    b_.SetInsertPoint(all);
+    if (follows_target)
+      b_.CreateBr(done);
+    else
+      finish(4 * (k + 1) + Block::kJumped);
+    b_.SetInsertPoint(split);
+    llvm::Value* next = call_helper(reinterpret_cast<uint64_t>(&split_warp), i64_,
+                                    {ctx_, taken, b_.getInt32(pc), b_.getInt32(target), error_});
+    auto* split_done = llvm::BasicBlock::Create(c_, "split_done", fn_);
+    auto* faulted = llvm::BasicBlock::Create(c_, "split_faulted", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt64(kSplitFaulted)), faulted, split_done);
+    b_.SetInsertPoint(faulted);
+    finish(4 * k + Block::kFaulted);
+    b_.SetInsertPoint(split_done);
+    count_mask_change(block, active, k);
+    go_on_if_next(b_.CreateTrunc(next, i32_), block, k, done);
+    b_.SetInsertPoint(done);
+  }
+
+  // join (semantics/control.cpp): where the SIMT stack's top belongs to it, sim::join_pops pops
+  // it and the warp goes on at the top's resume pc with its mask, else at pc + 4. An entry that
+  // resumes at the join itself (a reconvergence entry) runs it again here, counted in
+  // Tally::repeats, each repeat within the budget as the interpreter's next instruction would
+  // be. The block goes on where the warp goes on at its next entry (next_pcs[k]), and leaves
+  // otherwise.
+  void emit_join(const Block& block, size_t k) {
+    const uint32_t pc = block.pcs[k];
+    auto* join = llvm::BasicBlock::Create(c_, "join", fn_);
+    auto* again = llvm::BasicBlock::Create(c_, "join_again", fn_);
+    auto* stop = llvm::BasicBlock::Create(c_, "join_stop", fn_);
+    auto* went = llvm::BasicBlock::Create(c_, "join_went", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "join_done", fn_);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    llvm::Value* before = ir_->load(layout_.mask);
+    llvm::Value* next =
+        call_helper(reinterpret_cast<uint64_t>(&join_next), i32_, {warp_, b_.getInt32(pc)});
+    count_mask_change(block, before, k);
+    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(pc)), again, went);
+    b_.SetInsertPoint(again);
+    add_to(tally_[kRepeats], b_.getInt64(1));
+    llvm::Value* left = b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(1));
+    b_.CreateStore(left, budget_);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, join);
+    b_.SetInsertPoint(stop);
+    finish(4 * k);
+    b_.SetInsertPoint(went);
+    go_on_if_next(next, block, k, done);
+    b_.SetInsertPoint(done);
+  }
+
+  // Branches to `done` when the warp goes on at entries[k]'s next entry, else leaves there.
+  void go_on_if_next(llvm::Value* next, const Block& block, size_t k, llvm::BasicBlock* done) {
+    auto* elsewhere = llvm::BasicBlock::Create(c_, "elsewhere", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(block.next_pcs[k])), done, elsewhere);
+    b_.SetInsertPoint(elsewhere);
+    leave_at(next, k);
   }
 
   // A call of a noexcept host function at `address`.
@@ -589,8 +715,11 @@ class BlockEmitter {
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
-  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *rounds_out_ = nullptr;
-  llvm::Value *budget_ = nullptr, *rounds_ = nullptr;  // what is left; rounds completed
+  llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *tally_out_ = nullptr;
+  llvm::Value* budget_ = nullptr;  // what is left at the start of the round
+  // Block::Tally's fields, in its order, stored to tally_out_ when the block returns.
+  enum TallyField : size_t { kRounds, kRepeats, kChange, kChangeAt, kTallyFields };
+  std::array<llvm::AllocaInst*, kTallyFields> tally_{};
   // thread_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
   std::unique_ptr<MxcsrRun> mxcsr_;  // closed before each call and return
@@ -605,6 +734,35 @@ bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
   const bool branch = is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::Branch;
   const bool jump = entry.insn.op == Op::JAL && is_inlined(entry);
   return (branch || jump) && !entry.prefixed && pc + static_cast<uint32_t>(entry.insn.imm) == start;
+}
+
+// Where a block goes on after the entry at pc (Block::next_pcs): the next instruction, an inlined
+// jal's target, and for a vector branch to a join at pc + 8 with a jump back at pc + 4, the
+// join. That is a loop over the active lanes (ventus cc's atomics: each round, the one lane that
+// takes the branch runs first, to the join, which pops to the others at the jump back), so the
+// join's own next entry is then the jump (resume_after_join carries it from the branch to the
+// join): the whole round stays in one block that loops. Elsewhere (a kernel's early return, an
+// if) the branch's target is a join too, but the lanes usually fall through or all take it.
+constexpr uint64_t kNoResume = ~uint64_t{0};  // no pc
+uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCache& cache,
+                       uint64_t& resume_after_join) {
+  const uint32_t after = pc + 4 * entry.prefixed + entry.length;
+  const uint64_t resume = std::exchange(resume_after_join, kNoResume);
+  if (entry.insn.op == Op::JAL && is_inlined(entry))
+    return pc + static_cast<uint32_t>(entry.insn.imm);
+  if (entry.insn.op == Op::JOIN && is_guarded(entry))
+    return resume == kNoResume ? after : static_cast<uint32_t>(resume);
+  if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::VBranch &&
+      entry.insn.imm == 8) {
+    const CachedInsn* jump = cache.decoded_at(after);
+    const CachedInsn* join = cache.decoded_at(after + 4);
+    if (jump && jump->insn.op == Op::JAL && is_inlined(*jump) && jump->insn.imm <= 0 && join &&
+        join->insn.op == Op::JOIN && is_guarded(*join)) {
+      resume_after_join = after;
+      return after + 4;
+    }
+  }
+  return after;
 }
 
 // The words an entry was decoded from: equal words decode to the same entry.
@@ -763,13 +921,12 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   if (const auto found = compiling_.find(pc); found != compiling_.end())
     return {nullptr, false, &found->second};
   auto block = std::make_unique<Block>();
-  block->warp_before = {0};
-  block->scalar_lanes_before = {0};
-  block->vector_before = {0};
+  block->before = {Block::Before{}};
   bool complete = false;  // false: stopped early by code not decoded yet
   uint32_t at = pc, first = pc;
   uint64_t end = pc;
   size_t inlined = 0;
+  uint64_t resume_after_join = kNoResume;  // next_in_trace's
   while (block->insns.size() < kMaxBlockInstructions) {
     const CachedInsn* entry = cache.decoded_at(at);
     if (!entry) {
@@ -785,14 +942,13 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     block->pcs.push_back(at);
     block->called.push_back(!inline_it && !is_guarded(*entry));
     inlined += !block->called.back();
-    block->warp_before.push_back(block->warp_before.back() + 1 + entry->prefixed);
-    block->scalar_lanes_before.push_back(block->scalar_lanes_before.back() + entry->prefixed +
-                                         (entry->counts_lanes ? 0 : 1));
-    block->vector_before.push_back(block->vector_before.back() + entry->counts_lanes);
+    const Block::Before last = block->before.back();
+    block->before.push_back({last.warp + 1 + entry->prefixed,
+                             last.scalar_lanes + entry->prefixed + (entry->counts_lanes ? 0 : 1),
+                             last.vector + entry->counts_lanes});
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
-    at = entry->insn.op == Op::JAL && inline_it ? at + static_cast<uint32_t>(entry->insn.imm)
-                                                : at + 4 * entry->prefixed + entry->length;
+    at = next_in_trace(*entry, at, cache, resume_after_join);
     block->next_pcs.push_back(at);
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;

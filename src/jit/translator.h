@@ -29,35 +29,55 @@ namespace ventus::jit {
 // A translated block: insns[0..size) from start_pc on, in program order. It owns copies of
 // the decoded instructions it runs, so it does not depend on any SM's decode cache.
 struct Block {
+  // What a run of the block counts besides its result, for Sm::run_block. rounds: the rounds
+  // completed by a block that loops. repeats: extra runs of a join that popped its own
+  // reconvergence entry (it runs again at once, as the interpreter goes on at its own pc): a warp
+  // and a thread instruction each, not in the prefix sums. The mask changes when a vector branch
+  // splits the warp or a join pops inside the block (the block goes on when the warp goes on at
+  // its next entry, else it leaves); change: the sum over these of the change d in active lanes;
+  // change_at: the sum of d times where it applies, in vector entries from entry 0 of the first
+  // round (rounds completed * before.back().vector + before[k + 1].vector after entry k).
+  struct Tally {
+    uint64_t rounds = 0;
+    uint64_t repeats = 0;
+    int64_t change = 0;
+    int64_t change_at = 0;
+  };
   // Runs the entries in order while the next one fits in `budget` warp instructions (the
   // caller checks that the first one does). A block that loops (Block::loops) goes back to its
-  // first entry each time its last entry, a scalar branch or a jal to its start, is taken, and
-  // counts those rounds in *rounds. Returns 4 * done + 2 * left + faulted: done entries of the last
-  // round completed; faulted: insns[done] raised the exception left in *error. Without a
-  // fault, insns[done - 1] is the last one executed (none when done is 0: the budget ended
-  // at the start of a round); left: its semantics ran and changed the flow, next_pc or the
-  // SIMT mask (else the warp goes on at next_pcs[done - 1]). Both bits (jumped): it is a
-  // branch that every active lane took without running its semantics (the warp goes on at
-  // taken_pc(done - 1)). The mask is the same in every round: an entry that changes it
-  // leaves.
+  // first entry each time its last entry, a scalar branch or a jal to its start, is taken.
+  // Returns 4 * done + 2 * left + faulted: done entries of the last round completed; faulted:
+  // insns[done] raised the exception left in *error. Without a fault, insns[done - 1] is the
+  // last one executed (none when done is 0: the budget ended at the start of a round or before
+  // a repeat of entry 0); left: it changed the flow, next_pc or the SIMT mask and the warp does
+  // not go on at next_pcs[done - 1] (it goes on at ctx->next_pc; else at next_pcs[done - 1]).
+  // Both bits (jumped): it is a branch that every active lane took without running its
+  // semantics (the warp goes on at taken_pc(done - 1)).
   // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
-  // round): then budget is what is left plus warp_before[first], as if entries 0 .. first - 1
-  // had run, and the partial round counts in *rounds as a round when the block loops.
+  // round): then budget is what is left plus before[first].warp, as if entries 0 .. first - 1
+  // had run, and the partial round counts in tally->rounds as a round when the block loops.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
-                          uint64_t budget, uint64_t* rounds, uint32_t first);
+                          uint64_t budget, Tally* tally, uint32_t first);
   // The low two bits of Fn's result.
   static constexpr uint32_t kWentOn = 0, kFaulted = 1, kLeft = 2, kJumped = 3;
   Fn fn = nullptr;
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
   // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
-  // its semantics only when they would do something).
+  // inline).
   std::vector<uint8_t> called;
   // Prefix sums over the first k entries, k = 0..size: warp instructions, thread
   // instructions of scalar entries and prefixes, and vector entries (one thread instruction
-  // per active lane each; the mask cannot change before the last executed entry).
-  std::vector<uint64_t> warp_before, scalar_lanes_before, vector_before;
-  std::vector<uint32_t> next_pcs;  // where each entry goes on when it runs in sequence
+  // per active lane each; Tally says where the mask changed). Side by side, so that
+  // Sm::run_block reads a block's counts from few cache lines.
+  struct Before {
+    uint64_t warp = 0, scalar_lanes = 0, vector = 0;
+  };
+  std::vector<Before> before;
+  // Where each entry goes on when it runs in sequence: the next instruction, a jal's target, or
+  // for a vector branch into a join and that join, the path the SIMT stack runs
+  // (find_or_translate); a guarded entry that goes elsewhere leaves the block.
+  std::vector<uint32_t> next_pcs;
   // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
   // while it is taken (aluloop's body), rather than returning to the interpreter each round.
   bool loops = false;
@@ -66,7 +86,7 @@ struct Block {
   uint64_t code_bytes = 0;
   // Whether entry `first` fits in `budget` warp instructions (then Fn may start there).
   bool starts_within(uint64_t budget, size_t first = 0) const {
-    return warp_before[first + 1] - warp_before[first] <= budget;
+    return before[first + 1].warp - before[first].warp <= budget;
   }
   // Where entry k, a branch, goes when taken (its own pc, after any prefix, plus imm).
   uint32_t taken_pc(size_t k) const {
@@ -175,9 +195,10 @@ uint64_t blocks_translated_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);
-// Whether the entry runs inline checks that call its semantics only when they would do
-// something (a branch taken, a vector branch some active lane takes, a join that pops the
-// SIMT stack).
+// Whether the entry is a branch, vector branch or join run inline (a vector branch that
+// splits the warp and a join that pops through the SIMT stack's own functions,
+// sim::split_warp and sim::join_pops), whose block goes on only where the warp goes on at its
+// next entry (Block::next_pcs).
 bool is_guarded(const sim::CachedInsn& entry);
 // Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
 // inlined when the CSR is a warp field (sim::csr_field).

@@ -25,6 +25,16 @@ namespace sem {
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
 
+// The SIMT stack (docs/simulator.md, "SIMT stack"), shared by the semantics of the vector
+// branches and join (semantics/control.cpp) and the translating tier, which runs them inside
+// translated code. split_warp: a vector branch at ctx.pc whose taken lanes are some but not
+// all of the active ones pushes the reconvergence entry and the path that runs second, and
+// sets the mask and ctx.next_pc to the path that runs first (std::bad_alloc from the pushes is
+// the only exception). join_pops: join at pc pops the stack when its top belongs to pc,
+// setting the mask and resume_pc to the top's; otherwise it changes nothing and returns false.
+void split_warp(Exec& ctx, uint32_t taken, uint32_t target);
+bool join_pops(Warp& w, uint32_t pc, uint32_t& resume_pc) noexcept;
+
 // Where VT_SEM(ID) was expanded: __FILE__ as the compiler saw it, and the line of the
 // VT_SEM or of the family macro's use.
 struct SemanticsSource {

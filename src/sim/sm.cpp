@@ -429,16 +429,22 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
                    uint64_t& lanes, bool& leader) {
   Warp& w = ctx.warp;
   for (;; first = 0) {
-    const uint64_t active = lanes::count(w.mask);  // the same in every round (jit::Block::Fn)
-    uint64_t rounds = 0;
+    const uint64_t active = lanes::count(w.mask);  // at the start (Tally: where it changed)
+    jit::Block::Tally tally;
     const uint32_t result =
-        block->fn(&ctx, &w, &jit_error_, limit - n + block->warp_before[first], &rounds, first);
+        block->fn(&ctx, &w, &jit_error_, limit - n + block->before[first].warp, &tally, first);
     const size_t done = result >> 2;
-    // Counted from entry 0 of the first round, less the entries before `first`.
-    n += rounds * block->warp_before.back() + block->warp_before[done] - block->warp_before[first];
-    lanes += rounds * (block->scalar_lanes_before.back() + block->vector_before.back() * active) +
-             block->scalar_lanes_before[done] + block->vector_before[done] * active -
-             block->scalar_lanes_before[first] - block->vector_before[first] * active;
+    // Counted from entry 0 of the first round, less the entries before `first`; the vector
+    // entries up to `vectors` ran under the mask at the start, corrected by the mask's changes
+    // (the unsigned arithmetic wraps back to the count).
+    const uint64_t rounds = tally.rounds;
+    n += rounds * block->before.back().warp + block->before[done].warp - block->before[first].warp +
+         tally.repeats;
+    const uint64_t vectors = rounds * block->before.back().vector + block->before[done].vector;
+    lanes += rounds * block->before.back().scalar_lanes + block->before[done].scalar_lanes -
+             block->before[first].scalar_lanes + (vectors - block->before[first].vector) * active +
+             static_cast<uint64_t>(tally.change) * vectors -
+             static_cast<uint64_t>(tally.change_at) + tally.repeats;
     const uint32_t how = result & 3;
     if (how == jit::Block::kFaulted) {
       pc = block->pcs[done];

@@ -54,6 +54,9 @@ void load_assembly(sim::Device& device, const std::string& source) {
   load_program(device, source);
 }
 
+// A program loaded with load_program whose code is read-only (load_protected).
+void load_protected_assembly(sim::Device& device, const std::string& source);
+
 // Runs the program both ways and compares everything; returns the forced run's blocks.
 uint64_t expect_same(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
                      const std::string& what,
@@ -354,6 +357,283 @@ TEST(Jit, BudgetStopsInsideDivergentCode) {
   EXPECT_GT(expect_same_for_budgets(kDivergentKernel, launch_of(2, 32), 700, 724), 0u);
 }
 
+// ---- The SIMT stack inside translated blocks ----
+
+// ventus cc's per-thread atomic: a loop over the active lanes, each round the highest active
+// lane's amoadd.w; that lane alone takes the vbeq to the join (the path with fewer lanes runs
+// first), whose pop resumes the others at the jump back. The block follows the vbeq into the
+// join and on to the jump (Block::next_pcs), so a round stays in one looping block; the last
+// lane takes the branch alone (no split), and its join pops the reconvergence entries one after
+// another, each a repeat of the join. Around it, an outer vbltu skips the lanes below the round
+// number (they run first, then their join resumes the others) and a vbgeu splits the others with
+// the fall-through path first (the block goes on under the new mask). Counters 0x90002000 + 4 *
+// (lane % 8) are shared by every warp; v4 keeps the values the lane's atomics returned.
+constexpr uint32_t kCounters = kOut + 0x2000;
+const char* const kAtomicLoopKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v6
+    vand.vi v1, v6, 7
+    vsll.vi v1, v1, 2
+    li t0, 0x90002000
+    vadd.vx v1, v1, t0
+    li a2, 1
+    li s2, 5
+.Lround:
+    la t5, .Lskip
+    setrpc zero, t5, 0
+    vmv.v.x v8, s2
+    vbltu v6, v8, .Lskip
+.Latomic:
+    vmv.x.s a5, v6
+    vmv.v.x v7, a5
+    vmseq.vv v0, v6, v7
+    vmv.x.s a6, v1
+    mv a7, a2
+    amoadd.w a7, a7, (a6)
+    vmerge.vxm v4, v4, a7, v0
+    la t5, .Ldone
+    setrpc zero, t5, 0
+    vbeq v6, v7, .Ldone
+    j .Latomic
+.Ldone:
+    join zero, zero, 0
+    vadd.vx v5, v5, a7
+    li t1, 3
+    vmv.v.x v9, t1
+    la t5, .Linner
+    setrpc zero, t5, 0
+    vbgeu v6, v9, .Linner
+    vadd.vi v5, v5, 7
+.Linner:
+    join zero, zero, 0
+    vxor.vv v10, v10, v5
+.Lskip:
+    join zero, zero, 0
+    vadd.vi v11, v11, 1
+    addi s2, s2, -1
+    bnez s2, .Lround
+    vsll.vi v9, v6, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v4, 0(v9)
+    vsw12.v v5, 128(v9)
+    vsw12.v v10, 256(v9)
+    vsw12.v v11, 384(v9)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, AtomicLoopOverLanesMatchesTheInterpreter) {
+  constexpr uint32_t kWarps = 3, kThreads = 30, kGroups = 2, kRounds = 5;
+  const sim::KernelLaunch launch = launch_of(kWarps, kThreads, kGroups);
+  const Outcome off = run(kAtomicLoopKernel, &load_assembly, launch, sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  // Every lane at or above the round number adds 1 to its counter, in each round.
+  for (uint32_t counter = 0; counter < 8; ++counter) {
+    uint32_t want = 0;
+    for (uint32_t round = 1; round <= kRounds; ++round)
+      for (uint32_t lane = round; lane < kThreads; ++lane) want += lane % 8 == counter;
+    EXPECT_EQ(off.memory[(kCounters - kOut) / 4 + counter], want * kWarps * kGroups) << counter;
+  }
+  const Outcome forced = run(kAtomicLoopKernel, &load_assembly, launch, sim::JitMode::Force);
+  EXPECT_EQ(forced.result.stats.divergences, off.result.stats.divergences);
+  EXPECT_GT(expect_same(kAtomicLoopKernel, &load_assembly, launch, "atomic loop"), 0u);
+}
+
+// The budget ending at every instruction of the first two rounds (splits, joins and the
+// repeats of the join that unwinds the reconvergence entries included).
+TEST(Jit, BudgetStopsInsideTheAtomicLoop) {
+  EXPECT_GT(expect_same_for_budgets(kAtomicLoopKernel, launch_of(1, 30), 1, 460, 3), 0u);
+}
+
+// The loop's round is one translated block that loops: the vbeq goes on at its target, the
+// join at the jump back after the vbeq, and the jump closes the loop.
+TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
+  sim::Device device;
+  load_assembly(device, kAtomicLoopKernel);
+  sim::DecodeCache cache(device.memory());
+  cache.begin_launch(32);
+  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+  }
+  jit::Translator translator;
+  translator.begin_launch(device.memory(), false, false);
+  // The loop's head: the first vmv.x.s.
+  uint32_t head = sim::kCodeBase;
+  while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
+  const jit::Block* block = translator.find_or_translate(head, cache).block;
+  ASSERT_NE(block, nullptr);
+  EXPECT_TRUE(block->loops);
+  std::vector<isa::Op> ops;
+  for (const sim::CachedInsn& entry : block->insns) ops.push_back(entry.insn.op);
+  ASSERT_GE(ops.size(), 4u);
+  EXPECT_EQ(ops[ops.size() - 3], isa::Op::VBEQ);
+  EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
+  EXPECT_EQ(ops.back(), isa::Op::JAL);
+  const size_t vbeq = ops.size() - 3;
+  EXPECT_EQ(block->next_pcs[vbeq], block->taken_pc(vbeq));
+  EXPECT_EQ(block->next_pcs[vbeq + 1], block->pcs[vbeq] + 4);
+}
+
+// Nested vector branches whose fall-through paths run first (more lanes take them), so the
+// block goes on under each new mask; then, on the inner path, a load that faults in warp 2 (an
+// address in the null window; warps 0 and 1 decode the code first, so that warp 2 runs it
+// translated), at the same pc and with the same counts (thread instructions under the changed
+// masks) as the interpreter. Without the fault the paths join.
+std::string nested_split_kernel(bool fault) {
+  return std::string(R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v6
+    li t0, 24
+    vmv.v.x v1, t0
+    li t0, 26
+    vmv.v.x v2, t0
+    vsll.vi v3, v6, 2
+    vadd.vx v3, v3, s0
+    la t5, .Lj1
+    setrpc zero, t5, 0
+    vbltu v6, v1, .Lthen1
+    vadd.vi v4, v6, 11
+    la t5, .Lj2
+    setrpc zero, t5, 0
+    vbgeu v6, v2, .Lthen2
+    vadd.vi v5, v6, 13
+)") +
+         (fault ? R"(
+    csrr t2, wid
+    addi t2, t2, -2
+    snez t2, t2
+    li t1, 0x8fffff00
+    mul t1, t1, t2
+    addi t1, t1, 0x100
+    vmv.v.x v7, t1
+    vlw12.v v8, 0(v7)
+)"
+                : "") +
+         R"(
+    vmul.vv v5, v5, v5
+.Lthen2:
+    join zero, zero, 0
+.Lthen1:
+    join zero, zero, 0
+    vadd.vv v4, v4, v6
+.Lj2:
+    join zero, zero, 0
+.Lj1:
+    join zero, zero, 0
+    vsw12.v v4, 0(v3)
+    vsw12.v v5, 128(v3)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, SplitsWhoseFallThroughRunsFirstStayInTheBlock) {
+  const std::string kernel = nested_split_kernel(false);
+  const Outcome off = run(kernel, &load_assembly, launch_of(2, 30), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_EQ(off.result.stats.divergences, 4u);  // two splits in each of two warps
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30), "nested splits"), 0u);
+  EXPECT_GT(expect_same_for_budgets(kernel, launch_of(1, 30), 1, 60), 0u);
+}
+
+TEST(Jit, FaultAfterASplitInsideTheBlockReportsTheSamePc) {
+  const std::string kernel = nested_split_kernel(true);
+  const Outcome off = run(kernel, &load_assembly, launch_of(3, 30), sim::JitMode::Off);
+  ASSERT_TRUE(off.result.fault);
+  EXPECT_EQ(off.result.fault->warp, 2u);
+  EXPECT_NE(off.result.fault->message.find("null"), std::string::npos) << fault_text(off.result);
+  EXPECT_EQ(off.result.stats.divergences, 6u);
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(3, 30), "fault after a split"), 0u);
+}
+
+// Every amo*.w row (one of each family in .aq/.rl forms too) on a global word shared by every
+// warp and on a local word of the workgroup, in a loop, so that they run inline in translated
+// blocks; the old values they return go to memory. The sum of the amoadd.w increments is
+// checked against the count of executions, independently of either tier.
+std::string amo_kernel(const std::string& fault) {
+  return R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 6
+    add s0, s0, t6
+    li s1, 0x90003000
+    csrr s3, lds
+    addi s3, s3, 64
+    csrr a0, wid
+    addi a0, a0, 3
+    li t0, 20
+.Lloop:
+    sub t6, zero, t0
+    amoadd.w a1, a0, (s1)
+    amoswap.w.aq a2, t6, (s3)
+    amoxor.w.rl a3, t0, (s1)
+    amoand.w.aqrl a4, a0, (s3)
+    amoor.w a5, t0, (s3)
+    amomin.w a6, t6, (s1)
+    amomax.w a7, a0, (s1)
+    amominu.w t1, t0, (s3)
+    amomaxu.w t2, t6, (s3)
+    amominu.w t1, t6, (s1)
+    amomax.w t2, t6, (s3)
+    amoadd.w x0, a0, (s1)
+    li t3, 1
+    addi t5, s1, 4
+    amoadd.w zero, t3, (t5)
+)" + fault +
+         R"(
+    add t4, t4, a1
+    add t4, t4, a2
+    xor t4, t4, a3
+    add t4, t4, a4
+    add t4, t4, a5
+    add t4, t4, a6
+    add t4, t4, a7
+    add t4, t4, t1
+    add t4, t4, t2
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t4, 0(s0)
+    lw t5, 0(s3)
+    sw t5, 4(s0)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, AtomicsMatchTheInterpreter) {
+  constexpr uint32_t kWarps = 3, kGroups = 2;
+  const std::string kernel = amo_kernel("");
+  const Outcome off =
+      run(kernel, &load_assembly, launch_of(kWarps, 32, kGroups), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_EQ(off.memory[(0x3004) / 4], 20u * kWarps * kGroups);  // the amoadd.w of 1
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(kWarps, 32, kGroups), "atomics"), 0u);
+  EXPECT_GT(expect_same_for_budgets(kernel, launch_of(1, 32), 20, 80), 0u);
+}
+
+// An amo*.w whose address faults in a late round (misaligned, in the null window, unmapped
+// or in read-only code) faults at the same pc with the same message and counts.
+TEST(Jit, AtomicFaultsMatchTheInterpreter) {
+  const char* const faults[] = {
+      // misaligned: s1 + 2 after 10 rounds
+      "    li t3, 10\n    bne t0, t3, 1f\n    addi t5, s1, 2\n    amoadd.w t5, a0, (t5)\n1:\n",
+      // the null window
+      "    li t3, 7\n    bne t0, t3, 1f\n    li t5, 0x100\n    amoor.w t5, a0, (t5)\n1:\n",
+      // unmapped
+      "    li t3, 5\n    bne t0, t3, 1f\n    li t5, 0x9f000000\n    amoswap.w t5, a0, (t5)\n1:\n",
+      // the program's read-only code
+      "    li t3, 3\n    bne t0, t3, 1f\n    li t5, 0x80000000\n    amomaxu.w t5, a0, (t5)\n1:\n",
+  };
+  for (const char* fault : faults) {
+    const std::string kernel = amo_kernel(fault);
+    const Outcome off = run(kernel, &load_protected_assembly, launch_of(2, 32), sim::JitMode::Off);
+    ASSERT_TRUE(off.result.fault) << fault;
+    EXPECT_GT(expect_same(kernel, &load_protected_assembly, launch_of(2, 32), fault), 0u);
+  }
+}
+
 // One warp, a loop whose exit has not run yet while it loops: the loop's block ends after
 // its back-edge branch (the exit path is not decoded) and is translated at the second
 // iteration. A translator that waited for the exit path would translate nothing here.
@@ -594,9 +874,6 @@ TEST(Jit, WordAccessesMatchTheInterpreter) {
     EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30, 2), c.what), 0u) << c.what;
   }
 }
-
-// A program loaded with load_program whose code is read-only (load_protected).
-void load_protected_assembly(sim::Device& device, const std::string& source);
 
 // The lanes' words 512 bytes apart, so that one access spans four pages (word_pointers'
 // path): all mapped, some unmapped, one lane misaligned, in local memory, in the null window,

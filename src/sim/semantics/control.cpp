@@ -18,15 +18,27 @@ inline uint32_t taken_lanes(const Warp& w, const Insn& in, Cmp cmp) {
 template <class Cmp>
 inline void vbranch(Exec& ctx, const Insn& in, Cmp cmp) {
   if (in.rs1 >= kNumVRegs || in.rs2 >= kNumVRegs) fault("vector register beyond v255");
-  Warp& w = ctx.warp;
-  const uint32_t active = w.mask;
+  const Warp& w = ctx.warp;
   const uint32_t taken = taken_lanes(w, in, cmp);
   const uint32_t target = ctx.pc + static_cast<uint32_t>(in.imm);
   if (taken == 0) return;  // every active lane falls through
-  if (taken == active) {   // every active lane jumps: no divergence
+  if (taken == w.mask) {   // every active lane jumps: no divergence
     ctx.next_pc = target;
     return;
   }
+  split_warp(ctx, taken, target);
+}
+
+using lanes::U32x4;
+inline lanes::I32x4 S(U32x4 v) {
+  return reinterpret_cast<lanes::I32x4>(v);
+}
+
+}  // namespace
+
+void split_warp(Exec& ctx, uint32_t taken, uint32_t target) {
+  Warp& w = ctx.warp;
+  const uint32_t active = w.mask;
   const uint32_t fall_through = active & ~taken;
   // The reconvergence entry, then the path that runs second. The path with fewer active
   // lanes runs first; on a tie the taken path does.
@@ -42,12 +54,14 @@ inline void vbranch(Exec& ctx, const Insn& in, Cmp cmp) {
   ++ctx.divergences;
 }
 
-using lanes::U32x4;
-inline lanes::I32x4 S(U32x4 v) {
-  return reinterpret_cast<lanes::I32x4>(v);
+bool join_pops(Warp& w, uint32_t pc, uint32_t& resume_pc) noexcept {
+  if (w.simt_stack.empty() || w.simt_stack.back().rpc != pc) return false;
+  const SimtEntry top = w.simt_stack.back();
+  w.simt_stack.pop_back();
+  w.mask = top.mask;
+  resume_pc = top.resume_pc;
+  return true;
 }
-
-}  // namespace
 
 VT_SEM(VBEQ) {
   vbranch(ctx, in, [](U32x4 a, U32x4 b) { return a == b; });
@@ -71,12 +85,7 @@ VT_SEM(VBGEU) {
 // join at A: if the top entry belongs to A, continue there with its mask and pop it;
 // otherwise nothing happens. Its operand fields are ignored.
 VT_SEM(JOIN) {
-  Warp& w = ctx.warp;
-  if (w.simt_stack.empty() || w.simt_stack.back().rpc != ctx.pc) return;
-  const SimtEntry top = w.simt_stack.back();
-  w.simt_stack.pop_back();
-  w.mask = top.mask;
-  ctx.next_pc = top.resume_pc;
+  join_pops(ctx.warp, ctx.pc, ctx.next_pc);
 }
 
 // Ending a warp whose threads have not reconverged would silently drop the paths still on
