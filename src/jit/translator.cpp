@@ -108,6 +108,10 @@ bool ends_block(const CachedInsn& entry) {
   }
 }
 
+bool jumps_within_block(const CachedInsn& entry) {
+  return entry.insn.op == Op::JAL && !entry.prefixed && entry.insn.imm > 0 && is_inlined(entry);
+}
+
 bool is_guarded(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
   switch (entry.insn.op) {
