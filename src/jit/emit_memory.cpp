@@ -112,19 +112,8 @@ class MemoryIr : WarpIr {
       may_cache =
           b_.CreateAnd(may_cache, b_.CreateOr(b_.CreateICmpEQ(end, b_.getInt32(0)), inside));
     }
-    const PageCacheLayout& cache = page_cache_layout();
-    llvm::Value* page = b_.CreateLShr(address, 12);
-    llvm::Value* pages = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
-    llvm::Value* slot = b_.CreateAdd(
-        b_.getInt64(store ? cache.store : cache.load),
-        b_.CreateMul(
-            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
-            b_.getInt64(cache.entry)));
-    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
-    llvm::Value* cached_page = b_.CreateAlignedLoad(
-        i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
-    llvm::Value* hit = b_.CreateAnd(may_cache, b_.CreateICmpEQ(cached_page, page));
+    const CachedPage page = cached_page(address, store);
+    llvm::Value* hit = b_.CreateAnd(may_cache, page.hit);
     auto* cached = llvm::BasicBlock::Create(c_, "scalar_cached", fn_);
     auto* lookup = llvm::BasicBlock::Create(c_, "scalar_lookup", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "scalar_access_call", fn_);
@@ -133,10 +122,7 @@ class MemoryIr : WarpIr {
     b_.CreateCondBr(hit, cached, lookup);
 
     b_.SetInsertPoint(cached);
-    llvm::Value* base = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.host), llvm::Align(8));
-    llvm::Value* in_cached = b_.CreateInBoundsGEP(
-        b_.getInt8Ty(), base, b_.CreateZExt(b_.CreateAnd(address, sim::kPageSize - 1), i64_));
+    llvm::Value* in_cached = page.host_of(address);
     b_.CreateBr(access);
 
     b_.SetInsertPoint(lookup);
@@ -201,9 +187,6 @@ class MemoryIr : WarpIr {
     misaligned =
         b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
     llvm::Value* first = b_.CreateOr(lo, misaligned);
-    llvm::CallInst* base = call_host(
-        b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
-        {v_.ctx, first, hi, b_.getInt32(size), b_.getInt1(row.store), b_.getInt1(row.is_private)});
     auto* one_page = llvm::BasicBlock::Create(c_, "thread_access_page", fn_);
     auto* pages = llvm::BasicBlock::Create(c_, "thread_access_pages", fn_);
     auto* each_lane = llvm::BasicBlock::Create(c_, "thread_access_each_lane", fn_);
@@ -211,10 +194,39 @@ class MemoryIr : WarpIr {
     auto* slow = llvm::BasicBlock::Create(c_, "thread_access_call", fn_);
     auto* access = llvm::BasicBlock::Create(c_, "thread_access", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "thread_access_done", fn_);
-    b_.CreateCondBr(b_.CreateIsNull(base), pages, one_page);
-
-    b_.SetInsertPoint(one_page);
-    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+    llvm::PHINode* base = nullptr;
+    if (row.is_private) {
+      llvm::Value* span = call_span(first, hi, row);
+      b_.CreateCondBr(b_.CreateIsNull(span), pages, one_page);
+      b_.SetInsertPoint(one_page);
+      base = b_.CreatePHI(ptr_, 1);
+      base->addIncoming(span, span_block_);
+    } else {
+      // Flat accesses in one page that MemorySystem::whole_page has cached (tiles in local
+      // memory, a row of a buffer) use it at once, as the scalar accesses do: what thread_span
+      // would give, since the cache holds only pages open to every aligned access of the kind
+      // and nothing while the commit log or the memory checker is on.
+      const CachedPage page = cached_page(lo, row.store);
+      llvm::Value* hit =
+          b_.CreateAnd(b_.CreateAnd(b_.CreateICmpEQ(misaligned, b_.getInt32(0)), page.hit),
+                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, 12), b_.CreateLShr(lo, 12)),
+                                    b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))));
+      auto* cached = llvm::BasicBlock::Create(c_, "thread_access_cached", fn_);
+      auto* lookup = llvm::BasicBlock::Create(c_, "thread_access_lookup", fn_);
+      b_.CreateCondBr(hit, cached, lookup);
+      b_.SetInsertPoint(cached);
+      llvm::Value* in_cached = page.host_of(lo);
+      b_.CreateBr(one_page);
+      b_.SetInsertPoint(lookup);
+      llvm::Value* span = call_span(first, hi, row);
+      b_.CreateCondBr(b_.CreateIsNull(span), pages, one_page);
+      b_.SetInsertPoint(one_page);
+      base = b_.CreatePHI(ptr_, 2);
+      base->addIncoming(in_cached, cached);
+      base->addIncoming(span, span_block_);
+    }
+    // Offsets below a page: as 32-bit indices, the host gathers 16 lanes at a time.
+    llvm::Value* offsets = b_.CreateSExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
                                          llvm::FixedVectorType::get(i64_, 32));
     llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
     b_.CreateBr(access);
@@ -263,6 +275,47 @@ class MemoryIr : WarpIr {
   }
 
  private:
+  // MemorySystem::whole_page's cached page of a device address, for loads or stores: hit
+  // when it is there; host_of(address) is then where the address lies in host memory.
+  struct CachedPage {
+    llvm::IRBuilder<>& b;
+    llvm::Value* hit;
+    llvm::Value* entry;  // the PageCache::Entry
+    llvm::Value* host_of(llvm::Value* address) const {
+      llvm::Value* base = b.CreateAlignedLoad(
+          b.getPtrTy(),
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, page_cache_layout().host),
+          llvm::Align(8));
+      return b.CreateInBoundsGEP(
+          b.getInt8Ty(), base,
+          b.CreateZExt(b.CreateAnd(address, sim::kPageSize - 1), b.getInt64Ty()));
+    }
+  };
+  CachedPage cached_page(llvm::Value* address, bool store) {
+    const PageCacheLayout& cache = page_cache_layout();
+    llvm::Value* page = b_.CreateLShr(address, 12);
+    llvm::Value* pages = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.getInt64(store ? cache.store : cache.load),
+        b_.CreateMul(
+            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
+            b_.getInt64(cache.entry)));
+    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
+    llvm::Value* cached = b_.CreateAlignedLoad(
+        i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
+    return {b_, b_.CreateICmpEQ(cached, page), entry};
+  }
+
+  // sim::thread_span for the access; span_block_ is the block it returns in.
+  llvm::Value* call_span(llvm::Value* first, llvm::Value* hi, const ThreadAccess& row) {
+    llvm::CallInst* span = call_host(b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
+                                     {v_.ctx, first, hi, b_.getInt32(row.size),
+                                      b_.getInt1(row.store), b_.getInt1(row.is_private)});
+    span_block_ = b_.GetInsertBlock();
+    return span;
+  }
+
   const BlockValues& v_;
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;
@@ -271,6 +324,7 @@ class MemoryIr : WarpIr {
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* span_block_ = nullptr;  // where call_span's call returns
 };
 
 }  // namespace
@@ -282,8 +336,7 @@ bool is_scalar_access(const CachedInsn& entry) {
 bool is_thread_access(const CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
   const ThreadAccess row = thread_access(in.op);
-  return !entry.prefixed && row.size != 0 && in.rs1 < sim::kNumVRegs &&
-         (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
+  return row.size != 0 && in.rs1 < sim::kNumVRegs && (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
 }
 
 void emit_scalar_access(const BlockValues& values, const sim::Insn& in,

@@ -397,7 +397,7 @@ class BlockEmitter {
       else if (!block.called[k] && is_vint_inlined(entry))
         emit_vint(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k])
-        emit_scalar(entry.insn, block.pcs[k]);
+        emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
       else
         emit_call(entry, block.pcs[k], k);
     }
@@ -489,7 +489,7 @@ class BlockEmitter {
     b_.SetInsertPoint(next);
   }
 
-  // pc: the instruction's (inlined entries are never prefixed).
+  // pc: the instruction's own (after its prefix, if any).
   void emit_scalar(const sim::Insn& in, uint32_t pc) {
     llvm::Value* a = ir_->read_x(in.rs1);
     llvm::Value* imm = b_.getInt32(static_cast<uint32_t>(in.imm));
@@ -795,8 +795,9 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     block->vector_before.push_back(block->vector_before.back() + entry->counts_lanes);
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
-    at = entry->insn.op == Op::JAL && inline_it ? at + static_cast<uint32_t>(entry->insn.imm)
-                                                : at + 4 * entry->prefixed + entry->length;
+    const uint32_t own = at + 4 * entry->prefixed;  // the instruction's pc, after any prefix
+    at = entry->insn.op == Op::JAL && inline_it ? own + static_cast<uint32_t>(entry->insn.imm)
+                                                : own + entry->length;
     block->next_pcs.push_back(at);
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;
