@@ -232,7 +232,25 @@ class MemoryIr : WarpIr {
     b_.CreateBr(access);
 
     b_.SetInsertPoint(pages);
-    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    llvm::Value* aligned = b_.CreateICmpEQ(misaligned, b_.getInt32(0));
+    llvm::Value* all_cached = nullptr;
+    llvm::BasicBlock* cached_lanes = nullptr;
+    if (row.is_private) {
+      b_.CreateCondBr(aligned, each_lane, slow);
+    } else {
+      // Each lane's page looked up in whole_page's cache at once (spmv's gathers over its
+      // vector): when every active lane's page is there, the pointers thread_pointers would
+      // give, without the call (which fills the cache).
+      auto* looked_up = llvm::BasicBlock::Create(c_, "thread_access_lanes_looked_up", fn_);
+      b_.CreateCondBr(b_.CreateAnd(aligned, b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))),
+                      looked_up, each_lane);
+      b_.SetInsertPoint(looked_up);
+      const CachedLanes lanes = cached_lanes_of(address, on, row.store);
+      all_cached = lanes.pointers;
+      cached_lanes = b_.GetInsertBlock();
+      b_.CreateCondBr(lanes.hit, access, each_lane);
+    }
     b_.SetInsertPoint(each_lane);
     b_.CreateAlignedStore(address, v_.lane_addresses, llvm::Align(64));
     llvm::CallInst* found =
@@ -241,7 +259,6 @@ class MemoryIr : WarpIr {
                    b_.getInt1(row.is_private), v_.lane_pointers});
     b_.CreateCondBr(found, paged, slow);
     b_.SetInsertPoint(paged);
-    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
     // Inactive lanes' pointers are left as they were: the masked access does not use them.
     llvm::Value* per_lane = b_.CreateAlignedLoad(pointers_type, v_.lane_pointers, llvm::Align(64));
     b_.CreateBr(access);
@@ -251,9 +268,10 @@ class MemoryIr : WarpIr {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(access);
-    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 2);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 3);
     pointers->addIncoming(in_page, one_page);
     pointers->addIncoming(per_lane, paged);
+    if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
     auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
     if (row.store) {
       llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
@@ -305,6 +323,36 @@ class MemoryIr : WarpIr {
     llvm::Value* cached = b_.CreateAlignedLoad(
         i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
     return {b_, b_.CreateICmpEQ(cached, page), entry};
+  }
+
+  // The active lanes' pages of `address` (32 device addresses) in whole_page's cache: hit
+  // when every active lane's page is there; pointers: each lane's host address then.
+  struct CachedLanes {
+    llvm::Value* hit;
+    llvm::Value* pointers;
+  };
+  CachedLanes cached_lanes_of(llvm::Value* address, llvm::Value* on, bool store) {
+    const PageCacheLayout& cache = page_cache_layout();
+    auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    llvm::Value* page = b_.CreateLShr(address, splat(12));
+    llvm::Value* pages = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),
+        b_.CreateMul(b_.CreateZExt(b_.CreateURem(page, splat(sim::PageCache::kEntries)), wide),
+                     b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(cache.entry))));
+    llvm::Value* entries = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
+    llvm::Value* cached = b_.CreateMaskedGather(
+        lanes_, b_.CreateInBoundsGEP(b_.getInt8Ty(), entries, b_.getInt64(cache.page)),
+        llvm::Align(4), on, splat(sim::PageCache::kNoPage));
+    llvm::Value* missed = b_.CreateAnd(on, b_.CreateICmpNE(cached, page));
+    llvm::Value* hit = b_.CreateNot(b_.CreateOrReduce(missed));
+    llvm::Value* hosts = b_.CreateMaskedGather(
+        pointers_type, b_.CreateInBoundsGEP(b_.getInt8Ty(), entries, b_.getInt64(cache.host)),
+        llvm::Align(8), on);
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateAnd(address, splat(sim::kPageSize - 1)), wide);
+    return {hit, b_.CreateGEP(b_.getInt8Ty(), hosts, offsets)};
   }
 
   // sim::thread_span for the access; span_block_ is the block it returns in.
