@@ -466,7 +466,7 @@ void MxcsrRun::close(llvm::IRBuilder<>& b) {
 bool is_fp32_inlined(const sim::CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
   const std::optional<Row> row = row_of(in.op);
-  if (!row || entry.prefixed || in.abs || in.neg || in.pair) return false;
+  if (!row || in.abs || in.neg || in.pair) return false;
   const auto vector = [](unsigned r) { return r < sim::kNumVRegs; };
   const bool registers = vector(in.rd) && vector(in.rs2) &&
                          (row->scalar ? in.rs1 < sim::kNumXRegs : vector(in.rs1)) &&

@@ -142,19 +142,8 @@ class MemoryIr : WarpIr {
       may_cache =
           b_.CreateAnd(may_cache, b_.CreateOr(b_.CreateICmpEQ(end, b_.getInt32(0)), inside));
     }
-    const PageCacheLayout& cache = page_cache_layout();
-    llvm::Value* page = b_.CreateLShr(address, 12);
-    llvm::Value* pages = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
-    llvm::Value* slot = b_.CreateAdd(
-        b_.getInt64(store ? cache.store : cache.load),
-        b_.CreateMul(
-            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
-            b_.getInt64(cache.entry)));
-    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
-    llvm::Value* cached_page = b_.CreateAlignedLoad(
-        i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
-    llvm::Value* hit = b_.CreateAnd(may_cache, b_.CreateICmpEQ(cached_page, page));
+    const CachedPage page = cached_page(address, store);
+    llvm::Value* hit = b_.CreateAnd(may_cache, page.hit);
     auto* cached = llvm::BasicBlock::Create(c_, "scalar_cached", fn_);
     auto* lookup = llvm::BasicBlock::Create(c_, "scalar_lookup", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "scalar_access_call", fn_);
@@ -163,10 +152,7 @@ class MemoryIr : WarpIr {
     b_.CreateCondBr(hit, cached, lookup);
 
     b_.SetInsertPoint(cached);
-    llvm::Value* base = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.host), llvm::Align(8));
-    llvm::Value* in_cached = b_.CreateInBoundsGEP(
-        b_.getInt8Ty(), base, b_.CreateZExt(b_.CreateAnd(address, sim::kPageSize - 1), i64_));
+    llvm::Value* in_cached = page.host_of(address);
     b_.CreateBr(access);
 
     b_.SetInsertPoint(lookup);
@@ -234,9 +220,6 @@ class MemoryIr : WarpIr {
     misaligned =
         b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
     llvm::Value* first = b_.CreateOr(lo, misaligned);
-    llvm::CallInst* base = call_host(
-        b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
-        {v_.ctx, first, hi, b_.getInt32(size), b_.getInt1(row.store), b_.getInt1(row.is_private)});
     auto* one_page = llvm::BasicBlock::Create(c_, "thread_access_page", fn_);
     auto* pages = llvm::BasicBlock::Create(c_, "thread_access_pages", fn_);
     auto* each_lane = llvm::BasicBlock::Create(c_, "thread_access_each_lane", fn_);
@@ -244,16 +227,63 @@ class MemoryIr : WarpIr {
     auto* slow = llvm::BasicBlock::Create(c_, "thread_access_call", fn_);
     auto* access = llvm::BasicBlock::Create(c_, "thread_access", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "thread_access_done", fn_);
-    b_.CreateCondBr(b_.CreateIsNull(base), pages, one_page);
-
-    b_.SetInsertPoint(one_page);
-    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+    llvm::PHINode* base = nullptr;
+    if (row.is_private) {
+      llvm::Value* span = call_span(first, hi, row);
+      b_.CreateCondBr(b_.CreateIsNull(span), pages, one_page);
+      b_.SetInsertPoint(one_page);
+      base = b_.CreatePHI(ptr_, 1);
+      base->addIncoming(span, span_block_);
+    } else {
+      // Flat accesses in one page that MemorySystem::whole_page has cached (tiles in local
+      // memory, a row of a buffer) use it at once, as the scalar accesses do: what thread_span
+      // would give, since the cache holds only pages open to every aligned access of the kind
+      // and nothing while the commit log or the memory checker is on.
+      const CachedPage page = cached_page(lo, row.store);
+      llvm::Value* hit =
+          b_.CreateAnd(b_.CreateAnd(b_.CreateICmpEQ(misaligned, b_.getInt32(0)), page.hit),
+                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, 12), b_.CreateLShr(lo, 12)),
+                                    b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))));
+      auto* cached = llvm::BasicBlock::Create(c_, "thread_access_cached", fn_);
+      auto* lookup = llvm::BasicBlock::Create(c_, "thread_access_lookup", fn_);
+      b_.CreateCondBr(hit, cached, lookup);
+      b_.SetInsertPoint(cached);
+      llvm::Value* in_cached = page.host_of(lo);
+      b_.CreateBr(one_page);
+      b_.SetInsertPoint(lookup);
+      llvm::Value* span = call_span(first, hi, row);
+      b_.CreateCondBr(b_.CreateIsNull(span), pages, one_page);
+      b_.SetInsertPoint(one_page);
+      base = b_.CreatePHI(ptr_, 2);
+      base->addIncoming(in_cached, cached);
+      base->addIncoming(span, span_block_);
+    }
+    // Offsets below a page: as 32-bit indices, the host gathers 16 lanes at a time.
+    llvm::Value* offsets = b_.CreateSExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
                                          llvm::FixedVectorType::get(i64_, 32));
     llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
     b_.CreateBr(access);
 
     b_.SetInsertPoint(pages);
-    b_.CreateCondBr(b_.CreateICmpNE(misaligned, b_.getInt32(0)), slow, each_lane);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    llvm::Value* aligned = b_.CreateICmpEQ(misaligned, b_.getInt32(0));
+    llvm::Value* all_cached = nullptr;
+    llvm::BasicBlock* cached_lanes = nullptr;
+    if (row.is_private) {
+      b_.CreateCondBr(aligned, each_lane, slow);
+    } else {
+      // Each lane's page looked up in whole_page's cache at once (spmv's gathers over its
+      // vector): when every active lane's page is there, the pointers thread_pointers would
+      // give, without the call (which fills the cache).
+      auto* looked_up = llvm::BasicBlock::Create(c_, "thread_access_lanes_looked_up", fn_);
+      b_.CreateCondBr(b_.CreateAnd(aligned, b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))),
+                      looked_up, each_lane);
+      b_.SetInsertPoint(looked_up);
+      const CachedLanes lanes = cached_lanes_of(address, on, row.store);
+      all_cached = lanes.pointers;
+      cached_lanes = b_.GetInsertBlock();
+      b_.CreateCondBr(lanes.hit, access, each_lane);
+    }
     b_.SetInsertPoint(each_lane);
     b_.CreateAlignedStore(address, v_.lane_addresses, llvm::Align(64));
     llvm::CallInst* found =
@@ -262,7 +292,6 @@ class MemoryIr : WarpIr {
                    b_.getInt1(row.is_private), v_.lane_pointers});
     b_.CreateCondBr(found, paged, slow);
     b_.SetInsertPoint(paged);
-    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
     // Inactive lanes' pointers are left as they were: the masked access does not use them.
     llvm::Value* per_lane = b_.CreateAlignedLoad(pointers_type, v_.lane_pointers, llvm::Align(64));
     b_.CreateBr(access);
@@ -272,9 +301,10 @@ class MemoryIr : WarpIr {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(access);
-    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 2);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 3);
     pointers->addIncoming(in_page, one_page);
     pointers->addIncoming(per_lane, paged);
+    if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
     auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
     if (row.store) {
       llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
@@ -296,6 +326,77 @@ class MemoryIr : WarpIr {
   }
 
  private:
+  // MemorySystem::whole_page's cached page of a device address, for loads or stores: hit
+  // when it is there; host_of(address) is then where the address lies in host memory.
+  struct CachedPage {
+    llvm::IRBuilder<>& b;
+    llvm::Value* hit;
+    llvm::Value* entry;  // the PageCache::Entry
+    llvm::Value* host_of(llvm::Value* address) const {
+      llvm::Value* base = b.CreateAlignedLoad(
+          b.getPtrTy(),
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, page_cache_layout().host),
+          llvm::Align(8));
+      return b.CreateInBoundsGEP(
+          b.getInt8Ty(), base,
+          b.CreateZExt(b.CreateAnd(address, sim::kPageSize - 1), b.getInt64Ty()));
+    }
+  };
+  CachedPage cached_page(llvm::Value* address, bool store) {
+    const PageCacheLayout& cache = page_cache_layout();
+    llvm::Value* page = b_.CreateLShr(address, 12);
+    llvm::Value* pages = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.getInt64(store ? cache.store : cache.load),
+        b_.CreateMul(
+            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
+            b_.getInt64(cache.entry)));
+    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
+    llvm::Value* cached = b_.CreateAlignedLoad(
+        i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
+    return {b_, b_.CreateICmpEQ(cached, page), entry};
+  }
+
+  // The active lanes' pages of `address` (32 device addresses) in whole_page's cache: hit
+  // when every active lane's page is there; pointers: each lane's host address then.
+  struct CachedLanes {
+    llvm::Value* hit;
+    llvm::Value* pointers;
+  };
+  CachedLanes cached_lanes_of(llvm::Value* address, llvm::Value* on, bool store) {
+    const PageCacheLayout& cache = page_cache_layout();
+    auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    llvm::Value* page = b_.CreateLShr(address, splat(12));
+    llvm::Value* pages = b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),
+        b_.CreateMul(b_.CreateZExt(b_.CreateURem(page, splat(sim::PageCache::kEntries)), wide),
+                     b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(cache.entry))));
+    llvm::Value* entries = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
+    llvm::Value* cached = b_.CreateMaskedGather(
+        lanes_, b_.CreateInBoundsGEP(b_.getInt8Ty(), entries, b_.getInt64(cache.page)),
+        llvm::Align(4), on, splat(sim::PageCache::kNoPage));
+    llvm::Value* missed = b_.CreateAnd(on, b_.CreateICmpNE(cached, page));
+    llvm::Value* hit = b_.CreateNot(b_.CreateOrReduce(missed));
+    llvm::Value* hosts = b_.CreateMaskedGather(
+        pointers_type, b_.CreateInBoundsGEP(b_.getInt8Ty(), entries, b_.getInt64(cache.host)),
+        llvm::Align(8), on);
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateAnd(address, splat(sim::kPageSize - 1)), wide);
+    return {hit, b_.CreateGEP(b_.getInt8Ty(), hosts, offsets)};
+  }
+
+  // sim::thread_span for the access; span_block_ is the block it returns in.
+  llvm::Value* call_span(llvm::Value* first, llvm::Value* hi, const ThreadAccess& row) {
+    llvm::CallInst* span = call_host(b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
+                                     {v_.ctx, first, hi, b_.getInt32(row.size),
+                                      b_.getInt1(row.store), b_.getInt1(row.is_private)});
+    span_block_ = b_.GetInsertBlock();
+    return span;
+  }
+
   const BlockValues& v_;
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& c_;
@@ -304,6 +405,7 @@ class MemoryIr : WarpIr {
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* span_block_ = nullptr;  // where call_span's call returns
 };
 
 }  // namespace
@@ -316,8 +418,7 @@ bool is_scalar_access(const CachedInsn& entry) {
 bool is_thread_access(const CachedInsn& entry) {
   const sim::Insn& in = entry.insn;
   const ThreadAccess row = thread_access(in.op);
-  return !entry.prefixed && row.size != 0 && in.rs1 < sim::kNumVRegs &&
-         (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
+  return row.size != 0 && in.rs1 < sim::kNumVRegs && (row.store ? in.rs2 : in.rd) < sim::kNumVRegs;
 }
 
 void emit_scalar_access(const BlockValues& values, const sim::Insn& in,

@@ -30,7 +30,8 @@ struct BlockValues {
 // prefixed.
 bool is_scalar_access(const sim::CachedInsn& entry);
 // The per-thread vector accesses vlb12.v ... vsw12.v (flat) and vlb.v ... vsw.v (private),
-// not prefixed, on registers their semantics accept.
+// on registers their semantics accept (v32 and up after a register extension; a prefix with
+// more than that has semantics of its own).
 bool is_thread_access(const sim::CachedInsn& entry);
 
 // Emits the access at b's insert point; emit_call() emits the call of its semantics for the

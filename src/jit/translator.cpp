@@ -143,6 +143,10 @@ bool ends_block(const CachedInsn& entry) {
   }
 }
 
+bool jumps_within_block(const CachedInsn& entry) {
+  return entry.insn.op == Op::JAL && !entry.prefixed && entry.insn.imm > 0 && is_inlined(entry);
+}
+
 bool is_guarded(const CachedInsn& entry) {
   if (!is_plain_semantics(entry)) return false;
   switch (entry.insn.op) {
@@ -435,7 +439,7 @@ class BlockEmitter {
       else if (!block.called[k] && is_vint_inlined(entry))
         emit_vint(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k])
-        emit_scalar(entry.insn, block.pcs[k]);
+        emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
       else
         emit_call(entry, block.pcs[k], k);
     }
@@ -556,7 +560,7 @@ class BlockEmitter {
     b_.SetInsertPoint(next);
   }
 
-  // pc: the instruction's (inlined entries are never prefixed).
+  // pc: the instruction's own (after its prefix, if any).
   void emit_scalar(const sim::Insn& in, uint32_t pc) {
     llvm::Value* a = ir_->read_x(in.rs1);
     llvm::Value* imm = b_.getInt32(static_cast<uint32_t>(in.imm));
@@ -746,10 +750,11 @@ bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
 constexpr uint64_t kNoResume = ~uint64_t{0};  // no pc
 uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCache& cache,
                        uint64_t& resume_after_join) {
-  const uint32_t after = pc + 4 * entry.prefixed + entry.length;
+  const uint32_t own = pc + 4 * entry.prefixed;  // the instruction's pc, after any prefix
+  const uint32_t after = own + entry.length;
   const uint64_t resume = std::exchange(resume_after_join, kNoResume);
   if (entry.insn.op == Op::JAL && is_inlined(entry))
-    return pc + static_cast<uint32_t>(entry.insn.imm);
+    return own + static_cast<uint32_t>(entry.insn.imm);
   if (entry.insn.op == Op::JOIN && is_guarded(entry))
     return resume == kNoResume ? after : static_cast<uint32_t>(resume);
   if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::VBranch &&

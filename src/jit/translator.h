@@ -206,5 +206,8 @@ bool is_csr_read(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
 bool ends_block(const sim::CachedInsn& entry);
+// Whether the entry is a jump forward that blocks go on through (an inlined jal): its target
+// is not where a block starts. A jump back may close a loop, whose head starts a block.
+bool jumps_within_block(const sim::CachedInsn& entry);
 
 }  // namespace ventus::jit

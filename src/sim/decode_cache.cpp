@@ -189,6 +189,7 @@ void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {
                                            : kSemantics[static_cast<size_t>(decoded->op)];
   }
   e.ends_block = jit::ends_block(e);
+  e.jumps_within_block = jit::jumps_within_block(e);
   entry = e;
 }
 

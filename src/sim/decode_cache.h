@@ -28,6 +28,9 @@ struct CachedInsn {
   // jit::ends_block(*this), worked out once: the interpreter asks after every instruction
   // it runs while translation is on (whether a block may start after it).
   uint8_t ends_block = 0;
+  // jit::jumps_within_block(*this): its target is where the block that runs it goes on, not
+  // where one starts (the interpreter does not count a start there).
+  uint8_t jumps_within_block = 0;
 };
 
 class DecodeCache {

@@ -99,7 +99,8 @@ class LocalMemory {
 // local memory freed, only between launches, so each SM empties its cache at the start of
 // a launch (Sm::start); nothing is cached while the commit log or the memory checker is on.
 struct PageCache {
-  static constexpr uint32_t kEntries = 64;
+  // spmv's vector (64 pages) with the pages of the rows streaming past it, and tiles.
+  static constexpr uint32_t kEntries = 256;
   static constexpr uint32_t kNoPage = ~0u;  // no page number is this large
   struct Entry {
     uint32_t page = kNoPage;  // device address >> 12

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -34,6 +35,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   warp_pool_.clear();
   for (auto& w : all_warps_) {
     w->resume_block = nullptr;  // where a faulted launch left it (its blocks may be gone)
+    w->inside_block = false;
     warp_pool_.push_back(w.get());
   }
   cursor_ = 0;
@@ -346,10 +348,23 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   uint32_t pc = w.pc;
   uint64_t n = 0, lanes = 0;
   const CachedInsn* entry = nullptr;
-  bool leader = true;  // a block may start at pc
-  // A turn that ended inside a block resumes it there (translating a block from there would
-  // compile code that is already translated).
+  // A block may start at pc: a turn that ended inside one goes on in it. Counted as a start
+  // there, a pc where turns end (every warp's first turn ends at the same instruction) would
+  // become a block of its own, compiling code that its block already translates.
+  bool leader = !std::exchange(w.inside_block, false);
+  uint32_t run_start = w.block_start;  // where the block that the interpreter runs starts
   const jit::Block* resume = std::exchange(w.resume_block, nullptr);
+  uint32_t resume_first = w.resume_entry;
+  if (jit_ && !leader && !resume) {
+    // Interpreted up to pc last turn: that block's translation, made since, goes on there.
+    if (const jit::Block* block = jit_block_at(run_start)) {
+      const auto at = std::find(block->pcs.begin(), block->pcs.end(), pc);
+      if (at != block->pcs.end()) {
+        resume = block;
+        resume_first = static_cast<uint32_t>(at - block->pcs.begin());
+      }
+    }
+  }
   try {
     while (n < limit) {
       if constexpr (!kTrace) {
@@ -357,20 +372,23 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
         // that ends blocks (jit::ends_block).
         if (resume) {
           const jit::Block* block = std::exchange(resume, nullptr);
-          const uint32_t first = w.resume_entry;
-          if (block->pcs[first] == pc) {
+          if (block->pcs[resume_first] == pc) {
             leader = false;
-            if (block->starts_within(limit - n, first)) {
-              if (run_block(block, first, limit, ctx, group, pc, entry, n, lanes, leader)) break;
+            if (block->starts_within(limit - n, resume_first)) {
+              if (run_block(block, resume_first, limit, ctx, group, pc, entry, n, lanes, leader))
+                break;
+              run_start = pc;  // asked there, unless the warp is in the block or at a start
               continue;
             }
           }
         }
         if (jit_ && leader) {
           leader = false;
+          run_start = pc;
           const jit::Block* block = jit_block(pc);
           if (block && block->starts_within(limit - n)) {
             if (run_block(block, 0, limit, ctx, group, pc, entry, n, lanes, leader)) break;
+            run_start = pc;
             continue;
           }
         }
@@ -386,7 +404,9 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       lanes += thread_instructions(*entry, mask_before);
       if constexpr (kTrace) trace_.after(*shared_->options.trace, w, memsys_, index_, group.linear);
       if constexpr (!kTrace) {
-        if (jit_) leader = ctx.next_pc != ctx.pc + entry->length || entry->ends_block;
+        if (jit_)
+          leader = entry->ends_block ||
+                   (ctx.next_pc != ctx.pc + entry->length && !entry->jumps_within_block);
       }
       if (ctx.flow != Flow::Next) [[unlikely]] {
         const Flow flow = ctx.flow;
@@ -406,6 +426,10 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
       pc = ctx.next_pc;
     }
     w.pc = pc;
+    if constexpr (!kTrace) {
+      w.inside_block = jit_ && !leader && !w.resume_block;
+      w.block_start = run_start;
+    }
   } catch (const ExecFault& e) {
     w.pc = pc;
     if constexpr (kTrace) memsys_.log = nullptr;
@@ -505,14 +529,7 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
   if (slot.block || slot.refused) return slot.block;
-  if (slot.compiling) {
-    // Interpret until the compile thread is done; the block then runs from its next start.
-    if (const jit::Block* compiled = slot.compiling->load(std::memory_order_acquire)) {
-      slot.compiling = nullptr;
-      jit_install(slot, *compiled);
-    }
-    return slot.block;
-  }
+  if (slot.compiling) return jit_compiled(slot);
   if (slot.count++ < jit_threshold_) return nullptr;
   const jit::Translation found = jit_->find_or_translate(pc, cache_);
   if (found.block) {
@@ -522,6 +539,22 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
     slot.compiling = found.compiling;
     // Not decoded yet, or the compile queue is full: ask again after another threshold.
     if (!found.settled && !found.compiling) slot.count = 0;
+  }
+  return slot.block;
+}
+
+const jit::Block* Sm::jit_block_at(uint32_t start) {
+  const auto found = jit_blocks_.find(start);
+  if (found == jit_blocks_.end()) return nullptr;
+  JitSlot& slot = found->second;
+  return slot.compiling ? jit_compiled(slot) : slot.block;
+}
+
+const jit::Block* Sm::jit_compiled(JitSlot& slot) {
+  // Interpret until the compile thread is done; the block then runs from its next start.
+  if (const jit::Block* compiled = slot.compiling->load(std::memory_order_acquire)) {
+    slot.compiling = nullptr;
+    jit_install(slot, *compiled);
   }
   return slot.block;
 }

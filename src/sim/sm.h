@@ -178,6 +178,9 @@ class alignas(kCacheLine) Sm {
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret).
   const jit::Block* jit_block(uint32_t pc);
+  // The translated block that starts at start, if this SM has one that runs, without counting
+  // a start there (nullptr: none yet).
+  const jit::Block* jit_block_at(uint32_t start);
   // Runs a translated block from its entry `first` (at pc) while n < limit (that entry fits),
   // does what the interpreter does after the last one executed, and goes on with the block at
   // the pc that follows, if any, until none is there or fits (jit_block was asked for that
@@ -240,6 +243,8 @@ class alignas(kCacheLine) Sm {
   };
   // Sets slot.block to `block` when it fits this SM's decoded code.
   void jit_install(JitSlot& slot, const jit::Block& block);
+  // slot.block, installed first when the compile thread has published it.
+  const jit::Block* jit_compiled(JitSlot& slot);
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;

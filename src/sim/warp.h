@@ -139,6 +139,11 @@ struct Warp {
   // launch runs (its blocks stay valid).
   const jit::Block* resume_block = nullptr;
   uint32_t resume_entry = 0;
+  // Its last turn ended where no block starts, interpreting the block that starts at
+  // block_start: the next turn goes on there (in that block's translation if there is one
+  // by then) instead of counting pc as a block start (Sm::run_warp).
+  bool inside_block = false;
+  uint32_t block_start = 0;
   uint32_t warp_in_group = 0;  // index of the warp in its workgroup
   // The start code's stack of this warp in local memory, [stack_base, stack_end)
   // (KernelLaunch::warp_stack_bytes); stack_end == 0: not checked.

@@ -1337,6 +1337,76 @@ TEST(Jit, ScalarAccessesMatchTheInterpreter) {
   }
 }
 
+// ---- Register-extended instructions (regext before them: v32 and up, x32 and up) ----
+
+// matmul_tiled's inner loop as ventus cc emits it: its loads, stores and multiply-adds name
+// v32 and up, so each has a regext prefix, and they are inlined like the unprefixed rows. Lane
+// i of warp w adds 3 to its word out[64 w + i] in each of 3 rounds and stores a multiply-add
+// of the loaded and added words after it; in each round an auipc after a prefix reads its own
+// pc, 8 bytes after the auipc before it. Run with one warp of 32 lanes and two of 30.
+const char* const kExtendedKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 8
+    add s0, s0, t6
+    vid.v v1
+    vsll.vi v40, v1, 2
+    vadd.vx v40, v40, s0
+    li t0, 3
+    vmul.vx v41, v1, t0
+    vadd.vi v41, v41, 1
+    vsw12.v v41, 0(v40)
+    li t0, 3
+.Lrounds:
+    vlw12.v v41, 0(v40)
+    vadd.vi v42, v41, 3
+    vfmacc.vv v43, v41, v42
+    vfadd.vv v44, v43, v42
+    vsw12.v v42, 0(v40)
+    vsw12.v v44, 128(v40)
+    auipc t1, 0
+    auipc x40, 0
+    sub t2, x40, t1
+    sw t2, 0x400(s0)
+    addi t0, t0, -1
+    bnez t0, .Lrounds
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, RegisterExtendedRowsMatchTheInterpreter) {
+  for (const uint32_t threads : {32u, 30u}) {
+    const sim::KernelLaunch launch = launch_of(2, threads, 2);
+    const std::string what = std::to_string(threads) + " threads per warp";
+    EXPECT_GT(expect_same(kExtendedKernel, &load_assembly, launch, what), 0u) << what;
+    const Outcome forced = run(kExtendedKernel, &load_assembly, launch, sim::JitMode::Force);
+    ASSERT_FALSE(forced.result.fault) << fault_text(forced.result);
+    for (uint32_t warp = 0; warp < 2; ++warp) {
+      for (uint32_t lane = 0; lane < threads; ++lane)
+        EXPECT_EQ(forced.memory[64 * warp + lane], 3 * lane + 1 + 9) << what << ", lane " << lane;
+      EXPECT_EQ(forced.memory[64 * warp + 0x400 / 4], 8u) << what;
+    }
+  }
+}
+
+// The decode cache folds the regext before a row into it; the rows the test above runs are
+// then inlined, as they are without a prefix.
+TEST(Jit, RegisterExtendedRowsAreInlined) {
+  // regext 9; vlw12.v v41, 0(v40) | regext 585; vfmacc.vv v40, v41, v42 |
+  // regext 72; vsw12.v v41, 4(v40)  (as `ventus as` writes them)
+  const uint32_t code[] = {0x0090200b, 0x000424fb, 0x2490200b, 0xb2a49457, 0x0480200b, 0x0094627b};
+  sim::Memory memory;
+  memory.map(sim::kCodeBase, 4096);
+  ASSERT_TRUE(memory.write(sim::kCodeBase, code, sizeof code));
+  sim::DecodeCache cache(memory);
+  cache.begin_launch(32);
+  for (uint32_t at = 0; at < sizeof code; at += 8) {
+    const sim::CachedInsn& entry = cache.at(sim::kCodeBase + at);
+    EXPECT_TRUE(entry.prefixed) << at;
+    EXPECT_GE(entry.insn.rs1, 32u) << at;
+    EXPECT_TRUE(jit::is_inlined(entry) || !__builtin_cpu_supports("fma")) << at;
+  }
+}
+
 // Every CSR a warp reads (the inlined per-warp fields, the computed and constant ones), in a
 // translated loop that changes vl, vtype, fflags, frm and CSR_RPC between reads; the reads
 // are summed per CSR and stored. An unknown CSR's read faults at its pc.

@@ -404,6 +404,10 @@ uint8_t* thread_span(Exec& ctx, uint32_t lo, uint32_t hi, unsigned size, bool st
                     : !span_allowed<Space::Flat>(ctx, lo, hi, size))
     return nullptr;
   try {
+    // Through whole_page's cache, which translated code looks up itself next time.
+    if (!ctx.mem->log && !ctx.mem->memcheck)
+      if (uint8_t* page = ctx.mem->whole_page(lo, store, private_space))
+        return page + (lo & (kPageSize - 1));
     return ctx.mem->page_span(lo, hi + size - 1, store, private_space);
   } catch (...) {  // no memory for the page: the semantics report it
     return nullptr;
