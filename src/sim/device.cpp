@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -147,11 +149,66 @@ unsigned __int128 private_area_bytes(const KernelLaunch& l) {
 // at most, src/compiler/lib/printf.s), and the host makes room between rounds.
 constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
 
+// Which host thread runs which workgroup slot in a round. Consecutive slots run consecutive
+// workgroups, which mostly use neighbouring memory: a kernel that streams through its
+// buffers (saxpy, vecadd) gives each workgroup a few hundred bytes to a few KiB, so slots
+// u and u + 1 read and write the same pages, often the same 4 KiB. Taken one after the
+// other from one counter, the slots alternated between two threads, so both cores streamed
+// through the same pages, each writing lines that the other's prefetchers had just fetched
+// (and the other then had to give up): on 2 threads saxpy's slots cost 60 % more CPU time
+// than on one. So each thread that joins a round takes a contiguous range of the slots,
+// one range per thread the round expects, from its front; a thread whose range is done
+// takes what is left of the others' from their backs, so that a thread that joins late (or
+// never, HostPool::run) holds nobody up, and the two threads of a shared range stay apart.
+// With one thread the slots run in ascending order (what a trace's line order relies on).
+class SlotRanges {
+ public:
+  // A new round of `slots` slots for `threads` threads.
+  void reset(size_t slots, unsigned threads) {
+    count_ = std::clamp<size_t>(threads, 1, std::min(slots, kMaxRanges));
+    for (size_t r = 0; r < count_; ++r)
+      ranges_[r].ends.store(pack(slots * r / count_, slots * (r + 1) / count_),
+                            std::memory_order_relaxed);
+    joined_.store(0, std::memory_order_relaxed);
+  }
+  // Calls run(u) for each slot u that this thread takes, until none is left.
+  template <class Run>
+  void take(Run run) {
+    const size_t own = joined_.fetch_add(1, std::memory_order_relaxed) % count_;
+    for (size_t u; (u = pop(ranges_[own], true)) != kNone;) run(u);
+    for (size_t r = (own + 1) % count_; r != own; r = (r + 1) % count_)
+      for (size_t u; (u = pop(ranges_[r], false)) != kNone;) run(u);
+  }
+
+ private:
+  static constexpr size_t kMaxRanges = 64, kNone = ~size_t{0};
+  // [front, back) of a range's slots not taken yet, in one word.
+  struct alignas(kCacheLine) Range {
+    std::atomic<uint64_t> ends{0};
+  };
+  static uint64_t pack(size_t front, size_t back) { return uint64_t{back} << 32 | front; }
+  // The slot taken from the front (or back) of r; kNone when r is empty.
+  static size_t pop(Range& r, bool front) {
+    uint64_t ends = r.ends.load(std::memory_order_relaxed);
+    while (true) {
+      const size_t first = ends & 0xffffffff, end = ends >> 32;
+      if (first >= end) return kNone;
+      const uint64_t after = front ? pack(first + 1, end) : pack(first, end - 1);
+      if (r.ends.compare_exchange_weak(ends, after, std::memory_order_relaxed))
+        return front ? first : end - 1;
+    }
+  }
+
+  std::array<Range, kMaxRanges> ranges_;
+  size_t count_ = 1;
+  alignas(kCacheLine) std::atomic<size_t> joined_{0};
+};
+
 // Runs the workgroup slots of a launch without the cycle model (docs/simulator.md, "Host
 // threads"), in rounds: in each, every slot that has work runs exactly its grant of warp
 // instructions (kRound), unless its workgroups end, it faults (a workgroup that runs out of
 // its instruction budget, too) or its warps all wait for the host; this thread and the
-// device's pool threads take the slots in any order, in parallel. Between rounds, on one thread:
+// device's pool threads take the slots in parallel (SlotRanges). Between rounds, on one thread:
 // the round's faults end the launch (the lowest workgroup id's is reported), print requests are
 // served in workgroup order and progress is reported. What a slot does in a round depends only on
 // the slot and global memory, so the results are the same for any number of host threads.
@@ -159,7 +216,12 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& p
                 const std::function<void()>& report_progress,
                 const std::function<void(uint32_t)>& stop_for_host_error) {
   std::vector<uint64_t> grant(slots.size()), ran(slots.size());
-  std::atomic<size_t> next{0};
+  // A trace runs on one thread, so that its lines come in a reproducible order.
+  const unsigned threads =
+      shared.options.trace
+          ? 1u
+          : std::clamp<unsigned>(shared.config.host_threads, 1u, std::max<size_t>(slots.size(), 1));
+  SlotRanges claims;
   bool printed = false;  // the last round served print requests
   // Grants the next round; false when the launch is over.
   const auto prepare = [&] {
@@ -170,7 +232,7 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& p
       grant[u] = slots[u]->busy() ? round : 0;
       any = any || slots[u]->busy();
     }
-    next.store(0, std::memory_order_relaxed);
+    claims.reset(slots.size(), threads);
     return any && !shared.stop.load();
   };
   // Settles a round; false when the launch is over.
@@ -204,14 +266,14 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& p
   };
   // Taken by this thread and the pool's (HostPool::run): slot by slot until none is left.
   const std::function<void()> work = [&] {
-    for (size_t u; (u = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
-      if (grant[u] == 0) continue;
+    claims.take([&](size_t u) {
+      if (grant[u] == 0) return;
       try {
         ran[u] = slots[u]->run(grant[u]);
       } catch (...) {
         stop_for_host_error(slots[u]->index());
       }
-    }
+    });
   };
   const auto between_rounds = [&] {
     try {
@@ -222,11 +284,6 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& p
     }
   };
 
-  // A trace runs on one thread, so that its lines come in a reproducible order.
-  const unsigned threads =
-      shared.options.trace
-          ? 1u
-          : std::clamp<unsigned>(shared.config.host_threads, 1u, std::max<size_t>(slots.size(), 1));
   bool go = false;
   try {
     go = prepare();

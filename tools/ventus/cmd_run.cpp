@@ -5,9 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <system_error>
+#include <thread>
 
 #include "arguments.h"
 #include "commands.h"
@@ -74,15 +79,25 @@ struct RunArgs {
 };
 
 // The commit log, written as the kernel runs: the simulator formats the lines into a block
-// of kBlock bytes, which goes to the file in one write. Past the limit the launch stops:
-// commit() throws, the device reports it as the launch's fault, and run() names the limit;
-// the file keeps the whole lines before it.
+// of kBlock bytes; a full block goes to a thread of its own, which writes it to the file in
+// one write(2) while the simulator fills the next. The file system's side of a write (the
+// copy into the page cache, allocating its pages) costs about as much as formatting the lines
+// (docs/performance.md), so on a machine with a core to spare it no longer adds to the
+// launch. At most kBlocks blocks exist: when the writer falls behind, the simulator waits for
+// one. Past the limit the launch stops: commit() throws, the device reports it as the
+// launch's fault, and run() names the limit; the file keeps the whole lines before it. A
+// failed write is reported by the next room() that needs a block (the launch's fault) and
+// by finish_after_failure().
 class TraceWriter final : public ventus::sim::TraceSink {
  public:
   TraceWriter(OutputFile file, uint64_t limit) : file_(std::move(file)), limit_(limit) {}
+  ~TraceWriter() override { stop_writer(); }
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
   char* room(size_t bytes) override {
     if (used_ + bytes > block_.size()) {
-      flush();
+      hand_over();
       if (bytes > block_.size()) block_.resize(bytes);
     }
     return block_.data() + used_;
@@ -99,8 +114,7 @@ class TraceWriter final : public ventus::sim::TraceSink {
   }
   // After a failed launch: the error the trace caused, if it did; else the trace is kept.
   void finish_after_failure() {
-    if (!write_error_.empty()) throw Error(write_error_);
-    flush();
+    drain();
     file_.commit();
     if (limit_reached_)
       throw Error(
@@ -110,32 +124,123 @@ class TraceWriter final : public ventus::sim::TraceSink {
   }
   // After a launch that succeeded: the whole log replaces the file.
   void finish() {
-    flush();
+    drain();
     file_.commit();
   }
 
  private:
-  // Large enough that write(2) calls cost nothing next to the copy into the file.
+  // Large enough that write(2) calls cost nothing next to the copy into the file; few enough
+  // that little of the log is left to write when the launch ends.
   static constexpr size_t kBlock = size_t{1} << 20;
+  static constexpr size_t kBlocks = 4;
 
-  void flush() {
-    try {
-      file_.write(std::string_view(block_.data(), used_));
-    } catch (const Error& e) {
-      write_error_ = e.what();
-      throw;
+  struct Block {
+    std::vector<char> bytes;
+    size_t used = 0;
+  };
+
+  // Queues the block being filled (if it holds anything) and takes an empty one: a new one
+  // while fewer than kBlocks exist, else the next the writer is done with. Throws the write
+  // error, if there was one.
+  void hand_over() {
+    std::unique_lock lock(mutex_);
+    if (!write_error_.empty()) throw Error(write_error_);
+    if (used_ != 0) {
+      queue_block(lock);
+      if (!write_error_.empty()) throw Error(write_error_);
+      if (blocks_ < kBlocks) {
+        ++blocks_;
+        block_.assign(kBlock, 0);
+        return;
+      }
+      changed_.wait(lock, [&] { return !empty_.empty() || !write_error_.empty(); });
+      if (!write_error_.empty()) throw Error(write_error_);
+      block_ = std::move(empty_.back());
+      empty_.pop_back();
     }
+  }
+
+  // The writer thread: writes the queued blocks in order until stopped with none left.
+  void write_blocks() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return !full_.empty() || stopping_; });
+      if (full_.empty()) return;
+      write_first(lock);
+    }
+  }
+  // Writes the first queued block (unlocked meanwhile) and returns it to the empty ones.
+  // After a failed write, keeps the error and drops the blocks.
+  void write_first(std::unique_lock<std::mutex>& lock) {
+    Block block = std::move(full_.front());
+    full_.pop_front();
+    if (write_error_.empty()) {
+      lock.unlock();
+      std::string error;
+      try {
+        file_.write(std::string_view(block.bytes.data(), block.used));
+      } catch (const Error& e) {
+        error = e.what();
+      }
+      lock.lock();
+      if (!error.empty()) write_error_ = std::move(error);
+    }
+    empty_.push_back(std::move(block.bytes));
+    changed_.notify_all();
+  }
+  // Queues the block being filled for the writer, started if need be; where the host cannot
+  // start a thread, writes the queue on this one.
+  void queue_block(std::unique_lock<std::mutex>& lock) {
+    full_.push_back({std::move(block_), used_});
     used_ = 0;
+    if (!writer_.joinable() && !no_writer_) {
+      try {
+        writer_ = std::thread([this] { write_blocks(); });
+      } catch (const std::system_error&) {
+        no_writer_ = true;
+      }
+    }
+    if (no_writer_)
+      while (!full_.empty()) write_first(lock);
+    changed_.notify_all();
+  }
+
+  // Writes what is left (the writer's queue and the block being filled), stops the writer and
+  // throws the write error, if there was one.
+  void drain() {
+    {
+      std::unique_lock lock(mutex_);
+      if (used_ != 0) queue_block(lock);
+    }
+    stop_writer();
+    if (!write_error_.empty()) throw Error(write_error_);
+  }
+  void stop_writer() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      changed_.notify_all();
+    }
+    if (writer_.joinable()) writer_.join();
   }
 
   OutputFile file_;
   uint64_t limit_;
-  std::vector<char> block_ = std::vector<char>(kBlock);
+  std::vector<char> block_ = std::vector<char>(kBlock);  // being filled
   size_t used_ = 0;     // bytes of whole lines in block_
   uint64_t bytes_ = 0;  // of the whole log
   uint64_t lines_ = 0;
   bool limit_reached_ = false;
-  std::string write_error_;
+
+  std::mutex mutex_;  // guards what follows, which the writer thread shares
+  std::condition_variable changed_;
+  std::deque<Block> full_;                // to write, in order
+  std::vector<std::vector<char>> empty_;  // written, to fill again
+  size_t blocks_ = 1;                     // made so far, block_ included
+  bool stopping_ = false;
+  std::string write_error_;  // the first failed write's
+  std::thread writer_;       // started at the first full block
+  bool no_writer_ = false;   // the host could not start it
 };
 
 // FILE.txt: one element per line; any other name: the raw little-endian words.
