@@ -49,8 +49,9 @@ struct Block {
   // Returns 4 * done + 2 * left + faulted: done entries of the last round completed; faulted:
   // insns[done] raised the exception left in *error. Without a fault, insns[done - 1] is the
   // last one executed (none when done is 0: the budget ended at the start of a round or before
-  // a repeat of entry 0); left: it changed the flow, next_pc or the SIMT mask and the warp does
-  // not go on at next_pcs[done - 1] (it goes on at ctx->next_pc; else at next_pcs[done - 1]).
+  // a repeat of entry 0); left: the warp goes on at ctx->next_pc (a called instruction changed
+  // the flow, next_pc or the SIMT mask, or a vector branch or join sent the warp elsewhere than
+  // next_pcs[done - 1]), else at next_pcs[done - 1].
   // Both bits (jumped): it is a branch that every active lane took without running its
   // semantics (the warp goes on at taken_pc(done - 1)).
   // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
@@ -75,8 +76,8 @@ struct Block {
   };
   std::vector<Before> before;
   // Where each entry goes on when it runs in sequence: the next instruction, a jal's target, or
-  // for a vector branch into a join and that join, the path the SIMT stack runs
-  // (find_or_translate); a guarded entry that goes elsewhere leaves the block.
+  // in a loop over the active lanes, the join after its vector branch and the jump back after
+  // that join (find_or_translate's next_in_trace); a guarded entry that goes elsewhere leaves.
   std::vector<uint32_t> next_pcs;
   // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
   // while it is taken (aluloop's body), rather than returning to the interpreter each round.
