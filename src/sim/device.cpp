@@ -155,17 +155,18 @@ constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
 // u and u + 1 read and write the same pages, often the same 4 KiB. Taken one after the
 // other from one counter, the slots alternated between two threads, so both cores streamed
 // through the same pages, each writing lines that the other's prefetchers had just fetched
-// (and the other then had to give up): on 2 threads saxpy's slots cost 60 % more CPU time
-// than on one. So each thread that joins a round takes a contiguous range of the slots,
-// one range per thread the round expects, from its front; a thread whose range is done
-// takes what is left of the others' from their backs, so that a thread that joins late (or
-// never, HostPool::run) holds nobody up, and the two threads of a shared range stay apart.
-// With one thread the slots run in ascending order (what a trace's line order relies on).
+// (and the other then had to give up): on 2 threads saxpy's slots cost up to 60 % more CPU
+// time than on one (docs/performance.md, "Two host threads and the commit log's writes").
+// So each thread that joins a round takes a contiguous range of the slots, one range per
+// thread the round expects, from its front; a thread whose range is done takes what is left
+// of the others' from their backs, so that a thread that joins late (or never,
+// HostPool::run) holds nobody up, and the two threads of a shared range stay apart. With one
+// thread the slots run in ascending order (what a trace's line order relies on).
 class SlotRanges {
  public:
   // A new round of `slots` slots for `threads` threads.
   void reset(size_t slots, unsigned threads) {
-    count_ = std::clamp<size_t>(threads, 1, std::min(slots, kMaxRanges));
+    count_ = std::max<size_t>(1, std::min<size_t>({threads, slots, kMaxRanges}));
     for (size_t r = 0; r < count_; ++r)
       ranges_[r].ends.store(pack(slots * r / count_, slots * (r + 1) / count_),
                             std::memory_order_relaxed);
