@@ -258,8 +258,7 @@ class MemoryIr : WarpIr {
       base->addIncoming(in_cached, cached);
       base->addIncoming(span, span_block_);
     }
-    // Offsets below a page: as 32-bit indices, the host gathers 16 lanes at a time.
-    llvm::Value* offsets = b_.CreateSExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
                                          llvm::FixedVectorType::get(i64_, 32));
     llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
     b_.CreateBr(access);

@@ -544,9 +544,14 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
 }
 
 const jit::Block* Sm::jit_block_at(uint32_t start) {
-  const auto found = jit_blocks_.find(start);
-  if (found == jit_blocks_.end()) return nullptr;
-  JitSlot& slot = found->second;
+  // Asked for at its start in this or the last turn: most likely still in the recent slots.
+  auto* recent = jit_recent_[(start >> 2) % jit_recent_.size()];
+  if (!recent || recent->first != start) {
+    const auto found = jit_blocks_.find(start);
+    if (found == jit_blocks_.end()) return nullptr;
+    recent = &*found;
+  }
+  JitSlot& slot = recent->second;
   return slot.compiling ? jit_compiled(slot) : slot.block;
 }
 
