@@ -61,5 +61,29 @@ TEST(JitBlockEnds, WordsThatDecodeToNoRowEndBlocks) {
   }
 }
 
+// A forward inlined jal is no block start: the block that runs it goes on at its target. A
+// backward one may close a loop whose head starts a block, and a prefixed one is not inlined.
+TEST(JitBlockEnds, OnlyAForwardJalJumpsWithinItsBlock) {
+  constexpr uint32_t kCode = sim::kCodeBase + 64;
+  constexpr uint32_t kJumpForward8 = 0x0080006f;  // jal x0, +8
+  constexpr uint32_t kJumpBack8 = 0xff9ff06f;     // jal x0, -8
+  const auto prefix = static_cast<uint32_t>(isa::info(isa::Op::REGEXT).match);
+  sim::Memory memory;
+  memory.map(sim::kCodeBase, 4096);
+  const struct {
+    uint32_t words[2];
+    bool within;
+  } cases[] = {{{kJumpForward8, 0}, true}, {{kJumpBack8, 0}, false}, {{prefix, kJumpForward8}, false}};
+  for (const auto& c : cases) {
+    ASSERT_TRUE(memory.write(kCode, c.words, sizeof c.words));
+    sim::DecodeCache cache(memory);
+    cache.begin_launch(32);
+    const sim::CachedInsn& entry = cache.at(kCode);
+    ASSERT_EQ(entry.insn.op, isa::Op::JAL);
+    EXPECT_EQ(jit::jumps_within_block(entry), c.within) << std::hex << c.words[0];
+    EXPECT_EQ(entry.jumps_within_block != 0, c.within) << std::hex << c.words[0];
+  }
+}
+
 }  // namespace
 }  // namespace ventus
