@@ -269,20 +269,9 @@ TEST(JitFp32, EveryInlinedRowMatchesTheInterpreter) {
 // their values run into overflow and underflow round by round: 4 warps (the scheduling
 // quantum leaves and re-enters the block), every rounding mode, and budgets that stop the
 // launch inside the loop. Each warp stores its rows and the fflags accrued over the loop.
-const char* const kLoopKernel = R"(
-    li s0, 0x90000000
-    li s1, 0x90001000
-    csrr t6, wid
+const std::string kLoopKernel = load_operands(R"(    csrr t6, wid
     slli t6, t6, 10
-    add s1, s1, t6
-    vid.v v10
-    vsll.vi v10, v10, 2
-    vadd.vx v11, v10, s0
-    vadd.vx v12, v10, s1
-    vlw12.v v1, 0(v11)
-    vlw12.v v2, 128(v11)
-    vlw12.v v3, 256(v11)
-    vlw12.v v0, 384(v11)
+    add s1, s1, t6)") + R"(
     lw t0, 640(s0)
     csrw frm, t0
     csrwi fflags, 0

@@ -12,8 +12,11 @@ constexpr uint32_t kOut = 0x90001000;  // per row: 32 result words, then its sca
 
 // s0 = kIn, s1 = kOut; lane i of v1, v2, v3 and v0 holds word i of a, b, c and the mask, and
 // v12 lane i the address of result word i (v10: 4 * i, v11: the operands' addresses).
-inline std::string load_operands() {
-  return "\n    li s0, " + std::to_string(kIn) + "\n    li s1, " + std::to_string(kOut) + R"(
+// `move_results` runs before the addresses are formed (a kernel that gives each warp its own
+// results adds to s1 there).
+inline std::string load_operands(const std::string& move_results = "") {
+  return "\n    li s0, " + std::to_string(kIn) + "\n    li s1, " + std::to_string(kOut) + "\n" +
+         move_results + R"(
     vid.v v10
     vsll.vi v10, v10, 2
     vadd.vx v11, v10, s0
