@@ -1,7 +1,11 @@
 #include "translator.h"
 
+#include <fmt/format.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
@@ -28,6 +32,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "emit_fp32.h"
 #include "emit_memory.h"
@@ -270,13 +275,32 @@ struct Translator::Engine {
     auto target = builder->createTargetMachine();
     if (!target) llvm_failed("creating the host target", target.takeError());
     machine = std::move(*target);
-    auto created = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*builder).create();
+    llvm::orc::LLJITBuilder jit_builder;
+    jit_builder.setJITTargetMachineBuilder(*builder);
+    if (profiled_by_perf()) jit_builder.setObjectLinkingLayerCreator(&linking_layer_for_perf);
+    auto created = jit_builder.create();
     if (!created) llvm_failed("creating the JIT", created.takeError());
     jit = std::move(*created);
     tracker = jit->getMainJITDylib().createResourceTracker();
   }
   ~Engine() {
     if (tracker) llvm::consumeError(tracker->remove());
+  }
+
+  // VENTUS_JIT_PERF=1 names every translated block in the jitdump file that `perf inject
+  // --jit` reads (docs/performance.md, "Profiling translated code"), as qemu's -perfmap does:
+  // without it perf shows the blocks as anonymous addresses.
+  static bool profiled_by_perf() {
+    const char* setting = std::getenv("VENTUS_JIT_PERF");
+    return setting != nullptr && *setting != '\0' && std::string_view(setting) != "0";
+  }
+  static llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> linking_layer_for_perf(
+      llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+    auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+        session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+    if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
+      layer->registerJITEventListener(*perf);
+    return layer;
   }
 
   // The passes a block's IR needs, rather than O2's whole pipeline, whose optimizing cost
@@ -1075,7 +1099,10 @@ void Translator::compile(Block& block) {
   auto module = std::make_unique<llvm::Module>("block", *context);
   module->setDataLayout(engine_->jit->getDataLayout());
   module->setTargetTriple(engine_->jit->getTargetTriple().str());
-  const std::string name = "block" + std::to_string(engine_->next_name++);
+  // The entry pc names the block in profiles (VENTUS_JIT_PERF); the count keeps names unique
+  // when code at that pc is translated again.
+  const std::string name =
+      fmt::format("block_{:08x}_{}", block.pcs[0], engine_->next_name++);
   BlockEmitter emitter(*context, *module, name);
   emitter.emit(block);
   block.fn = engine_->compile(std::move(context), std::move(module), name);
