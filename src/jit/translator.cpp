@@ -1101,8 +1101,7 @@ void Translator::compile(Block& block) {
   module->setTargetTriple(engine_->jit->getTargetTriple().str());
   // The entry pc names the block in profiles (VENTUS_JIT_PERF); the count keeps names unique
   // when code at that pc is translated again.
-  const std::string name =
-      fmt::format("block_{:08x}_{}", block.pcs[0], engine_->next_name++);
+  const std::string name = fmt::format("block_{:08x}_{}", block.pcs[0], engine_->next_name++);
   BlockEmitter emitter(*context, *module, name);
   emitter.emit(block);
   block.fn = engine_->compile(std::move(context), std::move(module), name);
