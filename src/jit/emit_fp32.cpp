@@ -164,24 +164,28 @@ class Emitter {
     floats_ = llvm::FixedVectorType::get(b_.getFloatTy(), sim::kMaxLanes);
   }
 
-  void emit(const sim::Insn& in, const Row& row, const std::function<void()>& emit_call) {
-    auto* fast = llvm::BasicBlock::Create(c_, "fp32", fn_);
-    auto* slow = llvm::BasicBlock::Create(c_, "fp32_call", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "fp32_done", fn_);
-    llvm::Value* applies = w_.is_sew32_lmul1();
+  void emit(const sim::Insn& in, const Row& row, bool vtype_checked,
+            const std::function<void()>& emit_call) {
+    llvm::Value* applies = vtype_checked ? nullptr : w_.is_sew32_lmul1();
     llvm::Value* frm = nullptr;
     if (uses_frm(row.kind)) {
       frm = w_.load(w_.layout().frm);
       static_assert(fp::kRNE == 0 && fp::kRTZ == 1 && fp::kRDN == 2 && fp::kRUP == 3 &&
                     fp::kRMM == 4);
-      applies = b_.CreateAnd(applies, b_.CreateICmpULT(frm, b_.getInt32(fp::kRMM)));
+      llvm::Value* frm_applies = b_.CreateICmpULT(frm, b_.getInt32(fp::kRMM));
+      applies = applies ? b_.CreateAnd(applies, frm_applies) : frm_applies;
     }
-    b_.CreateCondBr(applies, fast, slow);
-    b_.SetInsertPoint(slow);
-    emit_call();
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(fast);
+    llvm::BasicBlock* done = nullptr;
+    if (applies) {
+      auto* fast = llvm::BasicBlock::Create(c_, "fp32", fn_);
+      auto* slow = llvm::BasicBlock::Create(c_, "fp32_call", fn_);
+      done = llvm::BasicBlock::Create(c_, "fp32_done", fn_);
+      b_.CreateCondBr(applies, fast, slow);
+      b_.SetInsertPoint(slow);
+      emit_call();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(fast);
+    }
     llvm::Value* on = w_.lane_bits(w_.active_lanes(in.vm));
     llvm::Value* a = w_.read_v(in.rs2);
     llvm::Value* second = nullptr;
@@ -200,8 +204,10 @@ class Emitter {
       result = compare(row.kind, on, a, second);
     }
     w_.write_lanes(in.rd, on, result);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
+    if (done) {
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
   }
 
  private:
@@ -475,8 +481,8 @@ bool is_fp32_inlined(const sim::CachedInsn& entry) {
 }
 
 void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
-               const std::function<void()>& emit_call) {
-  Emitter(b, warp, run).emit(in, *row_of(in.op), emit_call);
+               bool vtype_checked, const std::function<void()>& emit_call) {
+  Emitter(b, warp, run).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 
 }  // namespace ventus::jit

@@ -47,8 +47,10 @@ class MxcsrRun {
 // Emits the entry at b's insert point for the warp at `warp` (a sim::Warp*): the inline form
 // when the warp is at SEW=32, LMUL=1 and, for the rows that round, frm is RNE, RTZ, RDN or
 // RUP; otherwise emit_call() emits the call of its semantics (which also fault for a reserved
-// frm; the caller closes the run first). Leaves b after both.
+// frm; the caller closes the run first). vtype_checked: the block checked SEW=32 and LMUL=1
+// where it starts and nothing since could change them (as for emit_vint), so only frm is
+// checked here, and a row that does not round goes inline without a check. Leaves b after both.
 void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
-               const std::function<void()>& emit_call);
+               bool vtype_checked, const std::function<void()>& emit_call);
 
 }  // namespace ventus::jit

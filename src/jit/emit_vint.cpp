@@ -139,7 +139,12 @@ class Emitter {
   Emitter(llvm::IRBuilder<>& b, llvm::Value* warp)
       : b_(b), c_(b.getContext()), w_(b, warp), fn_(b.GetInsertBlock()->getParent()) {}
 
-  void emit(const sim::Insn& in, const Row& row, const std::function<void()>& emit_call) {
+  void emit(const sim::Insn& in, const Row& row, bool vtype_checked,
+            const std::function<void()>& emit_call) {
+    if (vtype_checked) {
+      emit_inline(in, row);
+      return;
+    }
     auto* fast = llvm::BasicBlock::Create(c_, "vint", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "vint_call", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "vint_done", fn_);
@@ -149,15 +154,19 @@ class Emitter {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(fast);
-    if (row.kind == Kind::ToX)
-      emit_to_x(in);
-    else
-      emit_lanes(in, row);
+    emit_inline(in, row);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
 
  private:
+  void emit_inline(const sim::Insn& in, const Row& row) {
+    if (row.kind == Kind::ToX)
+      emit_to_x(in);
+    else
+      emit_lanes(in, row);
+  }
+
   // vmv.x.s with no active lane keeps x[rd].
   void emit_to_x(const sim::Insn& in) {
     llvm::Value* active = w_.active_lanes(1);
@@ -323,9 +332,9 @@ bool is_vint_inlined(const sim::CachedInsn& entry) {
          (!is_multiply_add(row->kind) || vector(in.rs3));
 }
 
-void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in,
+void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, bool vtype_checked,
                const std::function<void()>& emit_call) {
-  Emitter(b, warp).emit(in, *row_of(in.op), emit_call);
+  Emitter(b, warp).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 
 }  // namespace ventus::jit

@@ -430,6 +430,11 @@ class BlockEmitter {
 
   void emit(const Block& block) {
     mxcsr_ = std::make_unique<MxcsrRun>(b_, warp_, block.insns);
+    const std::vector<bool> vtype_checked = vtype_checked_entries(block);
+    bool vtype_relied_on = false;
+    llvm::BasicBlock* entry_block = b_.GetInsertBlock();
+    llvm::BranchInst* to_dispatch = b_.CreateBr(llvm::BasicBlock::Create(c_, "dispatch", fn_));
+    b_.SetInsertPoint(to_dispatch->getSuccessor(0));
     // Where each entry starts: the function starts at entry `first` (its last argument).
     std::vector<llvm::BasicBlock*> starts(block.insns.size());
     for (auto*& start : starts) start = llvm::BasicBlock::Create(c_, "start", fn_);
@@ -459,15 +464,20 @@ class BlockEmitter {
       else if (!block.called[k] && is_csr_read(entry))
         emit_csr_read(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
-        emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
+        emit_fp32(b_, warp_, entry.insn, *mxcsr_, vtype_checked[k],
+                  [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vint_inlined(entry))
-        emit_vint(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
+        emit_vint(b_, warp_, entry.insn, vtype_checked[k],
+                  [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
       else
         emit_call(entry, block.pcs[k], k);
+      vtype_relied_on |= vtype_checked[k] && !block.called[k] &&
+                         (is_fp32_inlined(entry) || is_vint_inlined(entry));
     }
     finish(4 * block.insns.size());
+    if (vtype_relied_on) check_vtype_at_start(entry_block, to_dispatch);
   }
 
  private:
@@ -479,6 +489,35 @@ class BlockEmitter {
       b_.CreateAlignedStore(b_.CreateLoad(i64_, tally_[i]),
                             b_.CreateConstInBoundsGEP1_64(i64_, tally_out_, i), llvm::Align(8));
     b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
+  }
+
+  // The inline vector rows need SEW=32 and LMUL=1. Only a vsetvl* (InsnClass::Config, never
+  // inlined) changes them, so one check where the block starts holds for every entry that
+  // no Config entry precedes in the block (in a block that loops: none in it at all), and
+  // those rows go inline without a check and without a call path after which every value
+  // of the warp must be loaded again (docs/simulator.md, "Translation").
+  static std::vector<bool> vtype_checked_entries(const Block& block) {
+    const auto configures = [](const CachedInsn& entry) {
+      return isa::info(entry.insn.op).cls == isa::InsnClass::Config;
+    };
+    std::vector<bool> checked(block.insns.size(), false);
+    if (block.loops && std::any_of(block.insns.begin(), block.insns.end(), configures))
+      return checked;
+    for (size_t k = 0; k < block.insns.size() && !configures(block.insns[k]); ++k)
+      checked[k] = true;
+    return checked;
+  }
+
+  // Replaces the entry block's branch to the dispatch on `first` by the vtype check: a warp
+  // at another SEW or LMUL does not run the block (Block::kNotRun).
+  void check_vtype_at_start(llvm::BasicBlock* entry_block, llvm::BranchInst* to_dispatch) {
+    llvm::BasicBlock* dispatch = to_dispatch->getSuccessor(0);
+    to_dispatch->eraseFromParent();
+    b_.SetInsertPoint(entry_block);
+    auto* not_run = llvm::BasicBlock::Create(c_, "not_run", fn_);
+    b_.CreateCondBr(ir_->is_sew32_lmul1(), dispatch, not_run);
+    b_.SetInsertPoint(not_run);
+    finish(Block::kNotRun);
   }
 
   // Leaves after entries[k], with the warp going on at `next` (Block::kLeft).

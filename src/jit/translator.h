@@ -61,6 +61,10 @@ struct Block {
                           uint64_t budget, Tally* tally, uint32_t first);
   // The low two bits of Fn's result.
   static constexpr uint32_t kWentOn = 0, kFaulted = 1, kLeft = 2, kJumped = 3;
+  // The whole result when the block did not run: no entry done, nothing changed, because the
+  // warp is not at SEW=32 and LMUL=1, which its inline vector rows need (checked once where
+  // it starts); the interpreter runs the entries. (A block that left has done >= 1.)
+  static constexpr uint32_t kNotRun = kLeft;
   Fn fn = nullptr;
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)

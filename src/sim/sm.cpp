@@ -457,6 +457,11 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
     jit::Block::Tally tally;
     const uint32_t result =
         block->fn(&ctx, &w, &jit_error_, limit - n + block->before[first].warp, &tally, first);
+    if (result == jit::Block::kNotRun) {  // interpreted from here, the block not asked again
+      pc = block->pcs[first];
+      leader = false;
+      return false;
+    }
     const size_t done = result >> 2;
     // Counted from entry 0 of the first round, less the entries before `first`; the vector
     // entries up to `vectors` ran under the mask at the start, corrected by the mask's changes

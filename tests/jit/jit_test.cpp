@@ -247,6 +247,73 @@ TEST(Jit, BudgetStopsAtTheSameInstruction) {
   EXPECT_GT(expect_same_for_budgets(kAluKernel, launch_of(1, 32), 330, 342), 0u);
 }
 
+// The same inline vector rows reached at SEW=16 and then at SEW=32, with no vsetvli in front
+// of them in their block: a block checks the vtype its inline rows need once where it starts
+// (BlockEmitter::vtype_checked_entries), so at SEW=16 it must not run and the interpreter's
+// 16-bit arithmetic decides (the operands overflow 16 bits, so 32-bit lanes would differ).
+// The looping block further on has a vsetvli inside, so each of its rows checks for itself;
+// the second loop runs at SEW=16 with no vsetvli in it.
+const char* const kVtypeKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 11
+    add s0, s0, t6
+    vid.v v0
+    vsll.vi v1, v0, 11
+    vadd.vi v1, v1, 7
+    li s1, 0
+.Lpass:
+    beqz s1, .Le16
+    vsetvli t3, zero, e32, m1
+    j .Lrows
+.Le16:
+    vsetvli t3, zero, e16, m1
+    j .Lrows
+.Lrows:
+    vadd.vv v2, v1, v1
+    vmul.vv v3, v2, v1
+    vsll.vi v4, v3, 9
+    vxor.vv v5, v4, v2
+    vfadd.vv v6, v5, v1
+    vsetvli t3, zero, e32, m1
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v5, 0(v9)
+    vsw12.v v6, 128(v9)
+    addi s0, s0, 256
+    addi s1, s1, 1
+    li t0, 2
+    bne s1, t0, .Lpass
+    li t0, 5
+.Lconfigures:
+    vsetvli t3, zero, e16, m1
+    vadd.vv v1, v1, v2
+    vsetvli t3, zero, e32, m1
+    vmul.vv v2, v2, v1
+    addi t0, t0, -1
+    bnez t0, .Lconfigures
+    vsetvli t3, zero, e16, m1
+    li t0, 5
+.Latsew16:
+    vadd.vv v1, v1, v2
+    vxor.vv v2, v2, v1
+    addi t0, t0, -1
+    bnez t0, .Latsew16
+    vsetvli t3, zero, e32, m1
+    vsw12.v v1, 0(v9)
+    vsw12.v v2, 128(v9)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, RowsReachedAtAnotherSewMatchTheInterpreter) {
+  const Outcome off = run(kVtypeKernel, &load_assembly, launch_of(2, 32, 2), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  // The first pass's sums are 16-bit: lane 31's v1 is 31 * 2048 + 7, and twice that wraps.
+  EXPECT_EQ(off.memory[31] & 0xffff0000u, 0u);
+  EXPECT_GT(expect_same(kVtypeKernel, &load_assembly, launch_of(2, 32, 2), "vtype kernel"), 0u);
+  EXPECT_GT(expect_same_for_budgets(kVtypeKernel, launch_of(1, 32), 20, 80), 0u);
+}
+
 // A load inside a translated block faults on its 65th iteration (past the 16 KiB output
 // buffer): same pc, instruction, message and counts.
 TEST(Jit, FaultInsideABlockReportsTheSamePc) {
