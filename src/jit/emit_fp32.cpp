@@ -152,12 +152,12 @@ constexpr uint32_t kOne = 0x3f800000u;  // 1.0f
 
 class Emitter {
  public:
-  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp, MxcsrRun& run)
+  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows, MxcsrRun& run)
       : run_(run),
         b_(b),
         c_(b.getContext()),
         warp_(warp),
-        w_(b, warp),
+        w_(b, warp, shadows),
         fn_(b.GetInsertBlock()->getParent()) {
     i32_ = b_.getInt32Ty();
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
@@ -480,9 +480,10 @@ bool is_fp32_inlined(const sim::CachedInsn& entry) {
   return registers && host_has(row->kind);
 }
 
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
-               bool vtype_checked, const std::function<void()>& emit_call) {
-  Emitter(b, warp, run).emit(in, *row_of(in.op), vtype_checked, emit_call);
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
+               const sim::Insn& in, MxcsrRun& run, bool vtype_checked,
+               const std::function<void()>& emit_call) {
+  Emitter(b, warp, shadows, run).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 
 }  // namespace ventus::jit

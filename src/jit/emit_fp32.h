@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decode_cache.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 
@@ -50,7 +51,8 @@ class MxcsrRun {
 // frm; the caller closes the run first). vtype_checked: the block checked SEW=32 and LMUL=1
 // where it starts and nothing since could change them (as for emit_vint), so only frm is
 // checked here, and a row that does not round goes inline without a check. Leaves b after both.
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, MxcsrRun& run,
-               bool vtype_checked, const std::function<void()>& emit_call);
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
+               const sim::Insn& in, MxcsrRun& run, bool vtype_checked,
+               const std::function<void()>& emit_call);
 
 }  // namespace ventus::jit

@@ -107,7 +107,7 @@ const PageCacheLayout& page_cache_layout() {
 class MemoryIr : WarpIr {
  public:
   explicit MemoryIr(const BlockValues& values)
-      : WarpIr(values.b, values.warp),
+      : WarpIr(values.b, values.warp, values.shadows),
         v_(values),
         b_(values.b),
         c_(b_.getContext()),
@@ -197,7 +197,7 @@ class MemoryIr : WarpIr {
     const unsigned size = row.size;
     llvm::Value* active = load(layout_.mask);
     llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
-    llvm::Value* address = b_.CreateAdd(b_.CreateAlignedLoad(lanes_, v_row(in.rs1), llvm::Align(4)),
+    llvm::Value* address = b_.CreateAdd(read_v(in.rs1),
                                         splat(static_cast<uint32_t>(in.imm)));
     const auto or_of_active = [&](llvm::Value* lanes) {
       return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
@@ -306,10 +306,10 @@ class MemoryIr : WarpIr {
     if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
     auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
     if (row.store) {
-      llvm::Value* data = b_.CreateAlignedLoad(lanes_, v_row(in.rs2), llvm::Align(4));
+      llvm::Value* data = read_v(in.rs2);
       b_.CreateMaskedScatter(b_.CreateTrunc(data, elements), pointers, llvm::Align(size), on);
     } else {
-      llvm::Value* old = b_.CreateAlignedLoad(lanes_, v_row(in.rd), llvm::Align(4));
+      llvm::Value* old = read_v(in.rd);
       llvm::Value* loaded = nullptr;
       if (size == 4) {
         loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
@@ -318,7 +318,7 @@ class MemoryIr : WarpIr {
         loaded = b_.CreateSelect(
             on, row.is_signed ? b_.CreateSExt(raw, lanes_) : b_.CreateZExt(raw, lanes_), old);
       }
-      b_.CreateAlignedStore(loaded, v_row(in.rd), llvm::Align(4));
+      write_v(in.rd, loaded);
     }
     b_.CreateBr(done);
     b_.SetInsertPoint(done);

@@ -12,6 +12,7 @@
 #include <initializer_list>
 
 #include "decode_cache.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 
@@ -23,6 +24,7 @@ struct BlockValues {
   // Entry-block allocas, 64-byte aligned: 32 lane addresses (i32) and 32 host pointers.
   llvm::Value* lane_addresses;
   llvm::Value* lane_pointers;
+  FieldShadows* shadows;
 };
 
 // Whether the emitters below have an inline form for the entry (its semantics being the

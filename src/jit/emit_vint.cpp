@@ -136,8 +136,8 @@ std::optional<Row> row_of(Op op) {
 
 class Emitter {
  public:
-  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp)
-      : b_(b), c_(b.getContext()), w_(b, warp), fn_(b.GetInsertBlock()->getParent()) {}
+  Emitter(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows)
+      : b_(b), c_(b.getContext()), w_(b, warp, shadows), fn_(b.GetInsertBlock()->getParent()) {}
 
   void emit(const sim::Insn& in, const Row& row, bool vtype_checked,
             const std::function<void()>& emit_call) {
@@ -332,9 +332,9 @@ bool is_vint_inlined(const sim::CachedInsn& entry) {
          (!is_multiply_add(row->kind) || vector(in.rs3));
 }
 
-void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, const sim::Insn& in, bool vtype_checked,
-               const std::function<void()>& emit_call) {
-  Emitter(b, warp).emit(in, *row_of(in.op), vtype_checked, emit_call);
+void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
+               const sim::Insn& in, bool vtype_checked, const std::function<void()>& emit_call) {
+  Emitter(b, warp, shadows).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 
 }  // namespace ventus::jit

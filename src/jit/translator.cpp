@@ -410,7 +410,7 @@ class BlockEmitter {
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     ctx_ = fn_->getArg(0);
     warp_ = fn_->getArg(1);
-    ir_.emplace(b_, warp_);
+    ir_.emplace(b_, warp_, &shadows_);
     error_ = fn_->getArg(2);
     tally_out_ = fn_->getArg(4);
     fn_->addParamAttr(4, llvm::Attribute::NoAlias);
@@ -464,10 +464,10 @@ class BlockEmitter {
       else if (!block.called[k] && is_csr_read(entry))
         emit_csr_read(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
-        emit_fp32(b_, warp_, entry.insn, *mxcsr_, vtype_checked[k],
+        emit_fp32(b_, warp_, &shadows_, entry.insn, *mxcsr_, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vint_inlined(entry))
-        emit_vint(b_, warp_, entry.insn, vtype_checked[k],
+        emit_vint(b_, warp_, &shadows_, entry.insn, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
@@ -478,6 +478,7 @@ class BlockEmitter {
     }
     finish(4 * block.insns.size());
     if (vtype_relied_on) check_vtype_at_start(entry_block, to_dispatch);
+    shadows_.fill(*fn_, warp_);
   }
 
  private:
@@ -636,7 +637,7 @@ class BlockEmitter {
       case Op::JAL: r = b_.getInt32(pc + 4); break;  // the block goes on at the target
       case Op::SETRPC:
         r = b_.CreateAdd(a, imm);
-        b_.CreateAlignedStore(r, ir_->field(layout_.rpc), llvm::Align(4));
+        ir_->store(layout_.rpc, r);
         break;
       case Op::ADDI: r = b_.CreateAdd(a, imm); break;
       case Op::SLTI: r = b_.CreateZExt(b_.CreateICmpSLT(a, imm), i32_); break;
@@ -773,7 +774,7 @@ class BlockEmitter {
                               std::initializer_list<llvm::Value*> arguments) {
     return call_host(b_, address, result, arguments);
   }
-  BlockValues values() { return {b_, ctx_, warp_, lane_addresses_, lane_pointers_}; }
+  BlockValues values() { return {b_, ctx_, warp_, lane_addresses_, lane_pointers_, &shadows_}; }
 
   llvm::LLVMContext& c_;
   llvm::IRBuilder<> b_;
@@ -790,6 +791,7 @@ class BlockEmitter {
   // thread_pointers' addresses and host pointers, one per lane.
   llvm::AllocaInst *lane_addresses_ = nullptr, *lane_pointers_ = nullptr;
   std::unique_ptr<MxcsrRun> mxcsr_;  // closed before each call and return
+  FieldShadows shadows_;
   std::optional<WarpIr> ir_;         // made once warp_ is known
 };
 
