@@ -464,6 +464,7 @@ void MxcsrRun::close(llvm::IRBuilder<>& b) {
       b.getInt64(reinterpret_cast<uint64_t>(&restore_mxcsr)), b.getPtrTy());
   llvm::CallInst* call = b.CreateCall(type, callee, {b.CreateLoad(b.getInt32Ty(), saved_), warp_});
   call->addFnAttr(llvm::Attribute::NoUnwind);
+  FieldShadows::keeps_fields(call);
   b.CreateStore(b.getFalse(), is_open_);
   b.CreateBr(done);
   b.SetInsertPoint(done);

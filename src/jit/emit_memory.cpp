@@ -159,6 +159,7 @@ class MemoryIr : WarpIr {
     llvm::CallInst* found =
         call_host(b_, reinterpret_cast<uint64_t>(&sim::scalar_data_span), ptr_,
                   {v_.ctx, address, b_.getInt32(in.rs1), b_.getInt32(size), b_.getInt1(store)});
+    FieldShadows::keeps_fields(found);
     b_.CreateCondBr(b_.CreateIsNull(found), slow, access);
 
     b_.SetInsertPoint(slow);
@@ -289,6 +290,7 @@ class MemoryIr : WarpIr {
         call_host(b_, reinterpret_cast<uint64_t>(&sim::thread_pointers), b_.getInt1Ty(),
                   {v_.ctx, v_.lane_addresses, active, b_.getInt32(size), b_.getInt1(row.store),
                    b_.getInt1(row.is_private), v_.lane_pointers});
+    FieldShadows::keeps_fields(found);
     b_.CreateCondBr(found, paged, slow);
     b_.SetInsertPoint(paged);
     // Inactive lanes' pointers are left as they were: the masked access does not use them.
@@ -392,6 +394,7 @@ class MemoryIr : WarpIr {
     llvm::CallInst* span = call_host(b_, reinterpret_cast<uint64_t>(&sim::thread_span), ptr_,
                                      {v_.ctx, first, hi, b_.getInt32(row.size),
                                       b_.getInt1(row.store), b_.getInt1(row.is_private)});
+    FieldShadows::keeps_fields(span);
     span_block_ = b_.GetInsertBlock();
     return span;
   }

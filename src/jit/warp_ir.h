@@ -38,6 +38,11 @@ class FieldShadows {
     slots_.push_back({offset, type, at.CreateAlloca(type)});
     return slots_.back().alloca;
   }
+  // Marks a call of a host function that writes none of the shadowed fields (the memory
+  // system's lookups, the MXCSR restore), after which fill() need not load them again.
+  static void keeps_fields(llvm::CallInst* call) {
+    call->setMetadata(kKeepsFields, llvm::MDNode::get(call->getContext(), {}));
+  }
   // Call once the function is complete.
   void fill(llvm::Function& fn, llvm::Value* warp) {
     if (slots_.empty()) return;
@@ -49,13 +54,14 @@ class FieldShadows {
     for (llvm::BasicBlock& block : fn)
       for (llvm::Instruction& instruction : block)
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
-            call && !llvm::isa<llvm::IntrinsicInst>(call)) {
+            call && !llvm::isa<llvm::IntrinsicInst>(call) && !call->getMetadata(kKeepsFields)) {
           b.SetInsertPoint(call->getNextNode());
           fill_at(b, warp);
         }
   }
 
  private:
+  static constexpr const char* kKeepsFields = "ventus.keeps_warp_fields";
   struct Slot {
     uint64_t offset;
     llvm::Type* type;
