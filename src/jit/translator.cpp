@@ -77,9 +77,9 @@ uint32_t call_semantics(sim::Exec* ctx, const CachedInsn* entry, uint32_t pc,
 constexpr uint64_t kSplitFaulted = uint64_t{1} << 32;
 
 // A vector branch at pc whose taken lanes are some but not all of the active ones, in
-// translated code: the SIMT stack's push (sim::split_warp, as the semantics do it). Returns the
-// pc the warp goes on at (the mask is that path's), or kSplitFaulted with the exception (no
-// host memory for the stack) in *error.
+// translated code where the SIMT stack has no room for its push (emit_split pushes inline
+// otherwise): sim::split_warp, as the semantics do it. Returns the pc the warp goes on at (the
+// mask is that path's), or kSplitFaulted with the exception (the overflow fault) in *error.
 uint64_t split_warp(sim::Exec* ctx, uint32_t taken, uint32_t pc, uint32_t target,
                     std::exception_ptr* error) noexcept {
   ctx->pc = pc;
