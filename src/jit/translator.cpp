@@ -9,6 +9,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -26,6 +27,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
@@ -80,9 +82,9 @@ uint32_t call_semantics(sim::Exec* ctx, const CachedInsn* entry, uint32_t pc,
 constexpr uint64_t kSplitFaulted = uint64_t{1} << 32;
 
 // A vector branch at pc whose taken lanes are some but not all of the active ones, in
-// translated code: the SIMT stack's push (sim::split_warp, as the semantics do it). Returns the
-// pc the warp goes on at (the mask is that path's), or kSplitFaulted with the exception (no
-// host memory for the stack) in *error.
+// translated code where the SIMT stack has no room for its push (emit_split pushes inline
+// otherwise): sim::split_warp, as the semantics do it. Returns the pc the warp goes on at (the
+// mask is that path's), or kSplitFaulted with the exception (the overflow fault) in *error.
 uint64_t split_warp(sim::Exec* ctx, uint32_t taken, uint32_t pc, uint32_t target,
                     std::exception_ptr* error) noexcept {
   ctx->pc = pc;
@@ -96,23 +98,22 @@ uint64_t split_warp(sim::Exec* ctx, uint32_t taken, uint32_t pc, uint32_t target
   return ctx->next_pc;
 }
 
-// join at pc in translated code (sim::join_pops): where the warp goes on, pc + 4 unless the
-// join popped the SIMT stack.
-uint32_t join_next(sim::Warp* warp, uint32_t pc) noexcept {
-  uint32_t next = pc + 4;
-  sim::join_pops(*warp, pc, next);
-  return next;
-}
-
-// The byte offset of Exec::next_pc, where a block that leaves says where the warp goes on.
-uint64_t exec_next_pc_offset() {
-  static const uint64_t offset = [] {
+// Byte offsets in sim::Exec: next_pc, where a block that leaves says where the warp goes on,
+// and divergences, which an inline split counts.
+struct ExecLayout {
+  uint64_t next_pc, divergences;
+};
+const ExecLayout& exec_layout() {
+  static const ExecLayout layout = [] {
     const auto warp = std::make_unique<sim::Warp>();
     const sim::Exec probe{*warp};
-    return static_cast<uint64_t>(reinterpret_cast<const char*>(&probe.next_pc) -
-                                 reinterpret_cast<const char*>(&probe));
+    const auto at = [&](const void* field) {
+      return static_cast<uint64_t>(static_cast<const char*>(field) -
+                                   reinterpret_cast<const char*>(&probe));
+    };
+    return ExecLayout{at(&probe.next_pc), at(&probe.divergences)};
   }();
-  return offset;
+  return layout;
 }
 
 bool is_plain_semantics(const CachedInsn& entry) {
@@ -181,11 +182,22 @@ const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
     const auto probe = std::make_unique<sim::Warp>();
     const auto at = [&](const void* field) { return offset_in(*probe, field); };
-    return WarpLayout{at(&probe->x),          at(&probe->v),         at(&probe->lanes),
-                      at(&probe->mask),       at(&probe->lane_mask), at(&probe->vcfg.vl),
-                      at(&probe->vcfg.sew),   at(&probe->vcfg.lmul), at(&probe->rpc),
-                      at(&probe->csr_pds),    at(&probe->frm),       at(&probe->fflags),
-                      at(&probe->stack_base), at(&probe->stack_end)};
+    return WarpLayout{at(&probe->x),
+                      at(&probe->v),
+                      at(&probe->lanes),
+                      at(&probe->mask),
+                      at(&probe->lane_mask),
+                      at(&probe->vcfg.vl),
+                      at(&probe->vcfg.sew),
+                      at(&probe->vcfg.lmul),
+                      at(&probe->rpc),
+                      at(&probe->csr_pds),
+                      at(&probe->frm),
+                      at(&probe->fflags),
+                      at(&probe->stack_base),
+                      at(&probe->stack_end),
+                      at(&probe->simt_stack.depth),
+                      at(&probe->simt_stack.entries[0])};
   }();
   return layout;
 }
@@ -524,7 +536,7 @@ class BlockEmitter {
   // Leaves after entries[k], with the warp going on at `next` (Block::kLeft).
   void leave_at(llvm::Value* next, size_t k) {
     b_.CreateAlignedStore(
-        next, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ctx_, exec_next_pc_offset()),
+        next, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ctx_, exec_layout().next_pc),
         llvm::Align(4));
     finish(4 * (k + 1) + Block::kLeft);
   }
@@ -676,9 +688,9 @@ class BlockEmitter {
   }
 
   // A vector branch (semantics/control.cpp vbranch): no active lane taken, the warp goes on at
-  // pc + 4; every one, at the target; some, sim::split_warp pushes the SIMT stack, changes the
-  // mask and picks the path that runs first. The block goes on where that is its next entry
-  // (next_pcs[k], under the new mask), and leaves otherwise (a jump to the target as kJumped).
+  // pc + 4; every one, at the target; some, the warp splits (emit_split). The block goes on
+  // where the warp goes on at its next entry (next_pcs[k], under the new mask), and leaves
+  // otherwise (a jump to the target as kJumped).
   void emit_vbranch(const Block& block, size_t k) {
     const sim::Insn& in = block.insns[k].insn;
     const uint32_t pc = block.pcs[k];
@@ -716,37 +728,99 @@ class BlockEmitter {
     else
       finish(4 * (k + 1) + Block::kJumped);
     b_.SetInsertPoint(split);
-    llvm::Value* next = call_helper(reinterpret_cast<uint64_t>(&split_warp), i64_,
-                                    {ctx_, taken, b_.getInt32(pc), b_.getInt32(target), error_});
-    auto* split_done = llvm::BasicBlock::Create(c_, "split_done", fn_);
-    auto* faulted = llvm::BasicBlock::Create(c_, "split_faulted", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt64(kSplitFaulted)), faulted, split_done);
-    b_.SetInsertPoint(faulted);
-    finish(4 * k + Block::kFaulted);
-    b_.SetInsertPoint(split_done);
+    llvm::Value* next = emit_split(taken, active, pc, target, k);
     count_mask_change(block, active, k);
-    go_on_if_next(b_.CreateTrunc(next, i32_), block, k, done);
+    go_on_if_next(next, block, k, done);
     b_.SetInsertPoint(done);
   }
 
-  // join (semantics/control.cpp): where the SIMT stack's top belongs to it, sim::join_pops pops
-  // it and the warp goes on at the top's resume pc with its mask, else at pc + 4. An entry that
-  // resumes at the join itself (a reconvergence entry) runs it again here, counted in
-  // Tally::repeats, each repeat within the budget as the interpreter's next instruction would
-  // be. The block goes on where the warp goes on at its next entry (next_pcs[k]), and leaves
-  // otherwise.
+  // The split of a vector branch at pc whose taken lanes are some but not all of the active
+  // ones: sim::split_warp's push of the SIMT stack, inline (the reconvergence entry, then the
+  // path that runs second; the path with fewer lanes runs first, the taken one on a tie), where
+  // the stack has room for two entries, and a call of sim::split_warp itself where it has not
+  // (which faults). Returns where the warp goes on, under the mask of the path that runs first.
+  llvm::Value* emit_split(llvm::Value* taken, llvm::Value* active, uint32_t pc, uint32_t target,
+                          size_t k) {
+    auto* push = llvm::BasicBlock::Create(c_, "push", fn_);
+    auto* no_room = llvm::BasicBlock::Create(c_, "push_no_room", fn_);
+    auto* faulted = llvm::BasicBlock::Create(c_, "split_faulted", fn_);
+    auto* split_done = llvm::BasicBlock::Create(c_, "split_done", fn_);
+    llvm::Value* depth = ir_->load(layout_.simt_depth);
+    b_.CreateCondBr(b_.CreateICmpUGT(depth, b_.getInt32(sim::SimtStack::kCapacity - 2)), no_room,
+                    push, llvm::MDBuilder(c_).createBranchWeights(1, 1u << 20));
+
+    b_.SetInsertPoint(push);
+    llvm::Value* fall_through = b_.CreateAnd(active, b_.CreateNot(taken));
+    llvm::Function* popcount =
+        llvm::Intrinsic::getDeclaration(fn_->getParent(), llvm::Intrinsic::ctpop, {i32_});
+    llvm::Value* taken_first =
+        b_.CreateICmpULE(b_.CreateCall(popcount, {taken}), b_.CreateCall(popcount, {fall_through}));
+    llvm::Value* rpc = ir_->load(layout_.rpc);
+    store_simt_entry(depth, {rpc, rpc, active});
+    store_simt_entry(b_.CreateAdd(depth, b_.getInt32(1)),
+                     {rpc, b_.CreateSelect(taken_first, b_.getInt32(pc + 4), b_.getInt32(target)),
+                      b_.CreateSelect(taken_first, fall_through, taken)});
+    store_warp(layout_.simt_depth, b_.CreateAdd(depth, b_.getInt32(2)));
+    store_warp(layout_.mask, b_.CreateSelect(taken_first, taken, fall_through));
+    llvm::Value* divergences =
+        b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ctx_, exec_layout().divergences);
+    b_.CreateAlignedStore(
+        b_.CreateAdd(b_.CreateAlignedLoad(i32_, divergences, llvm::Align(4)), b_.getInt32(1)),
+        divergences, llvm::Align(4));
+    llvm::Value* pushed_next =
+        b_.CreateSelect(taken_first, b_.getInt32(target), b_.getInt32(pc + 4));
+    b_.CreateBr(split_done);
+
+    b_.SetInsertPoint(no_room);
+    llvm::Value* called_next =
+        call_helper(reinterpret_cast<uint64_t>(&split_warp), i64_,
+                    {ctx_, taken, b_.getInt32(pc), b_.getInt32(target), error_});
+    llvm::Value* called_pc = b_.CreateTrunc(called_next, i32_);
+    b_.CreateCondBr(b_.CreateICmpEQ(called_next, b_.getInt64(kSplitFaulted)), faulted, split_done);
+    b_.SetInsertPoint(faulted);
+    finish(4 * k + Block::kFaulted);
+
+    b_.SetInsertPoint(split_done);
+    llvm::PHINode* next = b_.CreatePHI(i32_, 2);
+    next->addIncoming(pushed_next, push);
+    next->addIncoming(called_pc, no_room);
+    return next;
+  }
+
+  // join (semantics/control.cpp, sim::join_pops, inline): where the SIMT stack's top belongs to
+  // it, it pops the top and the warp goes on at the top's resume pc with its mask, else at
+  // pc + 4. An entry that resumes at the join itself (a reconvergence entry) runs it again
+  // here, counted in Tally::repeats, each repeat within the budget as the interpreter's next
+  // instruction would be. The block goes on where the warp goes on at its next entry
+  // (next_pcs[k]), and leaves otherwise.
   void emit_join(const Block& block, size_t k) {
     const uint32_t pc = block.pcs[k];
     auto* join = llvm::BasicBlock::Create(c_, "join", fn_);
+    auto* has_top = llvm::BasicBlock::Create(c_, "join_has_top", fn_);
+    auto* pop = llvm::BasicBlock::Create(c_, "join_pop", fn_);
+    auto* no_pop = llvm::BasicBlock::Create(c_, "join_no_pop", fn_);
     auto* again = llvm::BasicBlock::Create(c_, "join_again", fn_);
     auto* stop = llvm::BasicBlock::Create(c_, "join_stop", fn_);
     auto* went = llvm::BasicBlock::Create(c_, "join_went", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "join_done", fn_);
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
+    llvm::Value* depth = ir_->load(layout_.simt_depth);
+    b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), no_pop, has_top);
+    b_.SetInsertPoint(has_top);
+    llvm::Value* top = b_.CreateSub(depth, b_.getInt32(1));
+    b_.CreateCondBr(
+        b_.CreateICmpEQ(load_simt_field(top, offsetof(sim::SimtEntry, rpc)), b_.getInt32(pc)), pop,
+        no_pop);
+
+    b_.SetInsertPoint(no_pop);
+    go_on_if_next(b_.getInt32(pc + 4), block, k, done);
+
+    b_.SetInsertPoint(pop);
     llvm::Value* before = ir_->load(layout_.mask);
-    llvm::Value* next =
-        call_helper(reinterpret_cast<uint64_t>(&join_next), i32_, {warp_, b_.getInt32(pc)});
+    store_warp(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
+    store_warp(layout_.simt_depth, top);
+    llvm::Value* next = load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
     count_mask_change(block, before, k);
     b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(pc)), again, went);
     b_.SetInsertPoint(again);
@@ -759,6 +833,31 @@ class BlockEmitter {
     b_.SetInsertPoint(went);
     go_on_if_next(next, block, k, done);
     b_.SetInsertPoint(done);
+  }
+
+  // The SIMT stack's entries[index] (an i32 index), field at byte `offset` of sim::SimtEntry.
+  llvm::Value* simt_field(llvm::Value* index, uint64_t offset) {
+    llvm::Value* at =
+        b_.CreateAdd(b_.getInt64(layout_.simt_entries + offset),
+                     b_.CreateMul(b_.CreateZExt(index, i64_), b_.getInt64(sizeof(sim::SimtEntry))));
+    return b_.CreateInBoundsGEP(b_.getInt8Ty(), warp_, at);
+  }
+  llvm::Value* load_simt_field(llvm::Value* index, uint64_t offset) {
+    return b_.CreateAlignedLoad(i32_, simt_field(index, offset), llvm::Align(4));
+  }
+  struct SimtEntryValues {
+    llvm::Value *rpc, *resume_pc, *mask;
+  };
+  void store_simt_entry(llvm::Value* index, const SimtEntryValues& entry) {
+    b_.CreateAlignedStore(entry.rpc, simt_field(index, offsetof(sim::SimtEntry, rpc)),
+                          llvm::Align(4));
+    b_.CreateAlignedStore(entry.resume_pc, simt_field(index, offsetof(sim::SimtEntry, resume_pc)),
+                          llvm::Align(4));
+    b_.CreateAlignedStore(entry.mask, simt_field(index, offsetof(sim::SimtEntry, mask)),
+                          llvm::Align(4));
+  }
+  void store_warp(uint64_t offset, llvm::Value* value) {
+    b_.CreateAlignedStore(value, ir_->field(offset), llvm::Align(4));
   }
 
   // Branches to `done` when the warp goes on at entries[k]'s next entry, else leaves there.

@@ -200,10 +200,9 @@ uint64_t blocks_translated_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);
-// Whether the entry is a branch, vector branch or join run inline (a vector branch that
-// splits the warp and a join that pops through the SIMT stack's own functions,
-// sim::split_warp and sim::join_pops), whose block goes on only where the warp goes on at its
-// next entry (Block::next_pcs).
+// Whether the entry is a branch, vector branch or join run inline (the SIMT stack's pushes
+// and pops as IR on sim::SimtStack, by sim::split_warp's and sim::join_pops's rules), whose
+// block goes on only where the warp goes on at its next entry (Block::next_pcs).
 bool is_guarded(const sim::CachedInsn& entry);
 // Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
 // inlined when the CSR is a warp field (sim::csr_field).

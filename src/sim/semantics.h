@@ -25,13 +25,15 @@ namespace sem {
 // Indexed by isa::Op.
 extern const SemanticsFn kSemantics[isa::kNumOps];
 
-// The SIMT stack (docs/simulator.md, "SIMT stack"), shared by the semantics of the vector
-// branches and join (semantics/control.cpp) and the translating tier, which runs them inside
-// translated code. split_warp: a vector branch at ctx.pc whose taken lanes are some but not
-// all of the active ones pushes the reconvergence entry and the path that runs second, and
-// sets the mask and ctx.next_pc to the path that runs first (std::bad_alloc from the pushes is
-// the only exception). join_pops: join at pc pops the stack when its top belongs to pc,
-// setting the mask and resume_pc to the top's; otherwise it changes nothing and returns false.
+// The SIMT stack (docs/simulator.md, "SIMT stack"), as the semantics of the vector branches
+// and join (semantics/control.cpp) run it; translated code pushes and pops it as IR by these
+// rules (src/jit/translator.cpp, emit_split and emit_join; tests/jit/simt_stack_test.cpp
+// compares the two) and calls split_warp where the stack has no room. split_warp: a vector branch
+// at ctx.pc whose taken lanes are some but not all of the active ones pushes the reconvergence
+// entry and the path that runs second, and sets the mask and ctx.next_pc to the path that runs
+// first (it faults only where the stack has no room, which the warp's masks rule out: SimtStack).
+// join_pops: join at pc pops the stack when its top belongs to pc, setting the mask and resume_pc
+// to the top's; otherwise it changes nothing and returns false.
 void split_warp(Exec& ctx, uint32_t taken, uint32_t target);
 bool join_pops(Warp& w, uint32_t pc, uint32_t& resume_pc) noexcept;
 

@@ -80,6 +80,25 @@ struct SimtEntry {
   uint32_t mask;       // the mask it continues with
 };
 
+// The SIMT stack, inline in the warp so that translated code pushes and pops it itself
+// (src/jit/translator.cpp, emit_vbranch and emit_join); the rules are semantics/control.cpp's.
+// A split pushes the mask before it and the path that runs second, and the warp's mask becomes
+// the path that runs first: both paths are nonempty, so every mask on the stack and the warp's
+// own is nonempty and, against each mask below it, a strict subset or disjoint. They are
+// distinct members of a laminar family of sets of `lanes` lanes, of which there are at most
+// 2 * lanes - 1: the depth never exceeds 2 * lanes - 2, which kCapacity holds for any warp
+// (split_warp faults rather than write past it).
+struct SimtStack {
+  static constexpr uint32_t kCapacity = 2 * kMaxLanes;
+  uint32_t depth = 0;
+  SimtEntry entries[kCapacity];
+
+  bool empty() const { return depth == 0; }
+  uint32_t size() const { return depth; }
+  const SimtEntry& top() const { return entries[depth - 1]; }
+  void clear() { depth = 0; }
+};
+
 // AtHost: the warp wrote CSR_PRINT and waits until the host served the request (Device::run
 // serves them between rounds).
 enum class WarpStatus : uint8_t { Ready, AtBarrier, AtHost, Ended };
@@ -115,7 +134,7 @@ struct Warp {
   uint32_t lanes = 32;     // threads per warp (wf_size), <= kMaxLanes
   uint32_t lane_mask = 0;  // (1 << lanes) - 1
   uint32_t mask = 0;       // the SIMT active mask: bit i = thread i runs
-  std::vector<SimtEntry> simt_stack;
+  SimtStack simt_stack;
   VectorConfig vcfg;
 
   // CSRs kept per warp. The Ventus CSRs 0x800-0x80a are set at dispatch.

@@ -616,6 +616,100 @@ TEST(Jit, FaultAfterASplitInsideTheBlockReportsTheSamePc) {
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(3, 30), "fault after a split"), 0u);
 }
 
+// Each way the SIMT stack changes inside translated blocks (emit_split, emit_join), with the
+// results worked out independently. Per round: a join on an empty stack (nothing happens); a
+// tie (the odd and the even lanes, 15 or 16 each: the taken path, the odd lanes, runs first);
+// on the odd path a vbeq every active lane takes and a vbne none takes (nothing pushed), then
+// a nested split whose fall-through path (lane 1 alone) runs first, and a join that pops twice;
+// on the even path a join whose top belongs to another join (nothing happens). Then lane 0
+// alone takes a branch, and its join resumes the other lanes in a loop over them that peels
+// off the highest each round (ventus cc's loop over the active lanes): the stack grows to one
+// reconvergence entry per lane, 32 entries with 32 threads, which the last join pops one
+// after another.
+const char* const kSimtStackKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v6
+    vand.vi v1, v6, 1
+    vmv.v.i v2, 1
+    vmv.v.i v3, 0
+    li t0, 3
+    vmv.v.x v9, t0
+    li s2, 3
+.Lround:
+    join zero, zero, 0
+    la t5, .Lj1
+    setrpc zero, t5, 0
+    vbeq v1, v2, .Lodd
+    vadd.vi v4, v4, 3
+.Lstray:
+    join zero, zero, 0
+    j .Lj1
+.Lodd:
+    vadd.vi v4, v4, 5
+    vbeq v1, v2, .Lall
+    vadd.vi v4, v4, 100
+.Lall:
+    vbne v1, v2, .Lj1
+    la t5, .Lj3
+    setrpc zero, t5, 0
+    vbgeu v6, v9, .Lj3
+    vadd.vi v4, v4, 10
+.Lj3:
+    join zero, zero, 0
+.Lj1:
+    join zero, zero, 0
+    la t5, .Lj2
+    setrpc zero, t5, 0
+    vbeq v6, v3, .Lzero
+.Lpeel:
+    vmv.x.s a5, v6
+    vmv.v.x v7, a5
+    vadd.vi v5, v5, 1
+    la t5, .Lpeeled
+    setrpc zero, t5, 0
+    vbeq v6, v7, .Lpeeled
+    j .Lpeel
+.Lpeeled:
+    join zero, zero, 0
+    j .Lj2
+.Lzero:
+    vadd.vi v8, v8, 1
+.Lj2:
+    join zero, zero, 0
+    addi s2, s2, -1
+    bnez s2, .Lround
+    vsll.vi v10, v6, 2
+    vadd.vx v10, v10, s0
+    vsw12.v v4, 0(v10)
+    vsw12.v v5, 128(v10)
+    vsw12.v v8, 256(v10)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, SimtStackPushesAndPopsMatchTheInterpreter) {
+  constexpr uint32_t kRounds = 3, kWarps = 3, kGroups = 2;
+  for (const uint32_t threads : {30u, 32u}) {
+    const sim::KernelLaunch launch = launch_of(kWarps, threads, kGroups);
+    const Outcome off = run(kSimtStackKernel, &load_assembly, launch, sim::JitMode::Off);
+    ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+    // Per round: the tie, the nested split, and a split for each peeled lane but the last.
+    EXPECT_EQ(off.result.stats.divergences, uint64_t{kRounds} * kWarps * kGroups * (threads + 1));
+    for (uint32_t warp = 0; warp < kWarps; ++warp)
+      for (uint32_t lane = 0; lane < threads; ++lane) {
+        const uint32_t at = warp * 128 + lane;
+        const uint32_t v4 = lane % 2 == 0 ? 3 : lane == 1 ? 15 : 5;
+        EXPECT_EQ(off.memory[at], kRounds * v4) << threads << " " << lane;
+        EXPECT_EQ(off.memory[at + 32], lane == 0 ? 0 : kRounds * (threads - lane)) << lane;
+        EXPECT_EQ(off.memory[at + 64], lane == 0 ? kRounds : 0) << lane;
+      }
+    EXPECT_GT(expect_same(kSimtStackKernel, &load_assembly, launch, "SIMT stack"), 0u);
+  }
+  EXPECT_GT(expect_same_for_budgets(kSimtStackKernel, launch_of(1, 32), 1, 400, 7), 0u);
+}
+
 // Every amo*.w row (one of each family in .aq/.rl forms too) on a global word shared by every
 // warp and on a local word of the workgroup, in a loop, so that they run inline in translated
 // blocks; the old values they return go to memory. The sum of the amoadd.w increments is

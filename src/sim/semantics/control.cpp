@@ -38,26 +38,32 @@ inline lanes::I32x4 S(U32x4 v) {
 
 void split_warp(Exec& ctx, uint32_t taken, uint32_t target) {
   Warp& w = ctx.warp;
+  SimtStack& stack = w.simt_stack;
+  if (stack.depth > SimtStack::kCapacity - 2)
+    fault(fmt::format("internal error: SIMT stack overflow ({} entries, room for {})",
+                      stack.depth + 2, SimtStack::kCapacity));
   const uint32_t active = w.mask;
   const uint32_t fall_through = active & ~taken;
   // The reconvergence entry, then the path that runs second. The path with fewer active
   // lanes runs first; on a tie the taken path does.
-  w.simt_stack.push_back({w.rpc, w.rpc, active});
+  stack.entries[stack.depth] = {w.rpc, w.rpc, active};
   if (lanes::count(taken) <= lanes::count(fall_through)) {
-    w.simt_stack.push_back({w.rpc, ctx.pc + 4, fall_through});
+    stack.entries[stack.depth + 1] = {w.rpc, ctx.pc + 4, fall_through};
     w.mask = taken;
     ctx.next_pc = target;
   } else {
-    w.simt_stack.push_back({w.rpc, target, taken});
+    stack.entries[stack.depth + 1] = {w.rpc, target, taken};
     w.mask = fall_through;
   }
+  stack.depth += 2;
   ++ctx.divergences;
 }
 
 bool join_pops(Warp& w, uint32_t pc, uint32_t& resume_pc) noexcept {
-  if (w.simt_stack.empty() || w.simt_stack.back().rpc != pc) return false;
-  const SimtEntry top = w.simt_stack.back();
-  w.simt_stack.pop_back();
+  SimtStack& stack = w.simt_stack;
+  if (stack.empty() || stack.top().rpc != pc) return false;
+  const SimtEntry top = stack.top();
+  --stack.depth;
   w.mask = top.mask;
   resume_pc = top.resume_pc;
   return true;
