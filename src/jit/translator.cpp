@@ -760,8 +760,8 @@ class BlockEmitter {
     store_simt_entry(b_.CreateAdd(depth, b_.getInt32(1)),
                      {rpc, b_.CreateSelect(taken_first, b_.getInt32(pc + 4), b_.getInt32(target)),
                       b_.CreateSelect(taken_first, fall_through, taken)});
-    store_warp(layout_.simt_depth, b_.CreateAdd(depth, b_.getInt32(2)));
-    store_warp(layout_.mask, b_.CreateSelect(taken_first, taken, fall_through));
+    ir_->store(layout_.simt_depth, b_.CreateAdd(depth, b_.getInt32(2)));
+    ir_->store(layout_.mask, b_.CreateSelect(taken_first, taken, fall_through));
     llvm::Value* divergences =
         b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ctx_, exec_layout().divergences);
     b_.CreateAlignedStore(
@@ -818,8 +818,8 @@ class BlockEmitter {
 
     b_.SetInsertPoint(pop);
     llvm::Value* before = ir_->load(layout_.mask);
-    store_warp(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
-    store_warp(layout_.simt_depth, top);
+    ir_->store(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
+    ir_->store(layout_.simt_depth, top);
     llvm::Value* next = load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
     count_mask_change(block, before, k);
     b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(pc)), again, went);
@@ -855,9 +855,6 @@ class BlockEmitter {
                           llvm::Align(4));
     b_.CreateAlignedStore(entry.mask, simt_field(index, offsetof(sim::SimtEntry, mask)),
                           llvm::Align(4));
-  }
-  void store_warp(uint64_t offset, llvm::Value* value) {
-    b_.CreateAlignedStore(value, ir_->field(offset), llvm::Align(4));
   }
 
   // Branches to `done` when the warp goes on at entries[k]'s next entry, else leaves there.
