@@ -954,6 +954,52 @@ TEST(Jit, BudgetStopsInsideChainedBlocks) {
   EXPECT_GT(expect_same_for_budgets(kChainKernel, launch_of(2, 32), 1, 240), 0u);
 }
 
+// A loop whose branch in the middle is taken in every round but the last: when the loop is
+// translated, only the branch's target has run, so the block follows the target and loops,
+// and the fall-through of the last round leaves the block at the next instruction. The wid
+// gives each warp its own trip count (3 to 6 rounds), so warps leave at different rounds.
+const char* const kTakenPathKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t5, t6, 8
+    add s0, s0, t5
+    addi t1, t6, 3
+    li t0, 0
+    vid.v v1
+.Lloop:
+    addi t0, t0, 1
+    vadd.vx v3, v3, t0
+    blt t0, t1, .Lmore
+    addi t2, t2, 100
+    vadd.vi v3, v3, 5
+    j .Ldone
+.Lmore:
+    vadd.vi v3, v3, 1
+    add t3, t3, t0
+    j .Lloop
+.Ldone:
+    sw t2, 0(s0)
+    sw t3, 4(s0)
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 8(v4)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, BlocksThatFollowATakenBranchMatchTheInterpreter) {
+  EXPECT_GT(expect_same(kTakenPathKernel, &load_assembly, launch_of(4, 32, 2), "taken path"), 0u);
+  // Warp 2: 5 rounds; t3 = 1 + 2 + 3 + 4, t2 = 100, each lane 1 + ... + 5 + 4 * 1 + 5.
+  const Outcome forced =
+      run(kTakenPathKernel, &load_assembly, launch_of(4, 32), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[2 * 64], 100u);
+  EXPECT_EQ(forced.memory[2 * 64 + 1], 10u);
+  EXPECT_EQ(forced.memory[2 * 64 + 2], 24u);
+}
+
+TEST(Jit, BudgetStopsInBlocksThatFollowATakenBranch) {
+  EXPECT_GT(expect_same_for_budgets(kTakenPathKernel, launch_of(2, 32), 1, 80), 0u);
+}
+
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
 
 void load_with_private_memory(sim::Device& device, const std::string& source) {
