@@ -226,6 +226,7 @@ bool is_inlined(const CachedInsn& entry) {
     case Op::LUI:
     case Op::AUIPC:
     case Op::JAL:
+    case Op::JALR:
     case Op::SETRPC:
     case Op::ADDI:
     case Op::SLTI:
@@ -438,6 +439,8 @@ class BlockEmitter {
         emit_fp32(b_, warp_, entry.insn, *mxcsr_, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_vint_inlined(entry))
         emit_vint(b_, warp_, entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
+      else if (!block.called[k] && entry.insn.op == Op::JALR)
+        emit_jalr(entry.insn, block.pcs[k] + 4 * entry.prefixed, k);
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
       else
@@ -516,6 +519,18 @@ class BlockEmitter {
     add_to(tally_[kRounds], b_.getInt64(1));
     b_.CreateBr(round);
     b_.SetInsertPoint(done);
+  }
+
+  // jalr (semantics/scalar.cpp): the target from rs1 before rd is written; the block ends
+  // here (ends_block) and leaves with the warp at the target, which is checked where it is
+  // fetched, as after the semantics.
+  void emit_jalr(const sim::Insn& in, uint32_t pc, size_t k) {
+    llvm::Value* target =
+        b_.CreateAnd(b_.CreateAdd(ir_->read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm))),
+                     b_.getInt32(~1u));
+    ir_->write_x(in.rd, b_.getInt32(pc + 4));
+    leave_at(target, k);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "after_jalr", fn_));  // not reached
   }
 
   llvm::Value* scalar_branch_taken(const sim::Insn& in) {

@@ -1000,6 +1000,70 @@ TEST(Jit, BudgetStopsInBlocksThatFollowATakenBranch) {
   EXPECT_GT(expect_same_for_budgets(kTakenPathKernel, launch_of(2, 32), 1, 80), 0u);
 }
 
+// Calls through jalr, translated inline: a target with bit 0 set (cleared), a jalr whose rd is
+// its rs1 (the target is the old value), returns through ra and through another register. In the
+// last round of warp 1, `misalign` is added to the odd target: 1 makes it misaligned, which
+// faults where it is fetched; 3 skips the function's first instruction.
+std::string jalr_kernel(int misalign) {
+  return R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t5, t6, 8
+    add s0, s0, t5
+    li t1, 0
+    li t0, 4
+    li a1, 0
+.Lloop:
+    li a2, 1
+    bne t0, a2, .Lcall
+    beqz t6, .Lcall
+    li a1, )" +
+         std::to_string(misalign) +
+         R"(
+.Lcall:
+    la a0, .Lf
+    addi a0, a0, 1
+    add a0, a0, a1
+    jalr ra, 0(a0)
+    la t2, .Lg
+    jalr t2, 0(t2)
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    sw ra, 8(s0)
+    vid.v v1
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 16(v4)
+    endprg x0, x0, x0
+.Lf:
+    addi t1, t1, 3
+    vadd.vx v3, v3, t1
+    ret
+.Lg:
+    addi t1, t1, 5
+    jr t2
+)";
+}
+
+TEST(Jit, JalrMatchesTheInterpreter) {
+  for (const int misalign : {0, 1, 3}) {
+    const std::string kernel = jalr_kernel(misalign);
+    const std::string what = "misalign " + std::to_string(misalign);
+    const Outcome off = run(kernel, &load_assembly, launch_of(2, 32, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), misalign == 1) << what;
+    EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32, 2), what), 0u);
+  }
+  // Warp 0: 4 rounds of 3 + 5.
+  const Outcome forced = run(jalr_kernel(0), &load_assembly, launch_of(2, 32), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[0], 32u);
+}
+
+TEST(Jit, BudgetStopsAroundJalr) {
+  EXPECT_GT(expect_same_for_budgets(jalr_kernel(0), launch_of(1, 32), 1, 70), 0u);
+}
+
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
 
 void load_with_private_memory(sim::Device& device, const std::string& source) {
