@@ -84,26 +84,6 @@ void Sm::admit() {
   }
 }
 
-namespace {
-
-// Zeroes a warp's registers, `bytes` (a multiple of 16) from `at`, for the next workgroup.
-// memset was `rep stos` for the scalar file and a library call per run of vector registers,
-// whose start-up costs (tens of cycles each) are a fixed cost of every warp placed: a few
-// percent of a kernel of short warps (docs/performance.md, "Per-warp fixed costs").
-inline void zero_registers(void* at, size_t bytes) {
-#if defined(__SSE2__)
-  auto* lines = static_cast<char*>(at);
-  for (size_t i = 0; i < bytes; i += 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(lines + i), _mm_setzero_si128());
-    asm("" ::: "memory");  // or GCC turns the loop back into memset
-  }
-#else
-  std::memset(at, 0, bytes);
-#endif
-}
-
-}  // namespace
-
 void Sm::place(uint32_t linear, uint32_t slot) {
   const KernelLaunch& l = shared_->launch;
   const uint32_t W = l.warps_per_workgroup, T = l.threads_per_warp;
@@ -137,11 +117,15 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     } else {
       reused = warp_pool_.back();
       warp_pool_.pop_back();
-      zero_registers(reused->x, sizeof reused->x);
+      // The size hidden from the compiler: GCC inlined the constant one as `rep stos`, whose
+      // start-up cost the library's vector stores do not have.
+      size_t x_bytes = sizeof reused->x;
+      asm("" : "+r"(x_bytes));
+      std::memset(reused->x, 0, x_bytes);
       // Only registers some decoded instruction can write may be non-zero (a whole register
       // file is 32 KiB, more than short kernels execute).
       cache_.each_vector_register_run([reused](unsigned first, unsigned end) {
-        zero_registers(reused->v[first], (end - first) * sizeof reused->v[0]);
+        std::memset(reused->v[first], 0, (end - first) * sizeof reused->v[0]);
       });
       reused->simt_stack.clear();
       reused->async_copies.clear();  // what a faulted launch left pending
