@@ -1064,6 +1064,75 @@ TEST(Jit, BudgetStopsAroundJalr) {
   EXPECT_GT(expect_same_for_budgets(jalr_kernel(0), launch_of(1, 32), 1, 70), 0u);
 }
 
+// Scalar stores into words of a page that also holds read-only data (the first 64 bytes of the
+// code here; ventus cc's .data lies beside its .text): no whole page is open to them, and
+// scalar_data_span keeps each accepted store (address and size) for the launch. Every warp
+// stores each round, with words and halfwords at addresses that share a slot of that table; in
+// the last round of warp 1, `fault_offset` (when not 0) makes one store land that many bytes
+// before the words, in the code.
+std::string store_beside_code_kernel(int fault_offset) {
+  return R"(
+    csrr t6, wid
+    li s0, 0x90000000
+    slli t5, t6, 4
+    add s0, s0, t5
+    la s1, .Lwords
+    li t0, 3
+.Lloop:
+    lw t1, 0(s1)
+    add t1, t1, t0
+    sw t1, 0(s1)
+    sh t0, 64(s1)
+    sw t6, 4(s1)
+    li a0, 1
+    bne t0, a0, .Lnext
+    beqz t6, .Lnext
+    li a1, )" +
+         std::to_string(fault_offset) +
+         R"(
+    beqz a1, .Lnext
+    la a2, .Lwords
+    sub a2, a2, a1
+    sw t0, 0(a2)
+.Lnext:
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    lw t1, 0(s1)
+    lw t2, 4(s1)
+    lw t3, 64(s1)
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    sw t3, 8(s0)
+    endprg x0, x0, x0
+.Lwords:
+    .word 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+)";
+}
+
+void load_with_read_only_start(sim::Device& device, const std::string& source) {
+  load_program(device, source);
+  device.memory().protect(sim::kCodeBase, 64, "the kernel's first instructions");
+}
+
+TEST(Jit, StoresBesideReadOnlyCodeMatchTheInterpreter) {
+  for (const int fault_offset : {0, 4, 100}) {
+    const std::string kernel = store_beside_code_kernel(fault_offset);
+    const std::string what = "fault offset " + std::to_string(fault_offset);
+    const Outcome off =
+        run(kernel, &load_with_read_only_start, launch_of(2, 32, 2), sim::JitMode::Off);
+    // .Lwords - 100 lies in the read-only first 64 bytes: the store faults. .Lwords - 4 is the
+    // endprg, writable: the other workgroup's warp then finds an illegal word there.
+    EXPECT_EQ(off.result.fault.has_value(), fault_offset != 0) << what;
+    EXPECT_GT(expect_same(kernel, &load_with_read_only_start, launch_of(2, 32, 2), what), 0u);
+  }
+  // 2 workgroups of 2 warps, each adding 3 + 2 + 1 to the first word; warp 1 wrote last.
+  const Outcome forced = run(store_beside_code_kernel(0), &load_with_read_only_start,
+                             launch_of(2, 32, 2), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[4], 24u);
+  EXPECT_EQ(forced.memory[5], 1u);
+  EXPECT_EQ(forced.memory[6], 1u);
+}
+
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
 
 void load_with_private_memory(sim::Device& device, const std::string& source) {
