@@ -218,6 +218,12 @@ class Pool {
            threads_.end();
   }
 
+  // Whether no task waits for a thread (a queue's next command may then keep this one).
+  bool nothing_waiting() {
+    std::lock_guard guard(lock_);
+    return tasks_.empty();
+  }
+
   // Runs one waiting task in the calling thread; false when there is none.
   bool run_one() {
     std::function<void()> task;
@@ -359,14 +365,15 @@ bool Queue::execute(Command& command, bool may_go_on) {
   }
   Event::Triggered done;
   event.advance(status, done);
-  // The next command is this thread's unless a callback runs first: one that blocks on this
-  // queue (clFinish) waits for a pool thread to run its commands.
-  bool go_on = false;
+  // The next command is this thread's unless a callback runs first (one that blocks on this
+  // queue, clFinish, waits for a pool thread to run its commands) or other work waits for a
+  // pool thread (other queues' commands, callbacks: they keep their turn).
+  bool go_on = may_go_on && done.callbacks.empty() && pool().nothing_waiting();
   {
     // The queue is free before any callback runs: a callback may block on it.
     std::lock_guard guard(lock);
     busy = false;
-    go_on = may_go_on && done.callbacks.empty() && !queued && !blocked && !pending.empty();
+    go_on = go_on && !queued && !blocked && !pending.empty();
     if (go_on)
       queued = true;  // claimed by this thread: nobody else schedules the queue meanwhile
     else
