@@ -615,11 +615,10 @@ class BlockEmitter {
     ir_->write_x(in.rd, r);
   }
 
-  // A scalar branch: not taken, the block goes on; taken, it only sets next_pc to the target
-  // (semantics/scalar.cpp branch_if) and the block returns kJumped.
-  // A scalar branch: the block goes on along the path it follows (Block::next_pcs: the next
-  // instruction, or the target where only that had run when the block was translated), and
-  // leaves on the other, taken as kJumped, not taken at the next instruction.
+  // A scalar branch, which only sets next_pc (semantics/scalar.cpp branch_if): the block goes
+  // on along the path it follows (Block::next_pcs: the next instruction, or the target where
+  // only that had run when the block was translated, takes_target), and leaves on the other,
+  // taken as kJumped, not taken with the warp at the next instruction.
   void emit_branch(const Block& block, size_t k) {
     const CachedInsn& entry = block.insns[k];
     const uint32_t after = block.pcs[k] + 4 * entry.prefixed + entry.length;
@@ -805,8 +804,8 @@ uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCa
 // it is new to the block. The start code's and kernel prologues' checks that jump over code
 // (a .bss clear of nothing, a global size that fits) then stay in one block, not two joined
 // by a return to the scheduler; a not-taken branch leaves the block at its next instruction.
-bool follows_target(const CachedInsn& entry, uint32_t pc, const Block& block,
-                    const sim::DecodeCache& cache) {
+bool takes_target(const CachedInsn& entry, uint32_t pc, const Block& block,
+                  const sim::DecodeCache& cache) {
   if (!is_guarded(entry) || isa::info(entry.insn.op).cls != isa::InsnClass::Branch) return false;
   const uint32_t own = pc + 4 * entry.prefixed;
   const uint32_t target = own + static_cast<uint32_t>(entry.insn.imm);
@@ -998,7 +997,7 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
     const uint32_t next = next_in_trace(*entry, at, cache, resume_after_join);
-    at = follows_target(*entry, at, *block, cache) ? block->taken_pc(block->pcs.size() - 1) : next;
+    at = takes_target(*entry, at, *block, cache) ? block->taken_pc(block->pcs.size() - 1) : next;
     block->next_pcs.push_back(at);
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;
