@@ -218,6 +218,12 @@ class Pool {
            threads_.end();
   }
 
+  // Whether no task waits for a thread (a queue's next command may then keep this one).
+  bool nothing_waiting() {
+    std::lock_guard guard(lock_);
+    return tasks_.empty();
+  }
+
   // Runs one waiting task in the calling thread; false when there is none.
   bool run_one() {
     std::function<void()> task;
@@ -291,27 +297,33 @@ void Queue::enqueue(Command command) {
 }
 
 void Queue::serve() {
-  std::unique_lock guard(lock);
-  queued = false;
-  if (busy || blocked || pending.empty()) return;
-  // A head waiting for an event does not hold a pool thread: the event reschedules the
-  // queue when it completes.
-  for (const Ref<Event>& e : pending.front().wait_list) {
-    auto unblock = [queue = Ref<Queue>(this)] {
-      std::lock_guard queue_guard(queue->lock);
-      queue->blocked = false;
-      queue->schedule_locked();
-    };
-    if (e->when_final(std::move(unblock))) {
-      blocked = true;
-      return;
+  // A command that leaves the next one ready to run has this thread run it too (execute):
+  // handing it to another pool thread cost a wake-up per command (tens of microseconds in a
+  // virtual machine, against a short launch's few hundred) and moved the device's state to
+  // another core.
+  for (bool again = true; again;) {
+    std::unique_lock guard(lock);
+    queued = false;
+    if (busy || blocked || pending.empty()) return;
+    // A head waiting for an event does not hold a pool thread: the event reschedules the
+    // queue when it completes.
+    for (const Ref<Event>& e : pending.front().wait_list) {
+      auto unblock = [queue = Ref<Queue>(this)] {
+        std::lock_guard queue_guard(queue->lock);
+        queue->blocked = false;
+        queue->schedule_locked();
+      };
+      if (e->when_final(std::move(unblock))) {
+        blocked = true;
+        return;
+      }
     }
+    busy = true;
+    Command command = std::move(pending.front());
+    pending.pop_front();
+    guard.unlock();
+    again = execute(command, true);
   }
-  busy = true;
-  Command command = std::move(pending.front());
-  pending.pop_front();
-  guard.unlock();
-  execute(command);
 }
 
 bool Queue::try_run_inline(Command& command) {
@@ -322,11 +334,11 @@ bool Queue::try_run_inline(Command& command) {
       if (!e->is_final()) return false;
     busy = true;
   }
-  execute(command);
+  execute(command, false);
   return true;
 }
 
-void Queue::execute(Command& command) {
+bool Queue::execute(Command& command, bool may_go_on) {
   bool dependency_failed = false;
   for (const Ref<Event>& e : command.wait_list) {
     std::lock_guard guard(e->lock);
@@ -353,16 +365,25 @@ void Queue::execute(Command& command) {
   }
   Event::Triggered done;
   event.advance(status, done);
+  // The next command is this thread's unless a callback runs first (one that blocks on this
+  // queue, clFinish, waits for a pool thread to run its commands) or other work waits for a
+  // pool thread (other queues' commands, callbacks: they keep their turn).
+  bool go_on = may_go_on && done.callbacks.empty() && pool().nothing_waiting();
   {
     // The queue is free before any callback runs: a callback may block on it.
     std::lock_guard guard(lock);
     busy = false;
-    schedule_locked();
+    go_on = go_on && !queued && !blocked && !pending.empty();
+    if (go_on)
+      queued = true;  // claimed by this thread: nobody else schedules the queue meanwhile
+    else
+      schedule_locked();
     changed.notify_all();
   }
   event.run_triggered(done);
   // The command's pins (its event, the objects its work captured) go last.
   command = Command{};
+  return go_on;
 }
 
 void Queue::drain() {

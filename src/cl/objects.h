@@ -357,8 +357,10 @@ struct Queue : Typed<_cl_command_queue, Kind::queue> {
   void serve();
   // Lets the pool look at the queue (under `lock`).
   void schedule_locked();
-  // Runs `command` (its wait list is complete) and makes the queue idle again.
-  void execute(Command& command);
+  // Runs `command` (its wait list is complete) and makes the queue idle again. With
+  // may_go_on (a pool task), true when the caller is to serve the queue again itself: the
+  // next command can run and no callback of this one ran on the way.
+  bool execute(Command& command, bool may_go_on);
 };
 
 // The threads that run every queue's commands (and the callbacks of their events): a

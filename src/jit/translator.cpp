@@ -243,6 +243,7 @@ bool is_inlined(const CachedInsn& entry) {
     case Op::LUI:
     case Op::AUIPC:
     case Op::JAL:
+    case Op::JALR:
     case Op::SETRPC:
     case Op::ADDI:
     case Op::SLTI:
@@ -464,7 +465,7 @@ class BlockEmitter {
       if (block.loops && k + 1 == block.insns.size())
         emit_loop_back(block, round);
       else if (is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::Branch)
-        emit_branch(entry.insn, k);
+        emit_branch(block, k);
       else if (entry.insn.op == Op::JOIN && is_guarded(entry))
         emit_join(block, k);
       else if (is_guarded(entry))
@@ -481,6 +482,8 @@ class BlockEmitter {
       else if (!block.called[k] && is_vint_inlined(entry))
         emit_vint(b_, warp_, &shadows_, entry.insn, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
+      else if (!block.called[k] && entry.insn.op == Op::JALR)
+        emit_jalr(entry.insn, block.pcs[k] + 4 * entry.prefixed, k);
       else if (!block.called[k])
         emit_scalar(entry.insn, block.pcs[k] + 4 * entry.prefixed);
       else
@@ -594,6 +597,18 @@ class BlockEmitter {
     b_.SetInsertPoint(done);
   }
 
+  // jalr (semantics/scalar.cpp): the target from rs1 before rd is written; the block ends
+  // here (ends_block) and leaves with the warp at the target, which is checked where it is
+  // fetched, as after the semantics.
+  void emit_jalr(const sim::Insn& in, uint32_t pc, size_t k) {
+    llvm::Value* target =
+        b_.CreateAnd(b_.CreateAdd(ir_->read_x(in.rs1), b_.getInt32(static_cast<uint32_t>(in.imm))),
+                     b_.getInt32(~1u));
+    ir_->write_x(in.rd, b_.getInt32(pc + 4));
+    leave_at(target, k);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(c_, "after_jalr", fn_));  // not reached
+  }
+
   llvm::Value* scalar_branch_taken(const sim::Insn& in) {
     llvm::Value* a = ir_->read_x(in.rs1);
     llvm::Value* c = ir_->read_x(in.rs2);
@@ -676,14 +691,28 @@ class BlockEmitter {
     ir_->write_x(in.rd, r);
   }
 
-  // A scalar branch: not taken, the block goes on; taken, it only sets next_pc to the target
-  // (semantics/scalar.cpp branch_if) and the block returns kJumped.
-  void emit_branch(const sim::Insn& in, size_t k) {
+  // A scalar branch, which only sets next_pc (semantics/scalar.cpp branch_if): the block goes
+  // on along the path it follows (Block::next_pcs: the next instruction, or the target where
+  // only that had run when the block was translated, takes_target), and leaves on the other,
+  // taken as kJumped, not taken with the warp at the next instruction.
+  void emit_branch(const Block& block, size_t k) {
+    const CachedInsn& entry = block.insns[k];
+    const uint32_t after = block.pcs[k] + 4 * entry.prefixed + entry.length;
+    const bool follows_target = block.next_pcs[k] != after;
     auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
+    auto* fell = llvm::BasicBlock::Create(c_, "fell_through", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "branch_done", fn_);
-    b_.CreateCondBr(scalar_branch_taken(in), jumped, done);
+    b_.CreateCondBr(scalar_branch_taken(entry.insn), jumped, fell);
     b_.SetInsertPoint(jumped);
-    finish(4 * (k + 1) + Block::kJumped);
+    if (follows_target)
+      b_.CreateBr(done);
+    else
+      finish(4 * (k + 1) + Block::kJumped);
+    b_.SetInsertPoint(fell);
+    if (follows_target)
+      leave_at(b_.getInt32(after), k);
+    else
+      b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
 
@@ -931,6 +960,20 @@ uint32_t next_in_trace(const CachedInsn& entry, uint32_t pc, const sim::DecodeCa
   return after;
 }
 
+// Whether the block goes on at the target of entry, a scalar branch at pc, rather than at its
+// next instruction: only the target has run so far (the next instruction is not decoded), and
+// it is new to the block. The start code's and kernel prologues' checks that jump over code
+// (a .bss clear of nothing, a global size that fits) then stay in one block, not two joined
+// by a return to the scheduler; a not-taken branch leaves the block at its next instruction.
+bool takes_target(const CachedInsn& entry, uint32_t pc, const Block& block,
+                  const sim::DecodeCache& cache) {
+  if (!is_guarded(entry) || isa::info(entry.insn.op).cls != isa::InsnClass::Branch) return false;
+  const uint32_t own = pc + 4 * entry.prefixed;
+  const uint32_t target = own + static_cast<uint32_t>(entry.insn.imm);
+  return !cache.decoded_at(own + entry.length) && cache.decoded_at(target) &&
+         std::find(block.pcs.begin(), block.pcs.end(), target) == block.pcs.end();
+}
+
 // The words an entry was decoded from: equal words decode to the same entry.
 bool same_words(const CachedInsn& a, const CachedInsn& b) {
   return a.insn.raw == b.insn.raw && a.insn.raw_hi == b.insn.raw_hi &&
@@ -1114,7 +1157,8 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
                              last.vector + entry->counts_lanes});
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
-    at = next_in_trace(*entry, at, cache, resume_after_join);
+    const uint32_t next = next_in_trace(*entry, at, cache, resume_after_join);
+    at = takes_target(*entry, at, *block, cache) ? block->taken_pc(block->pcs.size() - 1) : next;
     block->next_pcs.push_back(at);
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;

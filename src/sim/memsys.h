@@ -108,6 +108,17 @@ struct PageCache {
   };
   Entry load[kEntries];
   Entry store[kEntries];
+  // Scalar stores that MemorySystem::data_pointer accepted where no whole page is open to
+  // them (a page that also holds read-only data: ventus cc's .data beside .text, which the
+  // start code writes in every warp), by address: until the launch ends, the same store is
+  // accepted again at the same host address (scalar_data_span).
+  struct Store {
+    uint32_t address = kNoPage;
+    uint32_t size = 0;  // no store has size 0: an entry never used matches nothing
+    uint8_t* host = nullptr;
+  };
+  static constexpr uint32_t kStores = 16;
+  Store stores[kStores];
   Entry& entry(uint32_t address, bool for_store) {
     return (for_store ? store : load)[(address >> 12) % kEntries];
   }

@@ -117,7 +117,11 @@ void Sm::place(uint32_t linear, uint32_t slot) {
     } else {
       reused = warp_pool_.back();
       warp_pool_.pop_back();
-      std::memset(reused->x, 0, sizeof reused->x);
+      // The size hidden from the compiler: GCC inlined the constant one as `rep stos`, whose
+      // start-up cost the library's vector stores do not have.
+      size_t x_bytes = sizeof reused->x;
+      asm("" : "+r"(x_bytes));
+      std::memset(reused->x, 0, x_bytes);
       // Only registers some decoded instruction can write may be non-zero (a whole register
       // file is 32 KiB, more than short kernels execute).
       cache_.each_vector_register_run([reused](unsigned first, unsigned end) {

@@ -3,6 +3,8 @@
 // must be what jit::ends_block says, for every row, alone and after each kind of prefix.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "decode_cache.h"
 #include "translator.h"
 
@@ -82,6 +84,41 @@ TEST(JitBlockEnds, OnlyAForwardJalJumpsWithinItsBlock) {
     ASSERT_EQ(entry.insn.op, isa::Op::JAL);
     EXPECT_EQ(jit::jumps_within_block(entry), c.within) << std::hex << c.words[0];
     EXPECT_EQ(entry.jumps_within_block != 0, c.within) << std::hex << c.words[0];
+  }
+}
+
+// A scalar branch whose next instruction has not run yet but whose target has: the block goes
+// on at the target (the start code's and kernel prologues' checks that jump over code), and
+// at the next instruction once that has run too.
+TEST(JitBlockEnds, ABlockFollowsTheOnlyPathItsBranchHasTaken) {
+  constexpr uint32_t kCode = sim::kCodeBase;
+  const uint32_t code[] = {
+      0x00128293,  // 0:  addi t0, t0, 1
+      0x0062c663,  // 4:  blt t0, t1, 16
+      0x06438393,  // 8:  addi t2, t2, 100
+      0x06438393,  // 12: addi t2, t2, 100
+      0x005e0e33,  // 16: add t3, t3, t0
+      0x0000400b,  // 20: endprg
+  };
+  sim::Memory memory;
+  memory.map(kCode, 4096);
+  ASSERT_TRUE(memory.write(kCode, code, sizeof code));
+  const struct {
+    std::vector<uint32_t> run;  // offsets decoded before the block is translated
+    std::vector<uint32_t> pcs;  // the block's entries
+  } cases[] = {{{0, 4, 16, 20}, {0, 4, 16, 20}}, {{0, 4, 8, 12, 16, 20}, {0, 4, 8, 12, 16, 20}}};
+  for (const auto& c : cases) {
+    sim::DecodeCache cache(memory);
+    cache.begin_launch(32);
+    for (const uint32_t offset : c.run) cache.at(kCode + offset);
+    jit::Translator translator;
+    translator.begin_launch(memory, /*in_background=*/false, /*every_core_busy=*/false);
+    const jit::Translation found = translator.find_or_translate(kCode, cache);
+    ASSERT_NE(found.block, nullptr);
+    std::vector<uint32_t> pcs;
+    for (const uint32_t pc : found.block->pcs) pcs.push_back(pc - kCode);
+    EXPECT_EQ(pcs, c.pcs);
+    EXPECT_EQ(found.block->next_pcs[1] - kCode, c.pcs[2]);
   }
 }
 

@@ -1115,6 +1115,185 @@ TEST(Jit, BudgetStopsInsideChainedBlocks) {
   EXPECT_GT(expect_same_for_budgets(kChainKernel, launch_of(2, 32), 1, 240), 0u);
 }
 
+// A loop whose branch in the middle is taken in every round but the last: when the loop is
+// translated, only the branch's target has run, so the block follows the target and loops,
+// and the fall-through of the last round leaves the block at the next instruction. The wid
+// gives each warp its own trip count (3 to 6 rounds), so warps leave at different rounds.
+const char* const kTakenPathKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t5, t6, 8
+    add s0, s0, t5
+    addi t1, t6, 3
+    li t0, 0
+    vid.v v1
+.Lloop:
+    addi t0, t0, 1
+    vadd.vx v3, v3, t0
+    blt t0, t1, .Lmore
+    addi t2, t2, 100
+    vadd.vi v3, v3, 5
+    j .Ldone
+.Lmore:
+    vadd.vi v3, v3, 1
+    add t3, t3, t0
+    j .Lloop
+.Ldone:
+    sw t2, 0(s0)
+    sw t3, 4(s0)
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 8(v4)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, BlocksThatFollowATakenBranchMatchTheInterpreter) {
+  EXPECT_GT(expect_same(kTakenPathKernel, &load_assembly, launch_of(4, 32, 2), "taken path"), 0u);
+  // Warp 2: 5 rounds; t3 = 1 + 2 + 3 + 4, t2 = 100, each lane 1 + ... + 5 + 4 * 1 + 5.
+  const Outcome forced =
+      run(kTakenPathKernel, &load_assembly, launch_of(4, 32), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[2 * 64], 100u);
+  EXPECT_EQ(forced.memory[2 * 64 + 1], 10u);
+  EXPECT_EQ(forced.memory[2 * 64 + 2], 24u);
+}
+
+TEST(Jit, BudgetStopsInBlocksThatFollowATakenBranch) {
+  EXPECT_GT(expect_same_for_budgets(kTakenPathKernel, launch_of(2, 32), 1, 80), 0u);
+}
+
+// Calls through jalr, translated inline: a target with bit 0 set (cleared), a jalr whose rd is
+// its rs1 (the target is the old value), returns through ra and through another register. In the
+// last round of warp 1, `misalign` is added to the odd target: 1 makes it misaligned, which
+// faults where it is fetched; 3 skips the function's first instruction.
+std::string jalr_kernel(int misalign) {
+  return R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t5, t6, 8
+    add s0, s0, t5
+    li t1, 0
+    li t0, 4
+    li a1, 0
+.Lloop:
+    li a2, 1
+    bne t0, a2, .Lcall
+    beqz t6, .Lcall
+    li a1, )" +
+         std::to_string(misalign) +
+         R"(
+.Lcall:
+    la a0, .Lf
+    addi a0, a0, 1
+    add a0, a0, a1
+    jalr ra, 0(a0)
+    la t2, .Lg
+    jalr t2, 0(t2)
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    sw ra, 8(s0)
+    vid.v v1
+    vsll.vi v4, v1, 2
+    vadd.vx v4, v4, s0
+    vsw12.v v3, 16(v4)
+    endprg x0, x0, x0
+.Lf:
+    addi t1, t1, 3
+    vadd.vx v3, v3, t1
+    ret
+.Lg:
+    addi t1, t1, 5
+    jr t2
+)";
+}
+
+TEST(Jit, JalrMatchesTheInterpreter) {
+  for (const int misalign : {0, 1, 3}) {
+    const std::string kernel = jalr_kernel(misalign);
+    const std::string what = "misalign " + std::to_string(misalign);
+    const Outcome off = run(kernel, &load_assembly, launch_of(2, 32, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), misalign == 1) << what;
+    EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32, 2), what), 0u);
+  }
+  // Warp 0: 4 rounds of 3 + 5.
+  const Outcome forced = run(jalr_kernel(0), &load_assembly, launch_of(2, 32), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[0], 32u);
+}
+
+TEST(Jit, BudgetStopsAroundJalr) {
+  EXPECT_GT(expect_same_for_budgets(jalr_kernel(0), launch_of(1, 32), 1, 70), 0u);
+}
+
+// Scalar stores into words of a page that also holds read-only data (the first 64 bytes of the
+// code here; ventus cc's .data lies beside its .text): no whole page is open to them, and
+// scalar_data_span keeps each accepted store (address and size) for the launch. Every warp
+// stores each round, with words and halfwords at addresses that share a slot of that table; in
+// the last round of warp 1, `fault_offset` (when not 0) makes one store land that many bytes
+// before the words, in the code.
+std::string store_beside_code_kernel(int fault_offset) {
+  return R"(
+    csrr t6, wid
+    li s0, 0x90000000
+    slli t5, t6, 4
+    add s0, s0, t5
+    la s1, .Lwords
+    li t0, 3
+.Lloop:
+    lw t1, 0(s1)
+    add t1, t1, t0
+    sw t1, 0(s1)
+    sh t0, 64(s1)
+    sw t6, 4(s1)
+    li a0, 1
+    bne t0, a0, .Lnext
+    beqz t6, .Lnext
+    li a1, )" +
+         std::to_string(fault_offset) +
+         R"(
+    beqz a1, .Lnext
+    la a2, .Lwords
+    sub a2, a2, a1
+    sw t0, 0(a2)
+.Lnext:
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    lw t1, 0(s1)
+    lw t2, 4(s1)
+    lw t3, 64(s1)
+    sw t1, 0(s0)
+    sw t2, 4(s0)
+    sw t3, 8(s0)
+    endprg x0, x0, x0
+.Lwords:
+    .word 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+)";
+}
+
+void load_with_read_only_start(sim::Device& device, const std::string& source) {
+  load_program(device, source);
+  device.memory().protect(sim::kCodeBase, 64, "the kernel's first instructions");
+}
+
+TEST(Jit, StoresBesideReadOnlyCodeMatchTheInterpreter) {
+  for (const int fault_offset : {0, 4, 100}) {
+    const std::string kernel = store_beside_code_kernel(fault_offset);
+    const std::string what = "fault offset " + std::to_string(fault_offset);
+    const Outcome off =
+        run(kernel, &load_with_read_only_start, launch_of(2, 32, 2), sim::JitMode::Off);
+    // .Lwords - 100 lies in the read-only first 64 bytes: the store faults. .Lwords - 4 is the
+    // endprg, writable: the other workgroup's warp then finds an illegal word there.
+    EXPECT_EQ(off.result.fault.has_value(), fault_offset != 0) << what;
+    EXPECT_GT(expect_same(kernel, &load_with_read_only_start, launch_of(2, 32, 2), what), 0u);
+  }
+  // 2 workgroups of 2 warps, each adding 3 + 2 + 1 to the first word; warp 1 wrote last.
+  const Outcome forced = run(store_beside_code_kernel(0), &load_with_read_only_start,
+                             launch_of(2, 32, 2), sim::JitMode::Force);
+  EXPECT_EQ(forced.memory[4], 24u);
+  EXPECT_EQ(forced.memory[5], 1u);
+  EXPECT_EQ(forced.memory[6], 1u);
+}
+
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
 
 void load_with_private_memory(sim::Device& device, const std::string& source) {

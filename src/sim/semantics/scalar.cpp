@@ -56,7 +56,12 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
     // aligned access of at most 4 bytes lies in one page, and may use it when its page may.
     if (uint8_t* page = ctx.mem->whole_page(address, store, false))
       return page + (address & (kPageSize - 1));
-    return ctx.mem->data_pointer(address, size, store);
+    if (!store) return ctx.mem->data_pointer(address, size, false);
+    PageCache::Store& known = ctx.mem->page_cache.stores[(address >> 2) % PageCache::kStores];
+    if (known.address == address && known.size == size) return known.host;
+    uint8_t* host = ctx.mem->data_pointer(address, size, true);
+    known = {address, size, host};
+    return host;
   } catch (...) {  // a fault, or no memory for the page: the semantics report it
     return nullptr;
   }
