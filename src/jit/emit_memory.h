@@ -12,6 +12,7 @@
 #include <initializer_list>
 
 #include "decode_cache.h"
+#include "translator.h"
 
 namespace ventus::jit {
 
@@ -23,6 +24,8 @@ struct BlockValues {
   // Entry-block allocas, 64-byte aligned: 32 lane addresses (i32) and 32 host pointers.
   llvm::Value* lane_addresses;
   llvm::Value* lane_pointers;
+  // Quick: the per-thread accesses take only the one-page paths inline (less code to compile).
+  Tier tier;
 };
 
 // Whether the emitters below have an inline form for the entry (its semantics being the
