@@ -28,7 +28,7 @@
 namespace ventus::jit {
 
 // How a block's IR is compiled. Quick: LLVM's -O0 code generation (FastISel, the fast register
-// allocator), about a third of the CPU of Optimized (-O3) for code that runs 20-40 % slower;
+// allocator), about 40 % of the CPU of Optimized (-O3) for code that runs 15-45 % slower;
 // what the compile thread first compiles, so that short launches get their blocks early.
 // Optimized: what a block that stays hot is compiled again with (Translator::tier_up), and what
 // JitMode::Force compiles at once.
@@ -167,9 +167,10 @@ class Translator {
   Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
 
   // Starts of a block on one SM, after those that had it translated (over the device's
-  // launches), that make it hot enough to compile again at Tier::Optimized: a quarter of a
-  // millisecond of interpretation per start would take that long to pay back the compile, but
-  // the compile thread usually has a core of its own (and shares the launch's CPU otherwise).
+  // launches), that make it worth compiling again at Tier::Optimized (a few to tens of
+  // milliseconds of the compile thread's CPU): the blocks of a short run stay quick, those of
+  // longer ones get the faster code for the rest of it. The compile thread has a core of its
+  // own unless every core simulates, and then it spends at most kCompileShare of the launch.
   static constexpr uint32_t kTierUpStarts = 1000;
   // The block has started kTierUpStarts times on an SM since it was translated: a Quick block
   // is queued for its Optimized compile (after every first compile queued), once.
