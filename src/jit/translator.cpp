@@ -1062,7 +1062,9 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     translated_in_process.fetch_add(1, std::memory_order_relaxed);
     return {(blocks_[pc] = std::move(block)).get(), true};
   }
-  block->tier = Tier::Quick;
+  // A block that loops runs its rounds within one start, so its starts undercount its work
+  // (aluloop's block starts once per 64-instruction turn): it is compiled optimized at once.
+  block->tier = block->loops ? Tier::Optimized : Tier::Quick;
   if (queue_.size() >= kMaxQueued) return {};  // ask again at a later start
   const Translation queued{nullptr, false, &compiling_[pc]};
   queue_.push_back(std::move(block));
