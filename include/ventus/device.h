@@ -246,9 +246,12 @@ using ProgressHandler = std::function<void(const LaunchProgress&)>;
 
 // The translating tier (docs/simulator.md, "Translation"): Off interprets everything; On
 // translates blocks once they are hot; Force translates every block at its first execution
-// whose instructions are decoded (the differential tests use it). Results are the same.
-enum class JitMode : uint8_t { Off, On, Force };
-std::optional<JitMode> parse_jit_mode(std::string_view text);  // "off", "on" or "force"
+// whose instructions are decoded (the differential tests use it), compiled as hot blocks end
+// up; ForceQuick likewise, compiled as On first compiles blocks (quickly, to slower code).
+// Results are the same.
+enum class JitMode : uint8_t { Off, On, Force, ForceQuick };
+// "off", "on", "force" or "force-quick"
+std::optional<JitMode> parse_jit_mode(std::string_view text);
 // The mode VENTUS_JIT names (unset or empty: On); std::invalid_argument naming the variable
 // for any other text.
 JitMode jit_mode_from_environment();

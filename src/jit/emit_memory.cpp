@@ -194,6 +194,7 @@ class MemoryIr : WarpIr {
   // or zero-extended, stores truncated); otherwise the semantics run, which also report any
   // fault.
   void thread(const sim::Insn& in, const std::function<void()>& emit_call) {
+    if (v_.tier == Tier::Quick) return thread_in_one_page(in, emit_call);
     const ThreadAccess row = thread_access(in.op);
     const unsigned size = row.size;
     llvm::Value* active = load(layout_.mask);
@@ -306,27 +307,98 @@ class MemoryIr : WarpIr {
     pointers->addIncoming(in_page, one_page);
     pointers->addIncoming(per_lane, paged);
     if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
-    auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
-    if (row.store) {
-      llvm::Value* data = read_v(in.rs2);
-      b_.CreateMaskedScatter(b_.CreateTrunc(data, elements), pointers, llvm::Align(size), on);
-    } else {
-      llvm::Value* old = read_v(in.rd);
-      llvm::Value* loaded = nullptr;
-      if (size == 4) {
-        loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
-      } else {
-        llvm::Value* raw = b_.CreateMaskedGather(elements, pointers, llvm::Align(size), on);
-        loaded = b_.CreateSelect(
-            on, row.is_signed ? b_.CreateSExt(raw, lanes_) : b_.CreateZExt(raw, lanes_), old);
-      }
-      write_v(in.rd, loaded);
+    move(in, row, pointers, on);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // thread() at Tier::Quick: only the accesses of one page (cached, else what thread_span
+  // finds, which caches it) are inline, through a gather or scatter at 32-bit offsets from the
+  // page's host address; all others run the semantics.
+  void thread_in_one_page(const sim::Insn& in, const std::function<void()>& emit_call) {
+    const ThreadAccess row = thread_access(in.op);
+    const unsigned size = row.size;
+    llvm::Value* on = b_.CreateBitCast(load(layout_.mask), bits());
+    llvm::Value* address = b_.CreateAdd(read_v(in.rs1), splat(static_cast<uint32_t>(in.imm)));
+    const auto or_of_active = [&](llvm::Value* lanes) {
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                     b_.CreateSelect(on, lanes, splat(0)));
+    };
+    llvm::Value* misaligned = b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1));
+    if (row.is_private) {
+      llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(address, splat(~3u)),
+                                            b_.CreateVectorSplat(32, load(layout_.lanes)));
+      address = b_.CreateAdd(
+          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(c_, 4)),
+          b_.CreateVectorSplat(32, load(layout_.csr_pds)));
+      misaligned =
+          b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
     }
+    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
+                                              b_.CreateSelect(on, address, splat(~0u)));
+    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
+                                              b_.CreateSelect(on, address, splat(0)));
+    auto* lookup = llvm::BasicBlock::Create(c_, "thread_access_lookup", fn_);
+    auto* access = llvm::BasicBlock::Create(c_, "thread_access", fn_);
+    auto* slow = llvm::BasicBlock::Create(c_, "thread_access_call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "thread_access_done", fn_);
+    llvm::Value* in_cached = nullptr;
+    llvm::BasicBlock* cached = nullptr;
+    if (row.is_private) {
+      b_.CreateBr(lookup);
+    } else {
+      const CachedPage page = cached_page(lo, row.store);
+      llvm::Value* hit =
+          b_.CreateAnd(b_.CreateAnd(b_.CreateICmpEQ(misaligned, b_.getInt32(0)), page.hit),
+                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, 12), b_.CreateLShr(lo, 12)),
+                                    b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))));
+      cached = llvm::BasicBlock::Create(c_, "thread_access_cached", fn_);
+      b_.CreateCondBr(hit, cached, lookup);
+      b_.SetInsertPoint(cached);
+      in_cached = page.host_of(lo);
+      b_.CreateBr(access);
+    }
+    b_.SetInsertPoint(lookup);
+    llvm::Value* span = call_span(b_.CreateOr(lo, misaligned), hi, row);
+    b_.CreateCondBr(b_.CreateIsNull(span), slow, access);
+
+    b_.SetInsertPoint(slow);
+    emit_call();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(access);
+    llvm::PHINode* base = b_.CreatePHI(ptr_, 2);
+    base->addIncoming(span, span_block_);
+    if (cached) base->addIncoming(in_cached, cached);
+    llvm::Value* pointers =
+        b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
+    move(in, row, pointers, on);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
 
  private:
+  // The masked gather or scatter of a thread access through `pointers` (one per lane).
+  void move(const sim::Insn& in, const ThreadAccess& row, llvm::Value* pointers, llvm::Value* on) {
+    const unsigned size = row.size;
+    auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
+    if (row.store) {
+      b_.CreateMaskedScatter(b_.CreateTrunc(read_v(in.rs2), elements), pointers, llvm::Align(size),
+                             on);
+      return;
+    }
+    llvm::Value* old = read_v(in.rd);
+    llvm::Value* loaded = nullptr;
+    if (size == 4) {
+      loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
+    } else {
+      llvm::Value* raw = b_.CreateMaskedGather(elements, pointers, llvm::Align(size), on);
+      loaded = b_.CreateSelect(
+          on, row.is_signed ? b_.CreateSExt(raw, lanes_) : b_.CreateZExt(raw, lanes_), old);
+    }
+    write_v(in.rd, loaded);
+  }
+
   // MemorySystem::whole_page's cached page of a device address, for loads or stores: hit
   // when it is there; host_of(address) is then where the address lies in host memory.
   struct CachedPage {

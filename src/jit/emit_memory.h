@@ -13,6 +13,7 @@
 
 #include "decode_cache.h"
 #include "warp_ir.h"
+#include "translator.h"
 
 namespace ventus::jit {
 
@@ -25,6 +26,8 @@ struct BlockValues {
   llvm::Value* lane_addresses;
   llvm::Value* lane_pointers;
   FieldShadows* shadows;
+  // Quick: the per-thread accesses take only the one-page paths inline (less code to compile).
+  Tier tier;
 };
 
 // Whether the emitters below have an inline form for the entry (its semantics being the

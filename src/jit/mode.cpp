@@ -10,6 +10,7 @@ std::optional<JitMode> parse_jit_mode(std::string_view text) {
   if (text == "off") return JitMode::Off;
   if (text == "on") return JitMode::On;
   if (text == "force") return JitMode::Force;
+  if (text == "force-quick") return JitMode::ForceQuick;
   return std::nullopt;
 }
 
@@ -18,7 +19,7 @@ JitMode jit_mode_from_environment() {
   if (text == nullptr || *text == '\0') return JitMode::On;
   if (const auto mode = parse_jit_mode(text)) return *mode;
   throw std::invalid_argument(std::string("VENTUS_JIT=") + text +
-                              " is not a translation mode (off, on or force)");
+                              " is not a translation mode (off, on, force or force-quick)");
 }
 
 }  // namespace ventus::sim

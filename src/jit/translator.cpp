@@ -53,7 +53,7 @@ constexpr size_t kMaxBlockInstructions = 64;
 // Blocks waiting for a compile thread: a hot block beyond these is asked for again later.
 constexpr size_t kMaxQueued = 64;
 
-std::atomic<uint64_t> translated_in_process{0};
+std::atomic<uint64_t> translated_in_process{0}, tiered_up_in_process{0};
 
 // What the thunk tells the block.
 enum : uint32_t { kNext = 0, kFaulted = 1, kLeft = 2 };
@@ -178,6 +178,10 @@ uint64_t blocks_translated_in_process() {
   return translated_in_process.load(std::memory_order_relaxed);
 }
 
+uint64_t blocks_tiered_up_in_process() {
+  return tiered_up_in_process.load(std::memory_order_relaxed);
+}
+
 const WarpLayout& warp_layout() {
   static const WarpLayout layout = [] {
     const auto probe = std::make_unique<sim::Warp>();
@@ -269,6 +273,47 @@ bool is_inlined(const CachedInsn& entry) {
   }
 }
 
+namespace {
+
+// The module flag that names a module's Tier (TieredCompiler).
+constexpr const char* kTierFlag = "ventus.tier";
+
+Tier tier_of(const llvm::Module& module) {
+  const auto* flag =
+      llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(kTierFlag));
+  return flag && flag->getZExtValue() == static_cast<uint64_t>(Tier::Quick) ? Tier::Quick
+                                                                            : Tier::Optimized;
+}
+
+// LLJIT's compiler: each module's code generation at its tier's level, -O0 (FastISel and the
+// fast register allocator) or -O3.
+class TieredCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+ public:
+  explicit TieredCompiler(llvm::orc::JITTargetMachineBuilder builder)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(builder.getOptions())) {
+    quick_ = machine_at(builder, llvm::CodeGenOpt::None);
+    optimized_ = machine_at(builder, llvm::CodeGenOpt::Aggressive);
+  }
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
+    return llvm::orc::SimpleCompiler(tier_of(module) == Tier::Quick ? *quick_
+                                                                    : *optimized_)(module);
+  }
+
+ private:
+  static std::unique_ptr<llvm::TargetMachine> machine_at(llvm::orc::JITTargetMachineBuilder builder,
+                                                         llvm::CodeGenOpt::Level level) {
+    builder.setCodeGenOptLevel(level);
+    auto machine = builder.createTargetMachine();
+    if (!machine) llvm_failed("creating the host target", machine.takeError());
+    return std::move(*machine);
+  }
+
+  std::unique_ptr<llvm::TargetMachine> quick_, optimized_;
+};
+
+}  // namespace
+
 struct Translator::Engine {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> machine;  // the optimizer's view of the host CPU
@@ -289,7 +334,11 @@ struct Translator::Engine {
     if (!target) llvm_failed("creating the host target", target.takeError());
     machine = std::move(*target);
     llvm::orc::LLJITBuilder jit_builder;
-    jit_builder.setJITTargetMachineBuilder(*builder);
+    jit_builder.setJITTargetMachineBuilder(*builder).setCompileFunctionCreator(
+        [](llvm::orc::JITTargetMachineBuilder host)
+            -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+          return std::make_unique<TieredCompiler>(std::move(host));
+        });
     if (profiled_by_perf()) jit_builder.setObjectLinkingLayerCreator(&linking_layer_for_perf);
     auto created = jit_builder.create();
     if (!created) llvm_failed("creating the JIT", created.takeError());
@@ -347,6 +396,16 @@ struct Translator::Engine {
     per_function.run(module, modules);
   }
 
+  // A module for one function, `name`, compiled at `tier`.
+  std::unique_ptr<llvm::Module> module_for(llvm::LLVMContext& context, const std::string& name,
+                                           Tier tier) const {
+    auto module = std::make_unique<llvm::Module>(name, context);
+    module->setDataLayout(jit->getDataLayout());
+    module->setTargetTriple(jit->getTargetTriple().str());
+    module->addModuleFlag(llvm::Module::Warning, kTierFlag, static_cast<uint32_t>(tier));
+    return module;
+  }
+
   Block::Fn compile(std::unique_ptr<llvm::LLVMContext> context,
                     std::unique_ptr<llvm::Module> module, const std::string& name) {
     if (llvm::verifyModule(*module, &llvm::errs()))
@@ -360,20 +419,21 @@ struct Translator::Engine {
     return address->toPtr<Block::Fn>();
   }
 
-  // Compiles a small vector loop, so that LLVM constructs the static objects that its
-  // compiles construct at their first use (CompileThreads): the SelectionDAG's value types,
+  // Compiles a small vector loop at each tier, so that LLVM constructs the static objects that
+  // its compiles construct at their first use (CompileThreads): the SelectionDAG's value types,
   // and X86's memory unfolding table, which MachineLICM looks up to hoist the loop-invariant
   // constant operand out of the loop.
   void warm_up() {
+    for (const Tier tier : {Tier::Quick, Tier::Optimized}) warm_up(tier);
+  }
+  void warm_up(Tier tier) {
     auto context = std::make_unique<llvm::LLVMContext>();
-    auto module = std::make_unique<llvm::Module>("warm_up", *context);
-    module->setDataLayout(jit->getDataLayout());
-    module->setTargetTriple(jit->getTargetTriple().str());
+    const std::string name = "warm_up" + std::to_string(next_name++);
+    std::unique_ptr<llvm::Module> module = module_for(*context, name, tier);
     llvm::IRBuilder<> b(*context);
     auto* lanes = llvm::FixedVectorType::get(b.getInt32Ty(), sim::kMaxLanes);
     auto* type = llvm::FunctionType::get(
         b.getVoidTy(), {llvm::PointerType::get(*context, 0), b.getInt64Ty()}, false);
-    const std::string name = "warm_up" + std::to_string(next_name++);
     auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, *module);
     auto* entry = llvm::BasicBlock::Create(*context, "entry", fn);
     auto* loop = llvm::BasicBlock::Create(*context, "loop", fn);
@@ -412,8 +472,8 @@ namespace {
 // Emits a block's IR: one function (ctx, warp, error, budget, rounds) -> Block::Fn's result.
 class BlockEmitter {
  public:
-  BlockEmitter(llvm::LLVMContext& context, llvm::Module& module, const std::string& name)
-      : c_(context), b_(context), layout_(warp_layout()) {
+  BlockEmitter(llvm::LLVMContext& context, llvm::Module& module, const std::string& name, Tier tier)
+      : c_(context), b_(context), layout_(warp_layout()), tier_(tier) {
     i32_ = b_.getInt32Ty();
     ptr_ = llvm::PointerType::get(c_, 0);
     lanes_ = llvm::FixedVectorType::get(i32_, sim::kMaxLanes);
@@ -439,6 +499,8 @@ class BlockEmitter {
     lane_addresses_->setAlignment(llvm::Align(64));
     lane_pointers_ = b_.CreateAlloca(llvm::FixedVectorType::get(ptr_, sim::kMaxLanes));
     lane_pointers_->setAlignment(llvm::Align(64));
+    exit_ = llvm::BasicBlock::Create(c_, "exit", fn_);
+    result_ = llvm::PHINode::Create(i32_, 0, "result", exit_);
   }
 
   void emit(const Block& block) {
@@ -493,18 +555,22 @@ class BlockEmitter {
     }
     finish(4 * block.insns.size());
     if (vtype_relied_on) check_vtype_at_start(entry_block, to_dispatch);
-    shadows_.fill(*fn_, warp_);
-  }
-
- private:
-  // Returns Block::Fn's result, with the tally.
-  void finish(size_t result) {
+    // Every way out of the block (a few per entry) goes through this one exit.
+    b_.SetInsertPoint(exit_);
     mxcsr_->close(b_);
     static_assert(sizeof(Block::Tally) == kTallyFields * 8);
     for (size_t i = 0; i < kTallyFields; ++i)
       b_.CreateAlignedStore(b_.CreateLoad(i64_, tally_[i]),
                             b_.CreateConstInBoundsGEP1_64(i64_, tally_out_, i), llvm::Align(8));
-    b_.CreateRet(b_.getInt32(static_cast<uint32_t>(result)));
+    b_.CreateRet(result_);
+    shadows_.fill(*fn_, warp_);
+  }
+
+ private:
+  // Returns Block::Fn's result, with the tally (through exit_).
+  void finish(size_t result) {
+    result_->addIncoming(b_.getInt32(static_cast<uint32_t>(result)), b_.GetInsertBlock());
+    b_.CreateBr(exit_);
   }
 
   // The inline vector rows need SEW=32 and LMUL=1. Only a vsetvl* (InsnClass::Config, never
@@ -899,17 +965,22 @@ class BlockEmitter {
                               std::initializer_list<llvm::Value*> arguments) {
     return call_host(b_, address, result, arguments);
   }
-  BlockValues values() { return {b_, ctx_, warp_, lane_addresses_, lane_pointers_, &shadows_}; }
+  BlockValues values() {
+    return {b_, ctx_, warp_, lane_addresses_, lane_pointers_, &shadows_, tier_};
+  }
 
   llvm::LLVMContext& c_;
   llvm::IRBuilder<> b_;
   const WarpLayout& layout_;
+  const Tier tier_;
   llvm::Type *i32_ = nullptr, *i64_ = nullptr;
   llvm::PointerType* ptr_ = nullptr;
   llvm::FixedVectorType* lanes_ = nullptr;
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *tally_out_ = nullptr;
   llvm::Value* budget_ = nullptr;  // what is left at the start of the round
+  llvm::BasicBlock* exit_ = nullptr;  // where finish goes, with Block::Fn's result in result_
+  llvm::PHINode* result_ = nullptr;
   // Block::Tally's fields, in its order, stored to tally_out_ when the block returns.
   enum TallyField : size_t { kRounds, kRepeats, kChange, kChangeAt, kTallyFields };
   std::array<llvm::AllocaInst*, kTallyFields> tally_{};
@@ -1089,9 +1160,10 @@ void Translator::warm_up() {
   engine_->warm_up();
 }
 
-void Translator::begin_launch(const sim::Memory& memory, bool in_background, bool every_core_busy) {
+void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool every_core_busy) {
   std::lock_guard lock(mutex_);
-  in_background_ = in_background && !no_compile_thread_;
+  in_background_ = mode == sim::JitMode::On && !no_compile_thread_;
+  at_once_ = mode == sim::JitMode::ForceQuick ? Tier::Quick : Tier::Optimized;
   budgeted_ = in_background_ && every_core_busy;
   launch_start_ = std::chrono::steady_clock::now();
   spent_ = std::chrono::nanoseconds{0};
@@ -1116,10 +1188,11 @@ void Translator::begin_launch(const sim::Memory& memory, bool in_background, boo
     return;
   }
   ++generation_;  // the compile in flight, if any, is discarded when it ends
-  blocks_.clear();
   queue_.clear();
+  tier_up_queue_.clear();
   compiling_.clear();
   std::lock_guard engine_lock(engine_mutex_);  // waits for the compile in flight
+  blocks_.clear();                             // after it: a tier-up compile reads its block
   if (engine_) engine_->clear();
 }
 
@@ -1187,9 +1260,14 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     return {nullptr, true};
   }
   if (!in_background_) {
-    compile(*block);
+    block->fn = compile(*block, at_once_);
+    block->tier = at_once_;
+    translated_in_process.fetch_add(1, std::memory_order_relaxed);
     return {(blocks_[pc] = std::move(block)).get(), true};
   }
+  // A block that loops runs its rounds within one start, so its starts undercount its work
+  // (aluloop's block starts once per 64-instruction turn): it is compiled optimized at once.
+  block->tier = block->loops ? Tier::Optimized : Tier::Quick;
   if (queue_.size() >= kMaxQueued) return {};  // ask again at a later start
   const Translation queued{nullptr, false, &compiling_[pc]};
   queue_.push_back(std::move(block));
@@ -1205,8 +1283,21 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   lock.lock();
   no_compile_thread_ = true;
   in_background_ = false;
-  while (!queue_.empty()) compile_next(lock);  // here, as for a launch that compiles at once
+  // Here, as for a launch that compiles at once (no compile thread would compile them again).
+  for (const std::unique_ptr<Block>& waiting : queue_) waiting->tier = at_once_;
+  while (!queue_.empty()) compile_next(lock);
   return queued;
+}
+
+void Translator::tier_up(const Block& hot) {
+  std::lock_guard lock(mutex_);
+  const auto found = blocks_.find(hot.pcs[0]);
+  if (found == blocks_.end() || found->second.get() != &hot) return;  // dropped since
+  Block& block = *found->second;
+  if (block.tier == Tier::Optimized || block.optimizing || !in_background_) return;
+  block.optimizing = true;
+  tier_up_queue_.push_back(&block);
+  queued_.notify_one();
 }
 
 void Translator::end_launch() {
@@ -1220,7 +1311,8 @@ void Translator::end_launch() {
 void Translator::compile_queued() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    queued_.wait(lock, [&] { return no_compile_thread_ || !queue_.empty(); });
+    queued_.wait(lock,
+                 [&] { return no_compile_thread_ || !queue_.empty() || !tier_up_queue_.empty(); });
     if (no_compile_thread_) return;
     if (budgeted_) {
       // Over the budget: wait until the launch has run long enough to cover what was spent
@@ -1247,17 +1339,39 @@ std::chrono::nanoseconds thread_cpu_time() {
 }  // namespace
 
 void Translator::compile_next(std::unique_lock<std::mutex>& lock) {
+  const uint64_t generation = generation_;
+  if (queue_.empty()) {
+    // A hot Quick block, compiled again while SMs may run its Quick code: it stays in blocks_
+    // (begin_launch destroys its blocks only after the compile in flight).
+    Block* block = tier_up_queue_.front();
+    tier_up_queue_.pop_front();
+    lock.unlock();
+    Block::Fn optimized = nullptr;
+    const std::chrono::nanoseconds cpu_before = thread_cpu_time();
+    try {
+      optimized = compile(*block, Tier::Optimized);
+    } catch (...) {
+      // The Quick code stays.
+    }
+    const std::chrono::nanoseconds cpu = thread_cpu_time() - cpu_before;
+    lock.lock();
+    spent_ += cpu;
+    if (generation != generation_ || !optimized) return;  // dropped meanwhile, or failed
+    block->fn.store(optimized, std::memory_order_release);
+    block->tier = Tier::Optimized;
+    tiered_up_in_process.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   std::unique_ptr<Block> block = std::move(queue_.front());
   queue_.pop_front();
   in_flight_ = block.get();
-  const uint64_t generation = generation_;
   lock.unlock();
-  bool compiled = true;
   const std::chrono::nanoseconds cpu_before = thread_cpu_time();
   try {
-    compile(*block);
+    block->fn = compile(*block, block->tier);
+    translated_in_process.fetch_add(1, std::memory_order_relaxed);
   } catch (...) {
-    compiled = false;  // the interpreter runs the block instead
+    // The interpreter runs the block instead.
   }
   const std::chrono::nanoseconds cpu = thread_cpu_time() - cpu_before;
   lock.lock();
@@ -1265,7 +1379,7 @@ void Translator::compile_next(std::unique_lock<std::mutex>& lock) {
   in_flight_ = nullptr;
   if (generation != generation_) return;  // begin_launch dropped its code meanwhile
   const uint32_t pc = block->pcs[0];
-  if (!compiled) {
+  if (!block->fn) {
     blocks_[pc] = nullptr;
     return;
   }
@@ -1273,20 +1387,17 @@ void Translator::compile_next(std::unique_lock<std::mutex>& lock) {
   compiling_.at(pc).store(installed, std::memory_order_release);
 }
 
-void Translator::compile(Block& block) {
+Block::Fn Translator::compile(const Block& block, Tier tier) {
   std::lock_guard lock(engine_mutex_);
   if (!engine_) engine_ = std::make_unique<Engine>();
   auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = std::make_unique<llvm::Module>("block", *context);
-  module->setDataLayout(engine_->jit->getDataLayout());
-  module->setTargetTriple(engine_->jit->getTargetTriple().str());
   // The entry pc names the block in profiles (VENTUS_JIT_PERF); the count keeps names unique
   // when code at that pc is translated again.
   const std::string name = fmt::format("block_{:08x}_{}", block.pcs[0], engine_->next_name++);
-  BlockEmitter emitter(*context, *module, name);
+  std::unique_ptr<llvm::Module> module = engine_->module_for(*context, name, tier);
+  BlockEmitter emitter(*context, *module, name, tier);
   emitter.emit(block);
-  block.fn = engine_->compile(std::move(context), std::move(module), name);
-  translated_in_process.fetch_add(1, std::memory_order_relaxed);
+  return engine_->compile(std::move(context), std::move(module), name);
 }
 
 }  // namespace ventus::jit

@@ -22,9 +22,17 @@
 #include <vector>
 
 #include "decode_cache.h"
+#include "ventus/device.h"
 #include "warp.h"
 
 namespace ventus::jit {
+
+// How a block's IR is compiled. Quick: LLVM's -O0 code generation (FastISel, the fast register
+// allocator), about 40 % of the CPU of Optimized (-O3) for code that runs 15-45 % slower;
+// what the compile thread first compiles, so that short launches get their blocks early.
+// Optimized: what a block that stays hot is compiled again with (Translator::tier_up), and what
+// JitMode::Force compiles at once.
+enum class Tier : uint8_t { Quick, Optimized };
 
 // A translated block: insns[0..size) from start_pc on, in program order. It owns copies of
 // the decoded instructions it runs, so it does not depend on any SM's decode cache.
@@ -65,7 +73,12 @@ struct Block {
   // warp is not at SEW=32 and LMUL=1, which its inline vector rows need (checked once where
   // it starts); the interpreter runs the entries. (A block that left has done >= 1.)
   static constexpr uint32_t kNotRun = kLeft;
-  Fn fn = nullptr;
+  // The code, compiled at `tier`; a Quick block's is replaced by Optimized code when it stays
+  // hot, while SMs may be running it (both do exactly the same). tier and optimizing belong to
+  // the translator (its mutex).
+  std::atomic<Fn> fn = nullptr;
+  Tier tier = Tier::Optimized;
+  bool optimizing = false;  // queued for or in its Optimized compile
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
   // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
@@ -132,13 +145,15 @@ class Translator {
   // Before a launch, while no SM runs: drops every translation (and every queued or
   // compiling block) when any block came from writable memory (which the host or a kernel may
   // have written) or, read-only memory having changed since, no longer holds its words
-  // (Block::same_code); translated read-only code is kept from launch to launch. in_background:
-  // this launch's blocks are compiled on the compile thread (started at the first one), else by the
-  // SM that asks for them. every_core_busy: the launch simulates on as many host threads as the
+  // (Block::same_code); translated read-only code is kept from launch to launch. mode: On
+  // compiles this launch's blocks on the compile thread (started at the first one), at
+  // Tier::Quick, and again at Tier::Optimized those that stay hot; Force compiles them at once
+  // in the SM that asks for them, at Tier::Optimized (ForceQuick: at Tier::Quick, never
+  // again). every_core_busy: the launch simulates on as many host threads as the
   // machine has cores, so the compile thread's CPU comes out of the launch: until end_launch, it
   // compiles only while its compiles' CPU time stays within kCompileShare of the launch's time so
   // far.
-  void begin_launch(const sim::Memory& memory, bool in_background, bool every_core_busy);
+  void begin_launch(const sim::Memory& memory, sim::JitMode mode, bool every_core_busy);
   // After the launch: the compile thread compiles freely until the next begin_launch.
   void end_launch();
 
@@ -155,6 +170,16 @@ class Translator {
   // Block::fit against its own decode cache.
   Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
 
+  // Starts of a block on one SM, after those that had it translated (over the device's
+  // launches), that make it worth compiling again at Tier::Optimized (a few to tens of
+  // milliseconds of the compile thread's CPU): the blocks of a short run stay quick, those of
+  // longer ones get the faster code for the rest of it. The compile thread has a core of its
+  // own unless every core simulates, and then it spends at most kCompileShare of the launch.
+  static constexpr uint32_t kTierUpStarts = 1000;
+  // The block has started kTierUpStarts times on an SM since it was translated: a Quick block
+  // is queued for its Optimized compile (after every first compile queued), once.
+  void tier_up(const Block& block);
+
  private:
   friend class CompileThreads;  // starts and stops compile threads (translator.cpp)
   // Stops the compile thread after the compile in flight, if any, and drops the queue; later
@@ -164,7 +189,7 @@ class Translator {
   // Compiles the first queued block with mutex_ released (lock holds it before and after)
   // and installs it unless begin_launch dropped its generation meanwhile.
   void compile_next(std::unique_lock<std::mutex>& lock);
-  void compile(Block& block);  // sets block.fn
+  Block::Fn compile(const Block& block, Tier tier);
   void warm_up();              // Engine::warm_up, creating the engine
 
   std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
@@ -182,6 +207,10 @@ class Translator {
   // begin_launch's drops: a compile that ends in a later generation is discarded.
   std::deque<std::unique_ptr<Block>> queue_;
   const Block* in_flight_ = nullptr;
+  // Quick blocks that stayed hot (tier_up), waiting for their Optimized compile; they stay in
+  // blocks_ meanwhile, which begin_launch drops only after the compile in flight.
+  std::deque<Block*> tier_up_queue_;
+  Tier at_once_ = Tier::Optimized;  // the tier of the asking thread's compiles (begin_launch)
   std::unordered_map<uint32_t, std::atomic<const Block*>> compiling_;
   uint64_t generation_ = 0;
   // A caller is starting or has started the compile thread; no_compile_thread_: there is none
@@ -195,8 +224,10 @@ class Translator {
   std::unique_ptr<Engine> engine_;
 };
 
-// Blocks translated by every Translator of the process so far (for tests and statistics).
+// Blocks translated by every Translator of the process so far, and of those, compiled again
+// at Tier::Optimized (for tests and statistics).
 uint64_t blocks_translated_in_process();
+uint64_t blocks_tiered_up_in_process();
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);

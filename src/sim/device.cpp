@@ -435,9 +435,9 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
       if (!impl_->translator) impl_->translator = std::make_unique<jit::Translator>();
       // The compile thread's CPU comes out of a launch that keeps every core busy.
       const bool every_core_busy = config.host_threads >= std::thread::hardware_concurrency();
-      impl_->translator->begin_launch(impl_->memory, mode == JitMode::On, every_core_busy);
+      impl_->translator->begin_launch(impl_->memory, mode, every_core_busy);
       shared.translator = impl_->translator.get();
-      shared.jit_threshold = mode == JitMode::Force ? 0 : kJitThreshold;
+      shared.jit_threshold = mode == JitMode::On ? kJitThreshold : 0;
     }
   } catch (...) {
     stop_for_host_error(0);

@@ -53,6 +53,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
+  jit_tier_up_at_ = jit_threshold_ + jit::Translator::kTierUpStarts;
   // Blocks may have been dropped since the last launch, but the start counts stay: a program
   // of many short launches (a sort's passes) gets hot over its launches, not within one.
   for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
@@ -459,8 +460,8 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
   for (;; first = 0) {
     const uint64_t active = lanes::count(w.mask);  // at the start (Tally: where it changed)
     jit::Block::Tally tally;
-    const uint32_t result =
-        block->fn(&ctx, &w, &jit_error_, limit - n + block->before[first].warp, &tally, first);
+    const uint32_t result = block->fn.load(std::memory_order_acquire)(
+        &ctx, &w, &jit_error_, limit - n + block->before[first].warp, &tally, first);
     if (result == jit::Block::kNotRun) {  // interpreted from here, the block not asked again
       pc = block->pcs[first];
       leader = false;
@@ -537,7 +538,11 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
-  if (slot.block || slot.refused) return slot.block;
+  if (slot.block) {
+    if (slot.count < jit_tier_up_at_ && ++slot.count == jit_tier_up_at_) jit_->tier_up(*slot.block);
+    return slot.block;
+  }
+  if (slot.refused) return nullptr;
   if (slot.compiling) return jit_compiled(slot);
   if (slot.count++ < jit_threshold_) return nullptr;
   const jit::Translation found = jit_->find_or_translate(pc, cache_);
@@ -575,7 +580,11 @@ const jit::Block* Sm::jit_compiled(JitSlot& slot) {
 
 void Sm::jit_install(JitSlot& slot, const jit::Block& block) {
   switch (block.fit(cache_)) {
-    case jit::Block::Fit::Runs: slot.block = &block; break;
+    case jit::Block::Fit::Runs:
+      slot.block = &block;
+      // Hot already (in an earlier launch, maybe as a block dropped since).
+      if (slot.count >= jit_tier_up_at_) jit_->tier_up(block);
+      break;
     case jit::Block::Fit::NotDecodedYet: break;
     case jit::Block::Fit::OtherCode: slot.refused = true; break;
   }

@@ -232,9 +232,11 @@ class alignas(kCacheLine) Sm {
   LaunchStats stats_;
   uint64_t retired_ = 0;
   // The translating tier for this launch (LaunchShared::translator; null: interpret) and
-  // this SM's index of its blocks: how often each pc started one, and the block once it is
-  // translated and fits this SM's decoded code (refused: interpret from that pc); compiling:
-  // where the compile thread puts it (jit::Translation::compiling).
+  // this SM's index of its blocks: how often each pc started one (counted on to
+  // jit_tier_up_at_ once translated, when the block is hot enough to compile again:
+  // Translator::tier_up), and the block once it is translated and fits this SM's decoded code
+  // (refused: interpret from that pc); compiling: where the compile thread puts it
+  // (jit::Translation::compiling).
   struct JitSlot {
     uint32_t count = 0;
     bool refused = false;
@@ -246,7 +248,7 @@ class alignas(kCacheLine) Sm {
   // slot.block, installed first when the compile thread has published it.
   const jit::Block* jit_compiled(JitSlot& slot);
   jit::Translator* jit_ = nullptr;
-  uint32_t jit_threshold_ = 0;
+  uint32_t jit_threshold_ = 0, jit_tier_up_at_ = 0;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;
   // The slots of recently started pcs, by pc (a direct-mapped cache in front of the map).
   std::array<std::pair<const uint32_t, JitSlot>*, 512> jit_recent_{};

@@ -3,12 +3,12 @@
 // instructions, inside shapes that stress translation: bounded loops, divergent vector
 // branches with their joins, scalar branches, vector ALU and FP, scalar and vector loads and
 // stores in range and out of range, several warps and workgroups, an instruction budget that
-// can end inside a block). The program runs with translation off, forced and on; everything
-// the launches leave must be the same: the fault (message, pc, instruction, warp), the
-// statistics, and memory, which holds every warp's scratch area and, when the program ends,
-// a dump of its scalar registers, fcsr, SIMT-stack position (the end is reached with the same
-// pc only after every join) and vector registers, lane by lane. Any difference aborts with a
-// report naming the warp, register, lane or address.
+// can end inside a block). The program runs with translation off, forced (at either tier) and
+// on; everything the launches leave must be the same: the fault (message, pc, instruction,
+// warp), the statistics, and memory, which holds every warp's scratch area and, when the
+// program ends, a dump of its scalar registers, fcsr, SIMT-stack position (the end is reached
+// with the same pc only after every join) and vector registers, lane by lane. Any difference
+// aborts with a report naming the warp, register, lane or address.
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -393,16 +393,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  static_cast<unsigned long long>(off.result.stats.warp_instructions),
                  static_cast<unsigned long long>(off.result.stats.divergences), source.c_str());
   }
-  for (const ventus::sim::JitMode mode : {ventus::sim::JitMode::Force, ventus::sim::JitMode::On}) {
+  for (const ventus::sim::JitMode mode :
+       {ventus::sim::JitMode::Force, ventus::sim::JitMode::ForceQuick, ventus::sim::JitMode::On}) {
     const Outcome translated = run(image, launch, budget, mode);
     const std::string d = differences(off, translated);
     if (d.empty()) continue;
     std::fprintf(stderr,
                  "fuzz_jit: jit %s differs from the interpreter (%u warps x %u threads, %u "
                  "workgroups, budget %llu): interpreter against jit\n%s\nprogram:\n%s",
-                 mode == ventus::sim::JitMode::Force ? "force" : "on", launch.warps_per_workgroup,
-                 launch.threads_per_warp, launch.grid[0], static_cast<unsigned long long>(budget),
-                 d.c_str(), source.c_str());
+                 mode == ventus::sim::JitMode::Force        ? "force"
+                 : mode == ventus::sim::JitMode::ForceQuick ? "force-quick"
+                                                            : "on",
+                 launch.warps_per_workgroup, launch.threads_per_warp, launch.grid[0],
+                 static_cast<unsigned long long>(budget), d.c_str(), source.c_str());
     std::abort();
   }
   return 0;

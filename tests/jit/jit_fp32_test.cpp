@@ -232,7 +232,9 @@ std::string where(size_t word) {
 }
 
 TEST(JitFp32, EveryInlinedRowMatchesTheInterpreter) {
-  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
+  // Both tiers: the blocks compiled at once as hot blocks end up (Force) and as they start
+  // (ForceQuick: -O0 code generation).
+  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force), quick(sim::JitMode::ForceQuick);
   const uint64_t before = jit::blocks_translated_in_process();
   std::mt19937 random(99);
   for (unsigned set = 0; set < 6; ++set) {
@@ -243,22 +245,26 @@ TEST(JitFp32, EveryInlinedRowMatchesTheInterpreter) {
       Args with_scalar = args;
       with_scalar.scalar =
           set < 3 ? kSpecials[(set * 5 + args.frm) % kSpecialCount] : o.b[random() % 32];
-      std::vector<uint32_t> expected, got;
+      std::vector<uint32_t> expected;
       const sim::LaunchResult a = off.run(o, with_scalar, expected);
-      const sim::LaunchResult b = forced.run(o, with_scalar, got);
-      const std::string what = "set " + std::to_string(set) + ", frm " + std::to_string(args.frm) +
-                               ", vl " + std::to_string(args.vl) + (args.sew16 ? ", SEW=16" : "");
-      ASSERT_EQ(fault_text(a), fault_text(b)) << what;
-      EXPECT_EQ(args.frm == 5, a.fault.has_value()) << what << ": " << fault_text(a);
-      EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
-      for (size_t w = 0; w < expected.size(); ++w) {
-        const size_t lane = w % 33;
-        ASSERT_EQ(expected[w], got[w])
-            << what << ", " << where(w)
-            << (lane < 32 && w < 2 * kRowCount * 33
-                    ? "\n a " + hex(o.a[lane]) + " b " + hex(o.b[lane]) + " c " + hex(o.c[lane]) +
-                          " f " + hex(with_scalar.scalar)
-                    : "");
+      EXPECT_EQ(args.frm == 5, a.fault.has_value()) << fault_text(a);
+      for (Tier* translated : {&forced, &quick}) {
+        std::vector<uint32_t> got;
+        const sim::LaunchResult b = translated->run(o, with_scalar, got);
+        const std::string what = std::string(translated == &quick ? "quick tier, " : "") + "set " +
+                                 std::to_string(set) + ", frm " + std::to_string(args.frm) +
+                                 ", vl " + std::to_string(args.vl) + (args.sew16 ? ", SEW=16" : "");
+        ASSERT_EQ(fault_text(a), fault_text(b)) << what;
+        EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
+        for (size_t w = 0; w < expected.size(); ++w) {
+          const size_t lane = w % 33;
+          ASSERT_EQ(expected[w], got[w])
+              << what << ", " << where(w)
+              << (lane < 32 && w < 2 * kRowCount * 33
+                      ? "\n a " + hex(o.a[lane]) + " b " + hex(o.b[lane]) + " c " + hex(o.c[lane]) +
+                            " f " + hex(with_scalar.scalar)
+                      : "");
+        }
       }
     }
   }
@@ -309,19 +315,25 @@ TEST(JitFp32, LoopingBlockKeepsTheRoundingModeAndFlags) {
     if (budget) config.instruction_budget = budget;
     Tier off(sim::JitMode::Off, kLoopKernel, config, 4);
     Tier forced(sim::JitMode::Force, kLoopKernel, config, 4);
+    Tier quick(sim::JitMode::ForceQuick, kLoopKernel, config, 4);
     for (const uint32_t frm : {0u, 1u, 2u, 3u, 4u}) {
-      const std::string what = "budget " + std::to_string(budget) + ", frm " + std::to_string(frm);
-      std::vector<uint32_t> expected, got;
+      std::vector<uint32_t> expected;
       const sim::LaunchResult a = off.run(o, Args{frm, 0, 32, 0}, expected);
-      const sim::LaunchResult b = forced.run(o, Args{frm, 0, 32, 0}, got);
-      ASSERT_EQ(fault_text(a), fault_text(b)) << what;
-      EXPECT_EQ(budget != 0, a.fault.has_value()) << what;
-      EXPECT_EQ(a.stats.warp_instructions, b.stats.warp_instructions) << what;
-      EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
-      for (size_t w = 0; w < expected.size(); ++w)
-        ASSERT_EQ(expected[w], got[w]) << what << ", word " << w;
-      if (!budget) {
-        EXPECT_NE(expected[160], 0u) << what << ": the loop raised no flag";
+      for (Tier* translated : {&forced, &quick}) {
+        const std::string what = std::string(translated == &quick ? "quick tier, " : "") +
+                                 "budget " + std::to_string(budget) + ", frm " +
+                                 std::to_string(frm);
+        std::vector<uint32_t> got;
+        const sim::LaunchResult b = translated->run(o, Args{frm, 0, 32, 0}, got);
+        ASSERT_EQ(fault_text(a), fault_text(b)) << what;
+        EXPECT_EQ(budget != 0, a.fault.has_value()) << what;
+        EXPECT_EQ(a.stats.warp_instructions, b.stats.warp_instructions) << what;
+        EXPECT_EQ(a.stats.thread_instructions, b.stats.thread_instructions) << what;
+        for (size_t w = 0; w < expected.size(); ++w)
+          ASSERT_EQ(expected[w], got[w]) << what << ", word " << w;
+        if (!budget) {
+          EXPECT_NE(expected[160], 0u) << what << ": the loop raised no flag";
+        }
       }
     }
   }
@@ -341,8 +353,8 @@ TEST(JitFp32, TheHostsRoundingModeIsKept) {
     off.run(o, Args{3, o.b[0], 32, 0}, expected[1]);
   }
   for (const uint32_t host : {0x7f80u, 0x5f80u}) {  // RTZ, RUP
-    Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
-    for (Tier* tier : {&off, &forced}) {
+    Tier off(sim::JitMode::Off), forced(sim::JitMode::Force), quick(sim::JitMode::ForceQuick);
+    for (Tier* tier : {&off, &forced, &quick}) {
       for (const uint32_t frm : {0u, 3u}) {
         std::vector<uint32_t> got;
         _mm_setcsr(host);

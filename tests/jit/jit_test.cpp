@@ -57,14 +57,8 @@ void load_assembly(sim::Device& device, const std::string& source) {
 // A program loaded with load_program whose code is read-only (load_protected).
 void load_protected_assembly(sim::Device& device, const std::string& source);
 
-// Runs the program both ways and compares everything; returns the forced run's blocks.
-uint64_t expect_same(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
-                     const std::string& what,
-                     uint64_t budget = sim::DeviceConfig{}.instruction_budget) {
-  const Outcome off = run(program, loader, launch, sim::JitMode::Off, budget);
-  const uint64_t before = jit::blocks_translated_in_process();
-  const Outcome forced = run(program, loader, launch, sim::JitMode::Force, budget);
-  const uint64_t translated = jit::blocks_translated_in_process() - before;
+// Everything the interpreter's run left (off) and a translated run (forced) must agree on.
+void expect_same_outcome(const Outcome& off, const Outcome& forced, const std::string& what) {
   EXPECT_EQ(fault_text(off.result), fault_text(forced.result)) << what;
   if (off.result.fault && forced.result.fault) {
     EXPECT_EQ(off.result.fault->pc, forced.result.fault->pc) << what;
@@ -80,6 +74,21 @@ uint64_t expect_same(const std::string& program, Loader loader, const sim::Kerne
   EXPECT_EQ(a.decodes, b.decodes) << what;
   EXPECT_TRUE(off.memory == forced.memory) << what << ": the output buffers differ";
   EXPECT_TRUE(off.private_memory == forced.private_memory) << what << ": private memory differs";
+}
+
+// Runs the program interpreted and translated, with the blocks compiled at either tier
+// (Force, ForceQuick), and compares everything; returns the Force run's blocks.
+uint64_t expect_same(const std::string& program, Loader loader, const sim::KernelLaunch& launch,
+                     const std::string& what,
+                     uint64_t budget = sim::DeviceConfig{}.instruction_budget) {
+  const Outcome off = run(program, loader, launch, sim::JitMode::Off, budget);
+  uint64_t before = jit::blocks_translated_in_process();
+  expect_same_outcome(off, run(program, loader, launch, sim::JitMode::Force, budget), what);
+  const uint64_t translated = jit::blocks_translated_in_process() - before;
+  before = jit::blocks_translated_in_process();
+  expect_same_outcome(off, run(program, loader, launch, sim::JitMode::ForceQuick, budget),
+                      what + " (quick tier)");
+  EXPECT_EQ(jit::blocks_translated_in_process() > before, translated > 0) << what;
   return translated;
 }
 
@@ -524,7 +533,7 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
   }
   jit::Translator translator;
-  translator.begin_launch(device.memory(), false, false);
+  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
   // The loop's head: the first vmv.x.s.
   uint32_t head = sim::kCodeBase;
   while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
@@ -1863,6 +1872,77 @@ TEST(Jit, ManyShortLaunchesGetTheirBlocksTranslated) {
     ++launches;
   }
   EXPECT_GT(jit::blocks_translated_in_process(), before) << launches << " launches";
+}
+
+// With `on`, blocks are first compiled quickly (Tier::Quick), and those that stay hot are
+// compiled again (Tier::Optimized) while warps may be running their first code: every launch,
+// before, while and after the new code replaces the old, leaves what the interpreter leaves
+// (here also computed on the host). 8 warps loop over their part of the output; launched until
+// a block was compiled again, and then a few more times.
+TEST(Jit, HotBlocksCompiledAgainGiveTheSameResults) {
+  const char* const kernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v1
+    vsll.vi v2, v1, 2
+    vadd.vx v2, v2, s0
+    li t0, 300
+    li t1, 0
+.Lloop:
+    vlw12.v v3, 0(v2)
+    vadd.vx v3, v3, t0
+    vmul.vv v4, v3, v1
+    vxor.vv v3, v3, v4
+    vsw12.v v3, 0(v2)
+    addi t1, t1, 1
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    sw t1, 128(s0)
+    endprg x0, x0, x0
+)";
+  constexpr uint32_t kWarps = 8;
+  std::vector<uint32_t> expected(kOutBytes / 4);
+  for (uint32_t warp = 0; warp < kWarps; ++warp) {
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      uint32_t x = 0;
+      for (uint32_t step = 300; step > 0; --step) {
+        x += step;
+        x ^= x * lane;
+      }
+      expected[warp * 128 + lane] = x;
+    }
+    expected[warp * 128 + 32] = 300;
+  }
+  const auto launch = [&](sim::Device& device, sim::JitMode mode) {
+    const std::vector<uint8_t> zeros(kOutBytes);
+    EXPECT_TRUE(device.memory().write(kOut, zeros.data(), zeros.size()));
+    sim::RunOptions options;
+    options.jit = mode;
+    Outcome o;
+    o.result = device.run(launch_of(kWarps, 32), options);
+    o.memory = read_words(device, kOut, kOutBytes / 4);
+    return o;
+  };
+  // Launched alike (a launch decodes only what earlier ones did not).
+  sim::Device interpreter{sim::DeviceConfig{}}, device{sim::DeviceConfig{}};
+  for (sim::Device* d : {&interpreter, &device}) {
+    d->memory().map(kOut, kOutBytes);
+    load_protected(*d, kernel);
+  }
+  const uint64_t before = jit::blocks_tiered_up_in_process();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int after_tier_up = 0;
+  for (int k = 0; after_tier_up < 3 && std::chrono::steady_clock::now() < deadline; ++k) {
+    const Outcome off = launch(interpreter, sim::JitMode::Off);
+    ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+    ASSERT_TRUE(off.memory == expected);
+    expect_same_outcome(off, launch(device, sim::JitMode::On), "launch " + std::to_string(k));
+    if (HasFailure()) return;
+    after_tier_up += jit::blocks_tiered_up_in_process() > before;
+  }
+  EXPECT_EQ(after_tier_up, 3) << "no block was compiled again";
 }
 
 // A program loaded again with the same words (as the OpenCL platform loads a program built

@@ -290,7 +290,9 @@ std::string describe(unsigned set, const Config& config, uint32_t scalar) {
 }
 
 TEST(JitVint, EveryInlinedRowMatchesTheInterpreter) {
-  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
+  // Both tiers: the blocks compiled at once as hot blocks end up (Force) and as they start
+  // (ForceQuick: -O0 code generation).
+  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force), quick(sim::JitMode::ForceQuick);
   const uint64_t before = jit::blocks_translated_in_process();
   std::mt19937 random(77);
   for (unsigned set = 0; set < 5; ++set) {
@@ -300,6 +302,7 @@ TEST(JitVint, EveryInlinedRowMatchesTheInterpreter) {
       for (const uint32_t scalar :
            {0u, 0xffffffffu, 0x80000000u, static_cast<uint32_t>(random())}) {
         expect_same(off, forced, o, scalar, config, describe(set, config, scalar));
+        expect_same(off, quick, o, scalar, config, "quick tier, " + describe(set, config, scalar));
         if (HasFatalFailure()) return;
       }
     }
@@ -312,7 +315,7 @@ TEST(JitVint, EveryInlinedRowMatchesTheInterpreter) {
 // whose reciprocals round badly (3, 7, 641, 0xaaaaaaab), and random ones, against specials,
 // random dividends and small ones.
 TEST(JitVint, DivisionByAScalarMatchesTheInterpreter) {
-  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force);
+  Tier off(sim::JitMode::Off), forced(sim::JitMode::Force), quick(sim::JitMode::ForceQuick);
   std::vector<uint32_t> divisors = {0x80,       0x10000,    0x7fffffff, 0x80000000, 0x80000001,
                                     0xffffffff, 0xfffffffe, 0xfffffff9, 0x55555555, 0xaaaaaaab,
                                     641,        6700417,    0x0000ffff, 0x00010001, 0xfffffc00};
@@ -327,6 +330,7 @@ TEST(JitVint, DivisionByAScalarMatchesTheInterpreter) {
     const Operands o = operands(set);
     for (const uint32_t divisor : divisors) {
       expect_same(off, forced, o, divisor, config, describe(set, config, divisor));
+      expect_same(off, quick, o, divisor, config, "quick tier, " + describe(set, config, divisor));
       if (HasFatalFailure()) return;
     }
   }

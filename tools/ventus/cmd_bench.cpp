@@ -138,11 +138,12 @@ ventus::cli::Registration reg(50, [](CLI::App& app) {
                 "run with the memory checker (docs/driver.md): its cost, and that the kernels "
                 "make no invalid access");
   sub->add_option("--jit", a->jit_modes,
-                  "translating tier: off, on (compiled in the background) or force; several "
+                  "translating tier: off, on (compiled in the background), force or force-quick "
+                  "(every block at once, compiled as hot blocks end up or as they start); several "
                   "(--jit off,on) run each kernel "
                   "once per mode (default: VENTUS_JIT, else on)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"off", "on", "force"}));
+      ->check(CLI::IsMember({"off", "on", "force", "force-quick"}));
   ventus::cli::add_timing_options(sub, a->timing);
   sub->callback([a] { run(*a); });
 });

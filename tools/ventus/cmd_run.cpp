@@ -468,10 +468,11 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   sub->add_option("-a,--arg", a->args, "kernel argument (see below), repeat in order");
   sub->add_option("--dump", a->dumps, "write buffer ARG to FILE after the run (ARG=FILE)");
   sub->add_option("--jit", a->jit,
-                  "translating tier: off, on (hot blocks, compiled in the background) or force "
-                  "(every block, at once; for testing); "
+                  "translating tier: off, on (hot blocks, compiled in the background), force or "
+                  "force-quick (every block, at once, compiled as hot blocks end up or as they "
+                  "start; for testing); "
                   "default: VENTUS_JIT, else on; results are the same")
-      ->check(CLI::IsMember({"off", "on", "force"}));
+      ->check(CLI::IsMember({"off", "on", "force", "force-quick"}));
   sub->add_option("--trace", a->trace, "write the commit log (docs/trace.md) to FILE");
   ventus::cli::add_number(
       sub, "--trace-limit", a->trace_limit,
