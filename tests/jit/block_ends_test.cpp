@@ -112,7 +112,7 @@ TEST(JitBlockEnds, ABlockFollowsTheOnlyPathItsBranchHasTaken) {
     cache.begin_launch(32);
     for (const uint32_t offset : c.run) cache.at(kCode + offset);
     jit::Translator translator;
-    translator.begin_launch(memory, /*in_background=*/false, /*every_core_busy=*/false);
+    translator.begin_launch(memory, sim::JitMode::Force, /*every_core_busy=*/false);
     const jit::Translation found = translator.find_or_translate(kCode, cache);
     ASSERT_NE(found.block, nullptr);
     std::vector<uint32_t> pcs;

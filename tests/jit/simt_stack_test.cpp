@@ -149,7 +149,7 @@ class SimtStackRules : public ::testing::Test {
     cache_->begin_launch(32);
     for (uint32_t pc = sim::kCodeBase; cache_->at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
     }
-    translator_.begin_launch(device_.memory(), false, false);
+    translator_.begin_launch(device_.memory(), sim::JitMode::Force, /*every_core_busy=*/false);
   }
   const jit::Block& block_at(uint32_t pc) {
     const jit::Block* block = translator_.find_or_translate(pc, *cache_).block;
