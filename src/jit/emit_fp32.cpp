@@ -481,9 +481,8 @@ bool is_fp32_inlined(const sim::CachedInsn& entry) {
   return registers && host_has(row->kind);
 }
 
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
-               const sim::Insn& in, MxcsrRun& run, bool vtype_checked,
-               const std::function<void()>& emit_call) {
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows, const sim::Insn& in,
+               MxcsrRun& run, bool vtype_checked, const std::function<void()>& emit_call) {
   Emitter(b, warp, shadows, run).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 

@@ -51,8 +51,7 @@ class MxcsrRun {
 // frm; the caller closes the run first). vtype_checked: the block checked SEW=32 and LMUL=1
 // where it starts and nothing since could change them (as for emit_vint), so only frm is
 // checked here, and a row that does not round goes inline without a check. Leaves b after both.
-void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
-               const sim::Insn& in, MxcsrRun& run, bool vtype_checked,
-               const std::function<void()>& emit_call);
+void emit_fp32(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows, const sim::Insn& in,
+               MxcsrRun& run, bool vtype_checked, const std::function<void()>& emit_call);
 
 }  // namespace ventus::jit

@@ -199,8 +199,7 @@ class MemoryIr : WarpIr {
     const unsigned size = row.size;
     llvm::Value* active = load(layout_.mask);
     llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
-    llvm::Value* address = b_.CreateAdd(read_v(in.rs1),
-                                        splat(static_cast<uint32_t>(in.imm)));
+    llvm::Value* address = b_.CreateAdd(read_v(in.rs1), splat(static_cast<uint32_t>(in.imm)));
     const auto or_of_active = [&](llvm::Value* lanes) {
       return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
                                      b_.CreateSelect(on, lanes, splat(0)));

@@ -12,8 +12,8 @@
 #include <initializer_list>
 
 #include "decode_cache.h"
-#include "warp_ir.h"
 #include "translator.h"
+#include "warp_ir.h"
 
 namespace ventus::jit {
 

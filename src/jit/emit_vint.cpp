@@ -332,8 +332,8 @@ bool is_vint_inlined(const sim::CachedInsn& entry) {
          (!is_multiply_add(row->kind) || vector(in.rs3));
 }
 
-void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
-               const sim::Insn& in, bool vtype_checked, const std::function<void()>& emit_call) {
+void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows, const sim::Insn& in,
+               bool vtype_checked, const std::function<void()>& emit_call) {
   Emitter(b, warp, shadows).emit(in, *row_of(in.op), vtype_checked, emit_call);
 }
 

@@ -23,7 +23,7 @@ bool is_vint_inlined(const sim::CachedInsn& entry);
 // when the warp is at SEW=32 and LMUL=1, else emit_call() emits the call of its semantics.
 // With vtype_checked (the block checked SEW=32 and LMUL=1 where it starts and nothing since
 // could change them: VtypeChecks in translator.cpp) only the inline form. Leaves b after it.
-void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows,
-               const sim::Insn& in, bool vtype_checked, const std::function<void()>& emit_call);
+void emit_vint(llvm::IRBuilder<>& b, llvm::Value* warp, FieldShadows* shadows, const sim::Insn& in,
+               bool vtype_checked, const std::function<void()>& emit_call);
 
 }  // namespace ventus::jit

@@ -69,10 +69,10 @@ class FieldShadows {
   };
   void fill_at(llvm::IRBuilder<>& b, llvm::Value* warp) {
     for (const Slot& s : slots_)
-      b.CreateStore(b.CreateAlignedLoad(
-                        s.type, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), warp, s.offset),
-                        llvm::Align(4)),
-                    s.alloca);
+      b.CreateStore(
+          b.CreateAlignedLoad(s.type, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), warp, s.offset),
+                              llvm::Align(4)),
+          s.alloca);
   }
   std::vector<Slot> slots_;
 };
