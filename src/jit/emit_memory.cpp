@@ -197,29 +197,11 @@ class MemoryIr : WarpIr {
     if (v_.tier == Tier::Quick) return thread_in_one_page(in, emit_call);
     const ThreadAccess row = thread_access(in.op);
     const unsigned size = row.size;
-    llvm::Value* active = load(layout_.mask);
-    llvm::Value* on = b_.CreateBitCast(active, llvm::FixedVectorType::get(b_.getInt1Ty(), 32));
-    llvm::Value* address = b_.CreateAdd(read_v(in.rs1), splat(static_cast<uint32_t>(in.imm)));
-    const auto or_of_active = [&](llvm::Value* lanes) {
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
-                                     b_.CreateSelect(on, lanes, splat(0)));
-    };
-    llvm::Value* misaligned = b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1));
-    if (row.is_private) {
-      llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(address, splat(~3u)),
-                                            b_.CreateVectorSplat(32, load(layout_.lanes)));
-      address = b_.CreateAdd(
-          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(c_, 4)),
-          b_.CreateVectorSplat(32, load(layout_.csr_pds)));
-    }
-    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
-                                              b_.CreateSelect(on, address, splat(~0u)));
-    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
-                                              b_.CreateSelect(on, address, splat(0)));
+    const LaneAccess lanes = lane_access(in, row);
+    llvm::Value *active = lanes.active, *on = lanes.on, *address = lanes.address, *lo = lanes.lo,
+                *hi = lanes.hi, *misaligned = lanes.misaligned;
     // A misaligned lane (address or device address) makes `first` misaligned: thread_span
     // refuses it, and so does the per-lane path.
-    misaligned =
-        b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
     llvm::Value* first = b_.CreateOr(lo, misaligned);
     auto* one_page = llvm::BasicBlock::Create(c_, "thread_access_page", fn_);
     auto* pages = llvm::BasicBlock::Create(c_, "thread_access_pages", fn_);
@@ -316,27 +298,9 @@ class MemoryIr : WarpIr {
   // page's host address; all others run the semantics.
   void thread_in_one_page(const sim::Insn& in, const std::function<void()>& emit_call) {
     const ThreadAccess row = thread_access(in.op);
-    const unsigned size = row.size;
-    llvm::Value* on = b_.CreateBitCast(load(layout_.mask), bits());
-    llvm::Value* address = b_.CreateAdd(read_v(in.rs1), splat(static_cast<uint32_t>(in.imm)));
-    const auto or_of_active = [&](llvm::Value* lanes) {
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
-                                     b_.CreateSelect(on, lanes, splat(0)));
-    };
-    llvm::Value* misaligned = b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1));
-    if (row.is_private) {
-      llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(address, splat(~3u)),
-                                            b_.CreateVectorSplat(32, load(layout_.lanes)));
-      address = b_.CreateAdd(
-          b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(address, splat(3))), lane_times(c_, 4)),
-          b_.CreateVectorSplat(32, load(layout_.csr_pds)));
-      misaligned =
-          b_.CreateOr(misaligned, b_.CreateAnd(or_of_active(address), b_.getInt32(size - 1)));
-    }
-    llvm::Value* lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
-                                              b_.CreateSelect(on, address, splat(~0u)));
-    llvm::Value* hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
-                                              b_.CreateSelect(on, address, splat(0)));
+    const LaneAccess lanes = lane_access(in, row);
+    llvm::Value *on = lanes.on, *address = lanes.address, *lo = lanes.lo, *hi = lanes.hi,
+                *misaligned = lanes.misaligned;
     auto* lookup = llvm::BasicBlock::Create(c_, "thread_access_lookup", fn_);
     auto* access = llvm::BasicBlock::Create(c_, "thread_access", fn_);
     auto* slow = llvm::BasicBlock::Create(c_, "thread_access_call", fn_);
@@ -378,6 +342,39 @@ class MemoryIr : WarpIr {
 
  private:
   // The masked gather or scatter of a thread access through `pointers` (one per lane).
+  // A per-thread access's lanes: the SIMT-active ones (an i32 and as <32 x i1>), their
+  // addresses (private ones interleaved as private memory lays them out), the lowest and
+  // highest of them, and the OR of the active lanes' low bits of the device and the host-side
+  // address (nonzero: some lane is misaligned).
+  struct LaneAccess {
+    llvm::Value *active, *on, *address, *lo, *hi, *misaligned;
+  };
+  LaneAccess lane_access(const sim::Insn& in, const ThreadAccess& row) {
+    LaneAccess a;
+    a.active = load(layout_.mask);
+    a.on = b_.CreateBitCast(a.active, bits());
+    a.address = b_.CreateAdd(read_v(in.rs1), splat(static_cast<uint32_t>(in.imm)));
+    const auto low_bits_of_active = [&](llvm::Value* lanes) {
+      return b_.CreateAnd(b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_or,
+                                                  b_.CreateSelect(a.on, lanes, splat(0))),
+                          b_.getInt32(row.size - 1));
+    };
+    a.misaligned = low_bits_of_active(a.address);
+    if (row.is_private) {
+      llvm::Value* row_start = b_.CreateMul(b_.CreateAnd(a.address, splat(~3u)),
+                                            b_.CreateVectorSplat(32, load(layout_.lanes)));
+      a.address = b_.CreateAdd(b_.CreateAdd(b_.CreateAdd(row_start, b_.CreateAnd(a.address, splat(3))),
+                                            lane_times(c_, 4)),
+                               b_.CreateVectorSplat(32, load(layout_.csr_pds)));
+      a.misaligned = b_.CreateOr(a.misaligned, low_bits_of_active(a.address));
+    }
+    a.lo = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umin,
+                                   b_.CreateSelect(a.on, a.address, splat(~0u)));
+    a.hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
+                                   b_.CreateSelect(a.on, a.address, splat(0)));
+    return a;
+  }
+
   void move(const sim::Insn& in, const ThreadAccess& row, llvm::Value* pointers, llvm::Value* on) {
     const unsigned size = row.size;
     auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
