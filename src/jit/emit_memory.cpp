@@ -241,10 +241,16 @@ class MemoryIr : WarpIr {
       base->addIncoming(in_cached, cached);
       base->addIncoming(span, span_block_);
     }
-    llvm::Value* offsets = b_.CreateZExt(b_.CreateSub(address, b_.CreateVectorSplat(32, lo)),
-                                         llvm::FixedVectorType::get(i64_, 32));
-    llvm::Value* in_page = b_.CreateGEP(b_.getInt8Ty(), base, offsets);
-    b_.CreateBr(access);
+    // Offsets within a page as 32-bit indices (GEP sign-extends them): the host's gathers
+    // then take 16 lanes per instruction rather than 8.
+    llvm::Value* in_page =
+        b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
+    const InOrder consecutive = in_order(lanes, base, size);
+    auto* one_load_or_store = llvm::BasicBlock::Create(c_, "thread_access_in_order", fn_);
+    b_.CreateCondBr(consecutive.holds, one_load_or_store, access);
+    b_.SetInsertPoint(one_load_or_store);
+    move(in, row, consecutive.lane0, on, Moved::InOrder);
+    b_.CreateBr(done);
 
     b_.SetInsertPoint(pages);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
@@ -375,20 +381,54 @@ class MemoryIr : WarpIr {
     return a;
   }
 
-  void move(const sim::Insn& in, const ThreadAccess& row, llvm::Value* pointers, llvm::Value* on) {
+  // Whether the active lanes' addresses are consecutive elements of the access's size (lane i
+  // at a + i * size, whichever lanes are inactive) inside the page whose host address `base`
+  // is that of the lowest one, `lo`; lane0: the host address of lane 0's element then (before
+  // `lo` when the first lanes are inactive). A masked vector load or store then moves them
+  // (a row of a buffer, a stack slot in private memory) instead of a gather or scatter, which
+  // costs several times more on the host.
+  struct InOrder {
+    llvm::Value *holds, *lane0;
+  };
+  InOrder in_order(const LaneAccess& lanes, llvm::Value* base, unsigned size) {
+    // The lowest active lane's address is lo: in order, lane 0's is lo - first * size.
+    llvm::Value* first = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, lanes.active,
+                                                  b_.getFalse());
+    llvm::Value* before_lo = b_.CreateMul(first, b_.getInt32(size));
+    llvm::Value* expected = b_.CreateAdd(b_.CreateVectorSplat(32, b_.CreateSub(lanes.lo, before_lo)),
+                                         lane_times(c_, size));
+    llvm::Value* elsewhere = b_.CreateAnd(lanes.on, b_.CreateICmpNE(lanes.address, expected));
+    return {b_.CreateNot(b_.CreateOrReduce(elsewhere)),
+            b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateNeg(b_.CreateZExt(before_lo, i64_)))};
+  }
+
+  // The masked access of a thread access's active lanes: through `pointers`, one per lane
+  // (a gather or scatter, in lane order), or InOrder from lane 0's element.
+  enum class Moved : uint8_t { EachLane, InOrder };
+  void move(const sim::Insn& in, const ThreadAccess& row, llvm::Value* pointers, llvm::Value* on,
+            Moved how = Moved::EachLane) {
     const unsigned size = row.size;
+    const llvm::Align align(size);
     auto* elements = llvm::FixedVectorType::get(b_.getIntNTy(8 * size), sim::kMaxLanes);
     if (row.store) {
-      b_.CreateMaskedScatter(b_.CreateTrunc(read_v(in.rs2), elements), pointers, llvm::Align(size),
-                             on);
+      llvm::Value* value = b_.CreateTrunc(read_v(in.rs2), elements);
+      if (how == Moved::InOrder)
+        b_.CreateMaskedStore(value, pointers, align, on);
+      else
+        b_.CreateMaskedScatter(value, pointers, align, on);
       return;
     }
+    const auto masked_load = [&](llvm::Type* type, llvm::Value* pass_through) {
+      return how == Moved::InOrder
+                 ? b_.CreateMaskedLoad(type, pointers, align, on, pass_through)
+                 : b_.CreateMaskedGather(type, pointers, align, on, pass_through);
+    };
     llvm::Value* old = read_v(in.rd);
     llvm::Value* loaded = nullptr;
     if (size == 4) {
-      loaded = b_.CreateMaskedGather(lanes_, pointers, llvm::Align(4), on, old);
+      loaded = masked_load(lanes_, old);
     } else {
-      llvm::Value* raw = b_.CreateMaskedGather(elements, pointers, llvm::Align(size), on);
+      llvm::Value* raw = masked_load(elements, nullptr);
       loaded = b_.CreateSelect(
           on, row.is_signed ? b_.CreateSExt(raw, lanes_) : b_.CreateZExt(raw, lanes_), old);
     }
