@@ -1472,6 +1472,85 @@ TEST(Jit, ByteAndHalfwordAccessesMatchTheInterpreter) {
   }
 }
 
+// ---- Per-thread accesses of consecutive elements (one masked vector load or store) ----
+
+// Lane i of warp w accesses the elements of `size` bytes at kOut + 1024 * w + (j << shift),
+// j = i, 31 - i (`reversed`) or i & spread, raised to `skip` when `clamp`: the lanes below
+// `skip` take a vector branch around the accesses, so the accesses run without them (and,
+// clamped, those inactive lanes' addresses are not in order). Each access row stores, then
+// loads back with every load row of its size; the lanes store what they loaded at the end.
+std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uint32_t spread,
+                               uint32_t skip, bool clamp) {
+  const char* const suffix = size == 4 ? "w" : size == 2 ? "h" : "b";
+  std::string index = reversed ? "    li t0, 31\n    vrsub.vx v7, v6, t0\n"
+                               : "    li t0, " + std::to_string(spread) + "\n    vand.vx v7, v6, t0\n";
+  if (clamp) index += "    li t0, " + std::to_string(skip) + "\n    vmaxu.vx v7, v7, t0\n";
+  std::string loads = "    vl" + std::string(suffix) + "12.v v4, 0(v3)\n";
+  if (size < 4) loads += "    vl" + std::string(suffix) + "u12.v v5, 0(v3)\n";
+  return R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 10
+    add s0, s0, t6
+    vid.v v6
+    li a0, 0x9e3779b9
+    vmul.vx v2, v6, a0
+    vadd.vx v2, v2, t6
+    vmv.v.i v4, 7
+    vmv.v.i v5, 9
+)" + index + "    vsll.vi v3, v7, " + std::to_string(shift) + R"(
+    vadd.vx v3, v3, s0
+    li t0, )" + std::to_string(skip) + R"(
+    vmv.v.x v1, t0
+    la t5, .Lj1
+    setrpc zero, t5, 0
+    vbltu v6, v1, .Lthen1
+    vs)" + suffix + R"(12.v v2, 0(v3)
+)" + loads + R"(
+.Lthen1:
+    join zero, zero, 0
+.Lj1:
+    join zero, zero, 0
+    vsll.vi v8, v6, 2
+    vadd.vx v8, v8, s0
+    vsw12.v v4, 512(v8)
+    vsw12.v v5, 640(v8)
+    endprg x0, x0, x0
+)";
+}
+
+TEST(Jit, ConsecutiveLanesMatchTheInterpreter) {
+  struct Case {
+    unsigned size, shift;
+    bool reversed;
+    uint32_t spread, skip;
+    bool clamp;
+    const char* what;
+  };
+  const Case cases[] = {
+      {4, 2, false, 31, 0, false, "words in order"},
+      {4, 2, false, 31, 5, false, "words in order, the first five lanes inactive"},
+      {4, 2, false, 31, 5, true, "words in order, inactive lanes elsewhere"},
+      {4, 2, true, 31, 0, false, "words in reverse order"},
+      {4, 2, false, 30, 0, false, "pairs of lanes sharing a word"},
+      {4, 3, false, 31, 3, false, "every other word"},
+      {2, 1, false, 31, 0, false, "halfwords in order"},
+      {2, 1, false, 31, 7, true, "halfwords in order, inactive lanes elsewhere"},
+      {2, 1, true, 31, 1, false, "halfwords in reverse order"},
+      {1, 0, false, 31, 0, false, "bytes in order"},
+      {1, 0, false, 31, 30, false, "bytes in order, one active lane"},
+      {1, 0, false, 31, 2, true, "bytes in order, inactive lanes elsewhere"},
+      {1, 0, false, 15, 0, false, "bytes, two lanes per byte"},
+  };
+  for (const Case& c : cases) {
+    const std::string kernel =
+        consecutive_kernel(c.size, c.shift, c.reversed, c.spread, c.skip, c.clamp);
+    const Outcome off = run(kernel, &load_assembly, launch_of(2, 30, 2), sim::JitMode::Off);
+    EXPECT_FALSE(off.result.fault.has_value()) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+}
+
 // Two pages per warp from here, which nothing writes before the warp's own stores.
 constexpr uint32_t kFresh = 0x90010000;
 
