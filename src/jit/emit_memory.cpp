@@ -392,11 +392,11 @@ class MemoryIr : WarpIr {
   };
   InOrder in_order(const LaneAccess& lanes, llvm::Value* base, unsigned size) {
     // The lowest active lane's address is lo: in order, lane 0's is lo - first * size.
-    llvm::Value* first = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, lanes.active,
-                                                  b_.getFalse());
+    llvm::Value* first =
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, lanes.active, b_.getFalse());
     llvm::Value* before_lo = b_.CreateMul(first, b_.getInt32(size));
-    llvm::Value* expected = b_.CreateAdd(b_.CreateVectorSplat(32, b_.CreateSub(lanes.lo, before_lo)),
-                                         lane_times(c_, size));
+    llvm::Value* expected = b_.CreateAdd(
+        b_.CreateVectorSplat(32, b_.CreateSub(lanes.lo, before_lo)), lane_times(c_, size));
     llvm::Value* elsewhere = b_.CreateAnd(lanes.on, b_.CreateICmpNE(lanes.address, expected));
     return {b_.CreateNot(b_.CreateOrReduce(elsewhere)),
             b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateNeg(b_.CreateZExt(before_lo, i64_)))};
@@ -419,9 +419,8 @@ class MemoryIr : WarpIr {
       return;
     }
     const auto masked_load = [&](llvm::Type* type, llvm::Value* pass_through) {
-      return how == Moved::InOrder
-                 ? b_.CreateMaskedLoad(type, pointers, align, on, pass_through)
-                 : b_.CreateMaskedGather(type, pointers, align, on, pass_through);
+      return how == Moved::InOrder ? b_.CreateMaskedLoad(type, pointers, align, on, pass_through)
+                                   : b_.CreateMaskedGather(type, pointers, align, on, pass_through);
     };
     llvm::Value* old = read_v(in.rd);
     llvm::Value* loaded = nullptr;

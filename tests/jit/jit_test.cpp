@@ -1482,8 +1482,9 @@ TEST(Jit, ByteAndHalfwordAccessesMatchTheInterpreter) {
 std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uint32_t spread,
                                uint32_t skip, bool clamp) {
   const char* const suffix = size == 4 ? "w" : size == 2 ? "h" : "b";
-  std::string index = reversed ? "    li t0, 31\n    vrsub.vx v7, v6, t0\n"
-                               : "    li t0, " + std::to_string(spread) + "\n    vand.vx v7, v6, t0\n";
+  std::string index = reversed
+                          ? "    li t0, 31\n    vrsub.vx v7, v6, t0\n"
+                          : "    li t0, " + std::to_string(spread) + "\n    vand.vx v7, v6, t0\n";
   if (clamp) index += "    li t0, " + std::to_string(skip) + "\n    vmaxu.vx v7, v7, t0\n";
   std::string loads = "    vl" + std::string(suffix) + "12.v v4, 0(v3)\n";
   if (size < 4) loads += "    vl" + std::string(suffix) + "u12.v v5, 0(v3)\n";
@@ -1498,15 +1499,19 @@ std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uin
     vadd.vx v2, v2, t6
     vmv.v.i v4, 7
     vmv.v.i v5, 9
-)" + index + "    vsll.vi v3, v7, " + std::to_string(shift) + R"(
+)" + index +
+         "    vsll.vi v3, v7, " + std::to_string(shift) + R"(
     vadd.vx v3, v3, s0
-    li t0, )" + std::to_string(skip) + R"(
+    li t0, )" +
+         std::to_string(skip) + R"(
     vmv.v.x v1, t0
     la t5, .Lj1
     setrpc zero, t5, 0
     vbltu v6, v1, .Lthen1
-    vs)" + suffix + R"(12.v v2, 0(v3)
-)" + loads + R"(
+    vs)" +
+         suffix + R"(12.v v2, 0(v3)
+)" + loads +
+         R"(
 .Lthen1:
     join zero, zero, 0
 .Lj1:
