@@ -263,9 +263,35 @@ class MemoryIr : WarpIr {
       // Each lane's page looked up in whole_page's cache at once (spmv's gathers over its
       // vector): when every active lane's page is there, the pointers thread_pointers would
       // give, without the call (which fills the cache).
+      auto* two_pages = llvm::BasicBlock::Create(c_, "thread_access_two_pages", fn_);
       auto* looked_up = llvm::BasicBlock::Create(c_, "thread_access_lanes_looked_up", fn_);
       b_.CreateCondBr(b_.CreateAnd(aligned, b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))),
-                      looked_up, each_lane);
+                      two_pages, each_lane);
+      // Lanes in two neighbouring pages, both cached (a row of a buffer across a page
+      // boundary, spmv's rows of nonzeros): a gather or scatter in each page, at 32-bit
+      // offsets, rather than one through 64-bit pointers looked up lane by lane. Lanes in
+      // different pages never share a byte, so the two keep the lane order's effects.
+      b_.SetInsertPoint(two_pages);
+      const CachedPage low = cached_page(lo, row.store), high = cached_page(hi, row.store);
+      llvm::Value* high_page = b_.CreateLShr(hi, 12);
+      llvm::Value* neighbours =
+          b_.CreateICmpEQ(b_.CreateAdd(b_.CreateLShr(lo, 12), b_.getInt32(1)), high_page);
+      auto* in_two_pages = llvm::BasicBlock::Create(c_, "thread_access_in_two_pages", fn_);
+      b_.CreateCondBr(b_.CreateAnd(neighbours, b_.CreateAnd(low.hit, high.hit)), in_two_pages,
+                      looked_up);
+      b_.SetInsertPoint(in_two_pages);
+      llvm::Value* in_high =
+          b_.CreateICmpEQ(b_.CreateLShr(address, splat(12)), b_.CreateVectorSplat(32, high_page));
+      const auto move_within = [&](const CachedPage& page, llvm::Value* from,
+                                   llvm::Value* lanes_on) {
+        move(in, row,
+             b_.CreateGEP(b_.getInt8Ty(), page.host_of(from),
+                          b_.CreateSub(address, b_.CreateVectorSplat(32, from))),
+             lanes_on);
+      };
+      move_within(low, lo, b_.CreateAnd(on, b_.CreateNot(in_high)));
+      move_within(high, hi, b_.CreateAnd(on, in_high));
+      b_.CreateBr(done);
       b_.SetInsertPoint(looked_up);
       const CachedLanes lanes = cached_lanes_of(address, on, row.store);
       all_cached = lanes.pointers;

@@ -1474,24 +1474,29 @@ TEST(Jit, ByteAndHalfwordAccessesMatchTheInterpreter) {
 
 // ---- Per-thread accesses of consecutive elements (one masked vector load or store) ----
 
-// Lane i of warp w accesses the elements of `size` bytes at kOut + 1024 * w + (j << shift),
+// Lane i of warp w accesses the elements of `size` bytes at kOut + at + 8192 * w + (j << shift),
 // j = i, 31 - i (`reversed`) or i & spread, raised to `skip` when `clamp`: the lanes below
 // `skip` take a vector branch around the accesses, so the accesses run without them (and,
-// clamped, those inactive lanes' addresses are not in order). Each access row stores, then
-// loads back with every load row of its size; the lanes store what they loaded at the end.
+// clamped, those inactive lanes' addresses are not in order). The access row stores, then
+// every load row of its size loads back, twice (the first time through thread_pointers,
+// which caches the pages: lanes in two pages need both cached); the lanes store what they
+// loaded at the end.
 std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uint32_t spread,
-                               uint32_t skip, bool clamp) {
+                               uint32_t skip, bool clamp, uint32_t at) {
   const char* const suffix = size == 4 ? "w" : size == 2 ? "h" : "b";
   std::string index = reversed
                           ? "    li t0, 31\n    vrsub.vx v7, v6, t0\n"
                           : "    li t0, " + std::to_string(spread) + "\n    vand.vx v7, v6, t0\n";
   if (clamp) index += "    li t0, " + std::to_string(skip) + "\n    vmaxu.vx v7, v7, t0\n";
-  std::string loads = "    vl" + std::string(suffix) + "12.v v4, 0(v3)\n";
-  if (size < 4) loads += "    vl" + std::string(suffix) + "u12.v v5, 0(v3)\n";
-  return R"(
-    li s0, 0x90000000
+  const auto store_and_load = [&](const std::string& signed_to, const std::string& unsigned_to) {
+    std::string text = "    vs" + std::string(suffix) + "12.v v2, 0(v3)\n    vl" + suffix +
+                       "12.v " + signed_to + ", 0(v3)\n";
+    if (size < 4) text += "    vl" + std::string(suffix) + "u12.v " + unsigned_to + ", 0(v3)\n";
+    return text;
+  };
+  return "    li s0, " + std::to_string(kOut + at) + R"(
     csrr t6, wid
-    slli t6, t6, 10
+    slli t6, t6, 13
     add s0, s0, t6
     vid.v v6
     li a0, 0x9e3779b9
@@ -1499,6 +1504,8 @@ std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uin
     vadd.vx v2, v2, t6
     vmv.v.i v4, 7
     vmv.v.i v5, 9
+    vmv.v.i v10, 11
+    vmv.v.i v11, 13
 )" + index +
          "    vsll.vi v3, v7, " + std::to_string(shift) + R"(
     vadd.vx v3, v3, s0
@@ -1508,10 +1515,8 @@ std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uin
     la t5, .Lj1
     setrpc zero, t5, 0
     vbltu v6, v1, .Lthen1
-    vs)" +
-         suffix + R"(12.v v2, 0(v3)
-)" + loads +
-         R"(
+)" + store_and_load("v4", "v5") +
+         "    vadd.vi v2, v2, 3\n" + store_and_load("v10", "v11") + R"(
 .Lthen1:
     join zero, zero, 0
 .Lj1:
@@ -1520,6 +1525,8 @@ std::string consecutive_kernel(unsigned size, unsigned shift, bool reversed, uin
     vadd.vx v8, v8, s0
     vsw12.v v4, 512(v8)
     vsw12.v v5, 640(v8)
+    vsw12.v v10, 768(v8)
+    vsw12.v v11, 896(v8)
     endprg x0, x0, x0
 )";
 }
@@ -1530,26 +1537,35 @@ TEST(Jit, ConsecutiveLanesMatchTheInterpreter) {
     bool reversed;
     uint32_t spread, skip;
     bool clamp;
+    uint32_t at;
     const char* what;
   };
+  // The last ones cross a page boundary (two neighbouring pages).
   const Case cases[] = {
-      {4, 2, false, 31, 0, false, "words in order"},
-      {4, 2, false, 31, 5, false, "words in order, the first five lanes inactive"},
-      {4, 2, false, 31, 5, true, "words in order, inactive lanes elsewhere"},
-      {4, 2, true, 31, 0, false, "words in reverse order"},
-      {4, 2, false, 30, 0, false, "pairs of lanes sharing a word"},
-      {4, 3, false, 31, 3, false, "every other word"},
-      {2, 1, false, 31, 0, false, "halfwords in order"},
-      {2, 1, false, 31, 7, true, "halfwords in order, inactive lanes elsewhere"},
-      {2, 1, true, 31, 1, false, "halfwords in reverse order"},
-      {1, 0, false, 31, 0, false, "bytes in order"},
-      {1, 0, false, 31, 30, false, "bytes in order, one active lane"},
-      {1, 0, false, 31, 2, true, "bytes in order, inactive lanes elsewhere"},
-      {1, 0, false, 15, 0, false, "bytes, two lanes per byte"},
+      {4, 2, false, 31, 0, false, 0, "words in order"},
+      {4, 2, false, 31, 5, false, 0, "words in order, the first five lanes inactive"},
+      {4, 2, false, 31, 5, true, 0, "words in order, inactive lanes elsewhere"},
+      {4, 2, true, 31, 0, false, 0, "words in reverse order"},
+      {4, 2, false, 30, 0, false, 0, "pairs of lanes sharing a word"},
+      {4, 3, false, 31, 3, false, 0, "every other word"},
+      {2, 1, false, 31, 0, false, 0, "halfwords in order"},
+      {2, 1, false, 31, 7, true, 0, "halfwords in order, inactive lanes elsewhere"},
+      {2, 1, true, 31, 1, false, 0, "halfwords in reverse order"},
+      {1, 0, false, 31, 0, false, 0, "bytes in order"},
+      {1, 0, false, 31, 30, false, 0, "bytes in order, one active lane"},
+      {1, 0, false, 31, 2, true, 0, "bytes in order, inactive lanes elsewhere"},
+      {1, 0, false, 15, 0, false, 0, "bytes, two lanes per byte"},
+      {4, 2, false, 31, 0, false, 4096 - 64, "words in order across a page boundary"},
+      {4, 2, false, 31, 5, true, 4096 - 64,
+       "words across a page boundary, inactive lanes elsewhere"},
+      {4, 2, true, 31, 0, false, 4096 - 64, "words in reverse order across a page boundary"},
+      {4, 6, false, 31, 2, false, 4096 - 1024, "words 64 bytes apart in two pages"},
+      {2, 1, false, 31, 0, false, 4096 - 32, "halfwords across a page boundary"},
+      {1, 0, false, 15, 0, false, 4096 - 8, "bytes across a page boundary, two lanes per byte"},
   };
   for (const Case& c : cases) {
     const std::string kernel =
-        consecutive_kernel(c.size, c.shift, c.reversed, c.spread, c.skip, c.clamp);
+        consecutive_kernel(c.size, c.shift, c.reversed, c.spread, c.skip, c.clamp, c.at);
     const Outcome off = run(kernel, &load_assembly, launch_of(2, 30, 2), sim::JitMode::Off);
     EXPECT_FALSE(off.result.fault.has_value()) << c.what << ": " << fault_text(off.result);
     EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 30, 2), c.what), 0u) << c.what;
