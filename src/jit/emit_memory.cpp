@@ -476,19 +476,16 @@ class MemoryIr : WarpIr {
           b.CreateZExt(b.CreateAnd(address, sim::kPageSize - 1), b.getInt64Ty()));
     }
   };
-  // sim::PageCache::slot of a page number (or of each lane's).
-  llvm::Value* cache_slot(llvm::Value* page) {
-    return b_.CreateAnd(b_.CreateXor(page, b_.CreateLShr(page, sim::PageCache::kSlotBits)),
-                        sim::PageCache::kEntries - 1);
-  }
   CachedPage cached_page(llvm::Value* address, bool store) {
     const PageCacheLayout& cache = page_cache_layout();
     llvm::Value* page = b_.CreateLShr(address, 12);
     llvm::Value* pages = b_.CreateAlignedLoad(
         ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
-    llvm::Value* slot =
-        b_.CreateAdd(b_.getInt64(store ? cache.store : cache.load),
-                     b_.CreateMul(b_.CreateZExt(cache_slot(page), i64_), b_.getInt64(cache.entry)));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.getInt64(store ? cache.store : cache.load),
+        b_.CreateMul(
+            b_.CreateZExt(b_.CreateURem(page, b_.getInt32(sim::PageCache::kEntries)), i64_),
+            b_.getInt64(cache.entry)));
     llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
     llvm::Value* cached = b_.CreateAlignedLoad(
         i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
@@ -510,7 +507,7 @@ class MemoryIr : WarpIr {
         ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
     llvm::Value* slot = b_.CreateAdd(
         b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),
-        b_.CreateMul(b_.CreateZExt(cache_slot(page), wide),
+        b_.CreateMul(b_.CreateZExt(b_.CreateURem(page, splat(sim::PageCache::kEntries)), wide),
                      b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(cache.entry))));
     llvm::Value* entries = b_.CreateInBoundsGEP(b_.getInt8Ty(), pages, slot);
     llvm::Value* cached = b_.CreateMaskedGather(

@@ -119,15 +119,8 @@ struct PageCache {
   };
   static constexpr uint32_t kStores = 16;
   Store stores[kStores];
-  // A page's entry: its number's low bits folded with the next ones, so that pages a
-  // multiple of kEntries apart (arrays at aligned offsets: spmv's values and column indices,
-  // read side by side) do not evict each other, while consecutive pages of an aligned window
-  // still take distinct entries. Translated code computes the same (jit/emit_memory.cpp).
-  static constexpr uint32_t kSlotBits = 8;
-  static_assert(kEntries == 1u << kSlotBits);
-  static uint32_t slot(uint32_t page) { return (page ^ (page >> kSlotBits)) & (kEntries - 1); }
   Entry& entry(uint32_t address, bool for_store) {
-    return (for_store ? store : load)[slot(address >> 12)];
+    return (for_store ? store : load)[(address >> 12) % kEntries];
   }
   void clear() { *this = PageCache{}; }
 };
