@@ -272,13 +272,15 @@ class MemoryIr : WarpIr {
       // offsets, rather than one through 64-bit pointers looked up lane by lane. Lanes in
       // different pages never share a byte, so the two keep the lane order's effects.
       b_.SetInsertPoint(two_pages);
-      const CachedPage low = cached_page(lo, row.store), high = cached_page(hi, row.store);
       llvm::Value* high_page = b_.CreateLShr(hi, 12);
-      llvm::Value* neighbours =
-          b_.CreateICmpEQ(b_.CreateAdd(b_.CreateLShr(lo, 12), b_.getInt32(1)), high_page);
+      auto* both_cached = llvm::BasicBlock::Create(c_, "thread_access_two_pages_cached", fn_);
+      b_.CreateCondBr(
+          b_.CreateICmpEQ(b_.CreateAdd(b_.CreateLShr(lo, 12), b_.getInt32(1)), high_page),
+          both_cached, looked_up);
+      b_.SetInsertPoint(both_cached);
+      const CachedPage low = cached_page(lo, row.store), high = cached_page(hi, row.store);
       auto* in_two_pages = llvm::BasicBlock::Create(c_, "thread_access_in_two_pages", fn_);
-      b_.CreateCondBr(b_.CreateAnd(neighbours, b_.CreateAnd(low.hit, high.hit)), in_two_pages,
-                      looked_up);
+      b_.CreateCondBr(b_.CreateAnd(low.hit, high.hit), in_two_pages, looked_up);
       b_.SetInsertPoint(in_two_pages);
       llvm::Value* in_high =
           b_.CreateICmpEQ(b_.CreateLShr(address, splat(12)), b_.CreateVectorSplat(32, high_page));
