@@ -367,6 +367,14 @@ class MemoryIr : WarpIr {
     llvm::PHINode* base = b_.CreatePHI(ptr_, 2);
     base->addIncoming(span, span_block_);
     if (cached) base->addIncoming(in_cached, cached);
+    const InOrder consecutive = in_order(lanes, base, row.size);
+    auto* one_load_or_store = llvm::BasicBlock::Create(c_, "thread_access_in_order", fn_);
+    auto* gather = llvm::BasicBlock::Create(c_, "thread_access_gather", fn_);
+    b_.CreateCondBr(consecutive.holds, one_load_or_store, gather);
+    b_.SetInsertPoint(one_load_or_store);
+    move(in, row, consecutive.lane0, on, Moved::InOrder);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(gather);
     llvm::Value* pointers =
         b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
     move(in, row, pointers, on);
