@@ -307,6 +307,9 @@ class Memory {
   }
   // Whether `page` (from page()) is the shared zero page of mapped pages nothing wrote yet.
   static bool is_zero_page(const uint8_t* page) { return page == zero_page(); }
+  // What page() reads, by page number (2^20 entries): translated code gathers loads' pages
+  // from it (sim::PageCache::global_pages).
+  const std::atomic<uint8_t*>* page_table() const { return pages_.get(); }
   uint64_t mapped_bytes() const;
 
   // Read-only ranges (the loaded program's code and read-only data): kernel stores into

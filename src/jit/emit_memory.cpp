@@ -92,6 +92,7 @@ struct PageCacheLayout {
   uint64_t entry = sizeof(sim::PageCache::Entry);
   uint64_t page = offsetof(sim::PageCache::Entry, page),
            host = offsetof(sim::PageCache::Entry, host);
+  uint64_t global_pages = offsetof(sim::PageCache, global_pages);
 };
 
 const PageCacheLayout& page_cache_layout() {
@@ -255,8 +256,8 @@ class MemoryIr : WarpIr {
     b_.SetInsertPoint(pages);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
     llvm::Value* aligned = b_.CreateICmpEQ(misaligned, b_.getInt32(0));
-    llvm::Value* all_cached = nullptr;
-    llvm::BasicBlock* cached_lanes = nullptr;
+    llvm::Value *all_cached = nullptr, *table_lanes = nullptr;
+    llvm::BasicBlock *cached_lanes = nullptr, *table_block = nullptr;
     if (row.is_private) {
       b_.CreateCondBr(aligned, each_lane, slow);
     } else {
@@ -295,6 +296,26 @@ class MemoryIr : WarpIr {
       move_within(high, hi, b_.CreateAnd(on, in_high));
       b_.CreateBr(done);
       b_.SetInsertPoint(looked_up);
+      if (!row.store) {
+        // Loads in the global window look each lane's page up in Memory's page table.
+        llvm::Value* table =
+            b_.CreateAlignedLoad(ptr_,
+                                 b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), page_cache(),
+                                                               page_cache_layout().global_pages),
+                                 llvm::Align(8));
+        llvm::Value* outside = b_.CreateAnd(on, b_.CreateICmpULT(address, splat(sim::kGdsBase)));
+        auto* by_table = llvm::BasicBlock::Create(c_, "thread_access_page_table", fn_);
+        auto* by_cache = llvm::BasicBlock::Create(c_, "thread_access_page_cache", fn_);
+        b_.CreateCondBr(
+            b_.CreateAnd(b_.CreateIsNotNull(table), b_.CreateNot(b_.CreateOrReduce(outside))),
+            by_table, by_cache);
+        b_.SetInsertPoint(by_table);
+        const CachedLanes mapped = table_lanes_of(table, address, on);
+        table_lanes = mapped.pointers;
+        table_block = b_.GetInsertBlock();
+        b_.CreateCondBr(mapped.hit, access, each_lane);
+        b_.SetInsertPoint(by_cache);
+      }
       const CachedLanes lanes = cached_lanes_of(address, on, row.store);
       all_cached = lanes.pointers;
       cached_lanes = b_.GetInsertBlock();
@@ -318,10 +339,11 @@ class MemoryIr : WarpIr {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(access);
-    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 3);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 4);
     pointers->addIncoming(in_page, one_page);
     pointers->addIncoming(per_lane, paged);
     if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
+    if (table_lanes) pointers->addIncoming(table_lanes, table_block);
     move(in, row, pointers, on);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
@@ -502,12 +524,37 @@ class MemoryIr : WarpIr {
     return {b_, b_.CreateICmpEQ(cached, page), entry};
   }
 
-  // The active lanes' pages of `address` (32 device addresses) in whole_page's cache: hit
-  // when every active lane's page is there; pointers: each lane's host address then.
+  // hit: every active lane's page was found; pointers: each lane's host address then.
   struct CachedLanes {
     llvm::Value* hit;
     llvm::Value* pointers;
   };
+
+  // The SM's sim::PageCache (Exec::pages).
+  llvm::Value* page_cache() {
+    return b_.CreateAlignedLoad(
+        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, page_cache_layout().pages),
+        llvm::Align(8));
+  }
+
+  // The active lanes' pages of `address` (32 load addresses in the global window) in
+  // Memory's page table `table`: hit when every one is mapped; pointers: each lane's host
+  // address then.
+  CachedLanes table_lanes_of(llvm::Value* table, llvm::Value* address, llvm::Value* on) {
+    auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
+    auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
+    llvm::Value* hosts = b_.CreateMaskedGather(
+        pointers_type, b_.CreateGEP(ptr_, table, b_.CreateLShr(address, splat(12))), llvm::Align(8),
+        on);
+    llvm::Value* unmapped =
+        b_.CreateAnd(on, b_.CreateICmpEQ(hosts, llvm::Constant::getNullValue(pointers_type)));
+    llvm::Value* offsets = b_.CreateZExt(b_.CreateAnd(address, splat(sim::kPageSize - 1)), wide);
+    return {b_.CreateNot(b_.CreateOrReduce(unmapped)),
+            b_.CreateGEP(b_.getInt8Ty(), hosts, offsets)};
+  }
+
+  // The active lanes' pages of `address` (32 device addresses) in whole_page's cache: hit
+  // when every active lane's page is there; pointers: each lane's host address then.
   CachedLanes cached_lanes_of(llvm::Value* address, llvm::Value* on, bool store) {
     const PageCacheLayout& cache = page_cache_layout();
     auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);

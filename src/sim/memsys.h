@@ -119,6 +119,12 @@ struct PageCache {
   };
   static constexpr uint32_t kStores = 16;
   Store stores[kStores];
+  // Memory::page_table while neither the commit log nor the memory checker is on, else null
+  // (Sm::start): a load lane in the global window whose page is there (the shared zero page
+  // included) is open to every aligned load, so translated gathers over many pages (spmv's
+  // vector beside the rows streaming past, which evict each other here) look their pages up
+  // there instead.
+  const std::atomic<uint8_t*>* global_pages = nullptr;
   Entry& entry(uint32_t address, bool for_store) {
     return (for_store ? store : load)[(address >> 12) % kEntries];
   }

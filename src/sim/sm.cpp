@@ -51,6 +51,8 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
+  // Traced launches run no translated code; the commit log is only set while they run.
+  memsys_.page_cache.global_pages = memcheck_ ? nullptr : memory_.page_table();
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
   jit_tier_up_at_ = jit_threshold_ + jit::Translator::kTierUpStarts;
