@@ -1572,6 +1572,76 @@ TEST(Jit, ConsecutiveLanesMatchTheInterpreter) {
   }
 }
 
+// Lane i stores a word at kOut + 512 * i (the lanes' words over four pages), then loads the
+// words at those addresses plus `offset` (in warp 1; warp 0, which decodes the code first,
+// reads its own words) and 4 more: with several pages in the global window,
+// each lane's page comes from Memory's page table (PageCache::global_pages). Past the buffer,
+// below it, in the program's read-only code or in local memory (the page cache's path
+// instead) some or all lanes' pages are unmapped, and the load must fault as the
+// interpreter's does.
+std::string loads_over_pages_kernel(int32_t offset) {
+  return "    li t1, " + std::to_string(offset) + R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    snez t2, t6
+    mul t1, t1, t2
+    vid.v v0
+    vsll.vi v1, v0, 9
+    vadd.vx v1, v1, s0
+    li a0, 0x9e3779b9
+    vmul.vx v5, v0, a0
+    vadd.vx v5, v5, t6
+    vsw12.v v5, 0(v1)
+    vsw12.v v0, 4(v1)
+    vadd.vx v1, v1, t1
+    vlw12.v v2, 0(v1)
+    vlhu12.v v3, 6(v1)
+    vxor.vv v2, v2, v3
+    vsll.vi v4, v0, 2
+    vadd.vx v4, v4, s0
+    slli t6, t6, 7
+    add t6, t6, s0
+    vsll.vi v4, v0, 2
+    vadd.vx v4, v4, t6
+    vsw12.v v2, 8(v4)
+    endprg x0, x0, x0
+)";
+}
+
+// Global memory mapped (and written) at the addresses of the local-memory window, which flat
+// accesses must never reach: they access local memory there.
+void load_with_global_pages_under_local_memory(sim::Device& device, const std::string& source) {
+  const uint32_t base = static_cast<uint32_t>(sim::kLdsWindowBase);
+  device.memory().map(base, 4 * 4096);
+  const std::vector<uint8_t> pattern(4 * 4096, 0x5a);
+  ASSERT_TRUE(device.memory().write(base, pattern.data(), pattern.size()));
+  load_program(device, source);
+}
+
+TEST(Jit, LoadsOverSeveralPagesMatchTheInterpreter) {
+  struct Case {
+    int32_t offset;
+    bool faults;
+    Loader loader;
+    const char* what;
+  };
+  const Case cases[] = {
+      {0, false, &load_assembly, "four mapped pages"},
+      {4096 + 1024, true, &load_assembly, "the last lanes past the buffer"},
+      {-4096, true, &load_assembly, "the first lanes below the buffer"},
+      {static_cast<int32_t>(sim::kCodeBase - kOut), true, &load_protected_assembly,
+       "read-only code, then unmapped memory"},
+      {static_cast<int32_t>(static_cast<uint32_t>(sim::kLdsWindowBase) - kOut), false,
+       &load_with_global_pages_under_local_memory, "local memory"},
+  };
+  for (const Case& c : cases) {
+    const std::string kernel = loads_over_pages_kernel(c.offset);
+    const Outcome off = run(kernel, c.loader, launch_of(2, 30, 2), sim::JitMode::Off);
+    EXPECT_EQ(off.result.fault.has_value(), c.faults) << c.what << ": " << fault_text(off.result);
+    EXPECT_GT(expect_same(kernel, c.loader, launch_of(2, 30, 2), c.what), 0u) << c.what;
+  }
+}
+
 // Two pages per warp from here, which nothing writes before the warp's own stores.
 constexpr uint32_t kFresh = 0x90010000;
 
