@@ -219,6 +219,19 @@ bool is_csr_read(const CachedInsn& entry) {
   }
 }
 
+bool is_csr_write(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry) || entry.prefixed || is_csr_read(entry)) return false;
+  switch (entry.insn.op) {
+    case Op::CSRRW:
+    case Op::CSRRS:
+    case Op::CSRRC:
+    case Op::CSRRWI:
+    case Op::CSRRSI:
+    case Op::CSRRCI: return true;
+    default: return false;
+  }
+}
+
 namespace {
 
 // The CSR a csr instruction names.
@@ -235,6 +248,15 @@ std::optional<uint64_t> csr_offset(uint32_t number) {
   return offset_in(*probe, field);
 }
 
+// The byte offset in Warp of the field that a write of CSR `number` sets as it is
+// (sim::csr_written_field) when the CSR also reads it as it is, or nullopt.
+std::optional<uint64_t> csr_written_offset(uint32_t number) {
+  static const auto probe = std::make_unique<sim::Warp>();
+  const uint32_t* field = sim::csr_written_field(*probe, number);
+  if (!field || sim::csr_field(*probe, number) != field) return std::nullopt;
+  return offset_in(*probe, field);
+}
+
 }  // namespace
 
 bool is_inlined(const CachedInsn& entry) {
@@ -243,6 +265,7 @@ bool is_inlined(const CachedInsn& entry) {
       is_vint_inlined(entry))
     return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
+  if (is_csr_write(entry)) return csr_written_offset(csr_number(entry.insn)).has_value();
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -538,6 +561,8 @@ class BlockEmitter {
         emit_scalar_access(values(), entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_csr_read(entry))
         emit_csr_read(entry.insn);
+      else if (!block.called[k] && is_csr_write(entry))
+        emit_csr_write(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
         emit_fp32(b_, warp_, shadows(), entry.insn, *mxcsr_, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
@@ -694,6 +719,22 @@ class BlockEmitter {
     const uint32_t number = csr_number(in);
     if (number == abi::csr::FFLAGS) mxcsr_->close(b_);
     ir_->write_x(in.rd, ir_->load(*csr_offset(number)));
+  }
+
+  // csrrw, csrrs, csrrc and their immediate forms, of a CSR that takes the value written as it
+  // is (semantics/csr.cpp, csr_op): rd = the old value; the CSR = the operand, or the old value
+  // with the operand's bits set or cleared. The operand is x[rs1], read first, or for the
+  // immediate forms the 5-bit immediate kept in rs1.
+  void emit_csr_write(const sim::Insn& in) {
+    const uint64_t field = *csr_written_offset(csr_number(in));
+    const bool immediate = in.op == Op::CSRRWI || in.op == Op::CSRRSI || in.op == Op::CSRRCI;
+    llvm::Value* operand = immediate ? b_.getInt32(in.rs1 & 31) : ir_->read_x(in.rs1);
+    llvm::Value* old = ir_->load(field);
+    llvm::Value* value = operand;
+    if (in.op == Op::CSRRS || in.op == Op::CSRRSI) value = b_.CreateOr(old, operand);
+    if (in.op == Op::CSRRC || in.op == Op::CSRRCI) value = b_.CreateAnd(old, b_.CreateNot(operand));
+    ir_->store(field, value);
+    ir_->write_x(in.rd, old);
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.

@@ -238,6 +238,9 @@ bool is_guarded(const sim::CachedInsn& entry);
 // Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
 // inlined when the CSR is a warp field (sim::csr_field).
 bool is_csr_read(const sim::CachedInsn& entry);
+// Whether the entry is a csr instruction that writes its CSR: it is inlined when the CSR is a
+// warp field that takes the value as it is (sim::csr_written_field).
+bool is_csr_write(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
 bool ends_block(const sim::CachedInsn& entry);
