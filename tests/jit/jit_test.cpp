@@ -438,7 +438,7 @@ TEST(Jit, BudgetStopsInsideDivergentCode) {
 // ventus cc's per-thread atomic: a loop over the active lanes, each round the highest active
 // lane's amoadd.w; that lane alone takes the vbeq to the join (the path with fewer lanes runs
 // first), whose pop resumes the others at the jump back. The block follows the vbeq into the
-// join and on to the jump (Block::next_pcs), so a round stays in one looping block; the last
+// join and on to the jump (Block::Exit::next_pc), so a round stays in one looping block; the last
 // lane takes the branch alone (no split), and its join pops the reconvergence entries one after
 // another, each a repeat of the join. Around it, an outer vbltu skips the lanes below the round
 // number (they run first, then their join resumes the others) and a vbgeu splits the others with
@@ -547,8 +547,8 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
   EXPECT_EQ(ops.back(), isa::Op::JAL);
   const size_t vbeq = ops.size() - 3;
-  EXPECT_EQ(block->next_pcs[vbeq], block->taken_pc(vbeq));
-  EXPECT_EQ(block->next_pcs[vbeq + 1], block->pcs[vbeq] + 4);
+  EXPECT_EQ(block->exits[vbeq].next_pc, block->exits[vbeq].taken_pc);
+  EXPECT_EQ(block->exits[vbeq + 1].next_pc, block->pcs[vbeq] + 4);
 }
 
 // Nested vector branches whose fall-through paths run first (more lanes take them), so the
