@@ -478,7 +478,7 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
       // Counted from entry 0 of the first round, less the entries before `first`; the vector
       // entries up to `vectors` ran under the mask at the start, corrected by the mask's changes
       // (the unsigned arithmetic wraps back to the count).
-      const jit::Block::Before& round = block->before(block->exits.size());
+      const jit::Block::Before& round = block->exits.back().counts;
       const uint64_t rounds = tally.rounds;
       n += rounds * round.warp + upto.warp - skipped.warp + tally.repeats;
       const uint64_t vectors = rounds * round.vector + upto.vector;
