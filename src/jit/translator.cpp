@@ -219,6 +219,19 @@ bool is_csr_read(const CachedInsn& entry) {
   }
 }
 
+bool is_csr_write(const CachedInsn& entry) {
+  if (!is_plain_semantics(entry) || entry.prefixed || is_csr_read(entry)) return false;
+  switch (entry.insn.op) {
+    case Op::CSRRW:
+    case Op::CSRRS:
+    case Op::CSRRC:
+    case Op::CSRRWI:
+    case Op::CSRRSI:
+    case Op::CSRRCI: return true;
+    default: return false;
+  }
+}
+
 namespace {
 
 // The CSR a csr instruction names.
@@ -235,6 +248,15 @@ std::optional<uint64_t> csr_offset(uint32_t number) {
   return offset_in(*probe, field);
 }
 
+// The byte offset in Warp of the field that a write of CSR `number` sets as it is
+// (sim::csr_written_field) when the CSR also reads it as it is, or nullopt.
+std::optional<uint64_t> csr_written_offset(uint32_t number) {
+  static const auto probe = std::make_unique<sim::Warp>();
+  const uint32_t* field = sim::csr_written_field(*probe, number);
+  if (!field || sim::csr_field(*probe, number) != field) return std::nullopt;
+  return offset_in(*probe, field);
+}
+
 }  // namespace
 
 bool is_inlined(const CachedInsn& entry) {
@@ -243,6 +265,7 @@ bool is_inlined(const CachedInsn& entry) {
       is_vint_inlined(entry))
     return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
+  if (is_csr_write(entry)) return csr_written_offset(csr_number(entry.insn)).has_value();
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -538,6 +561,8 @@ class BlockEmitter {
         emit_scalar_access(values(), entry.insn, [&] { emit_call(entry, block.pcs[k], k); });
       else if (!block.called[k] && is_csr_read(entry))
         emit_csr_read(entry.insn);
+      else if (!block.called[k] && is_csr_write(entry))
+        emit_csr_write(entry.insn);
       else if (!block.called[k] && is_fp32_inlined(entry))
         emit_fp32(b_, warp_, shadows(), entry.insn, *mxcsr_, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
@@ -618,9 +643,10 @@ class BlockEmitter {
     llvm::Value* after = ir_->load(layout_.mask);
     llvm::Value* change = b_.CreateSub(b_.CreateZExt(b_.CreateCall(popcount, {after}), i64_),
                                        b_.CreateZExt(b_.CreateCall(popcount, {before}), i64_));
-    llvm::Value* at = b_.CreateAdd(
-        b_.CreateMul(b_.CreateLoad(i64_, tally_[kRounds]), b_.getInt64(block.before.back().vector)),
-        b_.getInt64(block.before[k + 1].vector));
+    llvm::Value* at =
+        b_.CreateAdd(b_.CreateMul(b_.CreateLoad(i64_, tally_[kRounds]),
+                                  b_.getInt64(block.before(block.exits.size()).vector)),
+                     b_.getInt64(block.exits[k].counts.vector));
     add_to(tally_[kChange], change);
     add_to(tally_[kChangeAt], b_.CreateMul(change, at));
   }
@@ -634,7 +660,7 @@ class BlockEmitter {
     auto* go_on = llvm::BasicBlock::Create(c_, "go_on", fn_);
     auto* stop = llvm::BasicBlock::Create(c_, "stop", fn_);
     llvm::Value* left = b_.CreateLoad(i64_, budget_);
-    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, go_on);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.exits[k].counts.warp)), stop, go_on);
     b_.SetInsertPoint(stop);
     finish(4 * k);
     b_.SetInsertPoint(go_on);
@@ -656,8 +682,9 @@ class BlockEmitter {
       b_.CreateCondBr(scalar_branch_taken(in), again, done);
     }
     b_.SetInsertPoint(again);
-    b_.CreateStore(
-        b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(block.before.back().warp)), budget_);
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(i64_, budget_),
+                                b_.getInt64(block.before(block.exits.size()).warp)),
+                   budget_);
     add_to(tally_[kRounds], b_.getInt64(1));
     b_.CreateBr(round);
     b_.SetInsertPoint(done);
@@ -694,6 +721,22 @@ class BlockEmitter {
     const uint32_t number = csr_number(in);
     if (number == abi::csr::FFLAGS) mxcsr_->close(b_);
     ir_->write_x(in.rd, ir_->load(*csr_offset(number)));
+  }
+
+  // csrrw, csrrs, csrrc and their immediate forms, of a CSR that takes the value written as it
+  // is (semantics/csr.cpp, csr_op): rd = the old value; the CSR = the operand, or the old value
+  // with the operand's bits set or cleared. The operand is x[rs1], read first, or for the
+  // immediate forms the 5-bit immediate kept in rs1.
+  void emit_csr_write(const sim::Insn& in) {
+    const uint64_t field = *csr_written_offset(csr_number(in));
+    const bool immediate = in.op == Op::CSRRWI || in.op == Op::CSRRSI || in.op == Op::CSRRCI;
+    llvm::Value* operand = immediate ? b_.getInt32(in.rs1 & 31) : ir_->read_x(in.rs1);
+    llvm::Value* old = ir_->load(field);
+    llvm::Value* value = operand;
+    if (in.op == Op::CSRRS || in.op == Op::CSRRSI) value = b_.CreateOr(old, operand);
+    if (in.op == Op::CSRRC || in.op == Op::CSRRCI) value = b_.CreateAnd(old, b_.CreateNot(operand));
+    ir_->store(field, value);
+    ir_->write_x(in.rd, old);
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.
@@ -758,13 +801,13 @@ class BlockEmitter {
   }
 
   // A scalar branch, which only sets next_pc (semantics/scalar.cpp branch_if): the block goes
-  // on along the path it follows (Block::next_pcs: the next instruction, or the target where
+  // on along the path it follows (Block::Exit::next_pc: the next instruction, or the target where
   // only that had run when the block was translated, takes_target), and leaves on the other,
   // taken as kJumped, not taken with the warp at the next instruction.
   void emit_branch(const Block& block, size_t k) {
     const CachedInsn& entry = block.insns[k];
     const uint32_t after = block.pcs[k] + 4 * entry.prefixed + entry.length;
-    const bool follows_target = block.next_pcs[k] != after;
+    const bool follows_target = block.exits[k].next_pc != after;
     auto* jumped = llvm::BasicBlock::Create(c_, "jumped", fn_);
     auto* fell = llvm::BasicBlock::Create(c_, "fell_through", fn_);
     auto* done = llvm::BasicBlock::Create(c_, "branch_done", fn_);
@@ -784,13 +827,13 @@ class BlockEmitter {
 
   // A vector branch (semantics/control.cpp vbranch): no active lane taken, the warp goes on at
   // pc + 4; every one, at the target; some, the warp splits (emit_split). The block goes on
-  // where the warp goes on at its next entry (next_pcs[k], under the new mask), and leaves
+  // where the warp goes on at its next entry (exits[k].next_pc, under the new mask), and leaves
   // otherwise (a jump to the target as kJumped).
   void emit_vbranch(const Block& block, size_t k) {
     const sim::Insn& in = block.insns[k].insn;
     const uint32_t pc = block.pcs[k];
-    const uint32_t target = block.taken_pc(k);
-    const bool follows_target = block.next_pcs[k] == target;
+    const uint32_t target = block.exits[k].taken_pc;
+    const bool follows_target = block.exits[k].next_pc == target;
     llvm::Value* a = ir_->read_v(in.rs2);
     llvm::Value* c = ir_->read_v(in.rs1);
     llvm::Value* lanes = nullptr;
@@ -887,7 +930,7 @@ class BlockEmitter {
   // pc + 4. An entry that resumes at the join itself (a reconvergence entry) runs it again
   // here, counted in Tally::repeats, each repeat within the budget as the interpreter's next
   // instruction would be. The block goes on where the warp goes on at its next entry
-  // (next_pcs[k]), and leaves otherwise.
+  // (exits[k].next_pc), and leaves otherwise.
   void emit_join(const Block& block, size_t k) {
     const uint32_t pc = block.pcs[k];
     auto* join = llvm::BasicBlock::Create(c_, "join", fn_);
@@ -922,7 +965,7 @@ class BlockEmitter {
     add_to(tally_[kRepeats], b_.getInt64(1));
     llvm::Value* left = b_.CreateSub(b_.CreateLoad(i64_, budget_), b_.getInt64(1));
     b_.CreateStore(left, budget_);
-    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.before[k + 1].warp)), stop, join);
+    b_.CreateCondBr(b_.CreateICmpULT(left, b_.getInt64(block.exits[k].counts.warp)), stop, join);
     b_.SetInsertPoint(stop);
     finish(4 * k);
     b_.SetInsertPoint(went);
@@ -955,7 +998,7 @@ class BlockEmitter {
   // Branches to `done` when the warp goes on at entries[k]'s next entry, else leaves there.
   void go_on_if_next(llvm::Value* next, const Block& block, size_t k, llvm::BasicBlock* done) {
     auto* elsewhere = llvm::BasicBlock::Create(c_, "elsewhere", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(block.next_pcs[k])), done, elsewhere);
+    b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(block.exits[k].next_pc)), done, elsewhere);
     b_.SetInsertPoint(elsewhere);
     leave_at(next, k);
   }
@@ -1005,8 +1048,8 @@ bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
   return (branch || jump) && !entry.prefixed && pc + static_cast<uint32_t>(entry.insn.imm) == start;
 }
 
-// Where a block goes on after the entry at pc (Block::next_pcs): the next instruction, an inlined
-// jal's target, and for a vector branch to a join at pc + 8 with a jump back at pc + 4, the
+// Where a block goes on after the entry at pc (Block::Exit::next_pc): the next instruction, an
+// inlined jal's target, and for a vector branch to a join at pc + 8 with a jump back at pc + 4, the
 // join. That is a loop over the active lanes (ventus cc's atomics: each round, the one lane that
 // takes the branch runs first, to the join, which pops to the others at the jump back), so the
 // join's own next entry is then the jump (resume_after_join carries it from the branch to the
@@ -1207,7 +1250,6 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   if (const auto found = compiling_.find(pc); found != compiling_.end())
     return {nullptr, false, &found->second};
   auto block = std::make_unique<Block>();
-  block->before = {Block::Before{}};
   bool complete = false;  // false: stopped early by code not decoded yet
   uint32_t at = pc, first = pc;
   uint64_t end = pc;
@@ -1228,15 +1270,18 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     block->pcs.push_back(at);
     block->called.push_back(!inline_it && !is_guarded(*entry));
     inlined += !block->called.back();
-    const Block::Before last = block->before.back();
-    block->before.push_back({last.warp + 1 + entry->prefixed,
+    const Block::Before last = block->before(block->exits.size());
+    const uint32_t own = at + 4 * entry->prefixed;  // after any prefix
+    block->exits.push_back({{last.warp + 1 + entry->prefixed,
                              last.scalar_lanes + entry->prefixed + (entry->counts_lanes ? 0 : 1),
-                             last.vector + entry->counts_lanes});
+                             last.vector + entry->counts_lanes},
+                            0,
+                            own + static_cast<uint32_t>(entry->insn.imm)});
     first = std::min(first, at);
     end = std::max<uint64_t>(end, uint64_t{at} + 4 * entry->prefixed + entry->length);
     const uint32_t next = next_in_trace(*entry, at, cache, resume_after_join);
-    at = takes_target(*entry, at, *block, cache) ? block->taken_pc(block->pcs.size() - 1) : next;
-    block->next_pcs.push_back(at);
+    at = takes_target(*entry, at, *block, cache) ? block->exits.back().taken_pc : next;
+    block->exits.back().next_pc = at;
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;
       complete = true;

@@ -44,7 +44,7 @@ struct Block {
   // splits the warp or a join pops inside the block (the block goes on when the warp goes on at
   // its next entry, else it leaves); change: the sum over these of the change d in active lanes;
   // change_at: the sum of d times where it applies, in vector entries from entry 0 of the first
-  // round (rounds completed * before.back().vector + before[k + 1].vector after entry k).
+  // round (rounds completed * before(size).vector + before(k + 1).vector after entry k).
   struct Tally {
     uint64_t rounds = 0;
     uint64_t repeats = 0;
@@ -59,11 +59,11 @@ struct Block {
   // last one executed (none when done is 0: the budget ended at the start of a round or before
   // a repeat of entry 0); left: the warp goes on at ctx->next_pc (a called instruction changed
   // the flow, next_pc or the SIMT mask, or a vector branch or join sent the warp elsewhere than
-  // next_pcs[done - 1]), else at next_pcs[done - 1].
+  // exits[done - 1].next_pc), else at exits[done - 1].next_pc.
   // Both bits (jumped): it is a branch that every active lane took without running its
-  // semantics (the warp goes on at taken_pc(done - 1)).
+  // semantics (the warp goes on at exits[done - 1].taken_pc).
   // It starts at entry `first` (0 unless a turn ended inside the block, in the middle of a
-  // round): then budget is what is left plus before[first].warp, as if entries 0 .. first - 1
+  // round): then budget is what is left plus before(first).warp, as if entries 0 .. first - 1
   // had run, and the partial round counts in tally->rounds as a round when the block loops.
   using Fn = uint32_t (*)(sim::Exec* ctx, sim::Warp* warp, std::exception_ptr* error,
                           uint64_t budget, Tally* tally, uint32_t first);
@@ -79,23 +79,33 @@ struct Block {
   std::atomic<Fn> fn = nullptr;
   Tier tier = Tier::Optimized;
   bool optimizing = false;  // queued for or in its Optimized compile
+  // Prefix sums over the first k entries: warp instructions, thread instructions of scalar
+  // entries and prefixes, and vector entries (one thread instruction per active lane each;
+  // Tally says where the mask changed).
+  struct Before {
+    uint64_t warp = 0, scalar_lanes = 0, vector = 0;
+  };
+  // What Sm::run_block needs when the block leaves after entry k, side by side on one or two
+  // cache lines per exit: the counts of entries 0..k (before(k + 1)); where the entry goes on
+  // when it runs in sequence (next_pc: the next instruction, a jal's target, or in a loop over
+  // the active lanes, the join after its vector branch and the jump back after that join,
+  // find_or_translate's next_in_trace; a guarded entry that goes elsewhere leaves); and for a
+  // branch, where it goes when taken (its own pc, after any prefix, plus imm).
+  struct Exit {
+    Before counts;
+    uint32_t next_pc = 0;
+    uint32_t taken_pc = 0;
+  };
+  std::vector<Exit> exits;  // one per entry
+  // The counts of the first k entries, k = 0..size (a reference: copied, GCC moved the struct
+  // through the stack with a vector store that the next field's load had to wait for).
+  const Before& before(size_t k) const { return k == 0 ? kNoEntries : exits[k - 1].counts; }
+  static constexpr Before kNoEntries{0, 0, 0};
   std::vector<sim::CachedInsn> insns;
   std::vector<uint32_t> pcs;  // of each entry (of its prefix when prefixed)
   // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
   // inline).
   std::vector<uint8_t> called;
-  // Prefix sums over the first k entries, k = 0..size: warp instructions, thread
-  // instructions of scalar entries and prefixes, and vector entries (one thread instruction
-  // per active lane each; Tally says where the mask changed). Side by side, so that
-  // Sm::run_block reads a block's counts from few cache lines.
-  struct Before {
-    uint64_t warp = 0, scalar_lanes = 0, vector = 0;
-  };
-  std::vector<Before> before;
-  // Where each entry goes on when it runs in sequence: the next instruction, a jal's target, or
-  // in a loop over the active lanes, the join after its vector branch and the jump back after
-  // that join (find_or_translate's next_in_trace); a guarded entry that goes elsewhere leaves.
-  std::vector<uint32_t> next_pcs;
   // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
   // while it is taken (aluloop's body), rather than returning to the interpreter each round.
   bool loops = false;
@@ -104,11 +114,7 @@ struct Block {
   uint64_t code_bytes = 0;
   // Whether entry `first` fits in `budget` warp instructions (then Fn may start there).
   bool starts_within(uint64_t budget, size_t first = 0) const {
-    return before[first + 1].warp - before[first].warp <= budget;
-  }
-  // Where entry k, a branch, goes when taken (its own pc, after any prefix, plus imm).
-  uint32_t taken_pc(size_t k) const {
-    return pcs[k] + 4 * insns[k].prefixed + static_cast<uint32_t>(insns[k].insn.imm);
+    return exits[first].counts.warp - before(first).warp <= budget;
   }
   // Whether an SM whose decode cache is `cache` may run this block: Runs when every
   // instruction is decoded there from the same words; NotDecodedYet when one is not decoded
@@ -233,11 +239,14 @@ uint64_t blocks_tiered_up_in_process();
 bool is_inlined(const sim::CachedInsn& entry);
 // Whether the entry is a branch, vector branch or join run inline (the SIMT stack's pushes
 // and pops as IR on sim::SimtStack, by sim::split_warp's and sim::join_pops's rules), whose
-// block goes on only where the warp goes on at its next entry (Block::next_pcs).
+// block goes on only where the warp goes on at its next entry (Block::Exit::next_pc).
 bool is_guarded(const sim::CachedInsn& entry);
 // Whether the entry only reads a CSR into rd (csrr and the forms that write nothing): it is
 // inlined when the CSR is a warp field (sim::csr_field).
 bool is_csr_read(const sim::CachedInsn& entry);
+// Whether the entry is a csr instruction that writes its CSR: it is inlined when the CSR is a
+// warp field that takes the value as it is (sim::csr_written_field).
+bool is_csr_write(const sim::CachedInsn& entry);
 // Whether a block ends after the entry (the next one may start a block: the interpreter looks
 // for a translation there).
 bool ends_block(const sim::CachedInsn& entry);

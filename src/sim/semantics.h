@@ -89,6 +89,10 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
 // The warp field that CSR `number` reads as it is (a per-warp CSR), or nullptr for a CSR
 // that is computed, constant or unknown. The translating tier inlines reads of these.
 const uint32_t* csr_field(const Warp& w, uint32_t number) noexcept;
+// The warp field that a write of CSR `number` sets to the value written, as it is (no bits
+// masked off, nothing else done: mstatus, mtvec, ...), or nullptr. The translating tier
+// inlines writes of these.
+uint32_t* csr_written_field(Warp& w, uint32_t number) noexcept;
 
 }  // namespace ventus::sim
 

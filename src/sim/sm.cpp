@@ -461,26 +461,33 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
   Warp& w = ctx.warp;
   for (;; first = 0) {
     const uint64_t active = lanes::count(w.mask);  // at the start (Tally: where it changed)
+    const jit::Block::Before& skipped = block->before(first);
     jit::Block::Tally tally;
     const uint32_t result = block->fn.load(std::memory_order_acquire)(
-        &ctx, &w, &jit_error_, limit - n + block->before[first].warp, &tally, first);
+        &ctx, &w, &jit_error_, limit - n + skipped.warp, &tally, first);
     if (result == jit::Block::kNotRun) {  // interpreted from here, the block not asked again
       pc = block->pcs[first];
       leader = false;
       return false;
     }
     const size_t done = result >> 2;
-    // Counted from entry 0 of the first round, less the entries before `first`; the vector
-    // entries up to `vectors` ran under the mask at the start, corrected by the mask's changes
-    // (the unsigned arithmetic wraps back to the count).
-    const uint64_t rounds = tally.rounds;
-    n += rounds * block->before.back().warp + block->before[done].warp - block->before[first].warp +
-         tally.repeats;
-    const uint64_t vectors = rounds * block->before.back().vector + block->before[done].vector;
-    lanes += rounds * block->before.back().scalar_lanes + block->before[done].scalar_lanes -
-             block->before[first].scalar_lanes + (vectors - block->before[first].vector) * active +
-             static_cast<uint64_t>(tally.change) * vectors -
-             static_cast<uint64_t>(tally.change_at) + tally.repeats;
+    const jit::Block::Before& upto = block->before(done);
+    if ((first | tally.rounds | tally.repeats | tally.change | tally.change_at) == 0) [[likely]] {
+      // Entries 0 .. done - 1, once, under the mask at the start.
+      n += upto.warp;
+      lanes += upto.scalar_lanes + upto.vector * active;
+    } else {
+      // Counted from entry 0 of the first round, less the entries before `first`; the vector
+      // entries up to `vectors` ran under the mask at the start, corrected by the mask's changes
+      // (the unsigned arithmetic wraps back to the count).
+      const jit::Block::Before& round = block->exits.back().counts;
+      const uint64_t rounds = tally.rounds;
+      n += rounds * round.warp + upto.warp - skipped.warp + tally.repeats;
+      const uint64_t vectors = rounds * round.vector + upto.vector;
+      lanes += rounds * round.scalar_lanes + upto.scalar_lanes - skipped.scalar_lanes +
+               (vectors - skipped.vector) * active + static_cast<uint64_t>(tally.change) * vectors -
+               static_cast<uint64_t>(tally.change_at) + tally.repeats;
+    }
     const uint32_t how = result & 3;
     if (how == jit::Block::kFaulted) {
       pc = block->pcs[done];
@@ -494,7 +501,7 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
     }
     const size_t last = done - 1;
     if (how == jit::Block::kWentOn) {
-      pc = block->next_pcs[last];
+      pc = block->exits[last].next_pc;
       if (done < block->insns.size()) {  // the budget ended inside the block: resume there
         w.resume_block = block;
         w.resume_entry = static_cast<uint32_t>(done);
@@ -502,7 +509,7 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
         return false;
       }
     } else if (how == jit::Block::kJumped) {
-      pc = block->taken_pc(last);
+      pc = block->exits[last].taken_pc;
     } else {
       // The interpreter's steps after an instruction's semantics ran (run_warp).
       pc = block->pcs[last];

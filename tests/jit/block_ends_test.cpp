@@ -118,7 +118,7 @@ TEST(JitBlockEnds, ABlockFollowsTheOnlyPathItsBranchHasTaken) {
     std::vector<uint32_t> pcs;
     for (const uint32_t pc : found.block->pcs) pcs.push_back(pc - kCode);
     EXPECT_EQ(pcs, c.pcs);
-    EXPECT_EQ(found.block->next_pcs[1] - kCode, c.pcs[2]);
+    EXPECT_EQ(found.block->exits[1].next_pc - kCode, c.pcs[2]);
   }
 }
 

@@ -438,7 +438,7 @@ TEST(Jit, BudgetStopsInsideDivergentCode) {
 // ventus cc's per-thread atomic: a loop over the active lanes, each round the highest active
 // lane's amoadd.w; that lane alone takes the vbeq to the join (the path with fewer lanes runs
 // first), whose pop resumes the others at the jump back. The block follows the vbeq into the
-// join and on to the jump (Block::next_pcs), so a round stays in one looping block; the last
+// join and on to the jump (Block::Exit::next_pc), so a round stays in one looping block; the last
 // lane takes the branch alone (no split), and its join pops the reconvergence entries one after
 // another, each a repeat of the join. Around it, an outer vbltu skips the lanes below the round
 // number (they run first, then their join resumes the others) and a vbgeu splits the others with
@@ -547,8 +547,8 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
   EXPECT_EQ(ops.back(), isa::Op::JAL);
   const size_t vbeq = ops.size() - 3;
-  EXPECT_EQ(block->next_pcs[vbeq], block->taken_pc(vbeq));
-  EXPECT_EQ(block->next_pcs[vbeq + 1], block->pcs[vbeq] + 4);
+  EXPECT_EQ(block->exits[vbeq].next_pc, block->exits[vbeq].taken_pc);
+  EXPECT_EQ(block->exits[vbeq + 1].next_pc, block->pcs[vbeq] + 4);
 }
 
 // Nested vector branches whose fall-through paths run first (more lanes take them), so the
@@ -1969,6 +1969,71 @@ TEST(Jit, CsrReadsMatchTheInterpreter) {
       << fault_text(off.result);
   EXPECT_NE(off.memory[1 + 64 * 0], 0u);  // frm, summed over the rounds
   EXPECT_GT(expect_same(kernel, &load_assembly, launch_of(2, 32, 3), "CSR reads"), 0u);
+}
+
+// Every form of CSR write (csrrw, csrrs, csrrc and their immediate forms) of each CSR that takes
+// the value as it is, inlined in a translated loop: per round and CSR, the old values that the
+// writes return and the final value are summed and stored. The operands' bits overlap the
+// CSR's, so that setting and clearing differ from other bit operations.
+TEST(Jit, CsrWritesMatchTheInterpreter) {
+  const char* const csrs[] = {"mstatus", "mtvec", "mscratch", "CSR_RPC", "CSR_GDS"};
+  std::string writes;
+  int slot = 0;
+  for (const char* csr : csrs) {
+    const std::string at = std::to_string(4 * slot++), c = csr;
+    writes += "    csrrw a1, " + c + ", t0\n    csrrs a2, " + c + ", t5\n    csrrc a3, " + c +
+              ", t0\n    csrrwi a4, " + c + ", 5\n    csrrsi a5, " + c + ", 7\n    csrrci a6, " +
+              c + ", 3\n    csrr a7, " + c + "\n    lw t2, " + at +
+              "(s1)\n    add t2, t2, a1\n    add t2, t2, a2\n    add t2, t2, a3\n"
+              "    add t2, t2, a4\n    add t2, t2, a5\n    add t2, t2, a6\n    add t2, t2, a7\n"
+              "    sw t2, " +
+              at + "(s1)\n";
+  }
+  const std::string kernel = R"(
+    li s1, 0x90000000
+    csrr t3, wid
+    slli t3, t3, 8
+    add s1, s1, t3
+    li t0, 3
+.Lloop:
+    add t5, t0, t0
+    add t5, t5, t0
+)" + writes + R"(
+    addi t0, t0, -1
+    bnez t0, .Lloop
+    endprg x0, x0, x0
+)";
+  const sim::KernelLaunch launch = launch_of(2, 32);
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch, "CSR writes"), 0u);
+  const Outcome forced = run(kernel, &load_assembly, launch, sim::JitMode::Force);
+  ASSERT_FALSE(forced.result.fault) << fault_text(forced.result);
+  uint32_t expected = 0, value = 0;  // every CSR starts at 0
+  for (uint32_t t = 3; t > 0; --t) {
+    const uint32_t olds[] = {value, t, t | 3 * t, (t | 3 * t) & ~t, 5, 7};
+    for (const uint32_t old : olds) expected += old;
+    value = 7 & ~3u;
+    expected += value;  // csrr
+  }
+  for (uint32_t warp = 0; warp < 2; ++warp)
+    for (size_t k = 0; k < std::size(csrs); ++k)
+      EXPECT_EQ(forced.memory[64 * warp + k], expected) << csrs[k] << ", warp " << warp;
+  // Translated inline, not through the semantics.
+  elf::Image image;
+  sim::Device device;
+  load_program(device, kernel, &image);
+  sim::DecodeCache cache(device.memory());
+  cache.begin_launch(32);
+  unsigned inlined = 0;
+  for (const elf::Section& s : image.sections) {
+    if (s.name != ".text") continue;
+    for (uint32_t at = 0; at < s.size; at += 4) {
+      const sim::CachedInsn& entry = cache.at(s.address + at);
+      if (!jit::is_csr_write(entry)) continue;
+      EXPECT_TRUE(jit::is_inlined(entry)) << at;
+      ++inlined;
+    }
+  }
+  EXPECT_EQ(inlined, 6 * std::size(csrs));
 }
 
 // ---- One set of translations per device ----

@@ -90,9 +90,9 @@ After translated(const jit::Block& block, const sim::Warp& start) {
     }
   } else if (done > 0) {
     switch (result & 3) {
-      case jit::Block::kWentOn: pc = block.next_pcs[done - 1]; break;
+      case jit::Block::kWentOn: pc = block.exits[done - 1].next_pc; break;
       case jit::Block::kLeft: pc = ctx.next_pc; break;
-      default: pc = block.taken_pc(done - 1); break;  // kJumped
+      default: pc = block.exits[done - 1].taken_pc; break;  // kJumped
     }
   }
   return after(*w, pc, ctx, fault);

@@ -35,6 +35,10 @@ uint32_t read_csr(const Warp& w, uint32_t number) {
 
 void write_csr(Exec& ctx, uint32_t number, uint32_t value) {
   Warp& w = ctx.warp;
+  if (uint32_t* field = csr_written_field(w, number)) {
+    *field = value;
+    return;
+  }
   switch (number) {
     case csr::FFLAGS: w.fflags = value & 0x1f; return;
     case csr::FRM: w.frm = value & 7; return;
@@ -53,15 +57,10 @@ void write_csr(Exec& ctx, uint32_t number, uint32_t value) {
       w.vxsat = value & 1;
       w.vxrm = (value >> 1) & 3;
       return;
-    case csr::MSTATUS: w.mstatus = value; return;
-    case csr::MTVEC: w.mtvec = value; return;
-    case csr::MSCRATCH: w.mscratch = value; return;
     case csr::PRINT:
       w.print = value;
       ctx.flow = Flow::Print;
       return;
-    case csr::RPC: w.rpc = value; return;
-    case csr::GDS: w.csr_gds = value; return;
     default: {
       const abi::CsrInfo* info = abi::csr_by_number(static_cast<uint16_t>(number));
       if (info && info->access == abi::CsrAccess::ReadOnly)
@@ -105,6 +104,17 @@ const uint32_t* csr_field(const Warp& w, uint32_t number) noexcept {
     case csr::GIDY: return &w.csr_gid[1];
     case csr::GIDZ: return &w.csr_gid[2];
     case csr::PRINT: return &w.print;
+    case csr::RPC: return &w.rpc;
+    case csr::GDS: return &w.csr_gds;
+    default: return nullptr;
+  }
+}
+
+uint32_t* csr_written_field(Warp& w, uint32_t number) noexcept {
+  switch (number) {
+    case csr::MSTATUS: return &w.mstatus;
+    case csr::MTVEC: return &w.mtvec;
+    case csr::MSCRATCH: return &w.mscratch;
     case csr::RPC: return &w.rpc;
     case csr::GDS: return &w.csr_gds;
     default: return nullptr;

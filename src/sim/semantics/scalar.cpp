@@ -52,13 +52,15 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
       (rs1 == kStackPointer && !in_stack(ctx.warp, address, size)))
     return nullptr;
   try {
-    // whole_page takes the common case (a mapped page without read-only data) first: an
-    // aligned access of at most 4 bytes lies in one page, and may use it when its page may.
+    // A store accepted before where whole_page was not open to it: it still is not (pages
+    // and protections change only between launches), so that one is asked first.
+    PageCache::Store& known = ctx.mem->page_cache.stores[(address >> 2) % PageCache::kStores];
+    if (store && known.address == address && known.size == size) return known.host;
+    // whole_page takes the common case (a mapped page without read-only data): an aligned
+    // access of at most 4 bytes lies in one page, and may use it when its page may.
     if (uint8_t* page = ctx.mem->whole_page(address, store, false))
       return page + (address & (kPageSize - 1));
     if (!store) return ctx.mem->data_pointer(address, size, false);
-    PageCache::Store& known = ctx.mem->page_cache.stores[(address >> 2) % PageCache::kStores];
-    if (known.address == address && known.size == size) return known.host;
     uint8_t* host = ctx.mem->data_pointer(address, size, true);
     known = {address, size, host};
     return host;
