@@ -246,12 +246,7 @@ class MemoryIr : WarpIr {
     // then take 16 lanes per instruction rather than 8.
     llvm::Value* in_page =
         b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
-    const InOrder consecutive = in_order(lanes, base, size);
-    auto* one_load_or_store = llvm::BasicBlock::Create(c_, "thread_access_in_order", fn_);
-    b_.CreateCondBr(consecutive.holds, one_load_or_store, access);
-    b_.SetInsertPoint(one_load_or_store);
-    move(in, row, consecutive.lane0, on, Moved::InOrder);
-    b_.CreateBr(done);
+    move_if_in_order(in, row, lanes, base, access, done);
 
     b_.SetInsertPoint(pages);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
@@ -389,13 +384,8 @@ class MemoryIr : WarpIr {
     llvm::PHINode* base = b_.CreatePHI(ptr_, 2);
     base->addIncoming(span, span_block_);
     if (cached) base->addIncoming(in_cached, cached);
-    const InOrder consecutive = in_order(lanes, base, row.size);
-    auto* one_load_or_store = llvm::BasicBlock::Create(c_, "thread_access_in_order", fn_);
     auto* gather = llvm::BasicBlock::Create(c_, "thread_access_gather", fn_);
-    b_.CreateCondBr(consecutive.holds, one_load_or_store, gather);
-    b_.SetInsertPoint(one_load_or_store);
-    move(in, row, consecutive.lane0, on, Moved::InOrder);
-    b_.CreateBr(done);
+    move_if_in_order(in, row, lanes, base, gather, done);
     b_.SetInsertPoint(gather);
     llvm::Value* pointers =
         b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
@@ -458,6 +448,18 @@ class MemoryIr : WarpIr {
     llvm::Value* elsewhere = b_.CreateAnd(lanes.on, b_.CreateICmpNE(lanes.address, expected));
     return {b_.CreateNot(b_.CreateOrReduce(elsewhere)),
             b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateNeg(b_.CreateZExt(before_lo, i64_)))};
+  }
+
+  // An access whose lanes are in order (in_order, in the page at `base`) moves at once and
+  // goes on at `done`; any other goes on at `otherwise`.
+  void move_if_in_order(const sim::Insn& in, const ThreadAccess& row, const LaneAccess& lanes,
+                        llvm::Value* base, llvm::BasicBlock* otherwise, llvm::BasicBlock* done) {
+    const InOrder consecutive = in_order(lanes, base, row.size);
+    auto* one_load_or_store = llvm::BasicBlock::Create(c_, "thread_access_in_order", fn_);
+    b_.CreateCondBr(consecutive.holds, one_load_or_store, otherwise);
+    b_.SetInsertPoint(one_load_or_store);
+    move(in, row, consecutive.lane0, lanes.on, Moved::InOrder);
+    b_.CreateBr(done);
   }
 
   // The masked access of a thread access's active lanes: through `pointers`, one per lane
