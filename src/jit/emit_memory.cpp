@@ -242,10 +242,7 @@ class MemoryIr : WarpIr {
       base->addIncoming(in_cached, cached);
       base->addIncoming(span, span_block_);
     }
-    // Offsets within a page as 32-bit indices (GEP sign-extends them): the host's gathers
-    // then take 16 lanes per instruction rather than 8.
-    llvm::Value* in_page =
-        b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
+    llvm::Value* in_page = pointers_from(base, lo, address);
     move_if_in_order(in, row, lanes, base, access, done);
 
     b_.SetInsertPoint(pages);
@@ -282,10 +279,7 @@ class MemoryIr : WarpIr {
           b_.CreateICmpEQ(b_.CreateLShr(address, splat(12)), b_.CreateVectorSplat(32, high_page));
       const auto move_within = [&](const CachedPage& page, llvm::Value* from,
                                    llvm::Value* lanes_on) {
-        move(in, row,
-             b_.CreateGEP(b_.getInt8Ty(), page.host_of(from),
-                          b_.CreateSub(address, b_.CreateVectorSplat(32, from))),
-             lanes_on);
+        move(in, row, pointers_from(page.host_of(from), from, address), lanes_on);
       };
       move_within(low, lo, b_.CreateAnd(on, b_.CreateNot(in_high)));
       move_within(high, hi, b_.CreateAnd(on, in_high));
@@ -387,9 +381,7 @@ class MemoryIr : WarpIr {
     auto* gather = llvm::BasicBlock::Create(c_, "thread_access_gather", fn_);
     move_if_in_order(in, row, lanes, base, gather, done);
     b_.SetInsertPoint(gather);
-    llvm::Value* pointers =
-        b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateSub(address, b_.CreateVectorSplat(32, lo)));
-    move(in, row, pointers, on);
+    move(in, row, pointers_from(base, lo, address), on);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
@@ -427,6 +419,14 @@ class MemoryIr : WarpIr {
     a.hi = b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax,
                                    b_.CreateSelect(a.on, a.address, splat(0)));
     return a;
+  }
+
+  // Each lane's host address, given `base`, the host address of device address `from` in the
+  // same page: offsets as 32-bit indices (GEP sign-extends them), so that the host's gathers
+  // take 16 lanes per instruction rather than 8.
+  llvm::Value* pointers_from(llvm::Value* base, llvm::Value* from, llvm::Value* address) {
+    return b_.CreateGEP(b_.getInt8Ty(), base,
+                        b_.CreateSub(address, b_.CreateVectorSplat(32, from)));
   }
 
   // Whether the active lanes' addresses are consecutive elements of the access's size (lane i
@@ -513,8 +513,7 @@ class MemoryIr : WarpIr {
   CachedPage cached_page(llvm::Value* address, bool store) {
     const PageCacheLayout& cache = page_cache_layout();
     llvm::Value* page = b_.CreateLShr(address, 12);
-    llvm::Value* pages = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.getInt64(store ? cache.store : cache.load),
         b_.CreateMul(
@@ -562,8 +561,7 @@ class MemoryIr : WarpIr {
     auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
     llvm::Value* page = b_.CreateLShr(address, splat(12));
-    llvm::Value* pages = b_.CreateAlignedLoad(
-        ptr_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), v_.ctx, cache.pages), llvm::Align(8));
+    llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),
         b_.CreateMul(b_.CreateZExt(b_.CreateURem(page, splat(sim::PageCache::kEntries)), wide),
