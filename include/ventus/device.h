@@ -32,6 +32,10 @@ using abi::kPageSize;
 // The warps of one workgroup: at most the width of the barrier masks.
 using abi::kMaxWarpsPerWorkgroup;
 
+// Warp instructions each workgroup slot runs per round of a launch without the cycle model
+// (docs/simulator.md, "Host threads"); fewer after a round that served print requests.
+inline constexpr uint64_t kRoundWarpInstructions = uint64_t{1} << 16;
+
 struct DeviceConfig {
   uint32_t num_sms = 2;
   uint32_t warp_slots_per_sm = 32;              // resident warps an SM can hold

@@ -144,10 +144,15 @@ unsigned __int128 private_area_bytes(const KernelLaunch& l) {
          l.pds_bytes_per_thread;
 }
 
-// Warp instructions a workgroup slot runs per round; after a round that served print
+// A slot's grant per round is kRoundWarpInstructions; after a round that served print
 // requests, fewer: a warp that waits for room in a full print buffer retries (65,536 times
-// at most, src/compiler/lib/printf.s), and the host makes room between rounds.
-constexpr uint64_t kRound = 1 << 14, kPrintRound = 1 << 9;
+// at most, src/compiler/lib/printf.s), and the host makes room between rounds. Every round
+// ends with all host threads waiting for its slowest slot: with translated code a round of
+// 16,384 warp instructions took 40-60 us of a thread, so that on 16 host threads the waits
+// cost about as much as the slots (docs/performance.md, "Sixteen host threads"). A longer
+// round costs a program whose workgroups wait for each other through memory up to a round
+// per wait where they share a host thread.
+constexpr uint64_t kPrintRound = 1 << 9;
 
 // Which host thread runs which workgroup slot in a round. Consecutive slots run consecutive
 // workgroups, which mostly use neighbouring memory: a kernel that streams through its
@@ -207,8 +212,8 @@ class SlotRanges {
 
 // Runs the workgroup slots of a launch without the cycle model (docs/simulator.md, "Host
 // threads"), in rounds: in each, every slot that has work runs exactly its grant of warp
-// instructions (kRound), unless its workgroups end, it faults (a workgroup that runs out of
-// its instruction budget, too) or its warps all wait for the host; this thread and the
+// instructions (kRoundWarpInstructions), unless its workgroups end, it faults (a workgroup that
+// runs out of its instruction budget, too) or its warps all wait for the host; this thread and the
 // device's pool threads take the slots in parallel (SlotRanges). Between rounds, on one thread:
 // the round's faults end the launch (the lowest workgroup id's is reported), print requests are
 // served in workgroup order and progress is reported. What a slot does in a round depends only on
@@ -226,7 +231,7 @@ void run_rounds(const std::vector<Sm*>& slots, LaunchShared& shared, HostPool& p
   bool printed = false;  // the last round served print requests
   // Grants the next round; false when the launch is over.
   const auto prepare = [&] {
-    const uint64_t round = printed ? kPrintRound : kRound;
+    const uint64_t round = printed ? kPrintRound : kRoundWarpInstructions;
     bool any = false;
     for (size_t u = 0; u < slots.size(); ++u) {
       ran[u] = 0;

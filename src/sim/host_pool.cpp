@@ -11,17 +11,21 @@ namespace ventus::sim {
 
 namespace {
 
-// How long a thread that waits for the pool polls before it sleeps: longer than the serial
-// work between two rounds of a launch (a few microseconds) and than the host's usual gap
-// between two short launches, so that neither pays a futex wake and the scheduler's latency
-// in putting the sleeper back on a core (tens of microseconds, more in a virtual machine);
-// short enough that the threads of a device with nothing to do are asleep almost at once.
-constexpr std::chrono::microseconds kPoll{50};
+// How long a thread that waits for the pool polls before it sleeps. A helper that has run
+// its slots waits there for the launch's next round, which starts when the slowest slot of
+// this one is done: on 16 host threads that is often more than 50 us later, and a helper
+// that slept by then lost its slots of the next round to the threads that were awake
+// (SlotRanges), which then ran two slots each. Polling for 50 us, 16 helpers went to sleep
+// about once per round (21,000 times in 19,000 rounds); polling for 1 ms, about 100 times
+// (docs/performance.md, "Sixteen host threads"). Past kSpin a poller yields its core at
+// each check, so that on a loaded host (more host threads than free cores: parallel test
+// runs) it gives way to a thread with work instead of taking its time slice.
+constexpr std::chrono::microseconds kPoll{1000}, kSpin{50};
 
 // Polls until done() holds or kPoll has passed; whether it holds.
 template <class Done>
 bool poll(Done done) {
-  const auto until = std::chrono::steady_clock::now() + kPoll;
+  const auto start = std::chrono::steady_clock::now();
   while (true) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;
@@ -29,7 +33,9 @@ bool poll(Done done) {
       _mm_pause();
 #endif
     }
-    if (std::chrono::steady_clock::now() >= until) return done();
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited >= kPoll) return done();
+    if (waited >= kSpin) std::this_thread::yield();
   }
 }
 
