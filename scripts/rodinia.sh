@@ -116,7 +116,7 @@ make_inputs() { # $1 = benchmark name, $2 = run directory
 # (compiler warnings are not results).
 filter_stdout() {
   sed '/^<<<<$/,/^>>>>$/d' "$1" |
-    grep -viE 'time|took|elapsed|total|[0-9.]+ ?(s|ms|us|sec|seconds)\b|^(init|memalloc|htod|exec|dtoh|dtod|close|api|total): |creating (cpu|gpu) context|^[0-9]+x[0-9]+[[:space:]]+[0-9.]+ \[|\b(cpu|gpu)\b|intel|xeon|pthread|platform|device|pocl|ventus|vendor|version|0x[0-9a-f]{6,}'
+    grep -viE 'time|took|elapsed|total|[0-9.]+ ?(s|ms|us|sec|seconds)\b|^(init|memalloc|htod|exec|dtoh|dtod|close|api|total): |creating (cpu|gpu) context|^[0-9]+x[0-9]+[[:space:]]+[0-9.]+ \[|\b(cpu|gpu)\b|intel|xeon|authenticamd|\bamd\b|pthread|platform|device|pocl|ventus|vendor|version|0x[0-9a-f]{6,}'
 }
 
 mkdir -p "$work/src" "$work/logs"
