@@ -34,6 +34,11 @@ using abi::kMaxWarpsPerWorkgroup;
 
 // Warp instructions each workgroup slot runs per round of a launch without the cycle model
 // (docs/simulator.md, "Host threads"); fewer after a round that served print requests.
+// Every round ends with all host threads waiting for its slowest slot: with translated code
+// a round of 16,384 took 40-60 us of a thread, so that on 16 host threads the waits cost
+// about as much as the slots (docs/performance.md, "Sixteen host threads"). A longer round
+// costs a program whose workgroups wait for each other through memory up to a round per
+// wait where they share a host thread.
 inline constexpr uint64_t kRoundWarpInstructions = uint64_t{1} << 16;
 
 struct DeviceConfig {

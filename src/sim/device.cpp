@@ -144,14 +144,9 @@ unsigned __int128 private_area_bytes(const KernelLaunch& l) {
          l.pds_bytes_per_thread;
 }
 
-// A slot's grant per round is kRoundWarpInstructions; after a round that served print
-// requests, fewer: a warp that waits for room in a full print buffer retries (65,536 times
-// at most, src/compiler/lib/printf.s), and the host makes room between rounds. Every round
-// ends with all host threads waiting for its slowest slot: with translated code a round of
-// 16,384 warp instructions took 40-60 us of a thread, so that on 16 host threads the waits
-// cost about as much as the slots (docs/performance.md, "Sixteen host threads"). A longer
-// round costs a program whose workgroups wait for each other through memory up to a round
-// per wait where they share a host thread.
+// A slot's grant in a round after one that served print requests (otherwise
+// kRoundWarpInstructions): a warp that waits for room in a full print buffer retries (65,536
+// times at most, src/compiler/lib/printf.s), and the host makes room between rounds.
 constexpr uint64_t kPrintRound = 1 << 9;
 
 // Which host thread runs which workgroup slot in a round. Consecutive slots run consecutive
