@@ -47,8 +47,12 @@ counts+=("$max")
 echo "host: $(nproc) cores; $ventus bench --scale $scale --repeat $repeat --jit $jit --sms $sms" >&2
 echo "the machine's ceiling: $max one-thread processes at once, against one alone" >&2
 bench "$out/alone" 1
-for ((p = 0; p < max; p++)); do bench "$out/together.$p" 1 & done
-wait
+pids=()
+for ((p = 0; p < max; p++)); do
+  bench "$out/together.$p" 1 &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || { echo "$0: a one-thread process failed" >&2; exit 1; }; done
 for h in "${counts[@]}"; do
   echo "$h host thread(s)" >&2
   bench "$out/threads.$h" "$h"
