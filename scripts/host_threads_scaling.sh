@@ -58,6 +58,9 @@ for h in "${counts[@]}"; do
   bench "$out/threads.$h" "$h"
 done
 
+# rate_of FILE KERNEL: the kernel's M thread-insn/s in a file that bench wrote.
+rate_of() { awk -v k="$2" '$1 == k {print $2}' "$1"; }
+
 # One row per kernel: the ceiling (the slowest process's rate x N / the lone rate), then each
 # thread count's rate and its ratio to one thread.
 header="| kernel | $max processes, ceiling |"
@@ -69,13 +72,12 @@ done
 echo "$header"
 echo "$rule"
 for k in $kernels; do
-  alone=$(awk -v k="$k" '$1 == k {print $2}' "$out/alone")
-  slowest=$(for ((p = 0; p < max; p++)); do awk -v k="$k" '$1 == k {print $2}' "$out/together.$p"; done |
-    sort -g | head -1)
+  alone=$(rate_of "$out/alone" "$k")
+  slowest=$(for ((p = 0; p < max; p++)); do rate_of "$out/together.$p" "$k"; done | sort -g | head -1)
   row="| $k | $(awk -v s="$slowest" -v a="$alone" -v n="$max" 'BEGIN {printf "%.1fx", s * n / a}') |"
-  one=$(awk -v k="$k" '$1 == k {print $2}' "$out/threads.1")
+  one=$(rate_of "$out/threads.1" "$k")
   for h in "${counts[@]}"; do
-    rate=$(awk -v k="$k" '$1 == k {print $2}' "$out/threads.$h")
+    rate=$(rate_of "$out/threads.$h" "$k")
     row+=" $(printf '%.0f' "$rate") | $(awk -v r="$rate" -v o="$one" 'BEGIN {printf "%.1fx", r / o}') |"
   done
   echo "$row"
