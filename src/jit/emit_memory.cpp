@@ -242,8 +242,13 @@ class MemoryIr : WarpIr {
       base->addIncoming(in_cached, cached);
       base->addIncoming(span, span_block_);
     }
-    llvm::Value* in_page = pointers_from(base, lo, address);
-    move_if_in_order(in, row, lanes, base, access, done);
+    // Its own gather or scatter, at 32-bit offsets from `base`: through the pointers' phi
+    // below, the host would take 8 lanes per instruction through 64-bit pointers.
+    auto* in_page = llvm::BasicBlock::Create(c_, "thread_access_in_page", fn_);
+    move_if_in_order(in, row, lanes, base, in_page, done);
+    b_.SetInsertPoint(in_page);
+    move(in, row, pointers_from(base, lo, address), on);
+    b_.CreateBr(done);
 
     b_.SetInsertPoint(pages);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
@@ -328,8 +333,7 @@ class MemoryIr : WarpIr {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(access);
-    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 4);
-    pointers->addIncoming(in_page, one_page);
+    llvm::PHINode* pointers = b_.CreatePHI(pointers_type, 3);
     pointers->addIncoming(per_lane, paged);
     if (all_cached) pointers->addIncoming(all_cached, cached_lanes);
     if (table_lanes) pointers->addIncoming(table_lanes, table_block);
