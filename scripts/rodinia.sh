@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Rodinia OpenCL benchmarks (the Ventus team's fork, THU-DSP-LAB/gpu-rodinia) against
 # Debian's OpenCL headers and ICD loader, runs each with a small input on pocl and on Ventus,
-# and prints a table: benchmark, input, the result on Ventus against pocl, both times.
+# and prints a table: benchmark, input, the result on Ventus against pocl, both times, and the
+# kernels' time as the program itself reports it.
 #
 #   scripts/rodinia.sh RODINIA_DIR [BENCH...]
 #
@@ -13,7 +14,10 @@
 # Environment: VENTUS_BUILD_DIR (default build), POCL_ICD (default /etc/OpenCL/vendors/pocl.icd),
 # TIMEOUT per run in seconds (default 600), WORK (default ${TMPDIR:-/tmp}/ventus-rodinia),
 # VENTUS_JIT_MODES (e.g. "off on force": Ventus runs once per translation mode, VENTUS_JIT, in a
-# column each; every mode's output must equal the first mode's byte for byte, else it is listed).
+# column each; every mode's output must equal the first mode's byte for byte, else it is listed),
+# REPEAT (default 1): runs per platform; results are the first run's, and the "_ms" columns the
+# least kernel time of the runs: what the fork's programs print as "Exec: MS", the sum of their
+# kernels' profiled times ("-": the program prints none).
 # See docs/conformance.md.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -d "$1/opencl" ]; then
@@ -119,40 +123,45 @@ filter_stdout() {
     grep -viE 'time|took|elapsed|total|[0-9.]+ ?(s|ms|us|sec|seconds)\b|^(init|memalloc|htod|exec|dtoh|dtod|close|api|total): |creating (cpu|gpu) context|^[0-9]+x[0-9]+[[:space:]]+[0-9.]+ \[|\b(cpu|gpu)\b|intel|xeon|authenticamd|\bamd\b|pthread|platform|device|pocl|ventus|vendor|version|0x[0-9a-f]{6,}'
 }
 
+# The kernels' milliseconds in a program's output: the sum of its "Exec: MS" lines (b+tree
+# prints one per command); nothing when there are none.
+exec_ms() { awk '$1 == "Exec:" { sum += $2; n++ } END { if (n) print sum }'; }
+
 mkdir -p "$work/src" "$work/logs"
 cp -r "$rodinia/opencl" "$rodinia/common" "$work/src/" 2>/dev/null
 [ $# -gt 0 ] && wanted=" $* " || wanted=""
 # pocl and Ventus (once per VENTUS_JIT_MODES mode): platforms, ventus_platforms, platform_env.
 source "$repo/scripts/platforms.sh"
-row() { # benchmark input, then a result and a time per platform
+row() { # benchmark input, then a result per platform, a time per platform, a kernel time per platform
   printf '%-22s %-34s' "$1" "$2"
   shift 2
   printf ' %-13s' "${@:1:${#platforms[@]}}"
-  printf ' %9s' "${@:$((${#platforms[@]} + 1))}"
+  printf ' %9s' "${@:$((${#platforms[@]} + 1)):${#platforms[@]}}"
+  printf ' %10s' "${@:$((2 * ${#platforms[@]} + 1))}"
   echo
 }
-header=() times=() none=() builds=()
+header=() times=() kernel_times=() none=() builds=()
 for platform in "${platforms[@]}"; do
-  header+=("$platform") times+=("${platform}_s") none+=(-) builds+=(build)
+  header+=("$platform") times+=("${platform}_s") kernel_times+=("${platform}_ms") none+=(-) builds+=(build)
 done
-row benchmark input "${header[@]}" "${times[@]}"
+row benchmark input "${header[@]}" "${times[@]}" "${kernel_times[@]}"
 notes=""
 while IFS='|' read -r name dir exe args; do
   [ -n "$name" ] || continue
   [ -z "$wanted" ] || [[ $wanted == *" $name "* ]] || continue
   if [ "$args" = - ]; then
-    row "$name" "no input" "${none[@]}" "${none[@]}"
+    row "$name" "no input" "${none[@]}" "${none[@]}" "${none[@]}"
     notes+="$name: no input: $(missing_input "$name")"$'\n'
     continue
   fi
   src=$work/src/opencl/$dir
   if ! (cd "$src" && nice -n 15 make OPENCL_INC=/usr/include OPENCL_LIB=/usr/lib/x86_64-linux-gnu \
           OPENCL_DIR=/usr > "$work/logs/$name.build" 2>&1) || [ ! -x "$src/$exe" ]; then
-    row "$name" "$args" "${builds[@]}" "${none[@]}"
+    row "$name" "$args" "${builds[@]}" "${none[@]}" "${none[@]}"
     notes+="$name: build failed, see $work/logs/$name.build"$'\n'
     continue
   fi
-  declare -A status seconds
+  declare -A status seconds kernel_ms
   for platform in "${platforms[@]}"; do
     run=$work/run/$platform/$name
     rm -rf "$run" && mkdir -p "$(dirname "$run")" && cp -r "$src" "$run"
@@ -166,6 +175,19 @@ while IFS='|' read -r name dir exe args; do
     rc=$?
     seconds[$platform]=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     filter_stdout "$work/logs/$name.$platform.out" > "$work/logs/$name.$platform.filtered"
+    # The kernels' time of this run and of REPEAT - 1 more in a copy (whose outputs are not
+    # compared).
+    kernel_ms[$platform]=$(exec_ms < "$work/logs/$name.$platform.out")
+    if [ "${REPEAT:-1}" -gt 1 ] && [ $rc -eq 0 ]; then
+      rm -rf "$run.again" && cp -r "$src" "$run.again" && make_inputs "$name" "$run.again"
+    fi
+    for ((again = 1; again < ${REPEAT:-1} && rc == 0; again++)); do
+      # shellcheck disable=SC2086 # the arguments are a word list
+      ms=$(cd "$run.again" && env "${platform_vars[@]}" timeout "$timeout_s" nice -n 15 "./$exe" $args 2>&1 | exec_ms)
+      [ -n "$ms" ] && kernel_ms[$platform]=$(awk -v a="$ms" -v b="${kernel_ms[$platform]:-$ms}" \
+                                               'BEGIN { print (a + 0 < b + 0) ? a : b }')
+    done
+    [ -n "${kernel_ms[$platform]}" ] && kernel_ms[$platform]=$(printf '%.3f' "${kernel_ms[$platform]}")
     if [ $rc -eq 124 ]; then status[$platform]=timeout
     elif [ $rc -ne 0 ]; then status[$platform]="rc=$rc"
     else status[$platform]=ok; fi
@@ -203,8 +225,11 @@ while IFS='|' read -r name dir exe args; do
     [ "${status[$platform]}" = "${status[$first]}" ] ||
       notes+="$name: $platform ${status[$platform]}, $first ${status[$first]} (translation modes differ)"$'\n'
   done
-  for platform in "${platforms[@]}"; do times+=("${seconds[$platform]}"); done
-  row "$name" "$args" "${status[pocl]}" "${results[@]}" "${times[@]}"
+  kernel_times=()
+  for platform in "${platforms[@]}"; do
+    times+=("${seconds[$platform]}") kernel_times+=("${kernel_ms[$platform]:--}")
+  done
+  row "$name" "$args" "${status[pocl]}" "${results[@]}" "${times[@]}" "${kernel_times[@]}"
 done <<< "$benchmarks"
 [ -z "$notes" ] || printf '\n%s' "$notes"
 echo "logs: $work/logs"

@@ -264,6 +264,14 @@ std::optional<JitMode> parse_jit_mode(std::string_view text);
 // The mode VENTUS_JIT names (unset or empty: On); std::invalid_argument naming the variable
 // for any other text.
 JitMode jit_mode_from_environment();
+// Does, in the calling thread, what the translating tier needs once per process before its
+// first compile thread starts (LLVM's objects that compiles construct at their first use,
+// and the exit hook that stops compile threads): about 10 ms of CPU, which the first launch
+// that translates would otherwise spend inside its own time. Nothing when the mode (unset:
+// jit_mode_from_environment(), or an invalid VENTUS_JIT) is Off; never throws (a launch
+// that finds it undone does it). The OpenCL platform calls it when it creates a kernel,
+// `ventus run` and `ventus bench` before their launches.
+void prepare_translation(std::optional<JitMode> mode = std::nullopt) noexcept;
 
 struct RunOptions {
   std::shared_ptr<TraceSink> trace;  // null: no trace

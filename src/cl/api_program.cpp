@@ -106,6 +106,8 @@ void choose_local_size(cl_uint dims, const size_t* global, size_t limit, size_t*
 
 // A new published kernel; throws std::bad_alloc before it has changed anything.
 Kernel* make_kernel(Program* program, const std::string& name) {
+  // Before the first launch, which would otherwise spend it inside its own (profiled) time.
+  ventus::sim::prepare_translation();
   auto kernel = std::make_unique<Kernel>();
   kernel->executable = program->executable;
   kernel->info = program->executable->kernel_info(name);

@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "translator.h"
 #include "ventus/device.h"
 
 namespace ventus::sim {
@@ -20,6 +21,15 @@ JitMode jit_mode_from_environment() {
   if (const auto mode = parse_jit_mode(text)) return *mode;
   throw std::invalid_argument(std::string("VENTUS_JIT=") + text +
                               " is not a translation mode (off, on, force or force-quick)");
+}
+
+void prepare_translation(std::optional<JitMode> mode) noexcept {
+  try {
+    if (mode.value_or(jit_mode_from_environment()) != JitMode::Off)
+      jit::Translator::prepare_process();
+  } catch (...) {
+    // VENTUS_JIT is invalid, or LLVM failed: the launch says so.
+  }
 }
 
 }  // namespace ventus::sim

@@ -1133,9 +1133,11 @@ Block::Fit Block::fit(const sim::DecodeCache& cache) const {
 // registration, and LLVM 15 constructs some of its statics at their first use (the
 // SelectionDAG's value type list, say): a compile thread's first compile would construct them
 // after a stop registered when the thread started, and exit would destroy them before it
-// stops the thread. So the first start compiles a warm-up function in the asking thread
-// (Engine::warm_up, which constructs them) and only then registers stop_all; every static
-// LLVM's compiles use is then destroyed after stop_all has joined the compile threads.
+// stops the thread. So a warm-up function is compiled first, in the calling thread
+// (Engine::warm_up, which constructs them), and only then is stop_all registered; every static
+// LLVM's compiles use is then destroyed after stop_all has joined the compile threads. It is
+// done once, by sim::prepare_translation (the OpenCL platform's clCreateKernel, ventus run and
+// bench before their launches) or else by the first start, inside that launch's time.
 class CompileThreads {
  public:
   static CompileThreads& get() {
@@ -1143,17 +1145,19 @@ class CompileThreads {
     return *threads;
   }
 
+  // The warm-up and the exit hook, once: where the first compile thread would start, or
+  // earlier (Translator::prepare_process). Throws when LLVM fails.
+  void prepare() {
+    std::lock_guard lock(mutex_);
+    prepare_locked();
+  }
+
   // Starts translator's compile thread; false when there is none to be had (at exit, when
   // the system has no thread to give, or LLVM fails).
   bool start(Translator& translator) {
     std::lock_guard lock(mutex_);
-    if (exiting_) return false;
     try {
-      if (!stop_at_exit_registered_) {
-        translator.warm_up();
-        if (std::atexit(stop_all) != 0) return false;
-        stop_at_exit_registered_ = true;
-      }
+      if (!prepare_locked()) return false;
       translator.compiler_ = std::thread([&translator] { translator.compile_queued(); });
     } catch (const std::exception&) {
       return false;
@@ -1175,6 +1179,16 @@ class CompileThreads {
     threads.exiting_ = true;
     for (Translator* translator : threads.running_) translator->stop_compiling();
     threads.running_.clear();
+  }
+
+  // False at exit, or when the hook cannot be registered.
+  bool prepare_locked() {
+    if (exiting_) return false;
+    if (stop_at_exit_registered_) return true;
+    Translator::Engine().warm_up();  // its objects stay; the engine and its code go
+    if (std::atexit(stop_all) != 0) return false;
+    stop_at_exit_registered_ = true;
+    return true;
   }
 
   // Taken before a translator's mutexes, never while one of them is held.
@@ -1201,10 +1215,8 @@ void Translator::stop_compiling() {
   if (compiler_.joinable()) compiler_.join();  // after the compile in flight
 }
 
-void Translator::warm_up() {
-  std::lock_guard lock(engine_mutex_);
-  if (!engine_) engine_ = std::make_unique<Engine>();
-  engine_->warm_up();
+void Translator::prepare_process() {
+  CompileThreads::get().prepare();
 }
 
 void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool every_core_busy) {

@@ -182,6 +182,9 @@ class Translator {
   // longer ones get the faster code for the rest of it. The compile thread has a core of its
   // own unless every core simulates, and then it spends at most kCompileShare of the launch.
   static constexpr uint32_t kTierUpStarts = 1000;
+  // What compile threads need once per process before the first one starts
+  // (sim::prepare_translation, CompileThreads): done here, in the calling thread.
+  static void prepare_process();
   // The block has started kTierUpStarts times on an SM since it was translated: a Quick block
   // is queued for its Optimized compile (after every first compile queued), once.
   void tier_up(const Block& block);
@@ -196,7 +199,6 @@ class Translator {
   // and installs it unless begin_launch dropped its generation meanwhile.
   void compile_next(std::unique_lock<std::mutex>& lock);
   Block::Fn compile(const Block& block, Tier tier);
-  void warm_up();              // Engine::warm_up, creating the engine
 
   std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused

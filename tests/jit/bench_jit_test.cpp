@@ -91,5 +91,31 @@ TEST(BenchJitDeathTest, ExitWhileCompilingIsClean) {
   }
 }
 
+// The same after sim::prepare_translation, as the OpenCL platform calls it when it creates a
+// kernel: LLVM's objects constructed and the exit hook registered before the first launch,
+// which then starts the compile thread without a warm-up of its own (without the hook
+// registered there, the thread crashed here at exit). An invalid VENTUS_JIT makes it do
+// nothing, without throwing.
+TEST(BenchJitDeathTest, ExitWhileCompilingAfterPrepareIsClean) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char* kernel : {"matmul", "aluloop"}) {
+    EXPECT_EXIT(
+        {
+          setenv("VENTUS_JIT", "sometimes", 1);
+          sim::prepare_translation();
+          unsetenv("VENTUS_JIT");
+          sim::prepare_translation(sim::JitMode::On);
+          auto* device = new rt::Device(sim::DeviceConfig{});  // never destroyed
+          device->set_jit(sim::JitMode::On);
+          const auto workload = bench::make_workload(kernel, *device, {});
+          workload->run();
+          workload->check();
+          std::exit(0);
+        },
+        ::testing::ExitedWithCode(0), "")
+        << kernel;
+  }
+}
+
 }  // namespace
 }  // namespace ventus::test
