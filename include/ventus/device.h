@@ -269,8 +269,9 @@ JitMode jit_mode_from_environment();
 // and the exit hook that stops compile threads): about 10 ms of CPU, which the first launch
 // that translates would otherwise spend inside its own time. Nothing when the mode (unset:
 // jit_mode_from_environment(), or an invalid VENTUS_JIT) is Off; never throws (a launch
-// that finds it undone does it). The OpenCL platform calls it when it creates a kernel,
-// `ventus run` and `ventus bench` before their launches.
+// that finds it undone does it). The OpenCL platform calls it when it creates a kernel (a
+// program's kernel times are what its users compare), `ventus bench` before its launches;
+// `ventus run` does not (the run's cost either way, and most runs never compile a block).
 void prepare_translation(std::optional<JitMode> mode = std::nullopt) noexcept;
 
 struct RunOptions {

@@ -1136,8 +1136,8 @@ Block::Fit Block::fit(const sim::DecodeCache& cache) const {
 // stops the thread. So a warm-up function is compiled first, in the calling thread
 // (Engine::warm_up, which constructs them), and only then is stop_all registered; every static
 // LLVM's compiles use is then destroyed after stop_all has joined the compile threads. It is
-// done once, by sim::prepare_translation (the OpenCL platform's clCreateKernel, ventus run and
-// bench before their launches) or else by the first start, inside that launch's time.
+// done once, by sim::prepare_translation (the OpenCL platform's clCreateKernel, ventus bench
+// before its launches) or else by the first start, inside that launch's time.
 class CompileThreads {
  public:
   static CompileThreads& get() {

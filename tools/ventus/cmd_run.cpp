@@ -355,11 +355,6 @@ void run(const RunArgs& a) {
   rt::Device device(config);
   device.set_memcheck(a.memcheck);
   if (!a.jit.empty()) device.set_jit(ventus::sim::parse_jit_mode(a.jit));
-  // Traced and timed launches interpret; the others get the compiler ready before the launch
-  // (its summary's time is the launch's).
-  if (!trace && !timing.config())
-    ventus::sim::prepare_translation(a.jit.empty() ? std::nullopt
-                                                   : ventus::sim::parse_jit_mode(a.jit));
   if (trace) device.set_trace_sink(trace);
   if (timing.config()) {
     device.set_timing(*timing.config());
