@@ -488,6 +488,7 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
                (vectors - skipped.vector) * active + static_cast<uint64_t>(tally.change) * vectors -
                static_cast<uint64_t>(tally.change_at) + tally.repeats;
     }
+    if (tally.rounds != 0) count_rounds(*block, tally.rounds);
     const uint32_t how = result & 3;
     if (how == jit::Block::kFaulted) {
       pc = block->pcs[done];
@@ -564,6 +565,23 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
     if (!found.settled && !found.compiling) slot.count = 0;
   }
   return slot.block;
+}
+
+void Sm::count_rounds(const jit::Block& block, uint64_t rounds) {
+  // A block that loops runs its rounds within one start (aluloop's, once per 64-instruction
+  // turn): its starts alone undercount its work, and left it in quick code for most of a
+  // launch. Each round counts as a start would.
+  const uint32_t pc = block.pcs[0];
+  auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
+  if (!recent || recent->first != pc) {
+    const auto found = jit_blocks_.find(pc);
+    if (found == jit_blocks_.end()) return;
+    recent = &*found;
+  }
+  JitSlot& slot = recent->second;
+  if (slot.block != &block || slot.count >= jit_tier_up_at_) return;
+  slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + rounds));
+  if (slot.count == jit_tier_up_at_) jit_->tier_up(block);
 }
 
 const jit::Block* Sm::jit_block_at(uint32_t start) {

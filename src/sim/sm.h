@@ -181,6 +181,8 @@ class alignas(kCacheLine) Sm {
   // The translated block that starts at start, if this SM has one that runs, without counting
   // a start there (nullptr: none yet).
   const jit::Block* jit_block_at(uint32_t start);
+  // Counts the rounds a run of a block that loops completed toward its tier-up, as starts.
+  void count_rounds(const jit::Block& block, uint64_t rounds);
   // Runs a translated block from its entry `first` (at pc) while n < limit (that entry fits),
   // does what the interpreter does after the last one executed, and goes on with the block at
   // the pc that follows, if any, until none is there or fits (jit_block was asked for that
