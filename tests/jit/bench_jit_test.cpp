@@ -74,21 +74,19 @@ TEST(BenchJit, DeviceDestroyedWhileCompiling) {
 // before LLVM's static objects are destroyed, so the process exits normally (stopped by a
 // function registered before its first compile, without the warm-up, the thread crashed
 // here every time).
+[[noreturn]] void launch_then_exit(const char* kernel) {
+  auto* device = new rt::Device(sim::DeviceConfig{});  // never destroyed
+  device->set_jit(sim::JitMode::On);
+  const auto workload = bench::make_workload(kernel, *device, {});
+  workload->run();
+  workload->check();
+  std::exit(0);
+}
+
 TEST(BenchJitDeathTest, ExitWhileCompilingIsClean) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  for (const char* kernel : {"matmul", "collatz", "aluloop"}) {
-    EXPECT_EXIT(
-        {
-          auto* device = new rt::Device(sim::DeviceConfig{});  // never destroyed
-          device->set_jit(sim::JitMode::On);
-          const auto workload = bench::make_workload(kernel, *device, {});
-          workload->run();
-          workload->check();
-          std::exit(0);
-        },
-        ::testing::ExitedWithCode(0), "")
-        << kernel;
-  }
+  for (const char* kernel : {"matmul", "collatz", "aluloop"})
+    EXPECT_EXIT(launch_then_exit(kernel), ::testing::ExitedWithCode(0), "") << kernel;
 }
 
 // The same after sim::prepare_translation, as the OpenCL platform calls it when it creates a
@@ -105,12 +103,7 @@ TEST(BenchJitDeathTest, ExitWhileCompilingAfterPrepareIsClean) {
           sim::prepare_translation();
           unsetenv("VENTUS_JIT");
           sim::prepare_translation(sim::JitMode::On);
-          auto* device = new rt::Device(sim::DeviceConfig{});  // never destroyed
-          device->set_jit(sim::JitMode::On);
-          const auto workload = bench::make_workload(kernel, *device, {});
-          workload->run();
-          workload->check();
-          std::exit(0);
+          launch_then_exit(kernel);
         },
         ::testing::ExitedWithCode(0), "")
         << kernel;
