@@ -177,7 +177,8 @@ class Translator {
   Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
 
   // Starts of a block on one SM, after those that had it translated (over the device's
-  // launches), that make it worth compiling again at Tier::Optimized (a few to tens of
+  // launches; a block that loops counts each round as a start, Sm::count_rounds), that make it
+  // worth compiling again at Tier::Optimized (a few to tens of
   // milliseconds of the compile thread's CPU): the blocks of a short run stay quick, those of
   // longer ones get the faster code for the rest of it. The compile thread has a core of its
   // own unless every core simulates, and then it spends at most kCompileShare of the launch.
