@@ -1326,9 +1326,9 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     translated_in_process.fetch_add(1, std::memory_order_relaxed);
     return {(blocks_[pc] = std::move(block)).get(), true};
   }
-  // Quick first, a block that loops too (its rounds count toward its tier-up: Sm::count_rounds):
-  // compiled optimized at once, a loop's block took the compile thread 0.1-0.3 s, which a short
-  // program's exit waited for.
+  // Every block is compiled quick first, one that loops too: its rounds count toward its
+  // tier-up (Sm::count_rounds). Compiled optimized at once, a loop's block took the compile
+  // thread 0.1-0.3 s, which a short program's exit waited for.
   block->tier = Tier::Quick;
   if (queue_.size() >= kMaxQueued) return {};  // ask again at a later start
   const Translation queued{nullptr, false, &compiling_[pc]};

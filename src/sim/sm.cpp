@@ -549,7 +549,7 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
   if (slot.block) {
-    if (slot.count < jit_tier_up_at_ && ++slot.count == jit_tier_up_at_) jit_->tier_up(*slot.block);
+    count_starts(slot, 1);
     return slot.block;
   }
   if (slot.refused) return nullptr;
@@ -567,33 +567,35 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   return slot.block;
 }
 
+void Sm::count_starts(JitSlot& slot, uint64_t starts) {
+  if (slot.count >= jit_tier_up_at_) return;
+  slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + starts));
+  if (slot.count == jit_tier_up_at_) jit_->tier_up(*slot.block);
+}
+
 void Sm::count_rounds(const jit::Block& block, uint64_t rounds) {
   // A block that loops runs its rounds within one start (aluloop's, once per 64-instruction
   // turn): its starts alone undercount its work, and left it in quick code for most of a
   // launch. Each round counts as a start would.
-  const uint32_t pc = block.pcs[0];
-  auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
-  if (!recent || recent->first != pc) {
-    const auto found = jit_blocks_.find(pc);
-    if (found == jit_blocks_.end()) return;
-    recent = &*found;
-  }
-  JitSlot& slot = recent->second;
-  if (slot.block != &block || slot.count >= jit_tier_up_at_) return;
-  slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + rounds));
-  if (slot.count == jit_tier_up_at_) jit_->tier_up(block);
+  if (JitSlot* slot = known_slot(block.pcs[0]); slot && slot->block == &block)
+    count_starts(*slot, rounds);
 }
 
-const jit::Block* Sm::jit_block_at(uint32_t start) {
+Sm::JitSlot* Sm::known_slot(uint32_t pc) {
   // Asked for at its start in this or the last turn: most likely still in the recent slots.
-  auto* recent = jit_recent_[(start >> 2) % jit_recent_.size()];
-  if (!recent || recent->first != start) {
-    const auto found = jit_blocks_.find(start);
+  auto* recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
+  if (!recent || recent->first != pc) {
+    const auto found = jit_blocks_.find(pc);
     if (found == jit_blocks_.end()) return nullptr;
     recent = &*found;
   }
-  JitSlot& slot = recent->second;
-  return slot.compiling ? jit_compiled(slot) : slot.block;
+  return &recent->second;
+}
+
+const jit::Block* Sm::jit_block_at(uint32_t start) {
+  JitSlot* slot = known_slot(start);
+  if (!slot) return nullptr;
+  return slot->compiling ? jit_compiled(*slot) : slot->block;
 }
 
 const jit::Block* Sm::jit_compiled(JitSlot& slot) {

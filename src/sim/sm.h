@@ -249,6 +249,12 @@ class alignas(kCacheLine) Sm {
   void jit_install(JitSlot& slot, const jit::Block& block);
   // slot.block, installed first when the compile thread has published it.
   const jit::Block* jit_compiled(JitSlot& slot);
+  // The slot of the block that starts at pc, if this SM has asked for one there, without
+  // counting a start (nullptr: none).
+  JitSlot* known_slot(uint32_t pc);
+  // Counts `starts` toward the tier-up of the slot's translated block, which is queued for its
+  // optimized compile when they reach jit_tier_up_at_ (Translator::tier_up, once).
+  void count_starts(JitSlot& slot, uint64_t starts);
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0, jit_tier_up_at_ = 0;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;
