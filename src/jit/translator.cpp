@@ -394,8 +394,9 @@ struct Translator::Engine {
   // and round counters into registers (SROA), repeated loads of warp fields and mask
   // computations (EarlyCSE), folding and the dead ends of the entry switch (InstCombine,
   // SimplifyCFG), and for a block that loops, register rows that stay in host registers
-  // across its rounds (LICM).
-  void optimize(llvm::Module& module) {
+  // across its rounds (LICM). A quick compile leaves out InstCombine: 15-20 % of its CPU, for
+  // code that ran within 5 % as fast (docs/performance.md, "What a compile costs").
+  void optimize(llvm::Module& module, Tier tier) {
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
@@ -407,13 +408,14 @@ struct Translator::Engine {
     passes.registerLoopAnalyses(loops);
     passes.crossRegisterProxies(loops, functions, sccs, modules);
     llvm::FunctionPassManager pipeline;
+    const bool fold = tier == Tier::Optimized;
     pipeline.addPass(llvm::SROAPass());
     pipeline.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
-    pipeline.addPass(llvm::InstCombinePass());
+    if (fold) pipeline.addPass(llvm::InstCombinePass());
     pipeline.addPass(llvm::SimplifyCFGPass());
     pipeline.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LICMPass(llvm::LICMOptions()),
                                                            /*UseMemorySSA=*/true));
-    pipeline.addPass(llvm::InstCombinePass());
+    if (fold) pipeline.addPass(llvm::InstCombinePass());
     llvm::ModulePassManager per_function;
     per_function.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(pipeline)));
     per_function.run(module, modules);
@@ -433,7 +435,7 @@ struct Translator::Engine {
                     std::unique_ptr<llvm::Module> module, const std::string& name) {
     if (llvm::verifyModule(*module, &llvm::errs()))
       throw std::logic_error("JIT: the block's IR is invalid");
-    optimize(*module);
+    optimize(*module, tier_of(*module));
     if (auto e = jit->addIRModule(
             tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
       llvm_failed("adding a block", std::move(e));
