@@ -394,8 +394,8 @@ struct Translator::Engine {
   // and round counters into registers (SROA), repeated loads of warp fields and mask
   // computations (EarlyCSE), folding and the dead ends of the entry switch (InstCombine,
   // SimplifyCFG), and for a block that loops, register rows that stay in host registers
-  // across its rounds (LICM). A quick compile leaves out InstCombine: 15-20 % of its CPU, for
-  // code that ran within 5 % as fast (docs/performance.md, "What a compile costs").
+  // across its rounds (LICM). A quick compile leaves out InstCombine: 10-20 % of its CPU, for
+  // code that ran as fast within noise (docs/performance.md, "What a compile costs").
   void optimize(llvm::Module& module, Tier tier) {
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
