@@ -1243,6 +1243,7 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
                                 [&](const auto& block) { return unchanged(block.get()); }) &&
                     unchanged(in_flight_);
   read_only_generation_ = generation;
+  if (!keep || !same_generation) ++epoch_;
   if (keep) {
     // A pc refused for new code may start a block now.
     if (!same_generation) std::erase_if(blocks_, [](const auto& slot) { return !slot.second; });

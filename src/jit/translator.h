@@ -162,6 +162,10 @@ class Translator {
   void begin_launch(const sim::Memory& memory, sim::JitMode mode, bool every_core_busy);
   // After the launch: the compile thread compiles freely until the next begin_launch.
   void end_launch();
+  // Counts the begin_launch calls that dropped translations or refusals: while it stays the
+  // same, every block, refusal and Translation::compiling an SM was given stays valid (read
+  // between launches, by the thread that calls begin_launch).
+  uint64_t epoch() const { return epoch_; }
 
   // While every core simulates, compiles may take this share of the launch's wall time (one
   // compile may overrun it, and it waits): the launch then runs at worst about this much
@@ -204,6 +208,7 @@ class Translator {
   std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
   uint64_t read_only_generation_ = ~uint64_t{0};
+  uint64_t epoch_ = 0;          // epoch()
   bool in_background_ = false;  // this launch's (begin_launch)
   // Compiles take at most a kCompileShare of the launch's time since launch_start_, counted
   // in the compile thread's CPU time (spent_), while budgeted_ (every_core_busy, until

@@ -100,21 +100,23 @@ SemanticsFn prefixed_semantics(const isa::PrefixInfo& prefix, const Insn& in) {
 
 }  // namespace
 
-void DecodeCache::begin_launch(unsigned lanes) {
+bool DecodeCache::begin_launch(unsigned lanes) {
   const uint64_t generation = memory_.read_only_generation();
+  bool kept_all = false;
   if (generation != generation_) {
     pages_.clear();
     generation_ = generation;
   } else {
     // Writable memory may have changed since (kernel stores, host writes): keep only pages
     // whose decoded bytes all lie in read-only memory.
-    std::erase_if(pages_, [this](const auto& page) {
-      const Page& p = *page.second;
-      const uint64_t base = uint64_t{page.first} << 12;
-      const uint64_t end = std::min<uint64_t>(base + p.end, uint64_t{1} << 32);
-      return p.first < p.end &&
-             !memory_.is_read_only(static_cast<uint32_t>(base + p.first), end - base - p.first);
-    });
+    kept_all =
+        std::erase_if(pages_, [this](const auto& page) {
+          const Page& p = *page.second;
+          const uint64_t base = uint64_t{page.first} << 12;
+          const uint64_t end = std::min<uint64_t>(base + p.end, uint64_t{1} << 32);
+          return p.first < p.end &&
+                 !memory_.is_read_only(static_cast<uint32_t>(base + p.first), end - base - p.first);
+        }) == 0;
   }
   last_page_number_ = ~0u;
   last_page_ = nullptr;
@@ -126,6 +128,7 @@ void DecodeCache::begin_launch(unsigned lanes) {
       for (const CachedInsn& entry : page.second->slots)
         if (entry.fn) note_vector_writes(entry.insn);
   }
+  return kept_all;
 }
 
 void DecodeCache::note_vector_writes(const Insn& in) {

@@ -38,8 +38,8 @@ class DecodeCache {
   explicit DecodeCache(const Memory& memory) : memory_(memory) {}
 
   // At the start of a launch of warps of `lanes` threads: keeps the decoded pages of
-  // unchanged read-only memory and drops the rest.
-  void begin_launch(unsigned lanes);
+  // unchanged read-only memory and drops the rest. True when it kept every page.
+  bool begin_launch(unsigned lanes);
   // Instructions decoded since the launch began.
   uint64_t decodes() const { return decodes_; }
   // Calls f(first, end) for each run [first, end) of vector registers that an instruction

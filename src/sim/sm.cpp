@@ -47,7 +47,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   retired_ = 0;
   // Code that may have changed is decoded afresh, so a launch sees every store made before
   // it (Device::run clears the local memory).
-  cache_.begin_launch(shared.launch.threads_per_warp);
+  const bool decoded_kept = cache_.begin_launch(shared.launch.threads_per_warp);
   memcheck_.reset();
   if (shared.memcheck) memcheck_.emplace(*shared.memcheck, memory_, index_);
   memsys_.memcheck = memcheck_ ? &*memcheck_ : nullptr;
@@ -56,10 +56,17 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
   jit_tier_up_at_ = jit_threshold_ + jit::Translator::kTierUpStarts;
-  // Blocks may have been dropped since the last launch, but the start counts stay: a program
-  // of many short launches (a sort's passes) gets hot over its launches, not within one.
-  for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
-  jit_recent_.fill(nullptr);
+  // The start counts stay: a program of many short launches (a sort's passes) gets hot over
+  // its launches, not within one. The blocks, refusals and compiles the slots hold stay too
+  // while the translator and this SM's decoded code are as the last launch left them (cfd's
+  // 14,004 launches asked again 409,000 times); otherwise they are asked for again.
+  const uint64_t epoch = jit_ ? jit_->epoch() : 0;
+  if (!jit_ || !jit_slots_current_ || !decoded_kept || epoch != jit_epoch_) {
+    for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
+    jit_recent_.fill(nullptr);
+  }
+  jit_slots_current_ = jit_ != nullptr;
+  jit_epoch_ = epoch;
   admit();
 }
 

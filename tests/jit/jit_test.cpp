@@ -2109,6 +2109,38 @@ TEST(Jit, ManyShortLaunchesGetTheirBlocksTranslated) {
   EXPECT_GT(jit::blocks_translated_in_process(), before) << launches << " launches";
 }
 
+// An SM keeps the blocks, refusals and compiles it was given from launch to launch while the
+// translator and its decoded code stay as they were (Sm::start), and asks again after a launch
+// that did not translate. Launches of read-only code in every mode, in turn on one device,
+// leave what a device that only interprets leaves, decodes and counts included.
+TEST(Jit, BlocksKeptFromLaunchToLaunchGiveTheInterpretersResults) {
+  sim::Device interpreter{sim::DeviceConfig{}}, device{sim::DeviceConfig{}};
+  for (sim::Device* d : {&interpreter, &device}) {
+    d->memory().map(kOut, kOutBytes);
+    load_protected(*d, kAluKernel);
+  }
+  const auto launch = [](sim::Device& d, sim::JitMode mode) {
+    const std::vector<uint8_t> zeros(kOutBytes);
+    EXPECT_TRUE(d.memory().write(kOut, zeros.data(), zeros.size()));
+    sim::RunOptions options;
+    options.jit = mode;
+    Outcome o;
+    o.result = d.run(launch_of(4, 32), options);
+    o.memory = read_words(d, kOut, kOutBytes / 4);
+    return o;
+  };
+  constexpr sim::JitMode kModes[] = {sim::JitMode::On,  sim::JitMode::On, sim::JitMode::Force,
+                                     sim::JitMode::Off, sim::JitMode::On, sim::JitMode::ForceQuick};
+  const uint64_t before = jit::blocks_translated_in_process();
+  for (int k = 0; k < 60; ++k) {
+    const Outcome off = launch(interpreter, sim::JitMode::Off);
+    ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+    expect_same_outcome(off, launch(device, kModes[k % 6]), "launch " + std::to_string(k));
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(jit::blocks_translated_in_process(), before);
+}
+
 // With `on`, blocks are first compiled quickly (Tier::Quick), and those that stay hot are
 // compiled again (Tier::Optimized) while warps may be running their first code: every launch,
 // before, while and after the new code replaces the old, leaves what the interpreter leaves
