@@ -27,9 +27,11 @@ std::string Fault::describe() const {
   return where + ": " + message;
 }
 
-// Executions of a block start before JitMode::On queues it for the compile thread: compiling a
-// block costs about as much CPU as interpreting it a few thousand times (docs/performance.md),
-// CPU that a short launch never gets back.
+// Executions of a block start on one slot before JitMode::On queues it for the compile
+// thread. A quick compile costs about as much CPU as interpreting the block 8,000-30,000
+// times (docs/performance.md, "What a compile costs"), which short programs never get back;
+// thresholds of 1,600-25,000 starts over the whole device traded their loss against
+// programs whose blocks stay hot (cfd), and none served both.
 constexpr uint32_t kJitThreshold = 200;
 
 struct Device::Impl {
