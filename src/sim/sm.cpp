@@ -60,12 +60,11 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   // its launches, not within one. The blocks, refusals and compiles the slots hold stay too
   // while the translator and this SM's decoded code are as the last launch left them (cfd's
   // 14,004 launches asked again 409,000 times); otherwise they are asked for again.
-  const uint64_t epoch = jit_ ? jit_->epoch() : 0;
-  if (!jit_ || !jit_slots_current_ || !decoded_kept || epoch != jit_epoch_) {
+  const std::optional<uint64_t> epoch = jit_ ? std::optional(jit_->epoch()) : std::nullopt;
+  if (!epoch || !decoded_kept || epoch != jit_epoch_) {
     for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
     jit_recent_.fill(nullptr);
   }
-  jit_slots_current_ = jit_ != nullptr;
   jit_epoch_ = epoch;
   admit();
 }

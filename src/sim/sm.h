@@ -258,9 +258,8 @@ class alignas(kCacheLine) Sm {
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0, jit_tier_up_at_ = 0;
   // The slots below hold what the translator gave in its epoch jit_epoch_ and still fit the
-  // decoded code (Sm::start).
-  bool jit_slots_current_ = false;
-  uint64_t jit_epoch_ = 0;
+  // decoded code (Sm::start); none: the last launch did not translate.
+  std::optional<uint64_t> jit_epoch_;
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;
   // The slots of recently started pcs, by pc (a direct-mapped cache in front of the map).
   std::array<std::pair<const uint32_t, JitSlot>*, 512> jit_recent_{};
