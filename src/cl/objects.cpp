@@ -378,7 +378,10 @@ bool Queue::execute(Command& command, bool may_go_on) {
       queued = true;  // claimed by this thread: nobody else schedules the queue meanwhile
     else
       schedule_locked();
-    changed.notify_all();
+    // drain (clFinish) waits for an idle, empty queue: woken after every command instead,
+    // it cost a host program that queues many short launches a futex call and two context
+    // switches per launch.
+    if (pending.empty()) changed.notify_all();
   }
   event.run_triggered(done);
   // The command's pins (its event, the objects its work captured) go last.
@@ -419,7 +422,7 @@ bool Event::advance(cl_int new_status, Triggered& triggered) {
   for (const Callback& c : callbacks)
     (std::max(new_status, CL_COMPLETE) <= c.trigger ? triggered.callbacks : keep).push_back(c);
   callbacks = std::move(keep);
-  changed.notify_all();
+  if (new_status <= CL_COMPLETE) changed.notify_all();  // Event::wait waits for a final one
   return true;
 }
 

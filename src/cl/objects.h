@@ -336,7 +336,7 @@ struct Queue : Typed<_cl_command_queue, Kind::queue> {
 
   // Guarded by `lock`.
   std::mutex lock;
-  std::condition_variable changed;  // a command was taken or finished
+  std::condition_variable changed;  // the queue became idle and empty (drain waits for it)
   std::deque<Command> pending;
   bool busy = false;     // a thread is running the head command
   bool queued = false;   // a pool task will look at the queue
