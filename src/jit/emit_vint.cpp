@@ -274,15 +274,45 @@ class Emitter {
     }
   }
 
-  // The .vx division rows: every lane divides by the same x, so that instead of 32 host
-  // divisions one 64-bit division gives a reciprocal for vector multiplies. For 32-bit n and
-  // 1 < d < 2^32, n / d is the high 64 bits of n * M with M = floor((2^64 - 1) / d) + 1
-  // (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019); M wraps to 0 for
-  // d = 1, whose quotient is n. The signed rows divide the magnitudes (|INT_MIN| = 2^31 as an
-  // unsigned word) and give the quotient the sign of a ^ x; the remainders are a - q * x. So
-  // INT_MIN / -1 = 2^31 / 1 = INT_MIN with remainder 0, and a zero x selects divide()'s
-  // results.
+  // The .vx division rows: every lane divides by the same x. The unsigned rows by a power of
+  // two (a work-group size: get_global_id's vremu.vx and vdivu.vx in a 2-D or 3-D range)
+  // shift or mask each lane; the reciprocal below takes two 64-bit multiplies per lane.
   llvm::Value* divide_by_scalar(Kind kind, llvm::Value* a, llvm::Value* x) {
+    if (kind != Kind::Divu && kind != Kind::Remu) return divide_by_reciprocal(kind, a, x);
+    auto* shift = llvm::BasicBlock::Create(c_, "vdiv_power_of_two", fn_);
+    auto* general = llvm::BasicBlock::Create(c_, "vdiv_reciprocal", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "vdiv_done", fn_);
+    llvm::Value* x_less_one = b_.CreateSub(x, b_.getInt32(1));
+    b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpNE(x, b_.getInt32(0)),
+                                 b_.CreateICmpEQ(b_.CreateAnd(x, x_less_one), b_.getInt32(0))),
+                    shift, general);
+    b_.SetInsertPoint(shift);
+    llvm::Value* by_shift =
+        kind == Kind::Divu
+            ? b_.CreateLShr(a, b_.CreateVectorSplat(sim::kMaxLanes,
+                                                    b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz,
+                                                                             x, b_.getTrue())))
+            : b_.CreateAnd(a, b_.CreateVectorSplat(sim::kMaxLanes, x_less_one));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(general);
+    llvm::Value* by_reciprocal = divide_by_reciprocal(kind, a, x);
+    llvm::BasicBlock* general_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* result = b_.CreatePHI(w_.lanes(), 2);
+    result->addIncoming(by_shift, shift);
+    result->addIncoming(by_reciprocal, general_end);
+    return result;
+  }
+
+  // Instead of 32 host divisions, one 64-bit division gives a reciprocal for vector
+  // multiplies. For 32-bit n and 1 < d < 2^32, n / d is the high 64 bits of n * M with
+  // M = floor((2^64 - 1) / d) + 1 (Lemire, Kaser, Kurz, "Faster remainder by direct
+  // computation", 2019); M wraps to 0 for d = 1, whose quotient is n. The signed rows divide
+  // the magnitudes (|INT_MIN| = 2^31 as an unsigned word) and give the quotient the sign of
+  // a ^ x; the remainders are a - q * x. So INT_MIN / -1 = 2^31 / 1 = INT_MIN with remainder
+  // 0, and a zero x selects divide()'s results.
+  llvm::Value* divide_by_reciprocal(Kind kind, llvm::Value* a, llvm::Value* x) {
     const bool is_signed = kind == Kind::Div || kind == Kind::Rem;
     llvm::Type* i64 = b_.getInt64Ty();
     auto* wide = llvm::FixedVectorType::get(i64, sim::kMaxLanes);
