@@ -12,6 +12,7 @@
 
 #include "memsys.h"
 #include "semantics.h"
+#include "vector_util.h"
 
 namespace ventus::sim {
 namespace {
@@ -24,10 +25,8 @@ enum class Space : uint8_t { Data, Flat, Global, Local, Private };
                                                                  const char* role) {
   fault(fmt::format("{} v{} is not a valid group of {} register(s)", role, reg, regs));
 }
-// Alignments are almost always powers of two: a mask test rather than a division.
 inline void check_registers(unsigned reg, unsigned regs, const char* role, unsigned align) {
-  const bool aligned = std::has_single_bit(align) ? (reg & (align - 1)) == 0 : reg % align == 0;
-  if (!aligned || reg + regs > kNumVRegs) [[unlikely]]
+  if (!vec::aligned_to(reg, align) || reg + regs > kNumVRegs) [[unlikely]]
     register_group_fault(reg, regs, role);
 }
 
