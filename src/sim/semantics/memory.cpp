@@ -173,8 +173,9 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
       const uint32_t a = address(k, lane);
       const uint32_t raw =
           load_bytes(in_lane(lane, [&] { return translate<S>(ctx, lane, a, size, false); }), size);
-      ctx.mem->record(a, physical<S>(w, lane, a), raw, static_cast<uint8_t>(lane),
-                      static_cast<uint8_t>(size), false);
+      if (ctx.mem->log)
+        ctx.mem->record(a, physical<S>(w, lane, a), raw, static_cast<uint8_t>(lane),
+                        static_cast<uint8_t>(size), false);
       loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
     }
   }
