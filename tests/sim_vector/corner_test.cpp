@@ -1,8 +1,10 @@
 // Directed cases for the vector semantics: the decisions of docs/vector.md, the faults, and
 // the fp and fixed-point corners random inputs rarely reach. Expected values are worked out
 // by hand (comments say how).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 
 #include "fp32.h"
@@ -209,6 +211,35 @@ TEST(VectorInt, DivisionCornerCases) {
   EXPECT_EQ(m.warp->v[2][0], 0xffffffffu);
   m.run("vrem.vv", {.vd = 2, .vs1 = 8, .vs2 = 4});  // x % 0 = x
   EXPECT_EQ(m.warp->v[2][0], 0x80000000u);
+}
+
+// vdivu.vx and vremu.vx by a power of two shift and mask (vector_int.cpp): every power of two
+// and its neighbours, at each SEW, where x is cut to SEW bits first (0x100 at SEW=8 is 0).
+TEST(VectorInt, UnsignedDivisionByAScalarPowerOfTwo) {
+  Machine m;
+  const uint32_t dividends[] = {0,          1,          2,          3,          0x7f,
+                                0x80,       0xff,       0x1234,     0x8000,     0xffff,
+                                0x12345678, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
+  for (unsigned i = 0; i < 32; ++i) m.warp->v[4][i] = dividends[i % std::size(dividends)];
+  for (const unsigned sew : {8u, 16u, 32u}) {
+    m.warp->vcfg.sew = sew;
+    const uint32_t element = sew == 32 ? ~0u : (1u << sew) - 1;
+    for (unsigned bit = 0; bit < 33; ++bit) {
+      for (const int64_t offset : {-1, 0, 1}) {
+        const uint32_t x = static_cast<uint32_t>((uint64_t{1} << bit) + offset);
+        m.warp->x[5] = x;
+        m.run("vdivu.vx", {.vd = 2, .vs2 = 4, .rs1 = 5});
+        m.run("vremu.vx", {.vd = 3, .vs2 = 4, .rs1 = 5});
+        const uint32_t d = x & element;
+        for (unsigned i = 0; i < 32; ++i) {
+          const uint32_t a = m.warp->v[4][i] & element;
+          SCOPED_TRACE(fmt::format("SEW {}, {:#x} by {:#x}", sew, a, x));
+          EXPECT_EQ(m.warp->v[2][i], d == 0 ? element : a / d);
+          EXPECT_EQ(m.warp->v[3][i], d == 0 ? a : a % d);
+        }
+      }
+    }
+  }
 }
 
 TEST(VectorWiden, Sew32ResultsAreRegisterPairs) {

@@ -92,6 +92,19 @@ constexpr auto kRemu = [](auto a, auto b) -> uint32_t {
   using U = decltype(a);
   return b == 0 ? a : U(a % b);
 };
+// The .vx rows divide every lane by the same x: by a power of two (a work-group size:
+// get_global_id's vremu.vx and vdivu.vx) a shift or a mask, where a host division takes
+// 20-odd cycles per lane.
+constexpr auto kDivuByScalar = [](auto a, auto b) -> uint32_t {
+  using U = decltype(a);
+  if (b != 0 && (b & (b - 1)) == 0) return U(a >> std::countr_zero(b));
+  return kDivu(a, b);
+};
+constexpr auto kRemuByScalar = [](auto a, auto b) -> uint32_t {
+  using U = decltype(a);
+  if (b != 0 && (b & (b - 1)) == 0) return U(a & (b - 1));
+  return kRemu(a, b);
+};
 constexpr auto kDiv = [](auto a, auto b) -> uint32_t {
   using U = decltype(a);
   const int64_t x = static_cast<S<U>>(a), y = static_cast<S<U>>(b);
@@ -247,9 +260,11 @@ VT_VVX(VMUL, kMul)
 VT_VVX(VMULH, kMulh)
 VT_VVX(VMULHU, kMulhu)
 VT_VVX(VMULHSU, kMulhsu)
-VT_VVX(VDIVU, kDivu)
+VT_VV(VDIVU, kDivu)
+VT_VX(VDIVU, kDivuByScalar)
 VT_VVX(VDIV, kDiv)
-VT_VVX(VREMU, kRemu)
+VT_VV(VREMU, kRemu)
+VT_VX(VREMU, kRemuByScalar)
 VT_VVX(VREM, kRem)
 
 VT_SEM(VMACC_VV) {
