@@ -68,6 +68,10 @@ inline void for_active(const Warp& w, uint32_t active, F&& f) {
 // The most registers one access moves: an LMUL=2 group, or 128 bits under PREFIX_MEMORY.
 constexpr unsigned kMaxDataRegs = 4;
 
+// Whether the space's accesses may not reach the LDS window (MemorySystem::page_span).
+template <Space S>
+constexpr bool kGlobalOnly = S == Space::Private || S == Space::Global;
+
 // The device address lane `lane` touches for address a: private addresses are interleaved
 // into global memory, global and local ones are relative to csr_gds / csr_lds.
 template <Space S>
@@ -102,6 +106,10 @@ struct Span {
   uint8_t* low = nullptr;
   uint8_t* high = nullptr;
   uint32_t lo = 0, low_last = 0;
+  // No span, but each lane may take its page from the page cache (paged_pointers): aligned
+  // accesses in the instruction's space with neither the commit log nor the memory checker
+  // on, over more than two pages (a column of a matrix) or pages page_span refused.
+  bool paged = false;
   explicit operator bool() const { return low != nullptr; }
   uint8_t* at(uint32_t a) const {
     return a <= low_last ? low + (a - lo) : high + (a - low_last - 1);
@@ -135,16 +143,33 @@ inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned si
     bits |= a;
   });
   if ((bits & (size - 1)) != 0 || !span_allowed<S>(ctx, lo, hi, size)) return {};
-  const bool global_only = S == Space::Private || S == Space::Global;
+  const Span paged{.paged = ctx.mem->memcheck == nullptr};
   const uint32_t last = hi + size - 1;  // aligned: no access crosses a page
-  if ((lo >> 12) == (last >> 12))
-    return {ctx.mem->page_span(lo, last, store, global_only), nullptr, lo, last};
-  if ((last >> 12) != (lo >> 12) + 1) return {};
+  if ((lo >> 12) == (last >> 12)) {
+    uint8_t* page = ctx.mem->page_span(lo, last, store, kGlobalOnly<S>);
+    return page ? Span{page, nullptr, lo, last} : paged;
+  }
+  if ((last >> 12) != (lo >> 12) + 1) return paged;
   const uint32_t low_last = lo | (kPageSize - 1);
-  uint8_t* low = ctx.mem->page_span(lo, low_last, store, global_only);
-  uint8_t* high = low ? ctx.mem->page_span(low_last + 1, last, store, global_only) : nullptr;
-  if (!high) return {};
+  uint8_t* low = ctx.mem->page_span(lo, low_last, store, kGlobalOnly<S>);
+  uint8_t* high = low ? ctx.mem->page_span(low_last + 1, last, store, kGlobalOnly<S>) : nullptr;
+  if (!high) return paged;
   return {low, high, lo, low_last};
+}
+
+// host[lane] for each active lane of a Span::paged access, from the page cache
+// (MemorySystem::whole_page); false when a lane's page is not open to it whole (unmapped,
+// read-only for a store, the shared zero page for a store): the caller goes lane by lane.
+template <Space S>
+inline bool paged_pointers(Exec& ctx, uint32_t active, bool store, const uint32_t* addr,
+                           uint8_t** host) {
+  for (uint32_t m = active; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+    uint8_t* page = ctx.mem->whole_page(addr[lane], store, kGlobalOnly<S>);
+    if (!page) return false;
+    host[lane] = page + (addr[lane] & (kPageSize - 1));
+  }
+  return true;
 }
 
 // v[vd + k][lane] = memory[address(k, lane)] for the `regs` registers of the group.
@@ -156,7 +181,8 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
   uint32_t loaded[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
     uint32_t addr[kMaxLanes];
-    if (const Span span = gather_addresses<S>(ctx, k, active, size, false, address, addr)) {
+    const Span span = gather_addresses<S>(ctx, k, active, size, false, address, addr);
+    if (span) {
       if (size == 4) {  // the common case: one move per lane, nothing to extend
         for_active(w, active,
                    [&](unsigned lane) { loaded[k][lane] = load_bytes(span.at(addr[lane]), 4); });
@@ -164,6 +190,14 @@ void vector_load(Exec& ctx, unsigned vd, unsigned regs, unsigned size, bool is_s
       }
       for_active(w, active, [&](unsigned lane) {
         const uint32_t raw = load_bytes(span.at(addr[lane]), size);
+        loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
+      });
+      continue;
+    }
+    if (uint8_t * host[kMaxLanes];
+        span.paged && paged_pointers<S>(ctx, active, false, addr, host)) {
+      for_active(w, active, [&](unsigned lane) {
+        const uint32_t raw = load_bytes(host[lane], size);
         loaded[k][lane] = is_signed ? sign_extend(raw, size) : raw;
       });
       continue;
@@ -192,10 +226,12 @@ void vector_store(Exec& ctx, unsigned vs, unsigned regs, unsigned size, uint32_t
   uint8_t* where[kMaxDataRegs][kMaxLanes];
   for (unsigned k = 0; k < regs; ++k) {
     uint32_t addr[kMaxLanes];
-    if (const Span span = gather_addresses<S>(ctx, k, active, size, true, address, addr)) {
+    const Span span = gather_addresses<S>(ctx, k, active, size, true, address, addr);
+    if (span) {
       for_active(w, active, [&](unsigned lane) { where[k][lane] = span.at(addr[lane]); });
       continue;
     }
+    if (span.paged && paged_pointers<S>(ctx, active, true, addr, where[k])) continue;
     for (uint32_t m = active; m; m &= m - 1) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
       const uint32_t a = address(k, lane);
