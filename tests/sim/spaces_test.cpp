@@ -388,6 +388,59 @@ TEST(SimAddressSpaces, VectorAccessesAcrossAPageBoundary) {
   EXPECT_EQ(g.bytes(0x9000ffc0, 64), std::vector<uint8_t>(64, 0));
 }
 
+// Lanes on many pages (one page each, a column of a matrix) take their pages one by one from
+// the page cache (memory.cpp, paged_pointers); a lane whose page is unmapped still faults by
+// name, with nothing stored.
+TEST(SimAddressSpaces, VectorAccessesOverManyPages) {
+  Fixture f;
+  const auto pattern = [](uint32_t a) { return a * 2654435761u; };
+  for (uint32_t a = 0x90000000; a < 0x90010000; a += 4) {
+    const uint32_t w = pattern(a);
+    ASSERT_TRUE(f.device.memory().write(a, &w, 4));
+  }
+  const auto r = f.run(R"(
+    vid.v v1
+    li t0, 0x804
+    vmul.vx v1, v1, t0
+    li t0, 0x90000000
+    vadd.vx v1, v1, t0
+    vlw12.v v2, 0(v1)
+    vlb12.v v3, 3(v1)
+    li t0, 0x10
+    vadd.vx v4, v1, t0
+    vsw12.v v2, 0(v4)
+    vsh12.v v3, 8(v4)
+    endprg x0, x0, x0
+)",
+                       32);
+  ASSERT_TRUE(r.ok()) << fault_text(r);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t a = 0x90000000 + 0x804 * lane;
+    const auto stored = f.bytes(a + 0x10, 12);
+    EXPECT_EQ(word_at(stored, 0), pattern(a)) << lane;
+    EXPECT_EQ(word_at(stored, 8), (pattern(a) >> 24) | (pattern(a) >> 31 ? 0xff00u : 0u) |
+                                      (pattern(a + 0x10 + 8) & 0xffff0000u))
+        << lane;
+  }
+
+  Fixture g;
+  const auto fault = g.run(R"(
+    vid.v v1
+    li t0, 0x100
+    vmul.vx v1, v1, t0
+    li t0, 0x9000f000
+    vadd.vx v1, v1, t0
+    vmv.v.i v2, 5
+    vsw12.v v2, 0(v1)
+    endprg x0, x0, x0
+)",
+                           32);
+  EXPECT_NE(fault_text(fault).find("thread 16: store to unmapped address 0x90010000"),
+            std::string::npos)
+      << fault_text(fault);
+  EXPECT_EQ(g.bytes(0x9000f000, 0x1000), std::vector<uint8_t>(0x1000, 0));
+}
+
 struct FaultCase {
   std::string source;
   std::string message;
