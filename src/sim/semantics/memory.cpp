@@ -158,8 +158,8 @@ inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned si
 }
 
 // host[lane] for each active lane of a Span::paged access, from the page cache
-// (MemorySystem::whole_page); false when a lane's page is not open to it whole (unmapped,
-// read-only for a store, the shared zero page for a store): the caller goes lane by lane.
+// (MemorySystem::whole_page); false when a lane's page is not open to it whole (unmapped, in
+// the null window, holding read-only data for a store): the caller goes lane by lane.
 template <Space S>
 inline bool paged_pointers(Exec& ctx, uint32_t active, bool store, const uint32_t* addr,
                            uint8_t** host) {
