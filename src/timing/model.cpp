@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <memory>
 #include <unordered_map>
 
@@ -519,7 +518,7 @@ void SmModel::issue(uint32_t index, const InsnTiming& desc, uint64_t t) {
     uint32_t groups = 1;
     if (!desc.scalar_path && desc.writes_vector) {
       const uint32_t per_group = std::max<uint32_t>(1, w.lanes / c_.sfu_lane_divisor);
-      const uint32_t active = static_cast<uint32_t>(std::popcount(step.active_before));
+      const uint32_t active = sim::lanes::count(step.active_before);
       groups = std::max<uint32_t>(1, (active + per_group - 1) / per_group);
     }
     occupancy = uint64_t{groups} * latency(c_, desc.latency);
