@@ -30,6 +30,14 @@ TEST(SimMemory, MapReadWriteAcrossPages) {
   m.unmap(0x90001000, 1);
   EXPECT_FALSE(m.is_mapped(0x90001000, 1));
   EXPECT_TRUE(m.is_mapped(0x90000000, 0x1000));
+  // A range over written, unwritten and unmapped pages; mapped again, it reads zero.
+  m.map(0x90003000, 0x1000);
+  m.unmap(0x90000000, 0x4000);
+  EXPECT_FALSE(m.is_mapped(0x90000000, 1));
+  EXPECT_EQ(m.mapped_bytes(), 0u);
+  m.map(0x90000000, 0x1000);
+  ASSERT_TRUE(m.read(0x90000400, &word, 4));
+  EXPECT_EQ(word, 0u);
 }
 
 TEST(SimMemory, LargeMappingsCostNothingUntilWritten) {
