@@ -306,6 +306,8 @@ class Memory {
   Memory& operator=(const Memory&) = delete;
 
   // Maps [base, base+size) (rounded out to pages), zero-filled where not mapped before.
+  // map and unmap change the page table without atomic read-modify-writes: call them only
+  // while no launch runs (the driver does so between launches).
   void map(uint32_t base, uint64_t size);
   void unmap(uint32_t base, uint64_t size);
   bool is_mapped(uint32_t addr, uint64_t size) const;
