@@ -1239,6 +1239,8 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
   };
   const bool keep = std::all_of(blocks_.begin(), blocks_.end(),
                                 [&](const auto& slot) { return unchanged(slot.second.get()); }) &&
+                    std::all_of(unpaid_.begin(), unpaid_.end(),
+                                [&](const auto& slot) { return unchanged(slot.second.block.get()); }) &&
                     std::all_of(queue_.begin(), queue_.end(),
                                 [&](const auto& block) { return unchanged(block.get()); }) &&
                     unchanged(in_flight_);
@@ -1250,6 +1252,7 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
     return;
   }
   ++generation_;  // the compile in flight, if any, is discarded when it ends
+  unpaid_.clear();
   queue_.clear();
   tier_up_queue_.clear();
   compiling_.clear();
@@ -1258,12 +1261,14 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
   if (engine_) engine_->clear();
 }
 
-Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& cache) {
-  std::unique_lock lock(mutex_);
-  if (const auto found = blocks_.find(pc); found != blocks_.end())
-    return {found->second.get(), true};
-  if (const auto found = compiling_.find(pc); found != compiling_.end())
-    return {nullptr, false, &found->second};
+namespace {
+
+// The block from pc on in the decoded code, while instructions are decoded there and at most
+// kMaxBlockInstructions. Null when the rest is not decoded yet (then try again at a later
+// execution); worth_compiling: some entry runs inline (a block of calls only runs no faster
+// than the interpreter).
+std::unique_ptr<Block> build_block(uint32_t pc, const sim::DecodeCache& cache,
+                                   bool& worth_compiling) {
   auto block = std::make_unique<Block>();
   bool complete = false;  // false: stopped early by code not decoded yet
   uint32_t at = pc, first = pc;
@@ -1315,14 +1320,66 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
     }
   }
   if (block->insns.size() == kMaxBlockInstructions) complete = true;
-  if (!complete) return {};  // the rest is not decoded yet: try again at a later execution
+  if (!complete) return nullptr;
   block->first_byte = first;
   block->code_bytes = end - first;
-  // A block with nothing inline runs no faster than the interpreter.
-  if (inlined == 0) {
-    blocks_[pc] = nullptr;
-    return {nullptr, true};
+  worth_compiling = inlined > 0;
+  return block;
+}
+
+}  // namespace
+
+// Both costs are predicted from the block's entries and thread accesses, the two things they
+// grow with (docs/performance.md, "What a compile costs" and "Rent or buy"):
+// - a compile: least-squares fits of 429 quick compiles (1.6 ms, 0.27 ms an entry, 3.1 ms a
+//   thread access) and 130 optimized ones (2.5 ms, 0.85 ms and 10.4 ms);
+// - a start in the interpreter: about 15 ns a warp instruction and 300 ns more a thread access
+//   of 32 lanes (`ventus bench --jit off`);
+// - what a start saves: quick code about half of the interpreter's time (29-73 % in `ventus
+//   bench`), optimized code about a fifth of it more (13-46 %).
+// Quick: 20,000-90,000 starts for the blocks measured; optimized: 5-10 times that.
+uint64_t break_even_starts(const Block& block, Tier tier) {
+  const auto accesses = static_cast<uint64_t>(
+      std::count_if(block.insns.begin(), block.insns.end(), is_thread_access));
+  const uint64_t entries = block.insns.size();
+  const uint64_t interpret_ns = 15 * entries + 300 * accesses;
+  if (tier == Tier::Quick) {
+    const uint64_t compile_ns = 1'600'000 + 270'000 * entries + 3'100'000 * accesses;
+    return compile_ns * 2 / interpret_ns;
   }
+  const uint64_t compile_ns = 2'500'000 + 850'000 * entries + 10'400'000 * accesses;
+  return compile_ns * 5 / interpret_ns;
+}
+
+Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& cache,
+                                          uint64_t starts) {
+  std::unique_lock lock(mutex_);
+  if (const auto found = blocks_.find(pc); found != blocks_.end())
+    return {found->second.get(), true};
+  if (const auto found = compiling_.find(pc); found != compiling_.end())
+    return {nullptr, false, &found->second};
+  // Every block goes through unpaid_, where a block compiled in the background waits while
+  // every core simulates until its starts have cost what its compile will.
+  auto unpaid = unpaid_.find(pc);
+  if (unpaid == unpaid_.end()) {
+    bool worth_compiling = false;
+    std::unique_ptr<Block> built = build_block(pc, cache, worth_compiling);
+    if (!built) return {};  // the rest is not decoded yet: try again at a later execution
+    if (!worth_compiling) {
+      blocks_[pc] = nullptr;
+      return {nullptr, true};
+    }
+    const uint64_t break_even = break_even_starts(*built, Tier::Quick);
+    unpaid = unpaid_.emplace(pc, Unpaid{std::move(built), 0, break_even}).first;
+  }
+  if (in_background_) {
+    unpaid->second.starts += starts;
+    if ((budgeted_ && unpaid->second.starts < unpaid->second.break_even) ||
+        queue_.size() >= kMaxQueued)
+      return {};  // ask again at a later start
+  }
+  std::unique_ptr<Block> block = std::move(unpaid->second.block);
+  unpaid_.erase(unpaid);
   if (!in_background_) {
     block->fn = compile(*block, at_once_);
     block->tier = at_once_;
@@ -1333,7 +1390,6 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   // tier-up (Sm::count_rounds). Compiled optimized at once, a loop's block took the compile
   // thread 0.1-0.3 s, which a short program's exit waited for.
   block->tier = Tier::Quick;
-  if (queue_.size() >= kMaxQueued) return {};  // ask again at a later start
   const Translation queued{nullptr, false, &compiling_[pc]};
   queue_.push_back(std::move(block));
   if (compile_thread_claimed_) {
@@ -1354,15 +1410,18 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
   return queued;
 }
 
-void Translator::tier_up(const Block& hot) {
+bool Translator::tier_up(const Block& hot, uint64_t starts) {
   std::lock_guard lock(mutex_);
   const auto found = blocks_.find(hot.pcs[0]);
-  if (found == blocks_.end() || found->second.get() != &hot) return;  // dropped since
+  if (found == blocks_.end() || found->second.get() != &hot) return false;  // dropped since
   Block& block = *found->second;
-  if (block.tier == Tier::Optimized || block.optimizing || !in_background_) return;
+  if (block.tier == Tier::Optimized || block.optimizing || !in_background_) return false;
+  block.quick_starts += starts;
+  if (budgeted_ && block.quick_starts < break_even_starts(block, Tier::Optimized)) return true;
   block.optimizing = true;
   tier_up_queue_.push_back(&block);
   queued_.notify_one();
+  return false;
 }
 
 void Translator::end_launch() {

@@ -79,6 +79,7 @@ struct Block {
   std::atomic<Fn> fn = nullptr;
   Tier tier = Tier::Optimized;
   bool optimizing = false;  // queued for or in its Optimized compile
+  uint64_t quick_starts = 0;  // reported to tier_up so far
   // Prefix sums over the first k entries: warp instructions, thread instructions of scalar
   // entries and prefixes, and vector entries (one thread instruction per active lane each;
   // Tally says where the mask changed).
@@ -177,22 +178,30 @@ class Translator {
   // instructions are decoded in `cache` yet (the interpreter decodes an instruction when it
   // first executes it, and a store before that must be seen), or it is being compiled in the
   // background (Translation::compiling), or the compile queue is full. The caller checks
-  // Block::fit against its own decode cache.
-  Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache);
+  // Block::fit against its own decode cache. starts: the block's starts on the asking SM since
+  // it last asked. While every core simulates (begin_launch's every_core_busy), a block is
+  // queued for the compile thread only once the starts asked with, over all SMs, have cost
+  // about as much CPU as its compile will (rent or buy: a block that stops running sooner is
+  // never compiled, one that runs on costs at most twice what compiling it at once would).
+  Translation find_or_translate(uint32_t pc, const sim::DecodeCache& cache, uint64_t starts);
 
   // Starts of a block on one SM, after those that had it translated (over the device's
-  // launches; a block that loops counts each round as a start, Sm::count_rounds), that make it
-  // worth compiling again at Tier::Optimized (a few to tens of
-  // milliseconds of the compile thread's CPU): the blocks of a short run stay quick, those of
-  // longer ones get the faster code for the rest of it. The compile thread has a core of its
-  // own unless every core simulates, and then it spends at most kCompileShare of the launch.
+  // launches; a block that loops counts each round as a start, Sm::count_rounds), reported to
+  // tier_up at a time. When the compile thread has a core of its own (not every core
+  // simulates), the first report queues a Quick block for its Optimized compile: the blocks of
+  // a short run stay quick, those of longer ones get the faster code for the rest of it. While
+  // every core simulates, the reports of all SMs must first add up to the starts whose savings
+  // pay for the compile (rent or buy, as in find_or_translate).
   static constexpr uint32_t kTierUpStarts = 1000;
   // What compile threads need once per process before the first one starts
   // (sim::prepare_translation, CompileThreads): done here, in the calling thread.
   static void prepare_process();
-  // The block has started kTierUpStarts times on an SM since it was translated: a Quick block
-  // is queued for its Optimized compile (after every first compile queued), once.
-  void tier_up(const Block& block);
+  // The block has started `starts` more times on an SM (kTierUpStarts, but for a block dropped
+  // and translated again, Sm::jit_install): a Quick block is queued for its Optimized compile
+  // (after every first compile queued), once, when it has paid for it. Returns whether the
+  // SM should report its next kTierUpStarts (false: queued, optimized already, or this launch
+  // does not compile in the background).
+  bool tier_up(const Block& block, uint64_t starts);
 
  private:
   friend class CompileThreads;  // starts and stops compile threads (translator.cpp)
@@ -207,6 +216,14 @@ class Translator {
 
   std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
+  // Blocks built but not compiled yet, by start pc, with the starts asked with so far and those
+  // that pay for their compile (find_or_translate).
+  struct Unpaid {
+    std::unique_ptr<Block> block;
+    uint64_t starts = 0;
+    uint64_t break_even = 0;
+  };
+  std::unordered_map<uint32_t, Unpaid> unpaid_;
   uint64_t read_only_generation_ = ~uint64_t{0};
   uint64_t epoch_ = 0;          // epoch()
   bool in_background_ = false;  // this launch's (begin_launch)
@@ -242,6 +259,10 @@ class Translator {
 // at Tier::Optimized (for tests and statistics).
 uint64_t blocks_translated_in_process();
 uint64_t blocks_tiered_up_in_process();
+
+// The starts of the block, over all SMs, whose savings pay for its compile at `tier`: from
+// there on, compiling it costs less than going on without (exposed for tests).
+uint64_t break_even_starts(const Block& block, Tier tier);
 
 // Whether the entry is executed as inline IR rather than a call (exposed for tests).
 bool is_inlined(const sim::CachedInsn& entry);

@@ -27,11 +27,10 @@ std::string Fault::describe() const {
   return where + ": " + message;
 }
 
-// Executions of a block start on one slot before JitMode::On queues it for the compile
-// thread. A quick compile costs about as much CPU as interpreting the block 8,000-30,000
-// times (docs/performance.md, "What a compile costs"), which short programs never get back;
-// thresholds of 1,600-25,000 starts over the whole device traded their loss against
-// programs whose blocks stay hot (cfd), and none served both.
+// Executions of a block start on one slot before JitMode::On asks the translator for it, and
+// again between asks while the translator holds it back (Translator::find_or_translate: while
+// every core simulates, until the device's starts have cost what its compile will). Asking
+// at every start would take the translator's lock for each.
 constexpr uint32_t kJitThreshold = 200;
 
 struct Device::Impl {

@@ -561,13 +561,14 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
   if (slot.refused) return nullptr;
   if (slot.compiling) return jit_compiled(slot);
   if (slot.count++ < jit_threshold_) return nullptr;
-  const jit::Translation found = jit_->find_or_translate(pc, cache_);
+  const jit::Translation found = jit_->find_or_translate(pc, cache_, slot.count);
   if (found.block) {
     jit_install(slot, *found.block);
   } else {
     slot.refused = found.settled;
     slot.compiling = found.compiling;
-    // Not decoded yet, or the compile queue is full: ask again after another threshold.
+    // Not decoded yet, not paid for yet, or the compile queue is full: ask again after
+    // another threshold.
     if (!found.settled && !found.compiling) slot.count = 0;
   }
   return slot.block;
@@ -576,7 +577,9 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
 void Sm::count_starts(JitSlot& slot, uint64_t starts) {
   if (slot.count >= jit_tier_up_at_) return;
   slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + starts));
-  if (slot.count == jit_tier_up_at_) jit_->tier_up(*slot.block);
+  if (slot.count == jit_tier_up_at_ &&
+      jit_->tier_up(*slot.block, jit_tier_up_at_ - jit_threshold_))
+    slot.count = jit_threshold_;  // counts the next report's starts
 }
 
 void Sm::count_rounds(const jit::Block& block, uint64_t rounds) {
@@ -618,7 +621,8 @@ void Sm::jit_install(JitSlot& slot, const jit::Block& block) {
     case jit::Block::Fit::Runs:
       slot.block = &block;
       // Hot already (in an earlier launch, maybe as a block dropped since).
-      if (slot.count >= jit_tier_up_at_) jit_->tier_up(block);
+      if (slot.count >= jit_tier_up_at_ && jit_->tier_up(block, jit_tier_up_at_ - jit_threshold_))
+        slot.count = jit_threshold_;
       break;
     case jit::Block::Fit::NotDecodedYet: break;
     case jit::Block::Fit::OtherCode: slot.refused = true; break;

@@ -252,8 +252,8 @@ class alignas(kCacheLine) Sm {
   // The slot of the block that starts at pc, if this SM has asked for one there, without
   // counting a start (nullptr: none).
   JitSlot* known_slot(uint32_t pc);
-  // Counts `starts` toward the tier-up of the slot's translated block, which is queued for its
-  // optimized compile when they reach jit_tier_up_at_ (Translator::tier_up, once).
+  // Counts `starts` toward the tier-up of the slot's translated block: each time they reach
+  // jit_tier_up_at_, they are reported to Translator::tier_up, until it says to stop.
   void count_starts(JitSlot& slot, uint64_t starts);
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0, jit_tier_up_at_ = 0;

@@ -113,7 +113,7 @@ TEST(JitBlockEnds, ABlockFollowsTheOnlyPathItsBranchHasTaken) {
     for (const uint32_t offset : c.run) cache.at(kCode + offset);
     jit::Translator translator;
     translator.begin_launch(memory, sim::JitMode::Force, /*every_core_busy=*/false);
-    const jit::Translation found = translator.find_or_translate(kCode, cache);
+    const jit::Translation found = translator.find_or_translate(kCode, cache, /*starts=*/1);
     ASSERT_NE(found.block, nullptr);
     std::vector<uint32_t> pcs;
     for (const uint32_t pc : found.block->pcs) pcs.push_back(pc - kCode);

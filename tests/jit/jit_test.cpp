@@ -537,7 +537,7 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   // The loop's head: the first vmv.x.s.
   uint32_t head = sim::kCodeBase;
   while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
-  const jit::Block* block = translator.find_or_translate(head, cache).block;
+  const jit::Block* block = translator.find_or_translate(head, cache, /*starts=*/1).block;
   ASSERT_NE(block, nullptr);
   EXPECT_TRUE(block->loops);
   std::vector<isa::Op> ops;
@@ -549,6 +549,61 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   const size_t vbeq = ops.size() - 3;
   EXPECT_EQ(block->exits[vbeq].next_pc, block->exits[vbeq].taken_pc);
   EXPECT_EQ(block->exits[vbeq + 1].next_pc, block->pcs[vbeq] + 4);
+}
+
+// Rent or buy: while every core simulates, a block is queued for the compile thread only when
+// the starts its SMs asked with reach its break-even, and compiled again optimized only when
+// the starts reported to tier_up reach that tier's; with a core to spare, at the first ask.
+TEST(Jit, BlocksWaitForTheirBreakEvenWhileEveryCoreSimulates) {
+  sim::Device device;
+  load_assembly(device, kAtomicLoopKernel);
+  sim::DecodeCache cache(device.memory());
+  cache.begin_launch(32);
+  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+  }
+  uint32_t head = sim::kCodeBase;
+  while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
+
+  jit::Translator spare_core;
+  spare_core.begin_launch(device.memory(), sim::JitMode::On, /*every_core_busy=*/false);
+  EXPECT_NE(spare_core.find_or_translate(head, cache, /*starts=*/1).compiling, nullptr);
+
+  jit::Translator translator;
+  translator.begin_launch(device.memory(), sim::JitMode::On, /*every_core_busy=*/true);
+  const jit::Translation first = translator.find_or_translate(head, cache, /*starts=*/1);
+  EXPECT_EQ(first.block, nullptr);
+  EXPECT_FALSE(first.settled);
+  EXPECT_EQ(first.compiling, nullptr);
+  // The same block, built again to know its break-even (a translator that compiles at once).
+  jit::Translator at_once;
+  at_once.begin_launch(device.memory(), sim::JitMode::ForceQuick, false);
+  const jit::Block* built = at_once.find_or_translate(head, cache, /*starts=*/1).block;
+  ASSERT_NE(built, nullptr);
+  const uint64_t break_even = jit::break_even_starts(*built, jit::Tier::Quick);
+  ASSERT_GT(break_even, 2u);
+  const jit::Translation short_of_it =
+      translator.find_or_translate(head, cache, /*starts=*/break_even - 2);
+  EXPECT_EQ(short_of_it.compiling, nullptr);
+  EXPECT_FALSE(short_of_it.settled);
+  const jit::Translation paid = translator.find_or_translate(head, cache, /*starts=*/1);
+  ASSERT_NE(paid.compiling, nullptr);
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!paid.compiling->load() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const jit::Block* block = paid.compiling->load();
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block->tier, jit::Tier::Quick);
+  const uint64_t optimized_break_even = jit::break_even_starts(*block, jit::Tier::Optimized);
+  EXPECT_GT(optimized_break_even, break_even);
+  const uint64_t tiered_up = jit::blocks_tiered_up_in_process();
+  EXPECT_TRUE(translator.tier_up(*block, optimized_break_even - 1));
+  EXPECT_FALSE(translator.tier_up(*block, 1));  // queued
+  EXPECT_FALSE(translator.tier_up(*block, 1));  // and only once
+  while (jit::blocks_tiered_up_in_process() == tiered_up &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_GT(jit::blocks_tiered_up_in_process(), tiered_up);
 }
 
 // Nested vector branches whose fall-through paths run first (more lanes take them), so the

@@ -152,7 +152,7 @@ class SimtStackRules : public ::testing::Test {
     translator_.begin_launch(device_.memory(), sim::JitMode::Force, /*every_core_busy=*/false);
   }
   const jit::Block& block_at(uint32_t pc) {
-    const jit::Block* block = translator_.find_or_translate(pc, *cache_).block;
+    const jit::Block* block = translator_.find_or_translate(pc, *cache_, /*starts=*/1).block;
     EXPECT_NE(block, nullptr);
     return *block;
   }
