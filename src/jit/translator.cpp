@@ -1237,13 +1237,14 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
     return !b || (memory.is_read_only(b->first_byte, b->code_bytes) &&
                   (same_generation || b->same_code(memory)));
   };
-  const bool keep = std::all_of(blocks_.begin(), blocks_.end(),
-                                [&](const auto& slot) { return unchanged(slot.second.get()); }) &&
-                    std::all_of(unpaid_.begin(), unpaid_.end(),
-                                [&](const auto& slot) { return unchanged(slot.second.block.get()); }) &&
-                    std::all_of(queue_.begin(), queue_.end(),
-                                [&](const auto& block) { return unchanged(block.get()); }) &&
-                    unchanged(in_flight_);
+  const bool keep =
+      std::all_of(blocks_.begin(), blocks_.end(),
+                  [&](const auto& slot) { return unchanged(slot.second.get()); }) &&
+      std::all_of(unpaid_.begin(), unpaid_.end(),
+                  [&](const auto& slot) { return unchanged(slot.second.block.get()); }) &&
+      std::all_of(queue_.begin(), queue_.end(),
+                  [&](const auto& block) { return unchanged(block.get()); }) &&
+      unchanged(in_flight_);
   read_only_generation_ = generation;
   if (!keep || !same_generation) ++epoch_;
   if (keep) {

@@ -78,7 +78,7 @@ struct Block {
   // the translator (its mutex).
   std::atomic<Fn> fn = nullptr;
   Tier tier = Tier::Optimized;
-  bool optimizing = false;  // queued for or in its Optimized compile
+  bool optimizing = false;    // queued for or in its Optimized compile
   uint64_t quick_starts = 0;  // reported to tier_up so far
   // Prefix sums over the first k entries: warp instructions, thread instructions of scalar
   // entries and prefixes, and vector entries (one thread instruction per active lane each;

@@ -577,8 +577,7 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
 void Sm::count_starts(JitSlot& slot, uint64_t starts) {
   if (slot.count >= jit_tier_up_at_) return;
   slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + starts));
-  if (slot.count == jit_tier_up_at_ &&
-      jit_->tier_up(*slot.block, jit_tier_up_at_ - jit_threshold_))
+  if (slot.count == jit_tier_up_at_ && jit_->tier_up(*slot.block, jit_tier_up_at_ - jit_threshold_))
     slot.count = jit_threshold_;  // counts the next report's starts
 }
 
