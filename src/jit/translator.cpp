@@ -1330,26 +1330,34 @@ std::unique_ptr<Block> build_block(uint32_t pc, const sim::DecodeCache& cache,
 
 }  // namespace
 
-// Both costs are predicted from the block's entries and thread accesses, the two things they
-// grow with (docs/performance.md, "What a compile costs" and "Rent or buy"):
-// - a compile: least-squares fits of 429 quick compiles (1.6 ms, 0.27 ms an entry, 3.1 ms a
-//   thread access) and 130 optimized ones (2.5 ms, 0.85 ms and 10.4 ms);
-// - a start in the interpreter: about 15 ns a warp instruction and 300 ns more a thread access
-//   of 32 lanes (`ventus bench --jit off`);
-// - what a start saves: quick code about half of the interpreter's time (29-73 % in `ventus
-//   bench`), optimized code about a fifth of it more (13-46 %).
-// Quick: 20,000-90,000 starts for the blocks measured; optimized: 5-10 times that.
+// What a block costs, predicted from its entries (e), the fp32 vector entries among them that
+// run inline (f) and its thread accesses (a), the things these costs grow with
+// (docs/performance.md, "What a compile costs" and "Rent or buy"):
+// - a quick compile 1.6 ms + 0.27 ms e + 1.0 ms f + 3.1 ms a, an optimized one 2.5 ms +
+//   0.85 ms e + 6 ms f + 10.4 ms a: least-squares fits of 429 quick and 130 optimized compiles,
+//   fp32 terms from cfd's blocks;
+// - a start in the interpreter 15 ns e + 70 ns f + 300 ns a (`ventus bench --jit off`, and a
+//   loop of fp32 vector arithmetic at 85 ns an instruction against 16 for integer ones);
+// - a start in quick code 4 ns e + 150 ns a (what `ventus bench --jit force-quick` saves: 27-73
+//   %); optimized code saves about 40 % of that (20-77 %).
+// Quick: 15,000-60,000 starts for the blocks measured; optimized: tens of times that.
 uint64_t break_even_starts(const Block& block, Tier tier) {
-  const auto accesses = static_cast<uint64_t>(
-      std::count_if(block.insns.begin(), block.insns.end(), is_thread_access));
-  const uint64_t entries = block.insns.size();
-  const uint64_t interpret_ns = 15 * entries + 300 * accesses;
-  if (tier == Tier::Quick) {
-    const uint64_t compile_ns = 1'600'000 + 270'000 * entries + 3'100'000 * accesses;
-    return compile_ns * 2 / interpret_ns;
+  uint64_t entries = 0, fp32 = 0, accesses = 0;
+  for (const CachedInsn& entry : block.insns) {
+    ++entries;
+    fp32 += is_fp32_inlined(entry);
+    accesses += is_thread_access(entry);
   }
-  const uint64_t compile_ns = 2'500'000 + 850'000 * entries + 10'400'000 * accesses;
-  return compile_ns * 5 / interpret_ns;
+  const uint64_t interpret_ns = 15 * entries + 70 * fp32 + 300 * accesses;
+  const uint64_t quick_ns = 4 * entries + 150 * accesses;
+  if (tier == Tier::Quick) {
+    const uint64_t compile_ns =
+        1'600'000 + 270'000 * entries + 1'000'000 * fp32 + 3'100'000 * accesses;
+    return compile_ns / (interpret_ns - quick_ns);
+  }
+  const uint64_t compile_ns =
+      2'500'000 + 850'000 * entries + 6'000'000 * fp32 + 10'400'000 * accesses;
+  return compile_ns * 10 / (4 * quick_ns);
 }
 
 Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& cache,
