@@ -523,21 +523,28 @@ TEST(Jit, BudgetStopsInsideTheAtomicLoop) {
   EXPECT_GT(expect_same_for_budgets(kAtomicLoopKernel, launch_of(1, 30), 1, 460, 3), 0u);
 }
 
+// The atomic loop's code, every instruction decoded (as in an SM that ran it), and the loop's
+// head: its first vmv.x.s.
+struct DecodedAtomicLoop {
+  DecodedAtomicLoop() {
+    load_assembly(device, kAtomicLoopKernel);
+    cache.begin_launch(32);
+    for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+    }
+    while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
+  }
+  sim::Device device;
+  sim::DecodeCache cache{device.memory()};
+  uint32_t head = sim::kCodeBase;
+};
+
 // The loop's round is one translated block that loops: the vbeq goes on at its target, the
 // join at the jump back after the vbeq, and the jump closes the loop.
 TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
-  sim::Device device;
-  load_assembly(device, kAtomicLoopKernel);
-  sim::DecodeCache cache(device.memory());
-  cache.begin_launch(32);
-  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
-  }
+  DecodedAtomicLoop loop;
   jit::Translator translator;
-  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
-  // The loop's head: the first vmv.x.s.
-  uint32_t head = sim::kCodeBase;
-  while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
-  const jit::Block* block = translator.find_or_translate(head, cache, /*starts=*/1).block;
+  translator.begin_launch(loop.device.memory(), sim::JitMode::Force, false);
+  const jit::Block* block = translator.find_or_translate(loop.head, loop.cache, 1).block;
   ASSERT_NE(block, nullptr);
   EXPECT_TRUE(block->loops);
   std::vector<isa::Op> ops;
@@ -555,28 +562,24 @@ TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
 // the starts its SMs asked with reach its break-even, and compiled again optimized only when
 // the starts reported to tier_up reach that tier's; with a core to spare, at the first ask.
 TEST(Jit, BlocksWaitForTheirBreakEvenWhileEveryCoreSimulates) {
-  sim::Device device;
-  load_assembly(device, kAtomicLoopKernel);
-  sim::DecodeCache cache(device.memory());
-  cache.begin_launch(32);
-  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
-  }
-  uint32_t head = sim::kCodeBase;
-  while (cache.at(head).insn.op != isa::Op::VMV_X_S) head += 4;
+  DecodedAtomicLoop loop;
+  const sim::Memory& memory = loop.device.memory();
+  const sim::DecodeCache& cache = loop.cache;
+  const uint32_t head = loop.head;
 
   jit::Translator spare_core;
-  spare_core.begin_launch(device.memory(), sim::JitMode::On, /*every_core_busy=*/false);
+  spare_core.begin_launch(memory, sim::JitMode::On, /*every_core_busy=*/false);
   EXPECT_NE(spare_core.find_or_translate(head, cache, /*starts=*/1).compiling, nullptr);
 
   jit::Translator translator;
-  translator.begin_launch(device.memory(), sim::JitMode::On, /*every_core_busy=*/true);
+  translator.begin_launch(memory, sim::JitMode::On, /*every_core_busy=*/true);
   const jit::Translation first = translator.find_or_translate(head, cache, /*starts=*/1);
   EXPECT_EQ(first.block, nullptr);
   EXPECT_FALSE(first.settled);
   EXPECT_EQ(first.compiling, nullptr);
   // The same block, built again to know its break-even (a translator that compiles at once).
   jit::Translator at_once;
-  at_once.begin_launch(device.memory(), sim::JitMode::ForceQuick, false);
+  at_once.begin_launch(memory, sim::JitMode::ForceQuick, false);
   const jit::Block* built = at_once.find_or_translate(head, cache, /*starts=*/1).block;
   ASSERT_NE(built, nullptr);
   const uint64_t break_even = jit::break_even_starts(*built, jit::Tier::Quick);
