@@ -1237,14 +1237,12 @@ void Translator::begin_launch(const sim::Memory& memory, sim::JitMode mode, bool
     return !b || (memory.is_read_only(b->first_byte, b->code_bytes) &&
                   (same_generation || b->same_code(memory)));
   };
-  const bool keep =
-      std::all_of(blocks_.begin(), blocks_.end(),
-                  [&](const auto& slot) { return unchanged(slot.second.get()); }) &&
-      std::all_of(unpaid_.begin(), unpaid_.end(),
-                  [&](const auto& slot) { return unchanged(slot.second.block.get()); }) &&
-      std::all_of(queue_.begin(), queue_.end(),
-                  [&](const auto& block) { return unchanged(block.get()); }) &&
-      unchanged(in_flight_);
+  const auto unchanged_slot = [&](const auto& slot) { return unchanged(slot.second.get()); };
+  const bool keep = std::all_of(blocks_.begin(), blocks_.end(), unchanged_slot) &&
+                    std::all_of(unpaid_.begin(), unpaid_.end(), unchanged_slot) &&
+                    std::all_of(queue_.begin(), queue_.end(),
+                                [&](const auto& block) { return unchanged(block.get()); }) &&
+                    unchanged(in_flight_);
   read_only_generation_ = generation;
   if (!keep || !same_generation) ++epoch_;
   if (keep) {
@@ -1378,16 +1376,17 @@ Translation Translator::find_or_translate(uint32_t pc, const sim::DecodeCache& c
       blocks_[pc] = nullptr;
       return {nullptr, true};
     }
-    const uint64_t break_even = break_even_starts(*built, Tier::Quick);
-    unpaid = unpaid_.emplace(pc, Unpaid{std::move(built), 0, break_even}).first;
+    unpaid = unpaid_.emplace(pc, std::move(built)).first;
   }
   if (in_background_) {
-    unpaid->second.starts += starts;
-    if ((budgeted_ && unpaid->second.starts < unpaid->second.break_even) ||
+    Block& waiting = *unpaid->second;
+    waiting.paying_starts += starts;
+    if ((budgeted_ && waiting.paying_starts < break_even_starts(waiting, Tier::Quick)) ||
         queue_.size() >= kMaxQueued)
-      return {};  // ask again at a later start
+      return {};                // ask again at a later start
+    waiting.paying_starts = 0;  // from here on, toward its Optimized compile
   }
-  std::unique_ptr<Block> block = std::move(unpaid->second.block);
+  std::unique_ptr<Block> block = std::move(unpaid->second);
   unpaid_.erase(unpaid);
   if (!in_background_) {
     block->fn = compile(*block, at_once_);
@@ -1425,8 +1424,8 @@ bool Translator::tier_up(const Block& hot, uint64_t starts) {
   if (found == blocks_.end() || found->second.get() != &hot) return false;  // dropped since
   Block& block = *found->second;
   if (block.tier == Tier::Optimized || block.optimizing || !in_background_) return false;
-  block.quick_starts += starts;
-  if (budgeted_ && block.quick_starts < break_even_starts(block, Tier::Optimized)) return true;
+  block.paying_starts += starts;
+  if (budgeted_ && block.paying_starts < break_even_starts(block, Tier::Optimized)) return true;
   block.optimizing = true;
   tier_up_queue_.push_back(&block);
   queued_.notify_one();

@@ -78,8 +78,10 @@ struct Block {
   // the translator (its mutex).
   std::atomic<Fn> fn = nullptr;
   Tier tier = Tier::Optimized;
-  bool optimizing = false;    // queued for or in its Optimized compile
-  uint64_t quick_starts = 0;  // reported to tier_up so far
+  bool optimizing = false;  // queued for or in its Optimized compile
+  // Starts counted toward its next compile: those asked with before its first
+  // (Translator::find_or_translate), those reported to tier_up before its Optimized one.
+  uint64_t paying_starts = 0;
   // Prefix sums over the first k entries: warp instructions, thread instructions of scalar
   // entries and prefixes, and vector entries (one thread instruction per active lane each;
   // Tally says where the mask changed).
@@ -216,14 +218,8 @@ class Translator {
 
   std::mutex mutex_;  // everything below but the engine; a compile in the asking thread holds it
   std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;  // null: refused
-  // Blocks built but not compiled yet, by start pc, with the starts asked with so far and those
-  // that pay for their compile (find_or_translate).
-  struct Unpaid {
-    std::unique_ptr<Block> block;
-    uint64_t starts = 0;
-    uint64_t break_even = 0;
-  };
-  std::unordered_map<uint32_t, Unpaid> unpaid_;
+  // Blocks built but not queued yet: they have not paid for their compile (find_or_translate).
+  std::unordered_map<uint32_t, std::unique_ptr<Block>> unpaid_;
   uint64_t read_only_generation_ = ~uint64_t{0};
   uint64_t epoch_ = 0;          // epoch()
   bool in_background_ = false;  // this launch's (begin_launch)

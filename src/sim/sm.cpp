@@ -577,7 +577,11 @@ const jit::Block* Sm::jit_block(uint32_t pc) {
 void Sm::count_starts(JitSlot& slot, uint64_t starts) {
   if (slot.count >= jit_tier_up_at_) return;
   slot.count = static_cast<uint32_t>(std::min<uint64_t>(jit_tier_up_at_, slot.count + starts));
-  if (slot.count == jit_tier_up_at_ && jit_->tier_up(*slot.block, jit_tier_up_at_ - jit_threshold_))
+  if (slot.count == jit_tier_up_at_) report_starts(slot);
+}
+
+void Sm::report_starts(JitSlot& slot) {
+  if (jit_->tier_up(*slot.block, jit::Translator::kTierUpStarts))
     slot.count = jit_threshold_;  // counts the next report's starts
 }
 
@@ -620,8 +624,7 @@ void Sm::jit_install(JitSlot& slot, const jit::Block& block) {
     case jit::Block::Fit::Runs:
       slot.block = &block;
       // Hot already (in an earlier launch, maybe as a block dropped since).
-      if (slot.count >= jit_tier_up_at_ && jit_->tier_up(block, jit_tier_up_at_ - jit_threshold_))
-        slot.count = jit_threshold_;
+      if (slot.count >= jit_tier_up_at_) report_starts(slot);
       break;
     case jit::Block::Fit::NotDecodedYet: break;
     case jit::Block::Fit::OtherCode: slot.refused = true; break;

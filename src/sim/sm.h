@@ -255,6 +255,8 @@ class alignas(kCacheLine) Sm {
   // Counts `starts` toward the tier-up of the slot's translated block: each time they reach
   // jit_tier_up_at_, they are reported to Translator::tier_up, until it says to stop.
   void count_starts(JitSlot& slot, uint64_t starts);
+  // Reports the slot's block's last Translator::kTierUpStarts starts to Translator::tier_up.
+  void report_starts(JitSlot& slot);
   jit::Translator* jit_ = nullptr;
   uint32_t jit_threshold_ = 0, jit_tier_up_at_ = 0;
   // The slots below hold what the translator gave in its epoch jit_epoch_ and still fit the
