@@ -176,7 +176,11 @@ class Emitter {
     b_.SetInsertPoint(some);
     llvm::Value* last = b_.CreateSub(
         b_.getInt32(31), b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, active, b_.getTrue()));
-    w_.write_x(in.rd, b_.CreateExtractElement(w_.read_v(in.rs2), last));
+    // From the warp's register file, which write_v keeps current: an extract at a lane known
+    // only at run time spilled both halves of the register to the stack to load one lane.
+    w_.write_x(in.rd, b_.CreateAlignedLoad(b_.getInt32Ty(),
+                                           b_.CreateGEP(b_.getInt32Ty(), w_.v_row(in.rs2), last),
+                                           llvm::Align(4)));
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
