@@ -259,6 +259,10 @@ std::optional<uint64_t> csr_written_offset(uint32_t number) {
   return offset_in(*probe, field);
 }
 
+}  // namespace
+
+namespace {
+
 // vsetvli and vsetivli whose vtype (an immediate) Ventus supports: the start code's in every
 // warp. vsetvl's vtype is a register, and an unsupported one faults, through the call.
 bool is_vector_config(const CachedInsn& entry) {
@@ -759,18 +763,20 @@ class BlockEmitter {
   // is kept), and rd = vl.
   void emit_vector_config(const sim::Insn& in) {
     const uint32_t vtype = static_cast<uint32_t>(in.imm);
-    llvm::Value* threads = ir_->load(layout_.lanes);
-    llvm::Value* vl = nullptr;  // kept
-    if (in.op == Op::VSETIVLI || in.rs1 != 0) {
-      llvm::Value* avl = in.op == Op::VSETIVLI ? b_.getInt32(in.rs1 & 31) : ir_->read_x(in.rs1);
-      vl = b_.CreateSelect(b_.CreateICmpULT(avl, threads), avl, threads);
-    } else if (in.rd != 0) {
-      vl = threads;
-    }
+    llvm::Value* avl = nullptr;
+    if (in.op == Op::VSETIVLI)
+      avl = b_.getInt32(in.rs1 & 31);
+    else if (in.rs1 != 0)
+      avl = ir_->read_x(in.rs1);
+    else if (in.rd != 0)
+      avl = ir_->load(layout_.lanes);
     ir_->store(layout_.vtype, b_.getInt32(vtype));
     ir_->store(layout_.sew, b_.getInt32(sim::sew_of(vtype)));
     ir_->store(layout_.lmul, b_.getInt32(sim::lmul_of(vtype)));
-    if (vl) ir_->store(layout_.vl, vl);
+    if (avl) {
+      llvm::Value* threads = ir_->load(layout_.lanes);
+      ir_->store(layout_.vl, b_.CreateSelect(b_.CreateICmpULT(avl, threads), avl, threads));
+    }
     ir_->write_x(in.rd, ir_->load(layout_.vl));
   }
 
