@@ -40,6 +40,7 @@
 #include "emit_memory.h"
 #include "emit_vint.h"
 #include "semantics.h"
+#include "vtype.h"
 #include "warp_ir.h"
 
 namespace ventus::jit {
@@ -191,6 +192,7 @@ const WarpLayout& warp_layout() {
                       at(&probe->lanes),
                       at(&probe->mask),
                       at(&probe->lane_mask),
+                      at(&probe->vcfg.vtype),
                       at(&probe->vcfg.vl),
                       at(&probe->vcfg.sew),
                       at(&probe->vcfg.lmul),
@@ -257,6 +259,13 @@ std::optional<uint64_t> csr_written_offset(uint32_t number) {
   return offset_in(*probe, field);
 }
 
+// vsetvli and vsetivli whose vtype (an immediate) Ventus supports: the start code's in every
+// warp. vsetvl's vtype is a register, and an unsupported one faults, through the call.
+bool is_vector_config(const CachedInsn& entry) {
+  return (entry.insn.op == Op::VSETVLI || entry.insn.op == Op::VSETIVLI) &&
+         sim::is_supported_vtype(static_cast<uint32_t>(entry.insn.imm));
+}
+
 }  // namespace
 
 bool is_inlined(const CachedInsn& entry) {
@@ -266,6 +275,7 @@ bool is_inlined(const CachedInsn& entry) {
     return true;
   if (is_csr_read(entry)) return csr_offset(csr_number(entry.insn)).has_value();
   if (is_csr_write(entry)) return csr_written_offset(csr_number(entry.insn)).has_value();
+  if (is_vector_config(entry)) return true;
   switch (entry.insn.op) {
     case Op::LUI:
     case Op::AUIPC:
@@ -571,6 +581,8 @@ class BlockEmitter {
       else if (!block.called[k] && is_vint_inlined(entry))
         emit_vint(b_, warp_, shadows(), entry.insn, vtype_checked[k],
                   [&] { emit_call(entry, block.pcs[k], k); });
+      else if (!block.called[k] && is_vector_config(entry))
+        emit_vector_config(entry.insn);
       else if (!block.called[k] && entry.insn.op == Op::JALR)
         emit_jalr(entry.insn, block.pcs[k] + 4 * entry.prefixed, k);
       else if (!block.called[k])
@@ -600,8 +612,8 @@ class BlockEmitter {
     b_.CreateBr(exit_);
   }
 
-  // The inline vector rows need SEW=32 and LMUL=1. Only a vsetvl* (InsnClass::Config, never
-  // inlined) changes them, so one check where the block starts holds for every entry that
+  // The inline vector rows need SEW=32 and LMUL=1. Only a vsetvl* (InsnClass::Config)
+  // changes them, so one check where the block starts holds for every entry that
   // no Config entry precedes in the block (in a block that loops: none in it at all), and
   // those rows go inline without a check and without a call path after which every value
   // of the warp must be loaded again (docs/simulator.md, "Translation").
@@ -739,6 +751,27 @@ class BlockEmitter {
     if (in.op == Op::CSRRC || in.op == Op::CSRRCI) value = b_.CreateAnd(old, b_.CreateNot(operand));
     ir_->store(field, value);
     ir_->write_x(in.rd, old);
+  }
+
+  // vsetvli / vsetivli of a supported vtype (semantics/config.cpp, configure): vtype, SEW and
+  // LMUL as the immediate says, vl = min(AVL, threads) where RVV 1.0's AVL rule gives an AVL
+  // (vsetivli's immediate; x[rs1] for rs1 != x0; the threads for rs1 = x0, rd != x0; else vl
+  // is kept), and rd = vl.
+  void emit_vector_config(const sim::Insn& in) {
+    const uint32_t vtype = static_cast<uint32_t>(in.imm);
+    llvm::Value* threads = ir_->load(layout_.lanes);
+    llvm::Value* vl = nullptr;  // kept
+    if (in.op == Op::VSETIVLI || in.rs1 != 0) {
+      llvm::Value* avl = in.op == Op::VSETIVLI ? b_.getInt32(in.rs1 & 31) : ir_->read_x(in.rs1);
+      vl = b_.CreateSelect(b_.CreateICmpULT(avl, threads), avl, threads);
+    } else if (in.rd != 0) {
+      vl = threads;
+    }
+    ir_->store(layout_.vtype, b_.getInt32(vtype));
+    ir_->store(layout_.sew, b_.getInt32(sim::sew_of(vtype)));
+    ir_->store(layout_.lmul, b_.getInt32(sim::lmul_of(vtype)));
+    if (vl) ir_->store(layout_.vl, vl);
+    ir_->write_x(in.rd, ir_->load(layout_.vl));
   }
 
   // The thunk call for entries[k]: on a fault or a change of flow the function returns.

@@ -10,8 +10,8 @@
 namespace ventus::jit {
 
 struct WarpLayout {
-  uint64_t x, v, lanes, mask, lane_mask, vl, sew, lmul, rpc, csr_pds, frm, fflags, stack_base,
-      stack_end;
+  uint64_t x, v, lanes, mask, lane_mask, vtype, vl, sew, lmul, rpc, csr_pds, frm, fflags,
+      stack_base, stack_end;
   uint64_t simt_depth, simt_entries;  // SimtStack::depth and entries[0]
 };
 const WarpLayout& warp_layout();

@@ -103,6 +103,28 @@ uint64_t expect_same_for_budgets(const std::string& assembly, const sim::KernelL
   return translated;
 }
 
+// The entries of the assembly's .text that `selected` picks, each expected to be inlined
+// (translated code, not a call of its semantics); returns how many there are.
+template <class Selected>
+unsigned expect_inlined(const std::string& assembly, uint32_t threads, Selected selected) {
+  elf::Image image;
+  sim::Device device;
+  load_program(device, assembly, &image);
+  sim::DecodeCache cache(device.memory());
+  cache.begin_launch(threads);
+  unsigned inlined = 0;
+  for (const elf::Section& s : image.sections) {
+    if (s.name != ".text") continue;
+    for (uint32_t at = 0; at < s.size; at += 4) {
+      const sim::CachedInsn& entry = cache.at(s.address + at);
+      if (!selected(entry)) continue;
+      EXPECT_TRUE(jit::is_inlined(entry)) << at;
+      ++inlined;
+    }
+  }
+  return inlined;
+}
+
 // ---- Random RV32IM + Zicsr + Zfinx programs (tests/qemu), 2 x 2 warps each ----
 
 void load_image(sim::Device& device, const std::string& assembly) {
@@ -321,6 +343,85 @@ TEST(Jit, RowsReachedAtAnotherSewMatchTheInterpreter) {
   EXPECT_EQ(off.memory[31] & 0xffff0000u, 0u);
   EXPECT_GT(expect_same(kVtypeKernel, &load_assembly, launch_of(2, 32, 2), "vtype kernel"), 0u);
   EXPECT_GT(expect_same_for_budgets(kVtypeKernel, launch_of(1, 32), 20, 80), 0u);
+}
+
+// vsetvli and vsetivli of a supported vtype run inline (the start code's in every warp): each
+// AVL rule (an AVL in rs1, above and below the threads; rs1 = x0 with rd != x0, the threads;
+// both x0, vl kept; vsetivli's immediate), SEW 8/16/32, LMUL 2, with vector rows at each vl
+// and the CSRs read back, twice (the second time translated). 30 threads per warp.
+const char* const kVectorConfigKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 11
+    add s0, s0, t6
+    vid.v v0
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vadd.vi v1, v0, 3
+    li s2, 2
+.Lagain:
+    li t1, 20
+    vsetvli t0, t1, e32, m1
+    vadd.vv v2, v1, v1
+    vsetivli t2, 7, e32, m1
+    vmul.vv v3, v1, v1
+    vsetvli zero, zero, e32, m1
+    vadd.vi v4, v1, 5
+    li t3, 100
+    vsetvli t4, t3, e16, m1
+    vadd.vv v5, v1, v1
+    csrr a0, vl
+    csrr a1, vtype
+    vsetvli t5, t1, e8, m2
+    vadd.vv v6, v2, v4
+    vsetvli a2, zero, e32, m1
+    vsw12.v v2, 0(v9)
+    vsw12.v v3, 128(v9)
+    vsw12.v v4, 256(v9)
+    vsw12.v v5, 384(v9)
+    vsw12.v v6, 640(v9)
+    vsw12.v v7, 768(v9)
+    sw t0, 512(s0)
+    sw t2, 516(s0)
+    sw t4, 520(s0)
+    sw t5, 524(s0)
+    sw a0, 528(s0)
+    sw a1, 532(s0)
+    sw a2, 536(s0)
+    addi s2, s2, -1
+    bnez s2, .Lagain
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, VectorConfigurationsRunInlineAsTheInterpreterRunsThem) {
+  const Outcome forced =
+      run(kVectorConfigKernel, &load_assembly, launch_of(2, 30), sim::JitMode::Force);
+  ASSERT_FALSE(forced.result.fault) << fault_text(forced.result);
+  for (uint32_t warp = 0; warp < 2; ++warp) {
+    const uint32_t* out = &forced.memory[512 * warp];
+    EXPECT_EQ(out[128], 20u);    // vl = AVL 20
+    EXPECT_EQ(out[129], 7u);     // vsetivli 7
+    EXPECT_EQ(out[130], 30u);    // AVL 100 > 30 threads
+    EXPECT_EQ(out[131], 20u);    // e8, m2
+    EXPECT_EQ(out[132], 30u);    // csrr vl
+    EXPECT_EQ(out[133], 0x08u);  // csrr vtype: e16, m1
+    EXPECT_EQ(out[134], 30u);    // rs1 = x0, rd != x0: the threads
+    for (uint32_t lane = 0; lane < 30; ++lane) {
+      EXPECT_EQ(out[lane], lane < 20 ? 2 * (lane + 3) : 0u) << lane;
+      EXPECT_EQ(out[32 + lane], lane < 7 ? (lane + 3) * (lane + 3) : 0u) << lane;
+      EXPECT_EQ(out[64 + lane], lane < 7 ? lane + 8 : 0u) << lane;  // vl kept at 7
+    }
+  }
+  EXPECT_GT(
+      expect_same(kVectorConfigKernel, &load_assembly, launch_of(2, 30), "vector configurations"),
+      0u);
+  EXPECT_GT(expect_same_for_budgets(kVectorConfigKernel, launch_of(1, 30), 40, 90, 2), 0u);
+  // Translated inline, not through the semantics.
+  EXPECT_EQ(expect_inlined(kVectorConfigKernel, 30,
+                           [](const sim::CachedInsn& entry) {
+                             return isa::info(entry.insn.op).cls == isa::InsnClass::Config;
+                           }),
+            6u);
 }
 
 // A load inside a translated block faults on its 65th iteration (past the 16 KiB output
@@ -2076,22 +2177,7 @@ TEST(Jit, CsrWritesMatchTheInterpreter) {
     for (size_t k = 0; k < std::size(csrs); ++k)
       EXPECT_EQ(forced.memory[64 * warp + k], expected) << csrs[k] << ", warp " << warp;
   // Translated inline, not through the semantics.
-  elf::Image image;
-  sim::Device device;
-  load_program(device, kernel, &image);
-  sim::DecodeCache cache(device.memory());
-  cache.begin_launch(32);
-  unsigned inlined = 0;
-  for (const elf::Section& s : image.sections) {
-    if (s.name != ".text") continue;
-    for (uint32_t at = 0; at < s.size; at += 4) {
-      const sim::CachedInsn& entry = cache.at(s.address + at);
-      if (!jit::is_csr_write(entry)) continue;
-      EXPECT_TRUE(jit::is_inlined(entry)) << at;
-      ++inlined;
-    }
-  }
-  EXPECT_EQ(inlined, 6 * std::size(csrs));
+  EXPECT_EQ(expect_inlined(kernel, 32, &jit::is_csr_write), 6 * std::size(csrs));
 }
 
 // ---- One set of translations per device ----

@@ -4,19 +4,19 @@
 #include <fmt/format.h>
 
 #include "semantics.h"
+#include "vtype.h"
 
 namespace ventus::sim {
 namespace {
 
 void configure(Exec& ctx, const Insn& in, uint32_t vtype, bool avl_given, uint32_t avl) {
   Warp& w = ctx.warp;
-  const uint32_t vlmul = vtype & 7, vsew = (vtype >> 3) & 7;
-  if (vsew > 2 || (1u << vlmul) > isa::kMaxLmul || (vtype >> 8) != 0)
+  if (!is_supported_vtype(vtype))
     fault(fmt::format("unsupported vtype {:#x} ({}): Ventus supports e8/e16/e32 with m1 or m2",
                       vtype, isa::format_vtype(vtype)));
   w.vcfg.vtype = vtype;
-  w.vcfg.sew = 8u << vsew;
-  w.vcfg.lmul = 1u << vlmul;
+  w.vcfg.sew = sew_of(vtype);
+  w.vcfg.lmul = lmul_of(vtype);
   if (avl_given) w.vcfg.vl = std::min(avl, w.lanes);
   w.write_x(in.rd, w.vcfg.vl);
 }
