@@ -92,6 +92,10 @@ struct PageCacheLayout {
   uint64_t entry = sizeof(sim::PageCache::Entry);
   uint64_t page = offsetof(sim::PageCache::Entry, page),
            host = offsetof(sim::PageCache::Entry, host);
+  uint64_t stores = offsetof(sim::PageCache, stores), known_store = sizeof(sim::PageCache::Store);
+  uint64_t known_address = offsetof(sim::PageCache::Store, address),
+           known_size = offsetof(sim::PageCache::Store, size),
+           known_host = offsetof(sim::PageCache::Store, host);
   uint64_t global_pages = offsetof(sim::PageCache, global_pages);
 };
 
@@ -124,8 +128,10 @@ class MemoryIr : WarpIr {
   // (semantics/atomic.cpp, amo): the word at x[rs1], rd = old and old op x[rs2] stored, as one
   // host atomic (atomicrmw, as the semantics' compare-and-swap loop on other host threads' SMs).
   // An aligned access (within the warp's stack where rs1 is sp) whose page whole_page has
-  // cached uses it at once; the others ask scalar_data_span, which caches the page; when it
-  // refuses, the semantics run, which also report any fault.
+  // cached uses it at once, and so does a store that scalar_data_span accepted before at the
+  // same address and size (PageCache::stores: the start code's stores beside .text, in every
+  // warp); the others ask scalar_data_span, which caches the page; when it refuses, the
+  // semantics run, which also report any fault.
   void scalar(const sim::Insn& in, const std::function<void()>& emit_call) {
     const std::optional<llvm::AtomicRMWInst::BinOp> amo = amo_operation(in.op);
     const unsigned size = amo ? 4 : scalar_access_size(in.op);
@@ -157,10 +163,23 @@ class MemoryIr : WarpIr {
     b_.CreateBr(access);
 
     b_.SetInsertPoint(lookup);
+    llvm::Value* in_known = nullptr;
+    llvm::BasicBlock* known = nullptr;
+    if (store) {
+      const KnownStore before = known_store(address, size);
+      known = llvm::BasicBlock::Create(c_, "scalar_known_store", fn_);
+      auto* call = llvm::BasicBlock::Create(c_, "scalar_data_span", fn_);
+      b_.CreateCondBr(b_.CreateAnd(may_cache, before.hit), known, call);
+      b_.SetInsertPoint(known);
+      in_known = before.host();
+      b_.CreateBr(access);
+      b_.SetInsertPoint(call);
+    }
     llvm::CallInst* found =
         call_host(b_, reinterpret_cast<uint64_t>(&sim::scalar_data_span), ptr_,
                   {v_.ctx, address, b_.getInt32(in.rs1), b_.getInt32(size), b_.getInt1(store)});
     FieldShadows::keeps_fields(found);
+    llvm::BasicBlock* called = b_.GetInsertBlock();
     b_.CreateCondBr(b_.CreateIsNull(found), slow, access);
 
     b_.SetInsertPoint(slow);
@@ -168,9 +187,10 @@ class MemoryIr : WarpIr {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(access);
-    llvm::PHINode* host = b_.CreatePHI(ptr_, 2);
+    llvm::PHINode* host = b_.CreatePHI(ptr_, 3);
     host->addIncoming(in_cached, cached);
-    host->addIncoming(found, lookup);
+    host->addIncoming(found, called);
+    if (known) host->addIncoming(in_known, known);
     llvm::Type* type = b_.getIntNTy(8 * size);
     if (amo) {
       write_x(in.rd, b_.CreateAtomicRMW(*amo, host, read_x(in.rs2), llvm::MaybeAlign(4),
@@ -527,6 +547,37 @@ class MemoryIr : WarpIr {
     llvm::Value* cached = b_.CreateAlignedLoad(
         i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, cache.page), llvm::Align(4));
     return {b_, b_.CreateICmpEQ(cached, page), entry};
+  }
+
+  // PageCache::stores' entry for a store of `size` bytes at `address`, the one that
+  // scalar_data_span looks up as `known` (the same index): hit when it holds that store;
+  // host() loads its host address.
+  struct KnownStore {
+    llvm::IRBuilder<>& b;
+    llvm::Value *hit, *entry;
+    llvm::Value* host() const {
+      return b.CreateAlignedLoad(
+          llvm::PointerType::get(b.getContext(), 0),
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, page_cache_layout().known_host),
+          llvm::Align(8));
+    }
+  };
+  KnownStore known_store(llvm::Value* address, unsigned size) {
+    const PageCacheLayout& cache = page_cache_layout();
+    llvm::Value* slot =
+        b_.CreateAdd(b_.getInt64(cache.stores),
+                     b_.CreateMul(b_.CreateZExt(b_.CreateURem(b_.CreateLShr(address, 2),
+                                                              b_.getInt32(sim::PageCache::kStores)),
+                                                i64_),
+                                  b_.getInt64(cache.known_store)));
+    llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), page_cache(), slot);
+    const auto field = [&](uint64_t offset) {
+      return b_.CreateAlignedLoad(
+          i32_, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, offset), llvm::Align(4));
+    };
+    llvm::Value* hit = b_.CreateAnd(b_.CreateICmpEQ(field(cache.known_address), address),
+                                    b_.CreateICmpEQ(field(cache.known_size), b_.getInt32(size)));
+    return {b_, hit, entry};
   }
 
   // hit: every active lane's page was found; pointers: each lane's host address then.

@@ -434,8 +434,10 @@ LaunchResult Device::run(const KernelLaunch& launch, const RunOptions& options) 
     const JitMode mode = options.jit.value_or(jit_mode_from_environment());
     if (mode != JitMode::Off && !options.trace && !options.timing) {
       if (!impl_->translator) impl_->translator = std::make_unique<jit::Translator>();
-      // The compile thread's CPU comes out of a launch that keeps every core busy.
-      const bool every_core_busy = config.host_threads >= std::thread::hardware_concurrency();
+      // The compile thread's CPU comes out of a launch that keeps every core busy. (The
+      // count once per process: glibc reads it from /sys at every call, 3 system calls.)
+      static const unsigned host_cores = std::thread::hardware_concurrency();
+      const bool every_core_busy = config.host_threads >= host_cores;
       impl_->translator->begin_launch(impl_->memory, mode, every_core_busy);
       shared.translator = impl_->translator.get();
       shared.jit_threshold = mode == JitMode::On ? kJitThreshold : 0;

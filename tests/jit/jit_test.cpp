@@ -1395,8 +1395,9 @@ TEST(Jit, BudgetStopsAroundJalr) {
 
 // Scalar stores into words of a page that also holds read-only data (the first 64 bytes of the
 // code here; ventus cc's .data lies beside its .text): no whole page is open to them, and
-// scalar_data_span keeps each accepted store (address and size) for the launch. Every warp
-// stores each round, with words and halfwords at addresses that share a slot of that table; in
+// scalar_data_span keeps each accepted store (address and size) for the launch, and
+// translated code finds it there. Every warp stores each round, with words and halfwords at
+// addresses that share a slot of that table, and two words that share one (4 and 68); in
 // the last round of warp 1, `fault_offset` (when not 0) makes one store land that many bytes
 // before the words, in the code.
 std::string store_beside_code_kernel(int fault_offset) {
@@ -1413,6 +1414,7 @@ std::string store_beside_code_kernel(int fault_offset) {
     sw t1, 0(s1)
     sh t0, 64(s1)
     sw t6, 4(s1)
+    sw t0, 68(s1)
     li a0, 1
     bne t0, a0, .Lnext
     beqz t6, .Lnext
@@ -1429,9 +1431,11 @@ std::string store_beside_code_kernel(int fault_offset) {
     lw t1, 0(s1)
     lw t2, 4(s1)
     lw t3, 64(s1)
+    lw t4, 68(s1)
     sw t1, 0(s0)
     sw t2, 4(s0)
     sw t3, 8(s0)
+    sw t4, 12(s0)
     endprg x0, x0, x0
 .Lwords:
     .word 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
@@ -1460,6 +1464,7 @@ TEST(Jit, StoresBesideReadOnlyCodeMatchTheInterpreter) {
   EXPECT_EQ(forced.memory[4], 24u);
   EXPECT_EQ(forced.memory[5], 1u);
   EXPECT_EQ(forced.memory[6], 1u);
+  EXPECT_EQ(forced.memory[7], 1u);  // the last round's counter, not at word 4's address
 }
 
 // ---- Inline private word accesses (vlw.v, vsw.v) ----
