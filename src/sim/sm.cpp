@@ -461,9 +461,12 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec& ctx,
-                   WorkgroupState& group, uint32_t& pc, const CachedInsn*& entry, uint64_t& n,
-                   uint64_t& lanes, bool& leader) {
+// Inline at run_warp's two calls: the outputs it takes by reference (pc, entry, n, lanes,
+// leader) then stay in registers rather than in run_warp's frame.
+[[gnu::always_inline]] inline bool Sm::run_block(const jit::Block* block, uint32_t first,
+                                                 uint64_t limit, Exec& ctx, WorkgroupState& group,
+                                                 uint32_t& pc, const CachedInsn*& entry,
+                                                 uint64_t& n, uint64_t& lanes, bool& leader) {
   Warp& w = ctx.warp;
   for (;; first = 0) {
     const uint64_t active = lanes::count(w.mask);  // at the start (Tally: where it changed)
@@ -550,7 +553,16 @@ bool Sm::run_block(const jit::Block* block, uint32_t first, uint64_t limit, Exec
   }
 }
 
-const jit::Block* Sm::jit_block(uint32_t pc) {
+[[gnu::always_inline]] inline const jit::Block* Sm::jit_block(uint32_t pc) {
+  // count_starts counts nothing more for such a block.
+  const auto* recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
+  if (recent && recent->first == pc && recent->second.block &&
+      recent->second.count >= jit_tier_up_at_) [[likely]]
+    return recent->second.block;
+  return jit_block_asked(pc);
+}
+
+const jit::Block* Sm::jit_block_asked(uint32_t pc) {
   auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;

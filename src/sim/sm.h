@@ -176,8 +176,11 @@ class alignas(kCacheLine) Sm {
   void retire(WorkgroupState* group);
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
-  // The translated block to run at pc, counting this start (nullptr: interpret).
+  // The translated block to run at pc, counting this start (nullptr: interpret). Inline in
+  // sm.cpp for a block past its tier-up count in the recent slots (every block transition of
+  // a hot kernel); jit_block_asked takes every other case.
   const jit::Block* jit_block(uint32_t pc);
+  const jit::Block* jit_block_asked(uint32_t pc);
   // The translated block that starts at start, if this SM has one that runs, without counting
   // a start there (nullptr: none yet).
   const jit::Block* jit_block_at(uint32_t start);
