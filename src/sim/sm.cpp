@@ -55,7 +55,9 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   memsys_.page_cache.global_pages = memcheck_ ? nullptr : memory_.page_table();
   jit_ = shared.translator;
   jit_threshold_ = shared.jit_threshold;
-  jit_tier_up_at_ = jit_threshold_ + jit::Translator::kTierUpStarts;
+  const uint32_t tier_up_at = jit_threshold_ + jit::Translator::kTierUpStarts;
+  if (tier_up_at != jit_tier_up_at_) jit_settled_.fill({});  // counted on to another number
+  jit_tier_up_at_ = tier_up_at;
   // The start counts stay: a program of many short launches (a sort's passes) gets hot over
   // its launches, not within one. The blocks, refusals and compiles the slots hold stay too
   // while the translator and this SM's decoded code are as the last launch left them (cfd's
@@ -64,6 +66,7 @@ void Sm::start(LaunchShared& shared, uint64_t first, uint64_t step, uint64_t end
   if (!epoch || !decoded_kept || epoch != jit_epoch_) {
     for (auto& [pc, slot] : jit_blocks_) slot = JitSlot{.count = slot.count};
     jit_recent_.fill(nullptr);
+    jit_settled_.fill({});
   }
   jit_epoch_ = epoch;
   admit();
@@ -554,11 +557,9 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
 }
 
 [[gnu::always_inline]] inline const jit::Block* Sm::jit_block(uint32_t pc) {
-  // count_starts counts nothing more for such a block.
-  const auto* recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
-  if (recent && recent->first == pc && recent->second.block &&
-      recent->second.count >= jit_tier_up_at_) [[likely]]
-    return recent->second.block;
+  const SettledPc& settled = jit_settled_[(pc >> 2) % jit_settled_.size()];
+  if (settled.pc == pc) [[likely]]
+    return settled.block;
   return jit_block_asked(pc);
 }
 
@@ -566,6 +567,13 @@ const jit::Block* Sm::jit_block_asked(uint32_t pc) {
   auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
+  const jit::Block* block = jit_block_from(slot, pc);
+  if (slot.refused || (block && slot.count >= jit_tier_up_at_))
+    jit_settled_[(pc >> 2) % jit_settled_.size()] = {pc, block};
+  return block;
+}
+
+const jit::Block* Sm::jit_block_from(JitSlot& slot, uint32_t pc) {
   if (slot.block) {
     count_starts(slot, 1);
     return slot.block;

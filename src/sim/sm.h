@@ -177,8 +177,8 @@ class alignas(kCacheLine) Sm {
   template <bool kTrace>
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret). Inline in
-  // sm.cpp for a block past its tier-up count in the recent slots (every block transition of
-  // a hot kernel); jit_block_asked takes every other case.
+  // sm.cpp, from jit_settled_ (every block transition of a hot kernel); jit_block_asked looks
+  // up pc's slot otherwise.
   const jit::Block* jit_block(uint32_t pc);
   const jit::Block* jit_block_asked(uint32_t pc);
   // The translated block that starts at start, if this SM has one that runs, without counting
@@ -252,6 +252,8 @@ class alignas(kCacheLine) Sm {
   void jit_install(JitSlot& slot, const jit::Block& block);
   // slot.block, installed first when the compile thread has published it.
   const jit::Block* jit_compiled(JitSlot& slot);
+  // jit_block_asked's answer from pc's slot, counting the start.
+  const jit::Block* jit_block_from(JitSlot& slot, uint32_t pc);
   // The slot of the block that starts at pc, if this SM has asked for one there, without
   // counting a start (nullptr: none).
   JitSlot* known_slot(uint32_t pc);
@@ -268,6 +270,14 @@ class alignas(kCacheLine) Sm {
   std::unordered_map<uint32_t, JitSlot> jit_blocks_;
   // The slots of recently started pcs, by pc (a direct-mapped cache in front of the map).
   std::array<std::pair<const uint32_t, JitSlot>*, 512> jit_recent_{};
+  // What jit_block returns at once, by pc: blocks whose starts count_starts counts no more,
+  // and pcs refused (block null), set by jit_block_asked; emptied with the slots or when
+  // jit_tier_up_at_ changes. One load per block transition, where the slot was two more.
+  struct SettledPc {
+    uint32_t pc = ~0u;  // no pc: pcs are even
+    const jit::Block* block = nullptr;
+  };
+  std::array<SettledPc, 512> jit_settled_{};
   std::exception_ptr jit_error_;  // where a translated block leaves its fault
   // The commit log's state, kept so that a traced instruction constructs nothing.
   TraceState trace_;
