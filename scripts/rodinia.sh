@@ -181,8 +181,7 @@ while IFS='|' read -r name dir exe args; do
     make_inputs "$name" "$run"
     touch "$run/.start" && sleep 1 # files written by the run are newer than .start
     platform_env "$platform"
-    [ "$platform" != pocl ] && [ -n "$(races_across_workgroups "$name")" ] &&
-      platform_vars+=(VENTUS_HOST_THREADS=1)
+    [ "$platform" != pocl ] && [ -n "$race" ] && platform_vars+=(VENTUS_HOST_THREADS=1)
     start=$(date +%s.%N)
     # shellcheck disable=SC2086 # the arguments are a word list
     (cd "$run" && env "${platform_vars[@]}" timeout "$timeout_s" nice -n 15 "./$exe" $args \

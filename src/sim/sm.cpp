@@ -464,8 +464,9 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
   return n;
 }
 
-// Inline at run_warp's two calls: the outputs it takes by reference (pc, entry, n, lanes,
-// leader) then stay in registers rather than in run_warp's frame.
+// Inline at run_warp's two calls, once per turn: a call of ten arguments, five of them
+// outputs by reference (pc, entry, n, lanes, leader) that the compiler may then keep in
+// registers (docs/performance.md, "Fewer calls per warp").
 [[gnu::always_inline]] inline bool Sm::run_block(const jit::Block* block, uint32_t first,
                                                  uint64_t limit, Exec& ctx, WorkgroupState& group,
                                                  uint32_t& pc, const CachedInsn*& entry,
