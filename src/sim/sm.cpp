@@ -558,19 +558,18 @@ uint64_t Sm::run_warp(Warp& w, WorkgroupState& group, uint64_t limit) {
 }
 
 [[gnu::always_inline]] inline const jit::Block* Sm::jit_block(uint32_t pc) {
-  const SettledPc& settled = jit_settled_[(pc >> 2) % jit_settled_.size()];
+  SettledPc& settled = jit_settled_[(pc >> 2) % jit_settled_.size()];
   if (settled.pc == pc) [[likely]]
     return settled.block;
-  return jit_block_asked(pc);
+  return jit_block_asked(pc, settled);
 }
 
-const jit::Block* Sm::jit_block_asked(uint32_t pc) {
+const jit::Block* Sm::jit_block_asked(uint32_t pc, SettledPc& settled) {
   auto*& recent = jit_recent_[(pc >> 2) % jit_recent_.size()];
   if (!recent || recent->first != pc) recent = &*jit_blocks_.try_emplace(pc).first;
   JitSlot& slot = recent->second;
   const jit::Block* block = jit_block_from(slot, pc);
-  if (slot.refused || (block && slot.count >= jit_tier_up_at_))
-    jit_settled_[(pc >> 2) % jit_settled_.size()] = {pc, block};
+  if (slot.refused || (block && slot.count >= jit_tier_up_at_)) settled = {pc, block};
   return block;
 }
 

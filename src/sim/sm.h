@@ -178,9 +178,11 @@ class alignas(kCacheLine) Sm {
   uint64_t run_warp(Warp& warp, WorkgroupState& group, uint64_t limit);
   // The translated block to run at pc, counting this start (nullptr: interpret). Inline in
   // sm.cpp, from jit_settled_ (every block transition of a hot kernel); jit_block_asked looks
-  // up pc's slot otherwise.
+  // up pc's slot otherwise, and settles pc in `settled`, jit_settled_'s entry for it, once
+  // its answer no longer changes.
   const jit::Block* jit_block(uint32_t pc);
-  const jit::Block* jit_block_asked(uint32_t pc);
+  struct SettledPc;
+  const jit::Block* jit_block_asked(uint32_t pc, SettledPc& settled);
   // The translated block that starts at start, if this SM has one that runs, without counting
   // a start there (nullptr: none yet).
   const jit::Block* jit_block_at(uint32_t start);
