@@ -51,7 +51,7 @@ struct DeviceConfig {
   uint32_t max_workgroups_per_sm = 8;           // workgroup slots (CSR_WGID range)
   uint64_t instruction_budget = 2'000'000'000;  // warp instructions per workgroup; 0 = unlimited
   unsigned host_threads = 1;                    // workgroup slots simulated in parallel
-  uint32_t schedule_quantum = 64;               // warp instructions a warp runs before the next one
+  uint32_t schedule_quantum = 256;              // warp instructions a warp runs before the next one
 
   // The warps a workgroup can have: an SM's warp slots, at most kMaxWarpsPerWorkgroup.
   uint32_t max_warps_per_workgroup() const {

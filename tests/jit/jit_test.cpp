@@ -37,6 +37,9 @@ Outcome run(const std::string& program, Loader loader, const sim::KernelLaunch& 
             sim::JitMode mode, uint64_t budget = sim::DeviceConfig{}.instruction_budget) {
   sim::DeviceConfig config;
   config.instruction_budget = budget;
+  // Shorter than the default quantum and than most kernels here: turns end inside blocks,
+  // where the translated code must stop and later resume as the interpreter would.
+  config.schedule_quantum = 64;
   sim::Device device(config);
   device.memory().map(kOut, kOutBytes);
   loader(device, program);

@@ -1,11 +1,13 @@
 // The commit log (docs/trace.md) byte for byte: each run's trace equals the reference in
 // tests/robustness/trace/, which the simulator wrote when it still compared the whole
-// register file before and after every instruction. The kernels write scalar registers
-// and pairs, vector registers alone, in LMUL=2 groups, widened, above v31 and in matrix
-// fragments (mma), four at a time (PREFIX_MEMORY), memory in every form, and change the
-// SIMT mask; a run that shows fewer or other effects than the reference fails.
+// register file before and after every instruction, at the schedule quantum of then (64,
+// given as --schedule-quantum: the quantum orders the warps' lines). The kernels write
+// scalar registers and pairs, vector registers alone, in LMUL=2 groups, widened, above v31
+// and in matrix fragments (mma), four at a time (PREFIX_MEMORY), memory in every form, and
+// change the SIMT mask; a run that shows fewer or other effects than the reference fails.
 #include <fmt/format.h>
 
+#include <map>
 #include <string_view>
 
 #include "cli.h"
@@ -71,7 +73,8 @@ TEST_F(Trace, EqualsTheReferenceByteForByte) {
     for (const char* host_threads : {"1", "2"}) {
       std::vector<std::string> with_threads = args;
       with_threads.insert(with_threads.end(),
-                          {"-q", "--host-threads", host_threads, "--trace", path("t.log")});
+                          {"-q", "--host-threads", host_threads, "--schedule-quantum", "64",
+                           "--trace", path("t.log")});
       const CliResult r = run_ventus(with_threads);
       ASSERT_EQ(r.status, 0) << r.describe();
       const std::string trace = read_file_text(path("t.log"));
@@ -90,6 +93,36 @@ TEST_F(Trace, EqualsTheReferenceByteForByte) {
                     << "\n  expected: " << line_at(reference);
     }
   }
+}
+
+// The default quantum (256) orders the same lines otherwise: each warp's lines, in their
+// order, are the reference's (the quantum decides only which warp runs when).
+TEST_F(Trace, TheQuantumOrdersTheWarpsLinesAndChangesNothingElse) {
+  const TraceCase c = trace_cases().front();
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), c.run.begin(), c.run.end());
+  args.insert(args.end(), {"-q", "--trace", path("t.log")});
+  const CliResult r = run_ventus(args);
+  ASSERT_EQ(r.status, 0) << r.describe();
+  const std::string trace = read_file_text(path("t.log"));
+  const std::string reference = read_file_text(kTraceDir + c.name + ".trace");
+  EXPECT_NE(trace, reference) << "the reference's quantum (64) gave the default's order";
+  // Each warp's lines ("core C wg G warp W: ..."), in order.
+  const auto by_warp = [](const std::string& text) {
+    std::map<std::string, std::vector<std::string>> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+      const size_t end = text.find('\n', start);
+      const std::string line = text.substr(start, end - start);
+      lines[line.substr(0, line.find(':'))].push_back(line);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return lines;
+  };
+  const auto got = by_warp(trace), expected = by_warp(reference);
+  EXPECT_GT(expected.size(), 1u);
+  EXPECT_TRUE(got == expected) << "some warp's lines differ from the reference's";
 }
 
 // ventus run writes the log in blocks of whole lines: a log of many blocks has every line

@@ -68,6 +68,7 @@ struct RunArgs {
   uint32_t lds_per_sm = ventus::sim::DeviceConfig{}.lds_bytes_per_sm;
   uint32_t workgroup_slots = ventus::sim::DeviceConfig{}.max_workgroups_per_sm;
   uint64_t budget = ventus::sim::DeviceConfig{}.instruction_budget;
+  uint32_t schedule_quantum = ventus::sim::DeviceConfig{}.schedule_quantum;
   uint32_t local_mem = 0;
   uint32_t private_mem = 1024;
   uint32_t print_buffer = 1 << 20;
@@ -312,6 +313,7 @@ void run(const RunArgs& a) {
   config.lds_bytes_per_sm = a.lds_per_sm;
   config.max_workgroups_per_sm = a.workgroup_slots;
   config.instruction_budget = a.budget;
+  config.schedule_quantum = a.schedule_quantum;
 
   const rt::Program program = load_program(a.inputs);
   std::string kernel = a.kernel;
@@ -493,6 +495,10 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
   ventus::cli::add_number(sub, "--print-buffer", a->print_buffer, "print buffer bytes (0: none)");
   ventus::cli::add_number(sub, "--budget", a->budget,
                           "warp-instruction budget of each workgroup (0: unlimited)");
+  ventus::cli::add_number(sub, "--schedule-quantum", a->schedule_quantum,
+                          "warp instructions a warp runs before the next ready warp of its "
+                          "slot (the interleaving; results without races are the same)",
+                          1u);
   ventus::cli::add_timing_options(sub, a->timing);
   sub->add_flag("--memcheck", a->memcheck,
                 "report every access outside the buffers, local and private memory");
