@@ -536,7 +536,7 @@ class MemoryIr : WarpIr {
   };
   CachedPage cached_page(llvm::Value* address, bool store) {
     const PageCacheLayout& cache = page_cache_layout();
-    llvm::Value* page = b_.CreateLShr(address, 12);
+    llvm::Value* page = b_.CreateLShr(address, sim::PageCache::kPageShift);
     llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.getInt64(store ? cache.store : cache.load),
@@ -549,9 +549,8 @@ class MemoryIr : WarpIr {
     return {b_, b_.CreateICmpEQ(cached, page), entry};
   }
 
-  // PageCache::stores' entry for a store of `size` bytes at `address`, the one that
-  // scalar_data_span looks up as `known` (the same index): hit when it holds that store;
-  // host() loads its host address.
+  // PageCache::known_store(address), for a store of `size` bytes: hit when it holds that
+  // store; host() loads its host address.
   struct KnownStore {
     llvm::IRBuilder<>& b;
     llvm::Value *hit, *entry;
@@ -564,12 +563,13 @@ class MemoryIr : WarpIr {
   };
   KnownStore known_store(llvm::Value* address, unsigned size) {
     const PageCacheLayout& cache = page_cache_layout();
-    llvm::Value* slot =
-        b_.CreateAdd(b_.getInt64(cache.stores),
-                     b_.CreateMul(b_.CreateZExt(b_.CreateURem(b_.CreateLShr(address, 2),
-                                                              b_.getInt32(sim::PageCache::kStores)),
-                                                i64_),
-                                  b_.getInt64(cache.known_store)));
+    llvm::Value* slot = b_.CreateAdd(
+        b_.getInt64(cache.stores),
+        b_.CreateMul(
+            b_.CreateZExt(b_.CreateURem(b_.CreateLShr(address, sim::PageCache::kStoreShift),
+                                        b_.getInt32(sim::PageCache::kStores)),
+                          i64_),
+            b_.getInt64(cache.known_store)));
     llvm::Value* entry = b_.CreateInBoundsGEP(b_.getInt8Ty(), page_cache(), slot);
     const auto field = [&](uint64_t offset) {
       return b_.CreateAlignedLoad(
@@ -615,7 +615,7 @@ class MemoryIr : WarpIr {
     const PageCacheLayout& cache = page_cache_layout();
     auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
-    llvm::Value* page = b_.CreateLShr(address, splat(12));
+    llvm::Value* page = b_.CreateLShr(address, splat(sim::PageCache::kPageShift));
     llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),

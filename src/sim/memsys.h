@@ -102,8 +102,13 @@ struct PageCache {
   // spmv's vector (64 pages) with the pages of the rows streaming past it, and tiles.
   static constexpr uint32_t kEntries = 256;
   static constexpr uint32_t kNoPage = ~0u;  // no page number is this large
+  // Where an address is looked up: by its page number (address >> kPageShift) modulo
+  // kEntries in load and store, by its word (address >> kStoreShift) modulo kStores in
+  // stores. Translated code looks them up inline with these (src/jit/emit_memory.cpp).
+  static constexpr unsigned kPageShift = 12, kStoreShift = 2;
+  static_assert(uint32_t{1} << kPageShift == kPageSize);
   struct Entry {
-    uint32_t page = kNoPage;  // device address >> 12
+    uint32_t page = kNoPage;  // device address >> kPageShift
     uint8_t* host = nullptr;  // the page's first byte
   };
   Entry load[kEntries];
@@ -126,8 +131,9 @@ struct PageCache {
   // there instead.
   const std::atomic<uint8_t*>* global_pages = nullptr;
   Entry& entry(uint32_t address, bool for_store) {
-    return (for_store ? store : load)[(address >> 12) % kEntries];
+    return (for_store ? store : load)[(address >> kPageShift) % kEntries];
   }
+  Store& known_store(uint32_t address) { return stores[(address >> kStoreShift) % kStores]; }
   void clear() { *this = PageCache{}; }
 };
 
@@ -224,10 +230,11 @@ class MemorySystem {
   uint8_t* whole_page(uint32_t address, bool store, bool global_only) {
     if (global_only && address >= kLdsWindowBase && address < kLdsWindowEnd) return nullptr;
     PageCache::Entry& cached = page_cache.entry(address, store);
-    if (cached.page == address >> 12) return cached.host;
+    if (cached.page == address >> PageCache::kPageShift) return cached.host;
     uint8_t* host =
         page_span(address & ~(kPageSize - 1), address | (kPageSize - 1), store, global_only);
-    if (host && (store || !global_.is_zero_page(host))) cached = {address >> 12, host};
+    if (host && (store || !global_.is_zero_page(host)))
+      cached = {address >> PageCache::kPageShift, host};
     return host;
   }
 

@@ -54,7 +54,7 @@ uint8_t* scalar_data_span(Exec& ctx, uint32_t address, uint32_t rs1, uint32_t si
   try {
     // A store accepted before where whole_page was not open to it: it still is not (pages
     // and protections change only between launches), so that one is asked first.
-    PageCache::Store& known = ctx.mem->page_cache.stores[(address >> 2) % PageCache::kStores];
+    PageCache::Store& known = ctx.mem->page_cache.known_store(address);
     if (store && known.address == address && known.size == size) return known.host;
     // whole_page takes the common case (a mapped page without read-only data): an aligned
     // access of at most 4 bytes lies in one page, and may use it when its page may.
