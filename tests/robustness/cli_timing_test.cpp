@@ -161,6 +161,30 @@ TEST_F(Timing, BenchReportsTheTimingSpeed) {
   EXPECT_TRUE(lines.back().starts_with("reduce") && lines.back().ends_with("  ok")) << r.describe();
 }
 
+// The cycle model issues from its ready warps cycle by cycle: ventus run refuses a schedule
+// quantum it would not use, and takes it without --timing.
+TEST_F(Timing, RunRefusesAScheduleQuantum) {
+  const std::vector<std::string> args = {"run",
+                                         kVecadd,
+                                         "-g",
+                                         "4",
+                                         "--arg",
+                                         "f32[]:iota:4",
+                                         "--arg",
+                                         "f32[]:iota:4",
+                                         "--arg",
+                                         "f32[]:zeros:4",
+                                         "--arg",
+                                         "i32:4",
+                                         "--schedule-quantum",
+                                         "7"};
+  std::vector<std::string> timed = args;
+  timed.insert(timed.end(), {"--timing", "verilog-release"});
+  EXPECT_TRUE(fails_cleanly(run_ventus(timed), "run", {"--schedule-quantum", "--timing"}));
+  const CliResult r = run_ventus(args);
+  EXPECT_EQ(r.status, 0) << r.describe();
+}
+
 TEST_F(Timing, BadOptionsAreErrors) {
   const std::string dir = shared_case("vecadd-4x8");
   if (dir.empty()) GTEST_SKIP() << "../shared/cases is absent";

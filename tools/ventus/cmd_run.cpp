@@ -281,6 +281,11 @@ void run(const RunArgs& a) {
     dumps.emplace_back(index, d.substr(eq + 1));
     output_paths.push_back(d.substr(eq + 1));
   }
+  if (!a.timing.timing.empty() &&
+      a.schedule_quantum != ventus::sim::DeviceConfig{}.schedule_quantum)
+    throw Error(
+        "--schedule-quantum has no effect with --timing: the cycle model issues from its ready "
+        "warps cycle by cycle (docs/timing.md)");
   if (!a.trace.empty()) output_paths.push_back(a.trace);
   for (const std::string* path : {&a.timing.stats_json, &a.timing.timeline})
     if (!path->empty()) output_paths.push_back(*path);
@@ -497,7 +502,8 @@ Example: ventus run examples/saxpy.s --global 5056 --local 64 \
                           "warp-instruction budget of each workgroup (0: unlimited)");
   ventus::cli::add_number(sub, "--schedule-quantum", a->schedule_quantum,
                           "warp instructions a warp runs before the next ready warp of its "
-                          "slot (the interleaving; results without races are the same)",
+                          "slot (the interleaving; results without races are the same; not "
+                          "with --timing)",
                           1u);
   ventus::cli::add_timing_options(sub, a->timing);
   sub->add_flag("--memcheck", a->memcheck,
