@@ -35,6 +35,18 @@ inline std::string read_file_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The lines of a text (a command's output, a file), without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
 struct CliOptions {
   std::string stdout_path;  // empty: captured; else standard output goes to this file
   std::string stderr_path;  // empty: captured; else standard error goes to this file

@@ -17,18 +17,6 @@ const std::string kSourceDir = VENTUS_SOURCE_DIR;
 const std::string kVecadd = kSourceDir + "/examples/vecadd.s";
 const fs::path kCases = fs::path(kSourceDir) / "../shared/cases";
 
-// The lines of a command's output.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  for (size_t start = 0; start < text.size();) {
-    const size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return lines;
-}
-
 // N of a line "cycles N" (a positive decimal number, nothing else); 0 when it is not one.
 uint64_t cycles_of(const std::string& line) {
   const std::string_view prefix = "cycles ";

@@ -110,14 +110,8 @@ TEST_F(Trace, TheQuantumOrdersTheWarpsLinesAndChangesNothingElse) {
   // Each warp's lines ("core C wg G warp W: ..."), in order.
   const auto by_warp = [](const std::string& text) {
     std::map<std::string, std::vector<std::string>> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-      const size_t end = text.find('\n', start);
-      const std::string line = text.substr(start, end - start);
+    for (const std::string& line : lines_of(text))
       lines[line.substr(0, line.find(':'))].push_back(line);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
     return lines;
   };
   const auto got = by_warp(trace), expected = by_warp(reference);
