@@ -546,7 +546,8 @@ class BlockEmitter {
     llvm::BranchInst* to_dispatch = b_.CreateBr(llvm::BasicBlock::Create(c_, "dispatch", fn_));
     b_.SetInsertPoint(to_dispatch->getSuccessor(0));
     // Where each entry starts: the function starts at entry `first` (its last argument).
-    std::vector<llvm::BasicBlock*> starts(block.insns.size());
+    std::vector<llvm::BasicBlock*>& starts = starts_;
+    starts.resize(block.insns.size());
     for (auto*& start : starts) start = llvm::BasicBlock::Create(c_, "start", fn_);
     auto* round = llvm::BasicBlock::Create(c_, "round", fn_);
     llvm::SwitchInst* first = b_.CreateSwitch(fn_->getArg(5), round, starts.size());
@@ -692,6 +693,8 @@ class BlockEmitter {
     if (in.op == Op::JAL) {
       emit_scalar(in, block.pcs.back());
       b_.CreateBr(again);
+    } else if (isa::info(in.op).cls == isa::InsnClass::VBranch) {
+      emit_vector_loop_back(block, again, done);
     } else {
       b_.CreateCondBr(scalar_branch_taken(in), again, done);
     }
@@ -702,6 +705,74 @@ class BlockEmitter {
     add_to(tally_[kRounds], b_.getInt64(1));
     b_.CreateBr(round);
     b_.SetInsertPoint(done);
+  }
+
+  // A vector branch back to the block's start (semantics/control.cpp vbranch), the last entry
+  // of a loop whose lanes leave it at different rounds (bfs's edges): taken by every active
+  // lane, the next round starts; by none, the block ends at pc + 4; by some, the warp splits
+  // (emit_split) and the next round starts when the lanes that stay run first, under their mask.
+  void emit_vector_loop_back(const Block& block, llvm::BasicBlock* again, llvm::BasicBlock* done) {
+    const size_t k = block.insns.size() - 1;
+    const uint32_t pc = block.pcs[k], start = block.pcs[0];
+    llvm::Value* active = ir_->load(layout_.mask);
+    llvm::Value* taken = taken_lanes(block.insns[k].insn, active);
+    auto* some = llvm::BasicBlock::Create(c_, "some_stay", fn_);
+    auto* split = llvm::BasicBlock::Create(c_, "loop_split", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(taken, b_.getInt32(0)), done, some);
+    b_.SetInsertPoint(some);
+    b_.CreateCondBr(b_.CreateICmpEQ(taken, active), again, split);
+    b_.SetInsertPoint(split);
+    llvm::Value* next = emit_split(taken, active, pc, start, k);
+    if (block.joins_after_loop) next = emit_join_after_loop(block, next);
+    count_mask_change(block, active, k);
+    auto* elsewhere = llvm::BasicBlock::Create(c_, "loop_left", fn_);
+    llvm::SwitchInst* where = b_.CreateSwitch(next, elsewhere, 2);
+    where->addCase(b_.getInt32(start), again);
+    where->addCase(b_.getInt32(pc + 4), done);
+    b_.SetInsertPoint(elsewhere);
+    leave_at(next, k);
+  }
+
+  // Block::joins_after_loop: after a split of the loop's vector branch that sent the warp to
+  // pc + 4 (the lanes that leave run first), the join there runs inline as their next
+  // instruction when the budget has room for it, by join_pops's rule (emit_join): where the SIMT
+  // stack's top belongs to it, the top (the lanes that stay, pushed by the split) is popped and
+  // the warp goes on at its resume pc with its mask. Counted as a repeat. Returns where the warp
+  // goes on.
+  llvm::Value* emit_join_after_loop(const Block& block, llvm::Value* next) {
+    const size_t k = block.insns.size() - 1;
+    const uint32_t join = block.pcs[k] + 4;
+    auto* has_top = llvm::BasicBlock::Create(c_, "loop_join_has_top", fn_);
+    auto* top_is_its = llvm::BasicBlock::Create(c_, "loop_join_top", fn_);
+    auto* pop = llvm::BasicBlock::Create(c_, "loop_join_pop", fn_);
+    auto* joined = llvm::BasicBlock::Create(c_, "loop_join_done", fn_);
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    llvm::Value* left = b_.CreateLoad(i64_, budget_);
+    b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(next, b_.getInt32(join)),
+                                 b_.CreateICmpUGT(left, b_.getInt64(block.exits[k].counts.warp))),
+                    has_top, joined);
+    b_.SetInsertPoint(has_top);
+    llvm::Value* depth = ir_->load(layout_.simt_depth);
+    b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), joined, top_is_its);
+    b_.SetInsertPoint(top_is_its);
+    llvm::Value* top = b_.CreateSub(depth, b_.getInt32(1));
+    b_.CreateCondBr(
+        b_.CreateICmpEQ(load_simt_field(top, offsetof(sim::SimtEntry, rpc)), b_.getInt32(join)),
+        pop, joined);
+    b_.SetInsertPoint(pop);
+    ir_->store(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
+    ir_->store(layout_.simt_depth, top);
+    llvm::Value* resumed = load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
+    add_to(tally_[kRepeats], b_.getInt64(1));
+    b_.CreateStore(b_.CreateSub(left, b_.getInt64(1)), budget_);
+    b_.CreateBr(joined);
+    b_.SetInsertPoint(joined);
+    llvm::PHINode* goes_on = b_.CreatePHI(i32_, 4);
+    goes_on->addIncoming(next, from);
+    goes_on->addIncoming(next, has_top);
+    goes_on->addIncoming(next, top_is_its);
+    goes_on->addIncoming(resumed, pop);
+    return goes_on;
   }
 
   // jalr (semantics/scalar.cpp): the target from rs1 before rd is written; the block ends
@@ -869,19 +940,8 @@ class BlockEmitter {
     const uint32_t pc = block.pcs[k];
     const uint32_t target = block.exits[k].taken_pc;
     const bool follows_target = block.exits[k].next_pc == target;
-    llvm::Value* a = ir_->read_v(in.rs2);
-    llvm::Value* c = ir_->read_v(in.rs1);
-    llvm::Value* lanes = nullptr;
-    switch (in.op) {
-      case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
-      case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
-      case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
-      case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
-      case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
-      default: lanes = b_.CreateICmpUGE(a, c); break;
-    }
     llvm::Value* active = ir_->load(layout_.mask);
-    llvm::Value* taken = b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
+    llvm::Value* taken = taken_lanes(in, active);
     auto* none = llvm::BasicBlock::Create(c_, "none_taken", fn_);
     auto* some = llvm::BasicBlock::Create(c_, "some_taken", fn_);
     auto* all = llvm::BasicBlock::Create(c_, "all_taken", fn_);
@@ -890,8 +950,11 @@ class BlockEmitter {
     b_.CreateCondBr(b_.CreateICmpEQ(taken, b_.getInt32(0)), none, some);
     b_.SetInsertPoint(some);
     b_.CreateCondBr(b_.CreateICmpEQ(taken, active), all, split);
+    const bool over_lanes = loops_over_lanes(block, k);
     b_.SetInsertPoint(none);
-    if (follows_target)
+    if (over_lanes)
+      skip_join_after(k);
+    else if (follows_target)
       leave_at(b_.getInt32(pc + 4), k);
     else
       b_.CreateBr(done);
@@ -903,8 +966,57 @@ class BlockEmitter {
     b_.SetInsertPoint(split);
     llvm::Value* next = emit_split(taken, active, pc, target, k);
     count_mask_change(block, active, k);
-    go_on_if_next(next, block, k, done);
+    if (over_lanes) {
+      // The lanes that stay in the loop run first: on at the jump back, as when none is taken.
+      auto* stays = llvm::BasicBlock::Create(c_, "stays_first", fn_);
+      auto* elsewhere = llvm::BasicBlock::Create(c_, "split_elsewhere", fn_);
+      llvm::SwitchInst* where = b_.CreateSwitch(next, elsewhere, 2);
+      where->addCase(b_.getInt32(target), done);
+      where->addCase(b_.getInt32(pc + 4), stays);
+      b_.SetInsertPoint(stays);
+      skip_join_after(k);
+      b_.SetInsertPoint(elsewhere);
+      leave_at(next, k);
+    } else {
+      go_on_if_next(next, block, k, done);
+    }
     b_.SetInsertPoint(done);
+  }
+
+  // The active lanes that take the vector branch `in` (an i32 mask).
+  llvm::Value* taken_lanes(const sim::Insn& in, llvm::Value* active) {
+    llvm::Value* a = ir_->read_v(in.rs2);
+    llvm::Value* c = ir_->read_v(in.rs1);
+    llvm::Value* lanes = nullptr;
+    switch (in.op) {
+      case Op::VBEQ: lanes = b_.CreateICmpEQ(a, c); break;
+      case Op::VBNE: lanes = b_.CreateICmpNE(a, c); break;
+      case Op::VBLT: lanes = b_.CreateICmpSLT(a, c); break;
+      case Op::VBGE: lanes = b_.CreateICmpSGE(a, c); break;
+      case Op::VBLTU: lanes = b_.CreateICmpULT(a, c); break;
+      default: lanes = b_.CreateICmpUGE(a, c); break;
+    }
+    return b_.CreateAnd(b_.CreateBitCast(lanes, i32_), active);
+  }
+
+  // Whether entries[k] is the vector branch of a loop over the active lanes (next_in_trace):
+  // the block goes on at the join at its target, entry k + 1, and then at the jump back at pc
+  // + 4, entry k + 2. Compiled loops whose lanes leave at different rounds (spmv's rows) have
+  // this shape too, with the leaving lanes taking the branch: in most rounds none does.
+  static bool loops_over_lanes(const Block& block, size_t k) {
+    const uint32_t target = block.exits[k].taken_pc;
+    return block.exits[k].next_pc == target && k + 2 < block.insns.size() &&
+           block.pcs[k + 1] == target && block.insns[k + 1].insn.op == Op::JOIN &&
+           is_guarded(block.insns[k + 1]) && block.pcs[k + 2] == block.pcs[k] + 4;
+  }
+
+  // The warp goes on at the jump back after a loop's vector branch (loops_over_lanes), its
+  // next instruction: the block goes on at entry k + 2 without the join, entry k + 1, which the
+  // counts of the entries include (a repeat less, and its instruction back in the budget).
+  void skip_join_after(size_t k) {
+    add_to(tally_[kRepeats], b_.getInt64(~uint64_t{0}));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, budget_), b_.getInt64(1)), budget_);
+    b_.CreateBr(starts_[k + 2]);
   }
 
   // The split of a vector branch at pc whose taken lanes are some but not all of the active
@@ -1057,6 +1169,7 @@ class BlockEmitter {
   llvm::Function* fn_ = nullptr;
   llvm::Value *ctx_ = nullptr, *warp_ = nullptr, *error_ = nullptr, *tally_out_ = nullptr;
   llvm::Value* budget_ = nullptr;  // what is left at the start of the round
+  std::vector<llvm::BasicBlock*> starts_;  // where each entry's code starts (emit)
   llvm::BasicBlock* exit_ = nullptr;  // where finish goes, with Block::Fn's result in result_
   llvm::PHINode* result_ = nullptr;
   // Block::Tally's fields, in its order, stored to tally_out_ when the block returns.
@@ -1073,12 +1186,14 @@ class BlockEmitter {
   std::optional<WarpIr> ir_;         // made once warp_ is known
 };
 
-// Whether the entry at pc, a guarded scalar branch or an inlined jal, goes to start when taken
-// (a jal always is): the block ends there and loops (Block::loops). Compiled loops often close
-// with `j` to their head; unrolled instead, such a loop filled 64-instruction blocks that
+// Whether the entry at pc, a guarded scalar or vector branch or an inlined jal, goes to start
+// when taken (a jal always is): the block ends there and loops (Block::loops). Compiled loops often
+// close with `j` to their head; unrolled instead, such a loop filled 64-instruction blocks that
 // started all over its body (nbody's inner loop: 18 blocks, 2.2 s of compiling).
 bool branches_to(const CachedInsn& entry, uint32_t pc, uint32_t start) {
-  const bool branch = is_guarded(entry) && isa::info(entry.insn.op).cls == isa::InsnClass::Branch;
+  const isa::InsnClass cls = isa::info(entry.insn.op).cls;
+  const bool branch =
+      is_guarded(entry) && (cls == isa::InsnClass::Branch || cls == isa::InsnClass::VBranch);
   const bool jump = entry.insn.op == Op::JAL && is_inlined(entry);
   return (branch || jump) && !entry.prefixed && pc + static_cast<uint32_t>(entry.insn.imm) == start;
 }
@@ -1140,23 +1255,27 @@ bool Block::same_code(const sim::Memory& memory) const {
     uint32_t now = 0;
     return memory.read(address, &now, 4) && now == word;
   };
-  for (size_t k = 0; k < insns.size(); ++k) {
-    const CachedInsn& entry = insns[k];
-    const bool same = entry.prefixed
-                          ? holds(pcs[k], entry.prefix_word) && holds(pcs[k] + 4, entry.insn.raw)
-                          : holds(pcs[k], entry.insn.raw) &&
-                                (entry.length != 8 || holds(pcs[k] + 4, entry.insn.raw_hi));
-    if (!same) return false;
-  }
-  return true;
+  const auto same = [&](uint32_t pc, const CachedInsn& entry) {
+    return entry.prefixed ? holds(pc, entry.prefix_word) && holds(pc + 4, entry.insn.raw)
+                          : holds(pc, entry.insn.raw) &&
+                                (entry.length != 8 || holds(pc + 4, entry.insn.raw_hi));
+  };
+  for (size_t k = 0; k < insns.size(); ++k)
+    if (!same(pcs[k], insns[k])) return false;
+  return std::all_of(relied_on.begin(), relied_on.end(),
+                     [&](const Relied& r) { return same(r.pc, r.insn); });
 }
 
 Block::Fit Block::fit(const sim::DecodeCache& cache) const {
-  for (size_t k = 0; k < insns.size(); ++k) {
-    const CachedInsn* entry = cache.decoded_at(pcs[k]);
+  const auto fits = [&](uint32_t pc, const CachedInsn& insn) {
+    const CachedInsn* entry = cache.decoded_at(pc);
     if (!entry) return Fit::NotDecodedYet;
-    if (!same_words(*entry, insns[k])) return Fit::OtherCode;
-  }
+    return same_words(*entry, insn) ? Fit::Runs : Fit::OtherCode;
+  };
+  for (size_t k = 0; k < insns.size(); ++k)
+    if (const Fit f = fits(pcs[k], insns[k]); f != Fit::Runs) return f;
+  for (const Relied& r : relied_on)
+    if (const Fit f = fits(r.pc, r.insn); f != Fit::Runs) return f;
   return Fit::Runs;
 }
 
@@ -1337,6 +1456,14 @@ std::unique_ptr<Block> build_block(uint32_t pc, const sim::DecodeCache& cache,
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;
       complete = true;
+      // A vector branch: the join that the lanes leaving the loop run first, if decoded.
+      const CachedInsn* join = cache.decoded_at(own + 4);
+      if (isa::info(entry->insn.op).cls == isa::InsnClass::VBranch && join &&
+          join->insn.op == Op::JOIN && is_guarded(*join)) {
+        block->joins_after_loop = true;
+        block->relied_on.push_back({own + 4, *join});
+        end = std::max<uint64_t>(end, uint64_t{own} + 8);
+      }
       break;
     }
     // A jal back into the block (a loop entered from above): the block ends there rather than

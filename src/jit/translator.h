@@ -109,8 +109,21 @@ struct Block {
   // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
   // inline).
   std::vector<uint8_t> called;
-  // The last entry is a scalar branch or a jal to the block's start: the translation loops inside
-  // while it is taken (aluloop's body), rather than returning to the interpreter each round.
+  // A block that loops through a vector branch (loops) whose pc + 4 holds a join (a compiled
+  // loop's exit): where the lanes that leave run first, that join runs inline as their first
+  // instruction and pops them in favour of those that stay, and the next round starts.
+  // relied_on holds it.
+  bool joins_after_loop = false;
+  // Instructions the code relies on without running them as entries (that join): fit and
+  // same_code check them as they check the entries.
+  struct Relied {
+    uint32_t pc;
+    sim::CachedInsn insn;
+  };
+  std::vector<Relied> relied_on;
+  // The last entry is a scalar or vector branch or a jal to the block's start: the translation
+  // loops inside while it is taken (aluloop's body; for a vector branch, while the lanes that
+  // stay in the loop run first), rather than returning to the interpreter each round.
   bool loops = false;
   // The code it was translated from lies in [first_byte, first_byte + code_bytes).
   uint32_t first_byte = 0;

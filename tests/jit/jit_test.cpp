@@ -989,6 +989,221 @@ TEST(Jit, LoopIsTranslatedBeforeItsExitRuns) {
   EXPECT_EQ(run(kernel, &load_assembly, launch_of(1, 32), sim::JitMode::Force).memory[0], 300u);
 }
 
+// ---- Lanes that leave a loop a few at a time (spmv's rows) ----
+
+// Lane i runs i / 4 + 2 rounds (30 threads: lanes 28 and 29 run 9). The vbeq that ends lanes'
+// loops splits the warp; in the early rounds the lanes leaving are fewer than those that stay,
+// so they run first: their first instruction, the join at .Lexit, pops them at once in favour
+// of the others at the `j` (Block::taken_path_joins). Later the lanes staying are fewer and run
+// first, and the last two all take the branch.
+const char* const kLeavingLanesKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v0
+    vsrl.vi v3, v0, 2
+    vadd.vi v3, v3, 2
+    vmv.v.i v2, 0
+    vmv.v.i v4, 0
+.Lloop:
+    vadd.vv v4, v4, v2
+    vxor.vv v5, v5, v4
+    vadd.vi v2, v2, 1
+    la t0, .Lexit
+    setrpc zero, t0, 0
+    vbeq v2, v3, .Lexit
+    j .Lloop
+.Lexit:
+    join zero, zero, 0
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v4, 0(v9)
+    vsw12.v v5, 128(v9)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, LanesLeavingALoopMatchTheInterpreter) {
+  constexpr uint32_t kThreads = 30;
+  const sim::KernelLaunch launch = launch_of(3, kThreads, 2);
+  const Outcome off = run(kLeavingLanesKernel, &load_assembly, launch, sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  for (uint32_t lane = 0; lane < kThreads; ++lane) {
+    const uint32_t rounds = lane / 4 + 2;
+    EXPECT_EQ(off.memory[lane], rounds * (rounds - 1) / 2) << lane;
+  }
+  EXPECT_GT(off.result.stats.divergences, 6u);
+  EXPECT_GT(expect_same(kLeavingLanesKernel, &load_assembly, launch, "lanes leaving a loop"), 0u);
+}
+
+// The budget ending at every instruction, the join that runs after a split included.
+TEST(Jit, BudgetStopsWhereLanesLeaveALoop) {
+  EXPECT_GT(expect_same_for_budgets(kLeavingLanesKernel, launch_of(1, 30), 1, 110), 0u);
+}
+
+// The loop is one block that loops over vbeq, the join at its target and the jump back. In a
+// round where no lane leaves, the warp goes on at the jump back without the join: the block
+// loops on, a repeat less per round (it left at the jump back before).
+TEST(Jit, RoundsInWhichNoLaneLeavesStayInTheLoopsBlock) {
+  sim::Device device;
+  load_assembly(device, kLeavingLanesKernel);
+  sim::DecodeCache cache{device.memory()};
+  cache.begin_launch(32);
+  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+  }
+  uint32_t head = sim::kCodeBase;
+  while (cache.at(head).insn.op != isa::Op::VADD_VV) head += 4;
+  jit::Translator translator;
+  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
+  const jit::Block* block = translator.find_or_translate(head, cache, 1).block;
+  ASSERT_NE(block, nullptr);
+  EXPECT_TRUE(block->loops);
+  std::vector<isa::Op> ops;
+  for (const sim::CachedInsn& entry : block->insns) ops.push_back(entry.insn.op);
+  ASSERT_GE(ops.size(), 4u);
+  EXPECT_EQ(ops[ops.size() - 3], isa::Op::VBEQ);
+  EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
+  EXPECT_EQ(ops.back(), isa::Op::JAL);
+
+  // Every lane stays (v3 is never reached): three rounds fill a budget of three rounds less
+  // their joins, and the block stops where the fourth would start.
+  auto w = std::make_unique<sim::Warp>();
+  w->lanes = 32;
+  w->lane_mask = w->mask = ~0u;
+  w->vcfg = {0xd0, 32, 32, 1};
+  for (uint32_t lane = 0; lane < 32; ++lane) w->v[3][lane] = 100;
+  sim::Exec ctx{*w};
+  std::exception_ptr error;
+  jit::Block::Tally tally;
+  const uint64_t round = block->exits.back().counts.warp;
+  const uint32_t result = block->fn.load()(&ctx, w.get(), &error, 3 * (round - 1), &tally, 0);
+  EXPECT_EQ(result, jit::Block::kWentOn);  // no entry of a fourth round
+  EXPECT_EQ(tally.rounds, 3u);
+  EXPECT_EQ(tally.repeats, uint64_t{0} - 3);
+  EXPECT_EQ(w->v[2][0], 3u);
+  EXPECT_EQ(w->simt_stack.depth, 0u);
+}
+
+// ---- Loops closed by a vector branch back to their head (bfs's edges) ----
+
+// Lane i runs i / 4 + 1 rounds (30 threads: lanes 28 and 29 run 8). The vblt back to the head
+// is taken by every lane in no round but the first ones of lanes that stay; when lanes leave,
+// the fewer of those that stay and those that leave run first: the block loops on under the
+// mask of the lanes that stay when they are the fewer, and ends otherwise.
+const char* const kVectorLoopKernel = R"(
+    li s0, 0x90000000
+    csrr t6, wid
+    slli t6, t6, 9
+    add s0, s0, t6
+    vid.v v0
+    vsrl.vi v3, v0, 2
+    vadd.vi v3, v3, 1
+    vmv.v.i v2, 0
+    vmv.v.i v4, 0
+.Lloop:
+    vadd.vv v4, v4, v2
+    vxor.vv v5, v5, v4
+    vadd.vi v2, v2, 1
+    la t0, .Lout
+    setrpc zero, t0, 0
+    vblt v2, v3, .Lloop
+.Lout:
+    join zero, zero, 0
+    vsll.vi v9, v0, 2
+    vadd.vx v9, v9, s0
+    vsw12.v v4, 0(v9)
+    vsw12.v v5, 128(v9)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, LoopsClosedByAVectorBranchMatchTheInterpreter) {
+  constexpr uint32_t kThreads = 30;
+  const sim::KernelLaunch launch = launch_of(3, kThreads, 2);
+  const Outcome off = run(kVectorLoopKernel, &load_assembly, launch, sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  for (uint32_t lane = 0; lane < kThreads; ++lane) {
+    const uint32_t rounds = lane / 4 + 1;
+    EXPECT_EQ(off.memory[lane], rounds * (rounds - 1) / 2) << lane;
+  }
+  EXPECT_GT(off.result.stats.divergences, 6u);
+  EXPECT_GT(expect_same(kVectorLoopKernel, &load_assembly, launch, "vector loop"), 0u);
+}
+
+TEST(Jit, BudgetStopsInsideALoopClosedByAVectorBranch) {
+  EXPECT_GT(expect_same_for_budgets(kVectorLoopKernel, launch_of(1, 30), 1, 90), 0u);
+}
+
+// The loop's body is one block that loops. Every lane stays for two rounds; in the third, lanes
+// 24-31 stay, the fewer: they run first and the block goes on under their mask; in the fourth,
+// four leave and four stay, a tie: those that stay (taken) run first again; in the fifth the
+// last four leave, and the block ends with the warp at the join after the vblt.
+TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
+  sim::Device device;
+  load_assembly(device, kVectorLoopKernel);
+  sim::DecodeCache cache{device.memory()};
+  cache.begin_launch(32);
+  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+  }
+  uint32_t head = sim::kCodeBase;
+  while (cache.at(head).insn.op != isa::Op::VADD_VV) head += 4;
+  jit::Translator translator;
+  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
+  const jit::Block* block = translator.find_or_translate(head, cache, 1).block;
+  ASSERT_NE(block, nullptr);
+  EXPECT_TRUE(block->loops);
+  EXPECT_EQ(block->insns.back().insn.op, isa::Op::VBLT);
+
+  auto w = std::make_unique<sim::Warp>();
+  w->lanes = 32;
+  w->lane_mask = w->mask = ~0u;
+  w->vcfg = {0xd0, 32, 32, 1};
+  for (uint32_t lane = 0; lane < 32; ++lane) w->v[3][lane] = lane < 24 ? 3 : lane < 28 ? 4 : 5;
+  sim::Exec ctx{*w};
+  std::exception_ptr error;
+  jit::Block::Tally tally;
+  const uint32_t result = block->fn.load()(&ctx, w.get(), &error, 1000, &tally, 0);
+  const size_t size = block->insns.size();
+  EXPECT_EQ(result, 4 * size + jit::Block::kWentOn);  // at the join after the vblt
+  EXPECT_EQ(tally.rounds, 4u);
+  EXPECT_EQ(w->mask, 0xf0000000u);
+  EXPECT_EQ(w->v[2][0], 3u);
+  EXPECT_EQ(w->v[2][24], 4u);
+  EXPECT_EQ(w->v[2][28], 5u);
+  EXPECT_EQ(w->simt_stack.depth, 4u);  // two splits
+  EXPECT_EQ(ctx.divergences, 2u);
+  EXPECT_EQ(tally.repeats, 0u);
+
+  // Lanes 0-7 leave in the third round, the fewer: they run first, the join after the vblt
+  // runs inline and pops them in favour of lanes 8-31, and the rounds go on until those leave
+  // together, at the ninth.
+  ASSERT_TRUE(block->joins_after_loop);
+  ASSERT_EQ(block->relied_on.size(), 1u);
+  EXPECT_EQ(block->relied_on[0].pc, block->pcs.back() + 4);
+  auto v = std::make_unique<sim::Warp>();
+  v->lanes = 32;
+  v->lane_mask = v->mask = ~0u;
+  v->vcfg = {0xd0, 32, 32, 1};
+  v->rpc = block->pcs.back() + 4;  // the setrpc in the body sets it too
+  for (uint32_t lane = 0; lane < 32; ++lane) v->v[3][lane] = lane < 8 ? 3 : 9;
+  sim::Exec vctx{*v};
+  jit::Block::Tally vtally;
+  EXPECT_EQ(block->fn.load()(&vctx, v.get(), &error, 1000, &vtally, 0),
+            4 * size + jit::Block::kWentOn);
+  EXPECT_EQ(vtally.rounds, 8u);
+  EXPECT_EQ(vtally.repeats, 1u);  // the join
+  EXPECT_EQ(v->mask, 0xffffff00u);
+  EXPECT_EQ(v->v[2][0], 3u);
+  EXPECT_EQ(v->v[2][8], 9u);
+  EXPECT_EQ(v->simt_stack.depth, 1u);  // the reconvergence entry
+  EXPECT_EQ(vctx.divergences, 1u);
+
+  // The join is part of the code the block was translated from.
+  EXPECT_TRUE(block->same_code(device.memory()));
+  const uint32_t nop = 0x00000013;
+  ASSERT_TRUE(device.memory().write(block->relied_on[0].pc, &nop, 4));
+  EXPECT_FALSE(block->same_code(device.memory()));
+}
+
 // ---- Blocks that loop: a scalar branch back to the block's start ----
 
 // The loop body is one block ending in `bnez t0` back to its start, so its translation loops
