@@ -38,9 +38,11 @@ enum class Tier : uint8_t { Quick, Optimized };
 // the decoded instructions it runs, so it does not depend on any SM's decode cache.
 struct Block {
   // What a run of the block counts besides its result, for Sm::run_block. rounds: the rounds
-  // completed by a block that loops. repeats: extra runs of a join that popped its own
-  // reconvergence entry (it runs again at once, as the interpreter goes on at its own pc): a warp
-  // and a thread instruction each, not in the prefix sums. The mask changes when a vector branch
+  // completed by a block that loops. repeats: joins run that are not in the prefix sums (a
+  // join that popped its own reconvergence entry runs again at once, as the interpreter goes on
+  // at its own pc; the join after a loop's vector branch, Block::joins_after_loop), less the
+  // joins in them that did not run (a loop over the lanes that goes on at its jump back): a
+  // warp and a thread instruction each, added modulo 2^64. The mask changes when a vector branch
   // splits the warp or a join pops inside the block (the block goes on when the warp goes on at
   // its next entry, else it leaves); change: the sum over these of the change d in active lanes;
   // change_at: the sum of d times where it applies, in vector entries from entry 0 of the first
