@@ -1456,13 +1456,17 @@ std::unique_ptr<Block> build_block(uint32_t pc, const sim::DecodeCache& cache,
     if (branches_to(*entry, block->pcs.back(), pc)) {
       block->loops = true;
       complete = true;
-      // A vector branch: the join that the lanes leaving the loop run first, if decoded.
-      const CachedInsn* join = cache.decoded_at(own + 4);
-      if (isa::info(entry->insn.op).cls == isa::InsnClass::VBranch && join &&
-          join->insn.op == Op::JOIN && is_guarded(*join)) {
-        block->joins_after_loop = true;
-        block->relied_on.push_back({own + 4, *join});
-        end = std::max<uint64_t>(end, uint64_t{own} + 8);
+      if (isa::info(entry->insn.op).cls == isa::InsnClass::VBranch) {
+        // Not taken, it goes on at the next instruction, also where next_in_trace took it for
+        // a loop over the active lanes, whose join, at its target, is then the block's start.
+        // A join at the next instruction is the one the lanes leaving the loop run first.
+        block->exits.back().next_pc = own + 4;
+        const CachedInsn* join = cache.decoded_at(own + 4);
+        if (join && join->insn.op == Op::JOIN && is_guarded(*join)) {
+          block->joins_after_loop = true;
+          block->relied_on.push_back({own + 4, *join});
+          end = std::max<uint64_t>(end, uint64_t{own} + 8);
+        }
       }
       break;
     }

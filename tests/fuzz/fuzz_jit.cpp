@@ -55,8 +55,9 @@ constexpr uint32_t kAreaBytes = kMaxWarps * kWarpBytes;
 constexpr uint32_t kUnmapped = 0x70000000;
 
 // x1..x15 and v1..v15 are the program's; v0 is the mask. The shapes keep their own state in
-// x16 (the warp's area), x17/x18 (loop counters), x19..x21 (temporaries), v20 (addresses)
-// and v31 (lane index).
+// x16 (the warp's area), x17/x18 (loop counters), x19..x21 (temporaries), v20 (addresses),
+// v21..v24 (the rounds and round counts of loops whose lanes leave at different rounds) and
+// v31 (lane index).
 constexpr unsigned kRandomRegisters = 16;
 constexpr unsigned kMaxDepth = 3;
 
@@ -98,13 +99,14 @@ class ProgramWriter {
 
   void piece(unsigned depth) {
     if (c_.exhausted()) return;
-    switch (pick(depth < kMaxDepth ? 8 : 3)) {
+    switch (pick(depth < kMaxDepth ? 9 : 3)) {
       case 0: scalar(); break;
       case 1: vector(); break;
       case 2: memory(); break;
       case 3:
       case 4: vector_branch(depth); break;
       case 5: scalar_branch(depth); break;
+      case 6: lanes_loop(depth); break;
       default: loop(depth);
     }
   }
@@ -261,6 +263,33 @@ class ProgramWriter {
       line(fmt::format("j {}", top));
       text_ += exit + ":\n";
     }
+    --loops_;
+  }
+
+  // A loop whose lanes leave at different rounds (1 to 8 each, from a random register), as
+  // compilers emit per-lane trip counts: left through a vector branch to the join after it,
+  // the loop closed by a jump (spmv's rows), or closed by a vector branch back to its top with
+  // the join after it (bfs's edges). Translated blocks loop over either.
+  void lanes_loop(unsigned depth) {
+    if (loops_ == 2) return pieces(depth);
+    const unsigned rounds = 21 + 2 * loops_++, round = rounds + 1;
+    const std::string top = label(), out = label();
+    line(fmt::format("vand.vi v{}, v{}, 7", rounds, v()));
+    line(fmt::format("vadd.vi v{}, v{}, 1", rounds, rounds));
+    line(fmt::format("vmv.v.i v{}, 0", round));
+    text_ += top + ":\n";
+    pieces(depth);
+    line(fmt::format("vadd.vi v{}, v{}, 1", round, round));
+    line("la x19, " + out);
+    line("setrpc zero, x19, 0");
+    if (pick(2) == 0) {
+      line(fmt::format("vbeq v{}, v{}, {}", round, rounds, out));
+      line("j " + top);
+    } else {
+      line(fmt::format("vbltu v{}, v{}, {}", round, rounds, top));
+    }
+    text_ += out + ":\n";
+    line("join zero, zero, 0");
     --loops_;
   }
 

@@ -1084,6 +1084,46 @@ TEST(Jit, RoundsInWhichNoLaneLeavesStayInTheLoopsBlock) {
   EXPECT_EQ(w->simt_stack.depth, 0u);
 }
 
+// Every lane leaves the inner loop in the same round (v5 is uniform), so no lane takes the
+// vbeq until the last round and then all do; the outer loop enters the inner one again. Once
+// its code is decoded, a block starts at the join after the inner loop and runs through the
+// outer loop into the inner one, up to the vbeq, whose target is that join: a block that loops
+// through a vector branch shaped as a loop over the lanes. Not taken, the warp goes on at the
+// jump back (fuzz_jit found it going on at the join).
+const char* const kLoopEnteredAtItsJoinKernel = R"(
+    li s0, 0x90000000
+    li x5, 0xaf8c2a1b
+    vmv.v.x v5, x5
+    li x17, 4
+.Louter:
+    beqz x17, .Ldone
+    vand.vi v23, v5, 7
+    vadd.vi v23, v23, 1
+    vmv.v.i v24, 0
+.Linner:
+    addi x1, x1, 1
+    vadd.vi v24, v24, 1
+    la x19, .Ljoin
+    setrpc zero, x19, 0
+    vbeq v24, v23, .Ljoin
+    j .Linner
+.Ljoin:
+    join zero, zero, 0
+    addi x17, x17, -1
+    j .Louter
+.Ldone:
+    sw x1, 0(s0)
+    endprg x0, x0, x0
+)";
+
+TEST(Jit, ALoopEnteredAtItsJoinMatchesTheInterpreter) {
+  const Outcome off =
+      run(kLoopEnteredAtItsJoinKernel, &load_assembly, launch_of(1, 32), sim::JitMode::Off);
+  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
+  EXPECT_EQ(off.memory[0], 4u * 4u);  // four rounds of the inner loop, four times
+  EXPECT_GT(expect_same_for_budgets(kLoopEnteredAtItsJoinKernel, launch_of(1, 32), 1, 150, 3), 0u);
+}
+
 // ---- Loops closed by a vector branch back to their head (bfs's edges) ----
 
 // Lane i runs i / 4 + 1 rounds (30 threads: lanes 28 and 29 run 8). The vblt back to the head
