@@ -28,6 +28,9 @@ using abi::kCodeBase;
 using abi::kLdsWindowBase;
 using abi::kNullWindowEnd;
 using abi::kPageSize;
+// An address's page number is addr >> kPageShift.
+inline constexpr unsigned kPageShift = std::countr_zero(kPageSize);
+static_assert(kPageSize == 1u << kPageShift);
 
 // The warps of one workgroup: at most the width of the barrier masks.
 using abi::kMaxWarpsPerWorkgroup;
@@ -317,18 +320,18 @@ class Memory {
   // Page pointer for the simulator's fast path (nullptr if unmapped). Only for reading:
   // a mapped page nothing has written yet is the shared zero page.
   const uint8_t* page(uint32_t addr) const {
-    return pages_[addr >> 12].load(std::memory_order_acquire);
+    return pages_[addr >> kPageShift].load(std::memory_order_acquire);
   }
   // Page pointer for writing (nullptr if unmapped): gives the page its own memory on the
   // first write, so mapping a large allocation costs nothing until it is used.
   uint8_t* writable_page(uint32_t addr) {
-    uint8_t* p = pages_[addr >> 12].load(std::memory_order_acquire);
-    return p == zero_page() ? materialize(addr >> 12) : p;
+    uint8_t* p = pages_[addr >> kPageShift].load(std::memory_order_acquire);
+    return p == zero_page() ? materialize(addr >> kPageShift) : p;
   }
   // Whether `page` (from page()) is the shared zero page of mapped pages nothing wrote yet.
   static bool is_zero_page(const uint8_t* page) { return page == zero_page(); }
-  // What page() reads, by page number (2^20 entries): translated code gathers loads' pages
-  // from it (sim::PageCache::global_pages).
+  // What page() reads, by page number (2^(32 - kPageShift) entries): translated code gathers loads'
+  // pages from it (sim::PageCache::global_pages).
   const std::atomic<uint8_t*>* page_table() const { return pages_.get(); }
   uint64_t mapped_bytes() const;
 
@@ -337,7 +340,7 @@ class Memory {
   void protect(uint32_t base, uint64_t size, std::string name);
   // Whether the page of addr holds any read-only byte (the stores' fast check).
   bool page_has_read_only(uint32_t addr) const {
-    return (read_only_pages_[addr >> 18] >> ((addr >> 12) & 63)) & 1;
+    return (read_only_pages_[addr >> (kPageShift + 6)] >> ((addr >> kPageShift) & 63)) & 1;
   }
   // The read-only range that [addr, addr + size) touches, if any.
   struct ReadOnlyRange {
@@ -358,8 +361,8 @@ class Memory {
   static uint8_t* zero_page();
   uint8_t* materialize(uint32_t page_number);
   void forget_read_only(uint32_t first_page, uint32_t last_page);
-  std::unique_ptr<std::atomic<uint8_t*>[]> pages_;  // 2^20 entries
-  std::unique_ptr<uint64_t[]> read_only_pages_;     // 2^20 bits: the page has a read-only range
+  std::unique_ptr<std::atomic<uint8_t*>[]> pages_;  // one per page
+  std::unique_ptr<uint64_t[]> read_only_pages_;     // a bit per page: it has a read-only range
   std::vector<ReadOnlyRange> read_only_;
   std::atomic<uint64_t> read_only_generation_{0};
 };

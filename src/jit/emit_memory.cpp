@@ -246,7 +246,8 @@ class MemoryIr : WarpIr {
       const CachedPage page = cached_page(lo, row.store);
       llvm::Value* hit =
           b_.CreateAnd(b_.CreateAnd(b_.CreateICmpEQ(misaligned, b_.getInt32(0)), page.hit),
-                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, 12), b_.CreateLShr(lo, 12)),
+                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, sim::kPageShift),
+                                                    b_.CreateLShr(lo, sim::kPageShift)),
                                     b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))));
       auto* cached = llvm::BasicBlock::Create(c_, "thread_access_cached", fn_);
       auto* lookup = llvm::BasicBlock::Create(c_, "thread_access_lookup", fn_);
@@ -290,18 +291,19 @@ class MemoryIr : WarpIr {
       // offsets, rather than one through 64-bit pointers looked up lane by lane. Lanes in
       // different pages never share a byte, so the two keep the lane order's effects.
       b_.SetInsertPoint(two_pages);
-      llvm::Value* high_page = b_.CreateLShr(hi, 12);
+      llvm::Value* high_page = b_.CreateLShr(hi, sim::kPageShift);
       auto* both_cached = llvm::BasicBlock::Create(c_, "thread_access_two_pages_cached", fn_);
       b_.CreateCondBr(
-          b_.CreateICmpEQ(b_.CreateAdd(b_.CreateLShr(lo, 12), b_.getInt32(1)), high_page),
+          b_.CreateICmpEQ(b_.CreateAdd(b_.CreateLShr(lo, sim::kPageShift), b_.getInt32(1)),
+                          high_page),
           both_cached, looked_up);
       b_.SetInsertPoint(both_cached);
       const CachedPage low = cached_page(lo, row.store), high = cached_page(hi, row.store);
       auto* in_two_pages = llvm::BasicBlock::Create(c_, "thread_access_in_two_pages", fn_);
       b_.CreateCondBr(b_.CreateAnd(low.hit, high.hit), in_two_pages, looked_up);
       b_.SetInsertPoint(in_two_pages);
-      llvm::Value* in_high =
-          b_.CreateICmpEQ(b_.CreateLShr(address, splat(12)), b_.CreateVectorSplat(32, high_page));
+      llvm::Value* in_high = b_.CreateICmpEQ(b_.CreateLShr(address, splat(sim::kPageShift)),
+                                             b_.CreateVectorSplat(32, high_page));
       const auto move_within = [&](const CachedPage& page, llvm::Value* from,
                                    llvm::Value* lanes_on) {
         move(in, row, pointers_from(page.host_of(from), from, address), lanes_on);
@@ -382,7 +384,8 @@ class MemoryIr : WarpIr {
       const CachedPage page = cached_page(lo, row.store);
       llvm::Value* hit =
           b_.CreateAnd(b_.CreateAnd(b_.CreateICmpEQ(misaligned, b_.getInt32(0)), page.hit),
-                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, 12), b_.CreateLShr(lo, 12)),
+                       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLShr(hi, sim::kPageShift),
+                                                    b_.CreateLShr(lo, sim::kPageShift)),
                                     b_.CreateICmpUGE(lo, b_.getInt32(sim::kLdsBase))));
       cached = llvm::BasicBlock::Create(c_, "thread_access_cached", fn_);
       b_.CreateCondBr(hit, cached, lookup);
@@ -536,7 +539,7 @@ class MemoryIr : WarpIr {
   };
   CachedPage cached_page(llvm::Value* address, bool store) {
     const PageCacheLayout& cache = page_cache_layout();
-    llvm::Value* page = b_.CreateLShr(address, sim::PageCache::kPageShift);
+    llvm::Value* page = b_.CreateLShr(address, sim::kPageShift);
     llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.getInt64(store ? cache.store : cache.load),
@@ -600,8 +603,8 @@ class MemoryIr : WarpIr {
     auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
     llvm::Value* hosts = b_.CreateMaskedGather(
-        pointers_type, b_.CreateGEP(ptr_, table, b_.CreateLShr(address, splat(12))), llvm::Align(8),
-        on);
+        pointers_type, b_.CreateGEP(ptr_, table, b_.CreateLShr(address, splat(sim::kPageShift))),
+        llvm::Align(8), on);
     llvm::Value* unmapped =
         b_.CreateAnd(on, b_.CreateICmpEQ(hosts, llvm::Constant::getNullValue(pointers_type)));
     llvm::Value* offsets = b_.CreateZExt(b_.CreateAnd(address, splat(sim::kPageSize - 1)), wide);
@@ -615,7 +618,7 @@ class MemoryIr : WarpIr {
     const PageCacheLayout& cache = page_cache_layout();
     auto* wide = llvm::FixedVectorType::get(i64_, sim::kMaxLanes);
     auto* pointers_type = llvm::FixedVectorType::get(ptr_, sim::kMaxLanes);
-    llvm::Value* page = b_.CreateLShr(address, splat(sim::PageCache::kPageShift));
+    llvm::Value* page = b_.CreateLShr(address, splat(sim::kPageShift));
     llvm::Value* pages = page_cache();
     llvm::Value* slot = b_.CreateAdd(
         b_.CreateVectorSplat(sim::kMaxLanes, b_.getInt64(store ? cache.store : cache.load)),

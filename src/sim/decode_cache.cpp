@@ -112,7 +112,7 @@ bool DecodeCache::begin_launch(unsigned lanes) {
     kept_all =
         std::erase_if(pages_, [this](const auto& page) {
           const Page& p = *page.second;
-          const uint64_t base = uint64_t{page.first} << 12;
+          const uint64_t base = uint64_t{page.first} << kPageShift;
           const uint64_t end = std::min<uint64_t>(base + p.end, uint64_t{1} << 32);
           return p.first < p.end &&
                  !memory_.is_read_only(static_cast<uint32_t>(base + p.first), end - base - p.first);
@@ -139,10 +139,10 @@ void DecodeCache::note_vector_writes(const Insn& in) {
 void DecodeCache::select_page(uint32_t pc) {
   if ((pc & 3) != 0) fault(fmt::format("instruction address {:#010x} is not 4-byte aligned", pc));
   if (!memory_.page(pc)) fault(fmt::format("instruction fetch from unmapped address {:#010x}", pc));
-  std::unique_ptr<Page>& page = pages_[pc >> 12];
+  std::unique_ptr<Page>& page = pages_[pc >> kPageShift];
   if (!page) page = std::make_unique<Page>();
   last_page_ = page.get();
-  last_page_number_ = pc >> 12;
+  last_page_number_ = pc >> kPageShift;
 }
 
 void DecodeCache::decode(CachedInsn& entry, uint32_t pc) {

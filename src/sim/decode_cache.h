@@ -57,8 +57,8 @@ class DecodeCache {
 
   // The entry for pc, decoded on first use. Faults for misaligned and unmapped pcs.
   const CachedInsn& at(uint32_t pc) {
-    if ((pc >> 12) != last_page_number_ || (pc & 3) != 0) select_page(pc);
-    CachedInsn& entry = last_page_->slots[(pc >> 2) & 1023];
+    if ((pc >> kPageShift) != last_page_number_ || (pc & 3) != 0) select_page(pc);
+    CachedInsn& entry = last_page_->slots[(pc & (kPageSize - 1)) >> 2];
     if (!entry.fn) decode(entry, pc);
     return entry;
   }
@@ -66,9 +66,9 @@ class DecodeCache {
   // never decodes and never faults.
   const CachedInsn* decoded_at(uint32_t pc) const {
     if ((pc & 3) != 0) return nullptr;
-    const auto page = pages_.find(pc >> 12);
+    const auto page = pages_.find(pc >> kPageShift);
     if (page == pages_.end()) return nullptr;
-    const CachedInsn& entry = page->second->slots[(pc >> 2) & 1023];
+    const CachedInsn& entry = page->second->slots[(pc & (kPageSize - 1)) >> 2];
     return entry.fn ? &entry : nullptr;
   }
 

@@ -14,15 +14,15 @@
 
 namespace ventus::sim {
 namespace {
-constexpr uint32_t kPages = 1u << 20;
+constexpr uint32_t kPages = uint32_t{1} << (32 - kPageShift);
 
 // [first, last] page numbers covering [base, base + size); size > 0.
 void page_range(uint32_t base, uint64_t size, uint32_t& first, uint32_t& last) {
   if (size == 0 || uint64_t{base} + size > (uint64_t{1} << 32))
     throw Error("device memory range at " + std::to_string(base) + " of " + std::to_string(size) +
                 " bytes is empty or goes beyond the 32-bit address space");
-  first = base >> 12;
-  last = static_cast<uint32_t>((uint64_t{base} + size - 1) >> 12);
+  first = base >> kPageShift;
+  last = static_cast<uint32_t>((uint64_t{base} + size - 1) >> kPageShift);
 }
 
 alignas(kPageSize) uint8_t g_zero_page[kPageSize];
@@ -88,7 +88,8 @@ void Memory::protect(uint32_t base, uint64_t size, std::string name) {
 }
 
 void Memory::forget_read_only(uint32_t first_page, uint32_t last_page) {
-  const uint64_t begin = uint64_t{first_page} << 12, end = (uint64_t{last_page} + 1) << 12;
+  const uint64_t begin = uint64_t{first_page} << kPageShift, end = (uint64_t{last_page} + 1)
+                                                                   << kPageShift;
   const auto unmapped = [&](const ReadOnlyRange& r) { return r.base < end && r.end > begin; };
   if (std::none_of(read_only_.begin(), read_only_.end(), unmapped)) return;
   std::erase_if(read_only_, unmapped);
@@ -96,7 +97,7 @@ void Memory::forget_read_only(uint32_t first_page, uint32_t last_page) {
   // Recompute the page bits of what is left.
   std::fill_n(read_only_pages_.get(), kPages / 64, 0);
   for (const ReadOnlyRange& r : read_only_)
-    for (uint64_t p = r.base >> 12; p <= (r.end - 1) >> 12; ++p)
+    for (uint64_t p = r.base >> kPageShift; p <= (r.end - 1) >> kPageShift; ++p)
       read_only_pages_[p >> 6] |= uint64_t{1} << (p & 63);
 }
 
@@ -125,8 +126,8 @@ const Memory::ReadOnlyRange* Memory::read_only_range(uint32_t addr, uint64_t siz
 bool Memory::is_mapped(uint32_t addr, uint64_t size) const {
   if (size == 0) return true;
   if (uint64_t{addr} + size > (uint64_t{1} << 32)) return false;
-  const uint32_t last = static_cast<uint32_t>((uint64_t{addr} + size - 1) >> 12);
-  for (uint32_t p = addr >> 12; p <= last; ++p)
+  const uint32_t last = static_cast<uint32_t>((uint64_t{addr} + size - 1) >> kPageShift);
+  for (uint32_t p = addr >> kPageShift; p <= last; ++p)
     if (!pages_[p].load(std::memory_order_relaxed)) return false;
   return true;
 }
@@ -136,8 +137,8 @@ bool Memory::write(uint32_t addr, const void* src, uint64_t size) {
   if (size == 0) return true;
   // Only a write into read-only memory (code, constants) can change decoded code that
   // the decode caches keep; buffers (arguments, KNL words, data) are not code.
-  for (uint64_t p = addr >> 12; p <= (uint64_t{addr} + size - 1) >> 12; ++p)
-    if (page_has_read_only(static_cast<uint32_t>(p << 12))) {
+  for (uint64_t p = addr >> kPageShift; p <= (uint64_t{addr} + size - 1) >> kPageShift; ++p)
+    if (page_has_read_only(static_cast<uint32_t>(p << kPageShift))) {
       read_only_generation_.fetch_add(1, std::memory_order_acq_rel);
       break;
     }

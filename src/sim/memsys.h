@@ -63,9 +63,9 @@ class LocalMemory {
   LocalMemory& operator=(const LocalMemory&) = delete;
   ~LocalMemory() { clear(); }
   uint8_t* at(uint32_t offset) {
-    uint8_t* page = pages_[offset >> 12].load(std::memory_order_acquire);
+    uint8_t* page = pages_[offset >> kPageShift].load(std::memory_order_acquire);
     if (!page) [[unlikely]]
-      page = allocate(offset >> 12);
+      page = allocate(offset >> kPageShift);
     return page + (offset & (kPageSize - 1));
   }
   // Back to all zeros (at the start of a launch, with no host thread running it).
@@ -105,8 +105,7 @@ struct PageCache {
   // Where an address is looked up: by its page number (address >> kPageShift) modulo
   // kEntries in load and store, by its word (address >> kStoreShift) modulo kStores in
   // stores. Translated code looks them up inline with these (src/jit/emit_memory.cpp).
-  static constexpr unsigned kPageShift = 12, kStoreShift = 2;
-  static_assert(uint32_t{1} << kPageShift == kPageSize);
+  static constexpr unsigned kStoreShift = 2;
   struct Entry {
     uint32_t page = kNoPage;  // device address >> kPageShift
     uint8_t* host = nullptr;  // the page's first byte
@@ -214,7 +213,7 @@ class MemorySystem {
   // page of local or (for global_only, of global) memory that is mapped; nullptr otherwise
   // (the caller then goes lane by lane, which also produces the fault message).
   uint8_t* page_span(uint32_t first, uint32_t last, bool store, bool global_only) const {
-    if ((first >> 12) != (last >> 12)) return nullptr;
+    if ((first >> kPageShift) != (last >> kPageShift)) return nullptr;
     if (first >= kLdsWindowBase && first < kLdsWindowEnd)
       return global_only ? nullptr : local_.at(first - kLdsWindowBase);
     // The null window and read-only ranges go lane by lane, which names the lane that faults.
@@ -230,11 +229,10 @@ class MemorySystem {
   uint8_t* whole_page(uint32_t address, bool store, bool global_only) {
     if (global_only && address >= kLdsWindowBase && address < kLdsWindowEnd) return nullptr;
     PageCache::Entry& cached = page_cache.entry(address, store);
-    if (cached.page == address >> PageCache::kPageShift) return cached.host;
+    if (cached.page == address >> kPageShift) return cached.host;
     uint8_t* host =
         page_span(address & ~(kPageSize - 1), address | (kPageSize - 1), store, global_only);
-    if (host && (store || !global_.is_zero_page(host)))
-      cached = {address >> PageCache::kPageShift, host};
+    if (host && (store || !global_.is_zero_page(host))) cached = {address >> kPageShift, host};
     return host;
   }
 

@@ -41,13 +41,13 @@ class Reservations {
 class TimingCache {
  public:
   const InsnTiming& at(uint32_t pc, sim::Sm& sm) {
-    if ((pc >> 12) != last_page_number_) {
-      std::unique_ptr<Page>& page = pages_[pc >> 12];
+    if ((pc >> sim::kPageShift) != last_page_number_) {
+      std::unique_ptr<Page>& page = pages_[pc >> sim::kPageShift];
       if (!page) page = std::make_unique<Page>();
       last_page_ = page.get();
-      last_page_number_ = pc >> 12;
+      last_page_number_ = pc >> sim::kPageShift;
     }
-    const uint32_t i = (pc >> 2) & 1023;
+    const uint32_t i = (pc & (sim::kPageSize - 1)) >> 2;
     if (!last_page_->known[i]) {
       last_page_->slots[i] = describe(sm.decoded(pc));  // ExecFault for a bad pc
       last_page_->known[i] = true;
@@ -57,8 +57,8 @@ class TimingCache {
 
  private:
   struct Page {
-    InsnTiming slots[1024];
-    bool known[1024] = {};
+    InsnTiming slots[sim::kPageSize / 4];
+    bool known[sim::kPageSize / 4] = {};
   };
   std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
   uint32_t last_page_number_ = ~0u;

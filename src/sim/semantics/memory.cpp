@@ -145,11 +145,11 @@ inline Span gather_addresses(Exec& ctx, unsigned k, uint32_t active, unsigned si
   if ((bits & (size - 1)) != 0 || !span_allowed<S>(ctx, lo, hi, size)) return {};
   const Span paged{.paged = ctx.mem->memcheck == nullptr};
   const uint32_t last = hi + size - 1;  // aligned: no access crosses a page
-  if ((lo >> 12) == (last >> 12)) {
+  if ((lo >> kPageShift) == (last >> kPageShift)) {
     uint8_t* page = ctx.mem->page_span(lo, last, store, kGlobalOnly<S>);
     return page ? Span{page, nullptr, lo, last} : paged;
   }
-  if ((last >> 12) != (lo >> 12) + 1) return paged;
+  if ((last >> kPageShift) != (lo >> kPageShift) + 1) return paged;
   const uint32_t low_last = lo | (kPageSize - 1);
   uint8_t* low = ctx.mem->page_span(lo, low_last, store, kGlobalOnly<S>);
   uint8_t* high = low ? ctx.mem->page_span(low_last + 1, last, store, kGlobalOnly<S>) : nullptr;
@@ -435,7 +435,7 @@ void prefixed_thread_memory(Exec& ctx, const Insn& in) {
 
 uint8_t* thread_span(Exec& ctx, uint32_t lo, uint32_t hi, unsigned size, bool store,
                      bool private_space) noexcept {
-  if (((lo | hi) & (size - 1)) != 0 || (lo >> 12) != (hi >> 12)) return nullptr;
+  if (((lo | hi) & (size - 1)) != 0 || (lo >> kPageShift) != (hi >> kPageShift)) return nullptr;
   if (private_space ? !span_allowed<Space::Private>(ctx, lo, hi, size)
                     : !span_allowed<Space::Flat>(ctx, lo, hi, size))
     return nullptr;
@@ -460,8 +460,8 @@ bool thread_pointers(Exec& ctx, const uint32_t* address, uint32_t active, unsign
       const unsigned lane = static_cast<unsigned>(std::countr_zero(left));
       const uint32_t a = address[lane];
       if ((a & (size - 1)) != 0 || (!private_space && !span_in_space<Space::Flat>(a))) return false;
-      if (!base || (a >> 12) != page) {
-        page = a >> 12;
+      if (!base || (a >> kPageShift) != page) {
+        page = a >> kPageShift;
         base = ctx.mem->whole_page(a, store, private_space);
         if (!base) return false;
       }
