@@ -6,6 +6,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
@@ -742,36 +743,24 @@ class BlockEmitter {
   llvm::Value* emit_join_after_loop(const Block& block, llvm::Value* next) {
     const size_t k = block.insns.size() - 1;
     const uint32_t join = block.pcs[k] + 4;
-    auto* has_top = llvm::BasicBlock::Create(c_, "loop_join_has_top", fn_);
-    auto* top_is_its = llvm::BasicBlock::Create(c_, "loop_join_top", fn_);
+    auto* fits = llvm::BasicBlock::Create(c_, "loop_join", fn_);
     auto* pop = llvm::BasicBlock::Create(c_, "loop_join_pop", fn_);
     auto* joined = llvm::BasicBlock::Create(c_, "loop_join_done", fn_);
-    llvm::BasicBlock* from = b_.GetInsertBlock();
     llvm::Value* left = b_.CreateLoad(i64_, budget_);
     b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(next, b_.getInt32(join)),
                                  b_.CreateICmpUGT(left, b_.getInt64(block.exits[k].counts.warp))),
-                    has_top, joined);
-    b_.SetInsertPoint(has_top);
-    llvm::Value* depth = ir_->load(layout_.simt_depth);
-    b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), joined, top_is_its);
-    b_.SetInsertPoint(top_is_its);
-    llvm::Value* top = b_.CreateSub(depth, b_.getInt32(1));
-    b_.CreateCondBr(
-        b_.CreateICmpEQ(load_simt_field(top, offsetof(sim::SimtEntry, rpc)), b_.getInt32(join)),
-        pop, joined);
+                    fits, joined);
+    b_.SetInsertPoint(fits);
+    llvm::Value* top = branch_on_join_top(join, pop, joined);
     b_.SetInsertPoint(pop);
-    ir_->store(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
-    ir_->store(layout_.simt_depth, top);
-    llvm::Value* resumed = load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
+    llvm::Value* resumed = pop_simt_top(top);
     add_to(tally_[kRepeats], b_.getInt64(1));
     b_.CreateStore(b_.CreateSub(left, b_.getInt64(1)), budget_);
     b_.CreateBr(joined);
     b_.SetInsertPoint(joined);
     llvm::PHINode* goes_on = b_.CreatePHI(i32_, 4);
-    goes_on->addIncoming(next, from);
-    goes_on->addIncoming(next, has_top);
-    goes_on->addIncoming(next, top_is_its);
-    goes_on->addIncoming(resumed, pop);
+    for (llvm::BasicBlock* from : llvm::predecessors(joined))
+      goes_on->addIncoming(from == pop ? resumed : next, from);
     return goes_on;
   }
 
@@ -1081,7 +1070,6 @@ class BlockEmitter {
   void emit_join(const Block& block, size_t k) {
     const uint32_t pc = block.pcs[k];
     auto* join = llvm::BasicBlock::Create(c_, "join", fn_);
-    auto* has_top = llvm::BasicBlock::Create(c_, "join_has_top", fn_);
     auto* pop = llvm::BasicBlock::Create(c_, "join_pop", fn_);
     auto* no_pop = llvm::BasicBlock::Create(c_, "join_no_pop", fn_);
     auto* again = llvm::BasicBlock::Create(c_, "join_again", fn_);
@@ -1090,22 +1078,14 @@ class BlockEmitter {
     auto* done = llvm::BasicBlock::Create(c_, "join_done", fn_);
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
-    llvm::Value* depth = ir_->load(layout_.simt_depth);
-    b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), no_pop, has_top);
-    b_.SetInsertPoint(has_top);
-    llvm::Value* top = b_.CreateSub(depth, b_.getInt32(1));
-    b_.CreateCondBr(
-        b_.CreateICmpEQ(load_simt_field(top, offsetof(sim::SimtEntry, rpc)), b_.getInt32(pc)), pop,
-        no_pop);
+    llvm::Value* top = branch_on_join_top(pc, pop, no_pop);
 
     b_.SetInsertPoint(no_pop);
     go_on_if_next(b_.getInt32(pc + 4), block, k, done);
 
     b_.SetInsertPoint(pop);
     llvm::Value* before = ir_->load(layout_.mask);
-    ir_->store(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
-    ir_->store(layout_.simt_depth, top);
-    llvm::Value* next = load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
+    llvm::Value* next = pop_simt_top(top);
     count_mask_change(block, before, k);
     b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt32(pc)), again, went);
     b_.SetInsertPoint(again);
@@ -1118,6 +1098,27 @@ class BlockEmitter {
     b_.SetInsertPoint(went);
     go_on_if_next(next, block, k, done);
     b_.SetInsertPoint(done);
+  }
+
+  // sim::join_pops's test for a join at join_pc: branches to `pop` where the SIMT stack's top
+  // entry belongs to it (its rpc), else to `no_pop`. Returns the top's index (for `pop`).
+  llvm::Value* branch_on_join_top(uint32_t join_pc, llvm::BasicBlock* pop,
+                                  llvm::BasicBlock* no_pop) {
+    auto* has_top = llvm::BasicBlock::Create(c_, "join_has_top", fn_);
+    llvm::Value* depth = ir_->load(layout_.simt_depth);
+    b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), no_pop, has_top);
+    b_.SetInsertPoint(has_top);
+    llvm::Value* top = b_.CreateSub(depth, b_.getInt32(1));
+    b_.CreateCondBr(
+        b_.CreateICmpEQ(load_simt_field(top, offsetof(sim::SimtEntry, rpc)), b_.getInt32(join_pc)),
+        pop, no_pop);
+    return top;
+  }
+  // Pops the top entry, at index `top`, into the warp's mask; returns where it resumes.
+  llvm::Value* pop_simt_top(llvm::Value* top) {
+    ir_->store(layout_.mask, load_simt_field(top, offsetof(sim::SimtEntry, mask)));
+    ir_->store(layout_.simt_depth, top);
+    return load_simt_field(top, offsetof(sim::SimtEntry, resume_pc));
   }
 
   // The SIMT stack's entries[index] (an i32 index), field at byte `offset` of sim::SimtEntry.

@@ -642,24 +642,27 @@ struct DecodedAtomicLoop {
   uint32_t head = sim::kCodeBase;
 };
 
-// The loop's round is one translated block that loops: the vbeq goes on at its target, the
-// join at the jump back after the vbeq, and the jump closes the loop.
+// A block that loops over a loop over the lanes: its vbeq goes on at its target, the join,
+// the join at the jump back after the vbeq, and the jump closes the loop.
+void expect_a_loop_over_the_lanes(const jit::Block& block) {
+  EXPECT_TRUE(block.loops);
+  ASSERT_GE(block.insns.size(), 4u);
+  const size_t vbeq = block.insns.size() - 3;
+  EXPECT_EQ(block.insns[vbeq].insn.op, isa::Op::VBEQ);
+  EXPECT_EQ(block.insns[vbeq + 1].insn.op, isa::Op::JOIN);
+  EXPECT_EQ(block.insns.back().insn.op, isa::Op::JAL);
+  EXPECT_EQ(block.exits[vbeq].next_pc, block.exits[vbeq].taken_pc);
+  EXPECT_EQ(block.exits[vbeq + 1].next_pc, block.pcs[vbeq] + 4);
+}
+
+// The loop's round is one translated block that loops.
 TEST(Jit, TheAtomicLoopIsOneLoopingBlock) {
   DecodedAtomicLoop loop;
   jit::Translator translator;
   translator.begin_launch(loop.device.memory(), sim::JitMode::Force, false);
   const jit::Block* block = translator.find_or_translate(loop.head, loop.cache, 1).block;
   ASSERT_NE(block, nullptr);
-  EXPECT_TRUE(block->loops);
-  std::vector<isa::Op> ops;
-  for (const sim::CachedInsn& entry : block->insns) ops.push_back(entry.insn.op);
-  ASSERT_GE(ops.size(), 4u);
-  EXPECT_EQ(ops[ops.size() - 3], isa::Op::VBEQ);
-  EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
-  EXPECT_EQ(ops.back(), isa::Op::JAL);
-  const size_t vbeq = ops.size() - 3;
-  EXPECT_EQ(block->exits[vbeq].next_pc, block->exits[vbeq].taken_pc);
-  EXPECT_EQ(block->exits[vbeq + 1].next_pc, block->pcs[vbeq] + 4);
+  expect_a_loop_over_the_lanes(*block);
 }
 
 // Rent or buy: while every core simulates, a block is queued for the compile thread only when
@@ -991,19 +994,18 @@ TEST(Jit, LoopIsTranslatedBeforeItsExitRuns) {
 
 // ---- Lanes that leave a loop a few at a time (spmv's rows) ----
 
-// Lane i runs i / 4 + 2 rounds (30 threads: lanes 28 and 29 run 9). The vbeq that ends lanes'
-// loops splits the warp; in the early rounds the lanes leaving are fewer than those that stay,
-// so they run first: their first instruction, the join at .Lexit, pops them at once in favour
-// of the others at the `j` (Block::taken_path_joins). Later the lanes staying are fewer and run
-// first, and the last two all take the branch.
-const char* const kLeavingLanesKernel = R"(
+// Lane i of 30 runs i / 4 + `first` rounds of a loop, closed by `close`, that adds the round's
+// number into v4 (and a mix into v5), and stores them.
+std::string lanes_loop_kernel(uint32_t first, const std::string& close) {
+  return R"(
     li s0, 0x90000000
     csrr t6, wid
     slli t6, t6, 9
     add s0, s0, t6
     vid.v v0
     vsrl.vi v3, v0, 2
-    vadd.vi v3, v3, 2
+    vadd.vi v3, v3, )" +
+         std::to_string(first) + R"(
     vmv.v.i v2, 0
     vmv.v.i v4, 0
 .Lloop:
@@ -1012,8 +1014,8 @@ const char* const kLeavingLanesKernel = R"(
     vadd.vi v2, v2, 1
     la t0, .Lexit
     setrpc zero, t0, 0
-    vbeq v2, v3, .Lexit
-    j .Lloop
+)" + close +
+         R"(
 .Lexit:
     join zero, zero, 0
     vsll.vi v9, v0, 2
@@ -1022,18 +1024,33 @@ const char* const kLeavingLanesKernel = R"(
     vsw12.v v5, 128(v9)
     endprg x0, x0, x0
 )";
+}
 
-TEST(Jit, LanesLeavingALoopMatchTheInterpreter) {
+// Runs the kernel of lanes_loop_kernel(first, ...) interpreted, checks each lane's sum, and
+// compares both tiers with the interpreter.
+void expect_lanes_loop_matches(const std::string& kernel, uint32_t first, const std::string& what) {
   constexpr uint32_t kThreads = 30;
   const sim::KernelLaunch launch = launch_of(3, kThreads, 2);
-  const Outcome off = run(kLeavingLanesKernel, &load_assembly, launch, sim::JitMode::Off);
+  const Outcome off = run(kernel, &load_assembly, launch, sim::JitMode::Off);
   ASSERT_FALSE(off.result.fault) << fault_text(off.result);
   for (uint32_t lane = 0; lane < kThreads; ++lane) {
-    const uint32_t rounds = lane / 4 + 2;
+    const uint32_t rounds = lane / 4 + first;
     EXPECT_EQ(off.memory[lane], rounds * (rounds - 1) / 2) << lane;
   }
   EXPECT_GT(off.result.stats.divergences, 6u);
-  EXPECT_GT(expect_same(kLeavingLanesKernel, &load_assembly, launch, "lanes leaving a loop"), 0u);
+  EXPECT_GT(expect_same(kernel, &load_assembly, launch, what), 0u);
+}
+
+// Lane i runs i / 4 + 2 rounds (lanes 28 and 29 run 9). The vbeq that ends lanes' loops splits
+// the warp; in the early rounds the lanes leaving are fewer than those that stay, so they run
+// first: their first instruction, the join at .Lexit, pops them at once in favour of the others
+// at the `j`. Later the lanes staying are fewer and run first, and the last two all take the
+// branch.
+const std::string kLeavingLanesKernel =
+    lanes_loop_kernel(2, "    vbeq v2, v3, .Lexit\n    j .Lloop");
+
+TEST(Jit, LanesLeavingALoopMatchTheInterpreter) {
+  expect_lanes_loop_matches(kLeavingLanesKernel, 2, "lanes leaving a loop");
 }
 
 // The budget ending at every instruction, the join that runs after a split included.
@@ -1044,33 +1061,43 @@ TEST(Jit, BudgetStopsWhereLanesLeaveALoop) {
 // The loop is one block that loops over vbeq, the join at its target and the jump back. In a
 // round where no lane leaves, the warp goes on at the jump back without the join: the block
 // loops on, a repeat less per round (it left at the jump back before).
-TEST(Jit, RoundsInWhichNoLaneLeavesStayInTheLoopsBlock) {
-  sim::Device device;
-  load_assembly(device, kLeavingLanesKernel);
-  sim::DecodeCache cache{device.memory()};
-  cache.begin_launch(32);
-  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+// A kernel's code, every instruction decoded (as in an SM that ran it), and the block
+// translated from its loop's head, its first vadd.vv.
+struct DecodedLoop {
+  explicit DecodedLoop(const std::string& kernel) {
+    load_assembly(device, kernel);
+    cache.begin_launch(32);
+    for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
+    }
+    uint32_t head = sim::kCodeBase;
+    while (cache.at(head).insn.op != isa::Op::VADD_VV) head += 4;
+    translator.begin_launch(device.memory(), sim::JitMode::Force, false);
+    block = translator.find_or_translate(head, cache, 1).block;
   }
-  uint32_t head = sim::kCodeBase;
-  while (cache.at(head).insn.op != isa::Op::VADD_VV) head += 4;
+  sim::Device device;
+  sim::DecodeCache cache{device.memory()};
   jit::Translator translator;
-  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
-  const jit::Block* block = translator.find_or_translate(head, cache, 1).block;
-  ASSERT_NE(block, nullptr);
-  EXPECT_TRUE(block->loops);
-  std::vector<isa::Op> ops;
-  for (const sim::CachedInsn& entry : block->insns) ops.push_back(entry.insn.op);
-  ASSERT_GE(ops.size(), 4u);
-  EXPECT_EQ(ops[ops.size() - 3], isa::Op::VBEQ);
-  EXPECT_EQ(ops[ops.size() - 2], isa::Op::JOIN);
-  EXPECT_EQ(ops.back(), isa::Op::JAL);
+  const jit::Block* block = nullptr;
+};
 
-  // Every lane stays (v3 is never reached): three rounds fill a budget of three rounds less
-  // their joins, and the block stops where the fourth would start.
+// A warp as a workgroup's placement makes it: 32 active lanes, SEW 32, LMUL 1.
+std::unique_ptr<sim::Warp> placed_warp() {
   auto w = std::make_unique<sim::Warp>();
   w->lanes = 32;
   w->lane_mask = w->mask = ~0u;
   w->vcfg = {0xd0, 32, 32, 1};
+  return w;
+}
+
+TEST(Jit, RoundsInWhichNoLaneLeavesStayInTheLoopsBlock) {
+  DecodedLoop loop(kLeavingLanesKernel);
+  const jit::Block* block = loop.block;
+  ASSERT_NE(block, nullptr);
+  expect_a_loop_over_the_lanes(*block);
+
+  // Every lane stays (v3 is never reached): three rounds fill a budget of three rounds less
+  // their joins, and the block stops where the fourth would start.
+  const std::unique_ptr<sim::Warp> w = placed_warp();
   for (uint32_t lane = 0; lane < 32; ++lane) w->v[3][lane] = 100;
   sim::Exec ctx{*w};
   std::exception_ptr error;
@@ -1126,47 +1153,15 @@ TEST(Jit, ALoopEnteredAtItsJoinMatchesTheInterpreter) {
 
 // ---- Loops closed by a vector branch back to their head (bfs's edges) ----
 
-// Lane i runs i / 4 + 1 rounds (30 threads: lanes 28 and 29 run 8). The vblt back to the head
-// is taken by every lane in no round but the first ones of lanes that stay; when lanes leave,
-// the fewer of those that stay and those that leave run first: the block loops on under the
-// mask of the lanes that stay when they are the fewer, and ends otherwise.
-const char* const kVectorLoopKernel = R"(
-    li s0, 0x90000000
-    csrr t6, wid
-    slli t6, t6, 9
-    add s0, s0, t6
-    vid.v v0
-    vsrl.vi v3, v0, 2
-    vadd.vi v3, v3, 1
-    vmv.v.i v2, 0
-    vmv.v.i v4, 0
-.Lloop:
-    vadd.vv v4, v4, v2
-    vxor.vv v5, v5, v4
-    vadd.vi v2, v2, 1
-    la t0, .Lout
-    setrpc zero, t0, 0
-    vblt v2, v3, .Lloop
-.Lout:
-    join zero, zero, 0
-    vsll.vi v9, v0, 2
-    vadd.vx v9, v9, s0
-    vsw12.v v4, 0(v9)
-    vsw12.v v5, 128(v9)
-    endprg x0, x0, x0
-)";
+// Lane i runs i / 4 + 1 rounds (lanes 28 and 29 run 8). The vblt back to the head is taken by
+// every lane in no round but the first ones of lanes that stay; when lanes leave, the fewer of
+// those that stay and those that leave run first: the block loops on under the mask of the
+// lanes that stay when they are the fewer, and when they are not, the join after the vblt runs
+// inline and pops the lanes that leave in favour of them.
+const std::string kVectorLoopKernel = lanes_loop_kernel(1, "    vblt v2, v3, .Lloop");
 
 TEST(Jit, LoopsClosedByAVectorBranchMatchTheInterpreter) {
-  constexpr uint32_t kThreads = 30;
-  const sim::KernelLaunch launch = launch_of(3, kThreads, 2);
-  const Outcome off = run(kVectorLoopKernel, &load_assembly, launch, sim::JitMode::Off);
-  ASSERT_FALSE(off.result.fault) << fault_text(off.result);
-  for (uint32_t lane = 0; lane < kThreads; ++lane) {
-    const uint32_t rounds = lane / 4 + 1;
-    EXPECT_EQ(off.memory[lane], rounds * (rounds - 1) / 2) << lane;
-  }
-  EXPECT_GT(off.result.stats.divergences, 6u);
-  EXPECT_GT(expect_same(kVectorLoopKernel, &load_assembly, launch, "vector loop"), 0u);
+  expect_lanes_loop_matches(kVectorLoopKernel, 1, "vector loop");
 }
 
 TEST(Jit, BudgetStopsInsideALoopClosedByAVectorBranch) {
@@ -1178,25 +1173,13 @@ TEST(Jit, BudgetStopsInsideALoopClosedByAVectorBranch) {
 // four leave and four stay, a tie: those that stay (taken) run first again; in the fifth the
 // last four leave, and the block ends with the warp at the join after the vblt.
 TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
-  sim::Device device;
-  load_assembly(device, kVectorLoopKernel);
-  sim::DecodeCache cache{device.memory()};
-  cache.begin_launch(32);
-  for (uint32_t pc = sim::kCodeBase; cache.at(pc).insn.op != isa::Op::ENDPRG; pc += 4) {
-  }
-  uint32_t head = sim::kCodeBase;
-  while (cache.at(head).insn.op != isa::Op::VADD_VV) head += 4;
-  jit::Translator translator;
-  translator.begin_launch(device.memory(), sim::JitMode::Force, false);
-  const jit::Block* block = translator.find_or_translate(head, cache, 1).block;
+  DecodedLoop loop(kVectorLoopKernel);
+  const jit::Block* block = loop.block;
   ASSERT_NE(block, nullptr);
   EXPECT_TRUE(block->loops);
   EXPECT_EQ(block->insns.back().insn.op, isa::Op::VBLT);
 
-  auto w = std::make_unique<sim::Warp>();
-  w->lanes = 32;
-  w->lane_mask = w->mask = ~0u;
-  w->vcfg = {0xd0, 32, 32, 1};
+  const std::unique_ptr<sim::Warp> w = placed_warp();
   for (uint32_t lane = 0; lane < 32; ++lane) w->v[3][lane] = lane < 24 ? 3 : lane < 28 ? 4 : 5;
   sim::Exec ctx{*w};
   std::exception_ptr error;
@@ -1219,10 +1202,7 @@ TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
   ASSERT_TRUE(block->joins_after_loop);
   ASSERT_EQ(block->relied_on.size(), 1u);
   EXPECT_EQ(block->relied_on[0].pc, block->pcs.back() + 4);
-  auto v = std::make_unique<sim::Warp>();
-  v->lanes = 32;
-  v->lane_mask = v->mask = ~0u;
-  v->vcfg = {0xd0, 32, 32, 1};
+  const std::unique_ptr<sim::Warp> v = placed_warp();
   v->rpc = block->pcs.back() + 4;  // the setrpc in the body sets it too
   for (uint32_t lane = 0; lane < 32; ++lane) v->v[3][lane] = lane < 8 ? 3 : 9;
   sim::Exec vctx{*v};
@@ -1238,10 +1218,10 @@ TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
   EXPECT_EQ(vctx.divergences, 1u);
 
   // The join is part of the code the block was translated from.
-  EXPECT_TRUE(block->same_code(device.memory()));
+  EXPECT_TRUE(block->same_code(loop.device.memory()));
   const uint32_t nop = 0x00000013;
-  ASSERT_TRUE(device.memory().write(block->relied_on[0].pc, &nop, 4));
-  EXPECT_FALSE(block->same_code(device.memory()));
+  ASSERT_TRUE(loop.device.memory().write(block->relied_on[0].pc, &nop, 4));
+  EXPECT_FALSE(block->same_code(loop.device.memory()));
 }
 
 // ---- Blocks that loop: a scalar branch back to the block's start ----
