@@ -724,7 +724,7 @@ class BlockEmitter {
     b_.CreateCondBr(b_.CreateICmpEQ(taken, active), again, split);
     b_.SetInsertPoint(split);
     llvm::Value* next = emit_split(taken, active, pc, start, k);
-    if (block.joins_after_loop) next = emit_join_after_loop(block, next);
+    if (block.join_after_loop) next = emit_join_after_loop(block, next);
     count_mask_change(block, active, k);
     auto* elsewhere = llvm::BasicBlock::Create(c_, "loop_left", fn_);
     llvm::SwitchInst* where = b_.CreateSwitch(next, elsewhere, 2);
@@ -734,7 +734,7 @@ class BlockEmitter {
     leave_at(next, k);
   }
 
-  // Block::joins_after_loop: after a split of the loop's vector branch that sent the warp to
+  // Block::join_after_loop: after a split of the loop's vector branch that sent the warp to
   // pc + 4 (the lanes that leave run first), the join there runs inline as their next
   // instruction when the budget has room for it, by join_pops's rule (emit_join): where the SIMT
   // stack's top belongs to it, the top (the lanes that stay, pushed by the split) is popped and
@@ -1263,8 +1263,7 @@ bool Block::same_code(const sim::Memory& memory) const {
   };
   for (size_t k = 0; k < insns.size(); ++k)
     if (!same(pcs[k], insns[k])) return false;
-  return std::all_of(relied_on.begin(), relied_on.end(),
-                     [&](const Relied& r) { return same(r.pc, r.insn); });
+  return !join_after_loop || same(pcs.back() + 4, *join_after_loop);
 }
 
 Block::Fit Block::fit(const sim::DecodeCache& cache) const {
@@ -1275,9 +1274,7 @@ Block::Fit Block::fit(const sim::DecodeCache& cache) const {
   };
   for (size_t k = 0; k < insns.size(); ++k)
     if (const Fit f = fits(pcs[k], insns[k]); f != Fit::Runs) return f;
-  for (const Relied& r : relied_on)
-    if (const Fit f = fits(r.pc, r.insn); f != Fit::Runs) return f;
-  return Fit::Runs;
+  return join_after_loop ? fits(pcs.back() + 4, *join_after_loop) : Fit::Runs;
 }
 
 // The translators whose compile threads run, stopped at process exit. A compile thread must
@@ -1464,8 +1461,7 @@ std::unique_ptr<Block> build_block(uint32_t pc, const sim::DecodeCache& cache,
         block->exits.back().next_pc = own + 4;
         const CachedInsn* join = cache.decoded_at(own + 4);
         if (join && join->insn.op == Op::JOIN && is_guarded(*join)) {
-          block->joins_after_loop = true;
-          block->relied_on.push_back({own + 4, *join});
+          block->join_after_loop = *join;
           end = std::max<uint64_t>(end, uint64_t{own} + 8);
         }
       }

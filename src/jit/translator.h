@@ -17,6 +17,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -40,7 +41,7 @@ struct Block {
   // What a run of the block counts besides its result, for Sm::run_block. rounds: the rounds
   // completed by a block that loops. repeats: joins run that are not in the prefix sums (a
   // join that popped its own reconvergence entry runs again at once, as the interpreter goes on
-  // at its own pc; the join after a loop's vector branch, Block::joins_after_loop), less the
+  // at its own pc; the join after a loop's vector branch, Block::join_after_loop), less the
   // joins in them that did not run (a loop over the lanes that goes on at its jump back): a
   // warp and a thread instruction each, added modulo 2^64. The mask changes when a vector branch
   // splits the warp or a join pops inside the block (the block goes on when the warp goes on at
@@ -111,18 +112,12 @@ struct Block {
   // 1: executed through its semantics function (a guarded entry, is_guarded, is 0: it runs
   // inline).
   std::vector<uint8_t> called;
-  // A block that loops through a vector branch (loops) whose pc + 4 holds a join (a compiled
-  // loop's exit): where the lanes that leave run first, that join runs inline as their first
-  // instruction and pops them in favour of those that stay, and the next round starts.
-  // relied_on holds it.
-  bool joins_after_loop = false;
-  // Instructions the code relies on without running them as entries (that join): fit and
-  // same_code check them as they check the entries.
-  struct Relied {
-    uint32_t pc;
-    sim::CachedInsn insn;
-  };
-  std::vector<Relied> relied_on;
+  // For a block that loops through a vector branch (loops) whose pc + 4 holds a join (a
+  // compiled loop's exit), that join, at pcs.back() + 4: where the lanes that leave run first,
+  // it runs inline as their first instruction and pops them in favour of those that stay, and
+  // the next round starts. The code relies on it without running it as an entry: fit and
+  // same_code check it as they check the entries.
+  std::optional<sim::CachedInsn> join_after_loop;
   // The last entry is a scalar or vector branch or a jal to the block's start: the translation
   // loops inside while it is taken (aluloop's body; for a vector branch, while the lanes that
   // stay in the loop run first), rather than returning to the interpreter each round.

@@ -1199,9 +1199,8 @@ TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
   // Lanes 0-7 leave in the third round, the fewer: they run first, the join after the vblt
   // runs inline and pops them in favour of lanes 8-31, and the rounds go on until those leave
   // together, at the ninth.
-  ASSERT_TRUE(block->joins_after_loop);
-  ASSERT_EQ(block->relied_on.size(), 1u);
-  EXPECT_EQ(block->relied_on[0].pc, block->pcs.back() + 4);
+  ASSERT_TRUE(block->join_after_loop);
+  EXPECT_EQ(block->join_after_loop->insn.op, isa::Op::JOIN);
   const std::unique_ptr<sim::Warp> v = placed_warp();
   v->rpc = block->pcs.back() + 4;  // the setrpc in the body sets it too
   for (uint32_t lane = 0; lane < 32; ++lane) v->v[3][lane] = lane < 8 ? 3 : 9;
@@ -1220,7 +1219,7 @@ TEST(Jit, ALoopClosedByAVectorBranchIsOneLoopingBlock) {
   // The join is part of the code the block was translated from.
   EXPECT_TRUE(block->same_code(loop.device.memory()));
   const uint32_t nop = 0x00000013;
-  ASSERT_TRUE(loop.device.memory().write(block->relied_on[0].pc, &nop, 4));
+  ASSERT_TRUE(loop.device.memory().write(block->pcs.back() + 4, &nop, 4));
   EXPECT_FALSE(block->same_code(loop.device.memory()));
 }
 
